@@ -1,0 +1,30 @@
+// npm run dev: migrate the local D1, serve on http://127.0.0.1:8787, seed the demo workspace and print its login.
+import { migrateLocal, startLocalServer } from "./local-server.mjs";
+
+export const DEMO = {
+  workspace_name: "Demo Company",
+  name: "Demo Owner",
+  email: "demo@example.com",
+  password: "demo-password-123",
+};
+
+migrateLocal();
+const server = await startLocalServer({ vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));
+
+// Idempotent: the first run creates the workspace, later runs find the e-mail taken (409) and reuse it.
+const seeded = await fetch(`${server.url}/api/v1/auth/signup`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(DEMO),
+});
+if (seeded.status !== 201 && seeded.status !== 409) {
+  console.error(`Seeding the demo workspace failed: ${seeded.status} ${await seeded.text()}`);
+}
+console.log(`
+  Business Platform API on ${server.url}/api/v1  (reference: ${server.url}/api/v1/docs)
+  Demo workspace login: ${DEMO.email} / ${DEMO.password}
+  Get a token:  curl -s -X POST ${server.url}/api/v1/auth/token -H 'content-type: application/json' \\
+                  -d '{"email":"${DEMO.email}","password":"${DEMO.password}"}'
+`);
+await new Promise((resolve) => server.child.on("exit", resolve));

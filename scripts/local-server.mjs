@@ -1,0 +1,57 @@
+// Starts the worker locally in workerd (wrangler dev, local D1/DO/Queues) and waits until it answers.
+import { spawn, spawnSync } from "node:child_process";
+
+export const OFFLINE_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_NO_SKILLS_UPDATE_PROMPTS: "true",
+};
+
+const wranglerEnv = (extra = {}) => ({ ...process.env, ...OFFLINE_ENV, ...extra });
+
+/** Applies the D1 migrations to the local database (the same files the tests apply). */
+export function migrateLocal({ persistTo } = {}) {
+  const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const result = spawnSync("npx", args, { stdio: "inherit", env: wranglerEnv({ CI: "true" }) });
+  if (result.status !== 0) throw new Error("applying the local D1 migrations failed");
+}
+
+/**
+ * `wrangler dev` on host:port with the given vars. Resolves to { url, stop } once /api/v1/health answers.
+ */
+export async function startLocalServer({ port = 8787, vars = {}, persistTo, quiet = false, extraArgs = [] } = {}) {
+  const args = [
+    "wrangler",
+    "dev",
+    "--local",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--show-interactive-dev-session=false",
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ...extraArgs,
+  ];
+  const child = spawn("npx", args, { stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", env: wranglerEnv(), detached: true });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v1/health`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error("wrangler dev did not become ready within 60 s");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { url, stop, child };
+}

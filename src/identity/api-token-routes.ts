@@ -1,0 +1,91 @@
+import { z } from "@hono/zod-openapi";
+import { desc, eq } from "drizzle-orm";
+import { newRouter } from "../platform/app";
+import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
+import { evictCachedTokens } from "../platform/auth/principal";
+import { issueToken } from "../platform/auth/tokens";
+import { ApiError } from "../platform/errors";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { tokens } from "../platform/schema";
+import { isoTimestamp } from "../platform/time";
+import { ApiToken, CreateApiTokenBody, CreatedApiToken } from "./schemas";
+
+const tags = ["API tokens"];
+
+function toApiToken(row: typeof tokens.$inferSelect): z.infer<typeof ApiToken> {
+  return {
+    id: row.id,
+    name: row.name ?? "",
+    prefix: row.prefix,
+    last_four: row.lastFour,
+    scopes: row.scopes ?? [],
+    expires_at: isoTimestamp(row.expiresAt),
+    last_used_at: isoTimestamp(row.lastUsedAt),
+    created_at: isoTimestamp(row.createdAt),
+    created_by: row.userId,
+  };
+}
+
+const listTokens = defineRoute(access.admin, {
+  method: "get",
+  path: "/api-tokens",
+  tags,
+  summary: "List API tokens (never their secrets)",
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiToken) }), "The workspace's API tokens, newest first") },
+});
+
+const createToken = defineRoute(access.admin, {
+  method: "post",
+  path: "/api-tokens",
+  tags,
+  summary: "Create an API token; the secret is in this response only",
+  description: "Scopes: read, write (default), admin, or <resource>:read / <resource>:write. A token never has more power than its creator's role.",
+  request: { body: jsonBodyOf(CreateApiTokenBody) },
+  responses: { 201: jsonContent(envelope(CreatedApiToken), "The token, with its secret shown once") },
+});
+
+const revokeApiToken = defineRoute(access.admin, {
+  method: "delete",
+  path: "/api-tokens/{id}",
+  tags,
+  summary: "Revoke an API token; it stops working at once",
+  request: { params: IdParam },
+  responses: { 200: jsonContent(envelope(z.object({ id: z.number().int(), deleted: z.literal(true) })), "Revoked") },
+});
+
+export const apiTokenRoutes = newRouter()
+  .openapi(listTokens, async (c) => {
+    const rows = await tenantOf(c).select(tokens, eq(tokens.kind, "api")).orderBy(desc(tokens.id));
+    return c.json({ success: true as const, data: rows.map(toApiToken) }, 200);
+  })
+  .openapi(createToken, async (c) => {
+    const body = c.req.valid("json");
+    const now = Date.now();
+    const expiresAt = body.expires_at === undefined ? null : Date.parse(body.expires_at);
+    if (expiresAt !== null && expiresAt <= now) {
+      throw ApiError.validation([{ path: "expires_at", message: "must be in the future" }]);
+    }
+    const issued = await issueToken("api");
+    const [row] = await tenantOf(c)
+      .insert(tokens, {
+        userId: principalOf(c).user.id,
+        kind: "api",
+        name: body.name,
+        tokenHash: issued.hash,
+        prefix: issued.prefix,
+        lastFour: issued.lastFour,
+        scopes: [...new Set(body.scopes ?? DEFAULT_API_TOKEN_SCOPES)],
+        expiresAt,
+        createdAt: now,
+      })
+      .returning();
+    return c.json({ success: true as const, data: { ...toApiToken(row!), token: issued.token } }, 201);
+  })
+  .openapi(revokeApiToken, async (c) => {
+    const { id } = c.req.valid("param");
+    const deleted = await tenantOf(c).delete(tokens, eq(tokens.id, id), eq(tokens.kind, "api")).run();
+    if (deleted.meta.changes === 0) throw ApiError.notFound("API token");
+    evictCachedTokens((p) => p.tokenId === id);
+    return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
+  });

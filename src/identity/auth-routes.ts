@@ -1,0 +1,137 @@
+import { eq, sql } from "drizzle-orm";
+import { evictCachedTokens } from "../platform/auth/principal";
+import { access } from "../platform/auth/permissions";
+import { principalOf, unauthorized } from "../platform/auth/middleware";
+import { hashPassword, spendPasswordCheck, verifyPassword } from "../platform/auth/password";
+import { SESSION_TTL_SECONDS } from "../platform/auth/tokens";
+import { newRouter } from "../platform/app";
+import { database, isUniqueViolation } from "../platform/db";
+import { ApiError } from "../platform/errors";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { users, workspaces } from "../platform/schema";
+import { isoTimestamp } from "../platform/time";
+import { z } from "@hono/zod-openapi";
+import { LoginBody, Me, SessionGrant, SignupBody, SignupGrant } from "./schemas";
+import { newSession, revokeToken } from "./sessions";
+
+const tags = ["Authentication"];
+
+const signup = defineRoute(access.public, {
+  method: "post",
+  path: "/auth/signup",
+  tags,
+  summary: "Create a workspace on the Starter plan and its owner",
+  request: { body: jsonBodyOf(SignupBody) },
+  responses: { 201: jsonContent(envelope(SignupGrant), "The owner's session token") },
+});
+
+const login = defineRoute(access.public, {
+  method: "post",
+  path: "/auth/token",
+  tags,
+  summary: "Exchange e-mail and password for a session token",
+  description: "Answers without the success envelope (the brief's shape). Wrong e-mail and wrong password get the same 401.",
+  request: { body: jsonBodyOf(LoginBody) },
+  responses: { 200: jsonContent(SessionGrant, "A session token valid for expires_in seconds") },
+});
+
+const refresh = defineRoute(access.session, {
+  method: "post",
+  path: "/auth/refresh",
+  tags,
+  summary: "Swap the presented session token for a new one; the old one is revoked",
+  responses: { 200: jsonContent(SessionGrant, "A new session token") },
+});
+
+const logout = defineRoute(access.authenticated, {
+  method: "delete",
+  path: "/auth/token",
+  tags,
+  summary: "Revoke the presented token",
+  responses: { 200: jsonContent(envelope(z.object({ revoked: z.literal(true) })), "Revoked") },
+});
+
+const me = defineRoute(access.authenticated, {
+  method: "get",
+  path: "/me",
+  tags,
+  summary: "The calling user, workspace and token",
+  responses: { 200: jsonContent(envelope(Me), "The caller") },
+});
+
+function invalidCredentials(): ApiError {
+  const error = unauthorized(false);
+  return new ApiError("unauthorized", "Invalid e-mail or password", { headers: error.options.headers });
+}
+
+export const authRoutes = newRouter()
+  .openapi(signup, async (c) => {
+    const body = c.req.valid("json");
+    const db = database(c.env.DB);
+    const now = Date.now();
+    const passwordHash = await hashPassword(body.password);
+    // One batch: the workspace, its owner and the first session stand or fall together.
+    const session = await newSession(db, { id: sql`last_insert_rowid()`, workspaceId: sql`(SELECT workspace_id FROM users WHERE id = last_insert_rowid())` }, now);
+    try {
+      const [[workspace]] = await db.batch([
+        db.insert(workspaces).values({ name: body.workspace_name, planUpdatedAt: now, createdAt: now, updatedAt: now }).returning({ id: workspaces.id }),
+        db.insert(users).values({
+          workspaceId: sql`last_insert_rowid()`,
+          name: body.name,
+          email: body.email,
+          passwordHash,
+          role: "owner",
+          createdAt: now,
+          updatedAt: now,
+        }),
+        session.statement,
+      ]);
+      return c.json({ success: true as const, data: { token: session.token, expires_in: SESSION_TTL_SECONDS, workspace_id: workspace!.id } }, 201);
+    } catch (error) {
+      if (isUniqueViolation(error, "users.email")) throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
+      throw error;
+    }
+  })
+  .openapi(login, async (c) => {
+    const body = c.req.valid("json");
+    const db = database(c.env.DB);
+    const user = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).get();
+    const valid = user ? await verifyPassword(body.password, user.passwordHash) : await spendPasswordCheck(body.password);
+    if (!user || !valid) throw invalidCredentials();
+    const now = Date.now();
+    const session = await newSession(db, { id: user.id, workspaceId: user.workspaceId }, now);
+    await session.statement.run();
+    return c.json({ token: session.token, token_type: "Bearer" as const, expires_in: SESSION_TTL_SECONDS, workspace_id: user.workspaceId }, 200);
+  })
+  .openapi(refresh, async (c) => {
+    const principal = principalOf(c);
+    const db = database(c.env.DB);
+    // Revoke first: of two refreshes racing with one token, only the one that revoked it gets a new session.
+    const revoked = await revokeToken(db, principal.tokenId).run();
+    evictCachedTokens((p) => p.tokenId === principal.tokenId);
+    if (revoked.meta.changes === 0) throw unauthorized(true);
+    const session = await newSession(db, { id: principal.user.id, workspaceId: principal.workspace.id }, Date.now());
+    await session.statement.run();
+    return c.json({ token: session.token, token_type: "Bearer" as const, expires_in: SESSION_TTL_SECONDS, workspace_id: principal.workspace.id }, 200);
+  })
+  .openapi(logout, async (c) => {
+    const principal = principalOf(c);
+    await revokeToken(database(c.env.DB), principal.tokenId).run();
+    evictCachedTokens((p) => p.tokenId === principal.tokenId);
+    return c.json({ success: true as const, data: { revoked: true as const } }, 200);
+  })
+  .openapi(me, (c) => {
+    const principal = principalOf(c);
+    return c.json(
+      {
+        success: true as const,
+        data: {
+          user: principal.user,
+          workspace: principal.workspace,
+          token: { type: principal.tokenKind, scopes: principal.scopes, expires_at: isoTimestamp(principal.expiresAt) },
+        },
+      },
+      200,
+    );
+  });
+

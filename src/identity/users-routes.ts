@@ -1,0 +1,120 @@
+import { z } from "@hono/zod-openapi";
+import { asc, eq, exists, ne, sql } from "drizzle-orm";
+import { newRouter } from "../platform/app";
+import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { hashPassword } from "../platform/auth/password";
+import { access } from "../platform/auth/permissions";
+import { evictCachedTokens } from "../platform/auth/principal";
+import { isUniqueViolation } from "../platform/db";
+import { ApiError } from "../platform/errors";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { type Role, tokens, users } from "../platform/schema";
+import { isoTimestamp } from "../platform/time";
+import { CreateUserBody, UpdateUserBody, User } from "./schemas";
+
+const tags = ["Users"];
+
+export function toUser(row: typeof users.$inferSelect): z.infer<typeof User> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+const listUsers = defineRoute(access.admin, {
+  method: "get",
+  path: "/users",
+  tags,
+  summary: "List the workspace's users",
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(User) }), "The users, oldest first") },
+});
+
+const createUser = defineRoute(access.admin, {
+  method: "post",
+  path: "/users",
+  tags,
+  summary: "Add a user to the workspace",
+  description: "Only an owner may create another owner.",
+  request: { body: jsonBodyOf(CreateUserBody) },
+  responses: { 201: jsonContent(envelope(User), "The new user") },
+});
+
+const updateUser = defineRoute(access.admin, {
+  method: "put",
+  path: "/users/{id}",
+  tags,
+  summary: "Change a user's role or name",
+  description: "An admin cannot promote anyone to owner nor demote an owner; the last owner cannot be demoted.",
+  request: { params: IdParam, body: jsonBodyOf(UpdateUserBody) },
+  responses: { 200: jsonContent(envelope(User), "The updated user") },
+});
+
+const deleteUser = defineRoute(access.admin, {
+  method: "delete",
+  path: "/users/{id}",
+  tags,
+  summary: "Remove a user and revoke all of their tokens",
+  description: "An admin cannot remove an owner; nobody can remove themselves.",
+  request: { params: IdParam },
+  responses: { 200: jsonContent(envelope(z.object({ id: z.number().int(), deleted: z.literal(true) })), "Removed") },
+});
+
+function mayManage(actor: Role, target: Role, newRole?: Role): boolean {
+  if (actor === "owner") return true;
+  return target !== "owner" && newRole !== "owner";
+}
+
+export const userRoutes = newRouter()
+  .openapi(listUsers, async (c) => {
+    const rows = await tenantOf(c).select(users).orderBy(asc(users.id));
+    return c.json({ success: true as const, data: rows.map(toUser) }, 200);
+  })
+  .openapi(createUser, async (c) => {
+    const body = c.req.valid("json");
+    const actor = principalOf(c);
+    if (!mayManage(actor.role, body.role, body.role)) throw new ApiError("forbidden", "Only an owner can create an owner");
+    const now = Date.now();
+    try {
+      const [row] = await tenantOf(c)
+        .insert(users, { name: body.name, email: body.email, passwordHash: await hashPassword(body.password), role: body.role, createdAt: now, updatedAt: now })
+        .returning();
+      return c.json({ success: true as const, data: toUser(row!) }, 201);
+    } catch (error) {
+      if (isUniqueViolation(error, "users.email")) throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
+      throw error;
+    }
+  })
+  .openapi(updateUser, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const actor = principalOf(c);
+    const tenant = tenantOf(c);
+    const target = await tenant.select(users, eq(users.id, id)).get();
+    if (!target) throw ApiError.notFound("user");
+    if (!mayManage(actor.role, target.role, body.role)) throw new ApiError("forbidden", "Only an owner can promote to or demote an owner");
+    const demotesOwner = target.role === "owner" && body.role !== undefined && body.role !== "owner";
+    // The last-owner rule lives in the UPDATE itself so two concurrent demotions cannot both pass.
+    const anotherOwner = demotesOwner
+      ? exists(tenant.db.select({ one: sql`1` }).from(users).where(tenant.scope(users, eq(users.role, "owner"), ne(users.id, id))))
+      : undefined;
+    const [row] = await tenant.update(users, { ...body, updatedAt: Date.now() }, eq(users.id, id), anotherOwner).returning();
+    if (!row) throw new ApiError("conflict", "The workspace must keep at least one owner");
+    if (body.role !== undefined) evictCachedTokens((p) => p.user.id === id);
+    return c.json({ success: true as const, data: toUser(row) }, 200);
+  })
+  .openapi(deleteUser, async (c) => {
+    const { id } = c.req.valid("param");
+    const actor = principalOf(c);
+    if (actor.user.id === id) throw new ApiError("conflict", "You cannot remove yourself; ask another admin or owner");
+    const tenant = tenantOf(c);
+    const target = await tenant.select(users, eq(users.id, id)).get();
+    if (!target) throw ApiError.notFound("user");
+    if (!mayManage(actor.role, target.role)) throw new ApiError("forbidden", "Only an owner can remove an owner");
+    await tenant.db.batch([tenant.delete(tokens, eq(tokens.userId, id)), tenant.delete(users, eq(users.id, id))]);
+    evictCachedTokens((p) => p.user.id === id);
+    return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
+  });

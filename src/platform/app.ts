@@ -1,0 +1,54 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import { authenticate } from "./auth/middleware";
+import { jsonBody } from "./body";
+import type { AppEnv } from "./context";
+import { renderDocs } from "./docs";
+import { ApiError, errorResponse, handleError } from "./errors";
+import { validationHook } from "./validation";
+
+export type Router = OpenAPIHono<AppEnv>;
+
+/** A router for one group of routes; zod failures go through the one validation hook. */
+export function newRouter(): Router {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+const API_DESCRIPTION =
+  "Multi-tenant business management API: contacts, customers, employees, leads, deals, projects, tasks, invoices and payments. " +
+  "Authenticate with `Authorization: Bearer <token>` (a session token from POST /auth/token or an API token from /api-tokens).";
+
+/**
+ * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared
+ * request pipeline (authenticate → body) followed by the routers the composition root hands in.
+ */
+export function createApp(routers: Router[]): Hono<AppEnv> {
+  const api = newRouter();
+  api.use("*", authenticate);
+  api.use("*", jsonBody);
+  api.onError(handleError);
+
+  api.get("/health", (c) => c.json({ status: "ok" }));
+  for (const router of routers) api.route("/", router);
+
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session token (bps_…) or an API token (bpk_…)",
+  });
+  const documentConfig = (origin: string) => ({
+    openapi: "3.1.0",
+    info: { title: "Business Platform API", version: "1.0.0", description: API_DESCRIPTION },
+    servers: [{ url: `${origin}/api/v1` }],
+  });
+  api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin))));
+  api.get("/docs", (c) => c.html(renderDocs(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin)))));
+
+  const app = new Hono<AppEnv>();
+  app.use("*", requestId());
+  app.route("/api/v1", api);
+  app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../context";
+import { database, Tenant } from "../db";
+import { ApiError } from "../errors";
+import { tokens } from "../schema";
+import { type Access, isAllowed } from "./permissions";
+import { type Principal, resolveToken } from "./principal";
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Resolves the bearer token, if any. Rejection is decided per route (see `authorize`). */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("authorization");
+  if (header !== undefined) {
+    const token = BEARER.exec(header)?.[1];
+    const now = Date.now();
+    const resolution = token ? await resolveToken(c.env.DB, token, now) : null;
+    if (resolution) {
+      c.set("principal", resolution.principal);
+      // Written at most once per cache period per isolate, off the response path.
+      if (!resolution.fromCache) {
+        c.executionCtx.waitUntil(
+          database(c.env.DB).update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run(),
+        );
+      }
+    } else {
+      c.set("credentialRejected", true);
+    }
+  }
+  await next();
+};
+
+export function unauthorized(tokenWasSent: boolean): ApiError {
+  const challenge = tokenWasSent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
+  const message = tokenWasSent
+    ? "The bearer token is malformed, unknown, expired or revoked"
+    : "Authentication required: send Authorization: Bearer <token>";
+  return new ApiError("unauthorized", message, { headers: { "WWW-Authenticate": challenge } });
+}
+
+/** Route middleware: 401 without a valid credential, 403 when its role or scopes fall short. */
+export function authorize(need: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (need.kind !== "public") {
+      const principal = c.get("principal");
+      if (!principal) throw unauthorized(c.get("credentialRejected") === true);
+      if (need.kind === "authenticated" && need.sessionOnly && principal.tokenKind !== "session") {
+        throw new ApiError("forbidden", "This endpoint needs a session token, not an API token");
+      }
+      if (!isAllowed(principal, need)) {
+        throw new ApiError("forbidden", "Your role or token scopes do not allow this action");
+      }
+    }
+    await next();
+  };
+}
+
+/** The caller; only valid behind `authorize` with a non-public access. */
+export function principalOf(c: Context<AppEnv>): Principal {
+  const principal = c.get("principal");
+  if (!principal) throw unauthorized(false);
+  return principal;
+}
+
+/** The caller's workspace as a query scope. */
+export function tenantOf(c: Context<AppEnv>): Tenant {
+  return new Tenant(database(c.env.DB), principalOf(c).workspace.id);
+}

@@ -1,0 +1,85 @@
+import type { Role } from "../schema";
+
+/** Business resources; API-token scopes are `<resource>:read` / `<resource>:write` over these. */
+export const BUSINESS_RESOURCES = [
+  "contacts",
+  "customers",
+  "employees",
+  "leads",
+  "deals",
+  "projects",
+  "tasks",
+  "invoices",
+  "payments",
+] as const;
+export type BusinessResource = (typeof BUSINESS_RESOURCES)[number];
+
+export const BROAD_SCOPES = ["read", "write", "admin"] as const;
+export const ALL_SCOPES: readonly string[] = [
+  ...BROAD_SCOPES,
+  ...BUSINESS_RESOURCES.flatMap((resource) => [`${resource}:read`, `${resource}:write`]),
+];
+export const DEFAULT_API_TOKEN_SCOPES = ["write"];
+
+/** What a route needs from its caller. */
+export type Access =
+  | { kind: "public" }
+  /** Any valid bearer token; `sessionOnly` refuses API tokens. */
+  | { kind: "authenticated"; sessionOnly?: boolean }
+  | { kind: "resource"; resource: BusinessResource; action: "read" | "write" }
+  /** Users, API tokens, webhooks, SSO apps, packages. */
+  | { kind: "admin" }
+  /** The subscription: an owner's session. */
+  | { kind: "owner" };
+
+export const access = {
+  public: { kind: "public" } as Access,
+  authenticated: { kind: "authenticated" } as Access,
+  session: { kind: "authenticated", sessionOnly: true } as Access,
+  read: (resource: BusinessResource): Access => ({ kind: "resource", resource, action: "read" }),
+  write: (resource: BusinessResource): Access => ({ kind: "resource", resource, action: "write" }),
+  admin: { kind: "admin" } as Access,
+  owner: { kind: "owner" } as Access,
+};
+
+const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+function roleAllows(role: Role, need: Access): boolean {
+  switch (need.kind) {
+    case "public":
+    case "authenticated":
+      return true;
+    case "resource":
+      return ROLE_RANK[role] >= (need.action === "read" ? ROLE_RANK.viewer : ROLE_RANK.member);
+    case "admin":
+      return ROLE_RANK[role] >= ROLE_RANK.admin;
+    case "owner":
+      return role === "owner";
+  }
+}
+
+function scopesAllow(scopes: readonly string[], need: Access): boolean {
+  const has = (scope: string) => scopes.includes(scope);
+  switch (need.kind) {
+    case "public":
+    case "authenticated":
+      return true;
+    case "resource":
+      if (has("admin") || has("write") || has(`${need.resource}:write`)) return true;
+      return need.action === "read" && (has("read") || has(`${need.resource}:read`));
+    case "admin":
+      return has("admin");
+    case "owner":
+      // Owner-only actions need the owner's own session, never a token that can leak into a CI system.
+      return false;
+  }
+}
+
+/**
+ * A session acts with its user's role; an API token with its scopes, bounded by the role of the
+ * user who created it (a demoted admin's tokens lose admin powers).
+ */
+export function isAllowed(principal: { role: Role; scopes: readonly string[] | null }, need: Access): boolean {
+  if (!roleAllows(principal.role, need)) return false;
+  return principal.scopes === null || scopesAllow(principal.scopes, need);
+}

@@ -1,0 +1,87 @@
+import { eq } from "drizzle-orm";
+import { database } from "../db";
+import { type Plan, type Role, type TokenKind, tokens, users, workspaces } from "../schema";
+import { hashToken, looksLikeToken } from "./tokens";
+
+/** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
+export type Principal = {
+  tokenId: number;
+  tokenKind: TokenKind;
+  tokenHash: string;
+  expiresAt: number | null;
+  /** null for session tokens (they act with the role alone). */
+  scopes: string[] | null;
+  role: Role;
+  user: { id: number; name: string; email: string; role: Role };
+  workspace: { id: number; name: string; plan: Plan };
+};
+
+/**
+ * Verified tokens are kept in the isolate for TOKEN_CACHE_TTL_MS so the hot path costs no D1 read.
+ * Revocation, role and plan changes evict matching entries in the isolate that made them at once;
+ * other isolates notice within the TTL — the documented bound on how long a revoked token may live.
+ */
+export const TOKEN_CACHE_TTL_MS = 5_000;
+const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+const cache = new Map<string, { principal: Principal; cachedAt: number }>();
+
+export function evictCachedTokens(matches: (principal: Principal) => boolean): void {
+  for (const [hash, entry] of cache) if (matches(entry.principal)) cache.delete(hash);
+}
+
+function remember(principal: Principal, now: number): void {
+  if (cache.size >= TOKEN_CACHE_MAX_ENTRIES) {
+    // Map iteration is insertion order: drop the oldest entry.
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(principal.tokenHash, { principal, cachedAt: now });
+}
+
+export type Resolution = { principal: Principal; fromCache: boolean } | null;
+
+/** A bearer token → its principal, or null when it is malformed, unknown, expired or revoked. */
+export async function resolveToken(d1: D1Database, token: string, now: number): Promise<Resolution> {
+  if (!looksLikeToken(token)) return null;
+  const hash = await hashToken(token);
+  const cached = cache.get(hash);
+  if (cached && now - cached.cachedAt < TOKEN_CACHE_TTL_MS) {
+    if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= now) return null;
+    return { principal: cached.principal, fromCache: true };
+  }
+  cache.delete(hash);
+
+  const row = await database(d1)
+    .select({
+      tokenId: tokens.id,
+      tokenKind: tokens.kind,
+      expiresAt: tokens.expiresAt,
+      scopes: tokens.scopes,
+      userId: users.id,
+      userName: users.name,
+      email: users.email,
+      role: users.role,
+      workspaceId: workspaces.id,
+      workspaceName: workspaces.name,
+      plan: workspaces.plan,
+    })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .innerJoin(workspaces, eq(workspaces.id, tokens.workspaceId))
+    .where(eq(tokens.tokenHash, hash))
+    .get();
+  if (!row || (row.expiresAt !== null && row.expiresAt <= now)) return null;
+
+  const principal: Principal = {
+    tokenId: row.tokenId,
+    tokenKind: row.tokenKind,
+    tokenHash: hash,
+    expiresAt: row.expiresAt,
+    scopes: row.tokenKind === "api" ? (row.scopes ?? []) : null,
+    role: row.role,
+    user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
+    workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+  };
+  remember(principal, now);
+  return { principal, fromCache: false };
+}

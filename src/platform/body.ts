@@ -1,0 +1,61 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Reads the body of POST/PUT/PATCH once, enforcing the contract's rules before any route runs:
+ * over 1 MiB → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
+ */
+export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const method = c.req.method;
+  if (method !== "POST" && method !== "PUT" && method !== "PATCH") return next();
+
+  const declaredLength = Number(c.req.header("content-length") ?? "0");
+  if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
+  const text = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
+  if (text.length === 0) return next();
+
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
+  }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON");
+  }
+  // The validators read the body through Hono's cache; the stream itself is spent.
+  (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+  c.set("bodyText", text);
+  return next();
+};
+
+async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function tooLarge(): ApiError {
+  return new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes`);
+}

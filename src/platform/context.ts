@@ -1,0 +1,24 @@
+import type { RequestIdVariables } from "hono/request-id";
+import type { Principal } from "./auth/principal";
+import type { RateLimiter } from "./rate-limit/durable-object";
+
+/** Bindings and variables declared in wrangler.toml. */
+export interface Env {
+  DB: D1Database;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  WEBHOOKS_QUEUE: Queue;
+  ALLOW_INSECURE_WEBHOOK_URLS: string;
+  RATE_LIMIT_OVERRIDE: string;
+}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: RequestIdVariables & {
+    /** Set by the authenticate middleware when the request carries a valid credential. */
+    principal?: Principal;
+    /** A credential was sent but is malformed, unknown, expired or revoked. */
+    credentialRejected?: boolean;
+    /** The raw JSON body text, read once by the body middleware (idempotency hashes it). */
+    bodyText?: string;
+  };
+};

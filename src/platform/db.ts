@@ -1,0 +1,60 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+
+export type Database = DrizzleD1Database;
+
+const databases = new WeakMap<D1Database, Database>();
+
+/** One drizzle wrapper per D1 binding for the life of the isolate. */
+export function database(d1: D1Database): Database {
+  let db = databases.get(d1);
+  if (!db) {
+    db = drizzle(d1);
+    databases.set(d1, db);
+  }
+  return db;
+}
+
+type TenantTable = SQLiteTable & { workspaceId: SQLiteColumn };
+
+/**
+ * The workspace a request acts in. Every query on a tenant table goes through it, so the
+ * `workspace_id = ?` filter is part of how a query is written rather than something to remember.
+ */
+export class Tenant {
+  constructor(
+    readonly db: Database,
+    readonly workspaceId: number,
+  ) {}
+
+  /** `workspace_id = <this workspace>` AND the given conditions. */
+  scope(table: TenantTable, ...conditions: (SQL | undefined)[]): SQL {
+    return and(eq(table.workspaceId, this.workspaceId), ...conditions)!;
+  }
+
+  /** SELECT * FROM table WHERE workspace_id = ? AND …; `.where` cannot be called again on the result. */
+  select<T extends TenantTable>(table: T, ...conditions: (SQL | undefined)[]) {
+    return this.db.select().from(table).where(this.scope(table, ...conditions));
+  }
+
+  update<T extends TenantTable>(table: T, values: Partial<T["$inferInsert"]>, ...conditions: (SQL | undefined)[]) {
+    return this.db.update(table).set(values as never).where(this.scope(table, ...conditions));
+  }
+
+  delete<T extends TenantTable>(table: T, ...conditions: (SQL | undefined)[]) {
+    return this.db.delete(table).where(this.scope(table, ...conditions));
+  }
+
+  insert<T extends TenantTable>(table: T, values: Omit<T["$inferInsert"], "workspaceId">) {
+    return this.db.insert(table).values({ ...values, workspaceId: this.workspaceId } as T["$inferInsert"]);
+  }
+}
+
+/** True when the error (or its cause: drizzle wraps D1's) is a UNIQUE violation on `table.column`. */
+export function isUniqueViolation(error: unknown, target: string): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e.message.includes("UNIQUE constraint failed") && e.message.includes(target)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,81 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** The contract's closed set of error codes (API.md §1.3) and the status each maps to. */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  invalid_json: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  package_disabled: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid_transition: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorDetail = { path: string; message: string; index?: number };
+
+export type ErrorBody = {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[] | Record<string, unknown>;
+  request_id?: string;
+};
+
+/** The one error type the API throws; `onError` turns it into the contract's envelope. */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { details?: ErrorBody["details"]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.status = ERROR_STATUS[code];
+  }
+
+  static validation(details: ErrorDetail[]): ApiError {
+    const first = details[0];
+    const message = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "invalid request";
+    return new ApiError("validation_error", message, { details });
+  }
+
+  static notFound(what = "resource"): ApiError {
+    return new ApiError("not_found", `${what} not found`);
+  }
+
+  body(requestId: string | undefined): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.options.details ? { details: this.options.details } : {}),
+      ...(requestId ? { request_id: requestId } : {}),
+    };
+  }
+}
+
+/** Renders an ApiError as `{success: false, error}` with its headers. */
+export function errorResponse(c: Context, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) c.header(name, value);
+  return c.json({ success: false, error: error.body(c.get("requestId")) }, error.status);
+}
+
+/** The single `onError`: known errors keep their code, anything else is logged and hidden as internal_error. */
+export function handleError(err: Error, c: Context): Response {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  // Hono's own guards (media type gate, JSON parser) throw HTTPException: keep them in the contract's shape.
+  if (err instanceof HTTPException && err.status === 415) return errorResponse(c, new ApiError("unsupported_media_type", "Content-Type must be application/json"));
+  if (err instanceof HTTPException && err.status === 400) return errorResponse(c, new ApiError("invalid_json", "The request body is not valid JSON"));
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));
+  return errorResponse(c, new ApiError("internal_error", "An internal error occurred. Quote the request_id when contacting support."));
+}

@@ -1,0 +1,65 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Timestamps are stored as Unix milliseconds and rendered as ISO 8601 strings. */
+export const timestamps = {
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+};
+
+export const PLANS = ["starter", "pro", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const workspaces = sqliteTable("workspaces", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  plan: text("plan", { enum: PLANS }).notNull().default("starter"),
+  planUpdatedAt: integer("plan_updated_at").notNull(),
+  ...timestamps,
+});
+
+export const ROLES = ["owner", "admin", "member", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    // Stored lower-cased; unique across workspaces because login is by e-mail alone.
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("users_email_unique").on(table.email), index("users_workspace_idx").on(table.workspaceId, table.id)],
+);
+
+export const TOKEN_KINDS = ["session", "api"] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** Session and API tokens. Only the SHA-256 of a token is stored. */
+export const tokens = sqliteTable(
+  "tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    userId: integer("user_id").notNull().references(() => users.id),
+    kind: text("kind", { enum: TOKEN_KINDS }).notNull(),
+    name: text("name"),
+    tokenHash: text("token_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    lastFour: text("last_four").notNull(),
+    /** JSON array of scopes; null for session tokens, which act with the user's role. */
+    scopes: text("scopes", { mode: "json" }).$type<string[]>(),
+    expiresAt: integer("expires_at"),
+    lastUsedAt: integer("last_used_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("tokens_hash_unique").on(table.tokenHash),
+    index("tokens_workspace_kind_idx").on(table.workspaceId, table.kind, table.id),
+    index("tokens_workspace_user_idx").on(table.workspaceId, table.userId),
+    index("tokens_expires_idx").on(table.expiresAt),
+  ],
+);

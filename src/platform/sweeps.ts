@@ -1,0 +1,18 @@
+import { and, isNotNull, lt } from "drizzle-orm";
+import type { Env } from "./context";
+import { database } from "./db";
+import { tokens } from "./schema";
+
+export type Sweep = (env: Env, now: number) => Promise<unknown>;
+
+/** Expired sessions and API tokens are useless rows: drop them. */
+export const sweepExpiredTokens: Sweep = (env, now) =>
+  database(env.DB).delete(tokens).where(and(isNotNull(tokens.expiresAt), lt(tokens.expiresAt, now))).run();
+
+/** Runs every sweep; one failing does not stop the others. */
+export async function runSweeps(env: Env, sweeps: Sweep[], now = Date.now()): Promise<void> {
+  const results = await Promise.allSettled(sweeps.map((sweep) => sweep(env, now)));
+  for (const result of results) {
+    if (result.status === "rejected") console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(result.reason) }));
+  }
+}

@@ -1,0 +1,16 @@
+/** The clock every time-dependent piece reads, so tests can drive time without sleeping. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export function isoTimestamp(ms: number): string;
+export function isoTimestamp(ms: number | null): string | null;
+export function isoTimestamp(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+export function today(now = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
+}

@@ -1,0 +1,14 @@
+import type { D1Migration } from "cloudflare:test";
+import type { Env as WorkerEnv } from "../src/platform/context";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+    interface GlobalProps {
+      mainModule: typeof import("../src/index");
+      durableNamespaces: "RateLimiter";
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+
+export const BASE = "http://127.0.0.1:8787/api/v1";
+
+let ipCounter = 0;
+/** A distinct client IP per helper call site, so anonymous per-IP limits never couple tests. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+}
+
+export type CallOptions = {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  ip?: string;
+};
+
+/** One request through the real worker (exports.default.fetch); the body is always consumed. */
+export async function call(method: string, path: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.ip) headers["cf-connecting-ip"] = options.ip;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+  const text = await response.text();
+  let json: any = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+let emailCounter = 0;
+export function uniqueEmail(label = "user"): string {
+  emailCounter += 1;
+  return `${label}-${Date.now().toString(36)}-${emailCounter}@example.com`;
+}
+
+export type Workspace = { token: string; workspaceId: number; email: string; password: string };
+
+/** Signs up a fresh workspace and returns its owner's session token. */
+export async function signup(name = "Acme"): Promise<Workspace> {
+  const email = uniqueEmail("owner");
+  const password = "correct horse battery";
+  const res = await call("POST", "/auth/signup", { body: { workspace_name: name, name: "Owner", email, password }, ip: freshIp() });
+  expect(res.status, res.text).toBe(201);
+  return { token: res.json.data.token, workspaceId: res.json.data.workspace_id, email, password };
+}
+
+/** Adds a user with a role to the workspace and logs them in. */
+export async function userWithRole(owner: Workspace, role: "admin" | "member" | "viewer"): Promise<string> {
+  const email = uniqueEmail(role);
+  const password = "another long password";
+  const created = await call("POST", "/users", { token: owner.token, body: { name: role, email, password, role } });
+  expect(created.status, created.text).toBe(201);
+  const login = await call("POST", "/auth/token", { body: { email, password }, ip: freshIp() });
+  expect(login.status, login.text).toBe(200);
+  return login.json.token;
+}
+
+/** Asserts the contract's error envelope and returns the error. */
+export function expectError(res: Awaited<ReturnType<typeof call>>, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.json?.success, res.text).toBe(false);
+  expect(res.json.error.code).toBe(code);
+  expect(typeof res.json.error.message).toBe("string");
+  expect(res.json.error.request_id).toBe(res.headers.get("x-request-id"));
+  return res.json.error as { code: string; message: string; details?: any; request_id: string };
+}
+
+export { env };

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { call, expectError, signup } from "./helpers";
+
+describe("request pipeline", () => {
+  it("serves /health without auth and tags every response with X-Request-Id", async () => {
+    const res = await call("GET", "/health");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: "ok" });
+    expect(res.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
+    const echoed = await call("GET", "/health", { headers: { "x-request-id": "req-abc_123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("req-abc_123");
+    const replaced = await call("GET", "/health", { headers: { "x-request-id": "bad id <script>" } });
+    expect(replaced.headers.get("x-request-id")).not.toBe("bad id <script>");
+  });
+
+  it("answers unknown routes and bad ids with not_found", async () => {
+    expectError(await call("GET", "/nope"), 404, "not_found");
+    const ws = await signup();
+    for (const id of ["abc", "0", "-1", "1.5", "99999999999999999999"]) {
+      expectError(await call("PUT", `/users/${id}`, { token: ws.token, body: { role: "viewer" } }), 404, "not_found");
+    }
+  });
+
+  it("refuses malformed JSON, other content types, oversized bodies, unknown fields and query parameters", async () => {
+    expectError(await call("POST", "/auth/token", { body: "{not json" }), 400, "invalid_json");
+    expectError(await call("POST", "/auth/token", { body: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
+    expectError(await call("POST", "/auth/token", { body: "{}", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+    const big = JSON.stringify({ email: "a@b.co", password: "x".repeat(1024 * 1024) });
+    expectError(await call("POST", "/auth/token", { body: big }), 413, "payload_too_large");
+
+    const unknown = expectError(await call("POST", "/auth/token", { body: { email: "a@b.co", password: "0123456789", pasword: "typo" } }), 400, "validation_error");
+    expect(unknown.details).toEqual([{ path: "pasword", message: "unknown field" }]);
+    expect(unknown.message).toBe("pasword: unknown field");
+
+    const ws = await signup();
+    const query = expectError(await call("GET", "/me?verbose=1", { token: ws.token }), 400, "validation_error");
+    expect(query.details).toEqual([{ path: "verbose", message: "unknown field" }]);
+
+    const missing = expectError(await call("POST", "/auth/token", {}), 400, "validation_error");
+    expect(missing.details).toContainEqual({ path: "email", message: "is required" });
+    for (const body of ["[]", "null", "42", '"text"']) {
+      expectError(await call("POST", "/auth/token", { body }), 400, "validation_error");
+    }
+  });
+
+  it("never answers 500 to hostile input", async () => {
+    const ws = await signup();
+    const inputs: [string, string, unknown][] = [
+      ["POST", "/users", { name: { $ne: 1 }, email: ["a"], password: 1e309, role: "god" }],
+      ["POST", "/users", "\u0000\u0001"],
+      ["PUT", "/users/1", { role: null }],
+      ["POST", "/api-tokens", { name: "x".repeat(5000), scopes: "write" }],
+      ["POST", "/auth/signup", { workspace_name: "x", name: "y", email: "a@b.co", password: "p".repeat(2000) }],
+      ["GET", "/users?%ZZ=1", undefined],
+    ];
+    for (const [method, path, body] of inputs) {
+      const res = await call(method, path, { token: ws.token, body });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(500);
+      expect(res.json.success).toBe(false);
+      expect(res.text).not.toMatch(/SQLITE|D1_ERROR|at .*\.ts|stack/i);
+    }
+  });
+});
+
+describe("OpenAPI", () => {
+  it("publishes an OpenAPI 3.1 document covering every route, with bearer auth and errors", async () => {
+    const res = await call("GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.json;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const expected of [
+      "POST /auth/signup",
+      "POST /auth/token",
+      "POST /auth/refresh",
+      "DELETE /auth/token",
+      "GET /me",
+      "GET /users",
+      "POST /users",
+      "PUT /users/{id}",
+      "DELETE /users/{id}",
+      "GET /api-tokens",
+      "POST /api-tokens",
+      "DELETE /api-tokens/{id}",
+    ]) {
+      expect(operations).toContain(expected);
+    }
+    expect(doc.paths["/me"].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/auth/token"].post.security).toEqual([]);
+    expect(doc.paths["/me"].get.responses["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+
+    const html = await call("GET", "/docs");
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-type")).toContain("text/html");
+    expect(html.text).toContain("/api/v1/auth/signup");
+  });
+});
