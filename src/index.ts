@@ -1,13 +1,15 @@
 import { apiTokenRoutes } from "./identity/api-token-routes";
 import { authRoutes } from "./identity/auth-routes";
 import { userRoutes } from "./identity/users-routes";
+import { salesRoutes } from "./packages/sales/routes";
 import { createApp } from "./platform/app";
 import type { Env } from "./platform/context";
+import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
 
-const app = createApp([authRoutes, userRoutes, apiTokenRoutes]);
+const app = createApp([authRoutes, userRoutes, apiTokenRoutes, ...salesRoutes]);
 
 export default {
   fetch: app.fetch,
@@ -16,6 +18,6 @@ export default {
     batch.retryAll();
   },
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens]));
+    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens, sweepIdempotencyKeys]));
   },
 } satisfies ExportedHandler<Env>;

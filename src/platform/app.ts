@@ -6,6 +6,7 @@ import { jsonBody } from "./body";
 import type { AppEnv } from "./context";
 import { renderDocs } from "./docs";
 import { ApiError, errorResponse, handleError } from "./errors";
+import { idempotency } from "./idempotency";
 import { validationHook } from "./validation";
 
 export type Router = OpenAPIHono<AppEnv>;
@@ -27,6 +28,7 @@ export function createApp(routers: Router[]): Hono<AppEnv> {
   const api = newRouter();
   api.use("*", authenticate);
   api.use("*", jsonBody);
+  api.use("*", idempotency);
   api.onError(handleError);
 
   api.get("/health", (c) => c.json({ status: "ok" }));

@@ -9,6 +9,8 @@ export interface Env {
   WEBHOOKS_QUEUE: Queue;
   ALLOW_INSECURE_WEBHOOK_URLS: string;
   RATE_LIMIT_OVERRIDE: string;
+  /** Optional secret (wrangler secret put CURSOR_SECRET) for list cursors' MAC. */
+  CURSOR_SECRET?: string;
 }
 
 export type AppEnv = {

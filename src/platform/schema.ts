@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are stored as Unix milliseconds and rendered as ISO 8601 strings. */
 export const timestamps = {
@@ -62,4 +62,21 @@ export const tokens = sqliteTable(
     index("tokens_workspace_user_idx").on(table.workspaceId, table.userId),
     index("tokens_expires_idx").on(table.expiresAt),
   ],
+);
+
+/** Idempotency-Key records: kept 24 h per workspace, swept by the cron trigger. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    requestHash: text("request_hash").notNull(),
+    /** null while the first request is still running. */
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    lockedUntil: integer("locked_until").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.key] }), index("idempotency_keys_expires_idx").on(table.expiresAt)],
 );

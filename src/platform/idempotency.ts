@@ -1,0 +1,77 @@
+import { and, eq, lt, or, sql } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context";
+import { sha256Hex } from "./crypto";
+import { database } from "./db";
+import { ApiError } from "./errors";
+import { idempotencyKeys } from "./schema";
+import type { Sweep } from "./sweeps";
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request that has not finished after this long is presumed dead and its key can be taken over. */
+const LOCK_MS = 60_000;
+const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Idempotency-Key on any authenticated POST: the first request runs and its response is stored; the
+ * same key with the same request replays it (Idempotent-Replayed: true), with another request → 422,
+ * while the first is still running → 409. 5xx responses are not stored, so the client can retry.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = c.req.header("idempotency-key");
+  const principal = c.get("principal");
+  if (c.req.method !== "POST" || key === undefined || !principal) return next();
+  if (!KEY_SHAPE.test(key)) {
+    throw ApiError.validation([{ path: "Idempotency-Key", message: "must be 1–255 printable ASCII characters" }]);
+  }
+
+  const db = database(c.env.DB);
+  const workspaceId = principal.workspace.id;
+  const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${c.get("bodyText") ?? ""}`);
+  const now = Date.now();
+  // Claim the key: a new row, or an expired / abandoned one taken over, in one conditional statement.
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ workspaceId, key, requestHash, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
+      set: { requestHash, responseStatus: null, responseBody: null, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS },
+      setWhere: or(
+        lt(idempotencyKeys.expiresAt, now),
+        and(sql`${idempotencyKeys.responseStatus} IS NULL`, lt(idempotencyKeys.lockedUntil, now), eq(idempotencyKeys.requestHash, requestHash)),
+      ),
+    })
+    .returning({ key: idempotencyKeys.key })
+    .get();
+
+  if (!claimed) {
+    const stored = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key)))
+      .get();
+    if (!stored) throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is in progress; retry shortly");
+    if (stored.responseStatus === null || stored.responseBody === null) {
+      throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is in progress; retry shortly");
+    }
+    if (stored.requestHash !== requestHash) {
+      throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request");
+    }
+    return c.body(stored.responseBody, stored.responseStatus as 200, {
+      "content-type": "application/json",
+      "idempotent-replayed": "true",
+    });
+  }
+
+  await next();
+  const where = and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
+  if (c.res.status >= 500) {
+    await db.delete(idempotencyKeys).where(where).run();
+    return;
+  }
+  const body = await c.res.clone().text();
+  await db.update(idempotencyKeys).set({ responseStatus: c.res.status, responseBody: body }).where(where).run();
+};
+
+export const sweepIdempotencyKeys: Sweep = (env, now) =>
+  database(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run();

@@ -1,0 +1,60 @@
+import { base64Url, fromBase64, timingSafeEqual, utf8 } from "./crypto";
+import { ApiError } from "./errors";
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+/** Where a page ended: enough to continue the keyset walk, bound to the list it came from. */
+export type CursorPosition = {
+  /** resource name */
+  r: string;
+  /** workspace id */
+  w: number;
+  /** sort, e.g. "-created_at" */
+  s: string;
+  /** sort value of the last row */
+  v: string | number | null;
+  /** id of the last row */
+  i: number;
+};
+
+// A cursor is a position, not a credential: the MAC only makes edits detectable (invalid_cursor).
+// Deployments may set CURSOR_SECRET; without it a built-in key is used.
+const DEFAULT_KEY = "business-platform-api/cursor/v1";
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function macKey(secret: string | undefined): Promise<CryptoKey> {
+  const material = secret || DEFAULT_KEY;
+  let key = keys.get(material);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", utf8(material), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    keys.set(material, key);
+  }
+  return key;
+}
+
+async function mac(payload: string, secret: string | undefined): Promise<Uint8Array> {
+  const signature = await crypto.subtle.sign("HMAC", await macKey(secret), utf8(payload));
+  return new Uint8Array(signature).slice(0, 16);
+}
+
+export async function encodeCursor(position: CursorPosition, secret?: string): Promise<string> {
+  const payload = base64Url(utf8(JSON.stringify(position)));
+  return `${payload}.${base64Url(await mac(payload, secret))}`;
+}
+
+/** Verifies and opens a cursor; a forged, edited or foreign one (other list, workspace or sort) → 400. */
+export async function decodeCursor(cursor: string, expected: Omit<CursorPosition, "v" | "i">, secret?: string): Promise<CursorPosition> {
+  const invalid = () => new ApiError("invalid_cursor", "The cursor is invalid or belongs to another list; start again without it");
+  const [payload, signature, extra] = cursor.split(".");
+  if (!payload || !signature || extra !== undefined) throw invalid();
+  let position: CursorPosition;
+  try {
+    if (!timingSafeEqual(fromBase64(signature), await mac(payload, secret))) throw invalid();
+    position = JSON.parse(new TextDecoder().decode(fromBase64(payload))) as CursorPosition;
+  } catch {
+    throw invalid();
+  }
+  if (position.r !== expected.r || position.w !== expected.w || position.s !== expected.s || !Number.isInteger(position.i)) throw invalid();
+  return position;
+}

@@ -1,0 +1,121 @@
+import { z } from "@hono/zod-openapi";
+import { type SQL, asc, count, desc, getTableColumns, gte, lte, or, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Tenant } from "../db";
+import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from "../pagination";
+import type { AnyResource } from "./definition";
+
+const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value));
+
+/** The query parameters of `GET /{resource}`: paging, sort, search, created range, and the resource's filters. */
+export function listQuerySchema(def: AnyResource) {
+  const sortValues = Object.keys(def.sortable).flatMap((field) => [field, `-${field}`]) as [string, ...string[]];
+  const filterShape = Object.fromEntries(
+    Object.entries(def.filters).map(([name, filter]) => [name, filter.schema.optional().openapi({ description: filter.description })]),
+  );
+  return z.strictObject({
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, "must be an integer from 1 to 100")
+      .transform(Number)
+      .pipe(z.number().min(1, "must be at least 1").max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`))
+      .optional()
+      .openapi({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
+    cursor: z.string().max(1000).optional().openapi({ description: "meta.next_cursor of the previous page" }),
+    sort: z.enum(sortValues, `must be one of ${sortValues.join(", ")}`).optional().openapi({ description: "Sort field; prefix - for descending (default -id)" }),
+    q: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the text fields" }),
+    created_after: isoDateTime.optional(),
+    created_before: isoDateTime.optional(),
+    include_total: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional(),
+    ...filterShape,
+  });
+}
+
+export type ListQuery = {
+  limit?: number;
+  cursor?: string;
+  sort?: string;
+  q?: string;
+  created_after?: number;
+  created_before?: number;
+  include_total?: boolean;
+  [filter: string]: unknown;
+};
+
+export type ListMeta = { limit: number; has_more: boolean; next_cursor: string | null; total?: number };
+
+function propertyOf(def: AnyResource, column: SQLiteColumn): string {
+  const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === column);
+  if (!entry) throw new Error(`${def.name}: sort column is not a column of its table`);
+  return entry[0];
+}
+
+/**
+ * One page of a resource, by keyset on (sort column, id): every row is visited once even while rows are
+ * inserted, and a page costs O(limit) through an index that starts with workspace_id. The total, when
+ * asked for, is counted in the same D1 round trip.
+ */
+export async function listPage(
+  def: AnyResource,
+  tenant: Tenant,
+  query: ListQuery,
+  options: { cursorSecret?: string; extraConditions?: (SQL | undefined)[] } = {},
+) {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const sort = query.sort ?? "-id";
+  const descending = sort.startsWith("-");
+  const field = descending ? sort.slice(1) : sort;
+  const column = def.sortable[field]!;
+  const table = def.table;
+
+  const conditions: (SQL | undefined)[] = [...(options.extraConditions ?? [])];
+  for (const [name, filter] of Object.entries(def.filters)) {
+    if (query[name] !== undefined) conditions.push(filter.where(query[name] as never));
+  }
+  if (query.created_after !== undefined) conditions.push(gte(table.createdAt, query.created_after));
+  if (query.created_before !== undefined) conditions.push(lte(table.createdAt, query.created_before));
+  if (query.q !== undefined && def.searchable.length > 0) {
+    const needle = query.q.toLowerCase();
+    conditions.push(or(...def.searchable.map((searched) => sql`instr(lower(${searched}), ${needle}) > 0`)));
+  }
+
+  const binding = { r: def.name, w: tenant.workspaceId, s: sort };
+  const pageConditions = [...conditions];
+  if (query.cursor !== undefined) {
+    const position = await decodeCursor(query.cursor, binding, options.cursorSecret);
+    // A row-value comparison lets SQLite seek the (workspace_id, column, id) index straight to the
+    // position, so a deep page costs the same as the first one.
+    const beyond = descending ? sql.raw("<") : sql.raw(">");
+    pageConditions.push(
+      column === table.id
+        ? sql`${table.id} ${beyond} ${position.i}`
+        : sql`(${column}, ${table.id}) ${beyond} (${position.v}, ${position.i})`,
+    );
+  }
+
+  const order = descending ? desc : asc;
+  const pageQuery = tenant
+    .select(table, ...pageConditions)
+    .orderBy(...(column === table.id ? [order(table.id)] : [order(column), order(table.id)]))
+    .limit(limit + 1);
+  let rows: Record<string, unknown>[];
+  let total: number | undefined;
+  if (query.include_total) {
+    const countQuery = tenant.db.select({ total: count() }).from(table).where(tenant.scope(table, ...conditions));
+    const [page, counted] = await tenant.db.batch([pageQuery, countQuery]);
+    rows = page as Record<string, unknown>[];
+    total = counted[0]?.total ?? 0;
+  } else {
+    rows = (await pageQuery) as Record<string, unknown>[];
+  }
+
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows.at(-1);
+  const nextCursor =
+    hasMore && last
+      ? await encodeCursor({ ...binding, v: last[propertyOf(def, column)] as string | number | null, i: last.id as number }, options.cursorSecret)
+      : null;
+  const meta: ListMeta = { limit, has_more: hasMore, next_cursor: nextCursor, ...(total !== undefined ? { total } : {}) };
+  return { rows: pageRows, meta };
+}
