@@ -6,10 +6,11 @@ import { createApp } from "./platform/app";
 import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
+import { subscriptionRoutes } from "./workspace/subscription-routes";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
 
-const app = createApp([authRoutes, userRoutes, apiTokenRoutes, ...salesRoutes]);
+const app = createApp([authRoutes, userRoutes, apiTokenRoutes, subscriptionRoutes, ...salesRoutes]);
 
 export default {
   fetch: app.fetch,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, env, expectError, signup, type Workspace } from "./helpers";
+import { call, env, expectError, setPlan, signup, type Workspace } from "./helpers";
 
 const contact = (n: number | string, extra: Record<string, unknown> = {}) => ({ name: `Contact ${n}`, email: `c${n}@example.com`, ...extra });
 
@@ -113,6 +113,7 @@ describe("contacts CRUD", () => {
 describe("contacts lists", () => {
   it("pages through 1,000 contacts with limit=7 visiting each exactly once while rows are inserted", async () => {
     const ws = await signup();
+    await setPlan(ws, "enterprise");
     await createContacts(ws, 1000);
     const ids = new Set<number>((await env.DB.prepare("SELECT id FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all<{ id: number }>()).results.map((r) => r.id));
     expect(ids.size).toBe(1000);
@@ -132,6 +133,7 @@ describe("contacts lists", () => {
 
   it("keeps every sort order consistent across pages", async () => {
     const ws = await signup();
+    await setPlan(ws, "enterprise");
     // Duplicate names and created_at values exercise the id tie-breaker.
     await createContacts(ws, 60, (i) => ({ name: `Name ${String(i % 7).padStart(2, "0")}`, email: `s${i}@example.com` }));
     for (const sort of ["id", "-id", "name", "-name", "created_at", "-created_at"]) {

@@ -21,7 +21,8 @@ export type CallOptions = {
 export async function call(method: string, path: string, options: CallOptions = {}) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.ip) headers["cf-connecting-ip"] = options.ip;
+  // Anonymous requests are limited per client IP: each call is its own client unless a test says otherwise.
+  headers["cf-connecting-ip"] = options.ip ?? freshIp();
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
@@ -53,6 +54,13 @@ export async function signup(name = "Acme"): Promise<Workspace> {
   const res = await call("POST", "/auth/signup", { body: { workspace_name: name, name: "Owner", email, password }, ip: freshIp() });
   expect(res.status, res.text).toBe(201);
   return { token: res.json.data.token, workspaceId: res.json.data.workspace_id, email, password };
+}
+
+/** Moves the workspace to a plan (owner only), e.g. so a test may send more than 60 requests a minute. */
+export async function setPlan(ws: Workspace, plan: "starter" | "pro" | "enterprise") {
+  const res = await call("PUT", "/subscription", { token: ws.token, body: { plan } });
+  expect(res.status, res.text).toBe(200);
+  return res;
 }
 
 /** Adds a user with a role to the workspace and logs them in. */

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { authenticate } from "./auth/middleware";
 import { jsonBody } from "./body";
@@ -7,6 +7,8 @@ import type { AppEnv } from "./context";
 import { renderDocs } from "./docs";
 import { ApiError, errorResponse, handleError } from "./errors";
 import { idempotency } from "./idempotency";
+import { DurableObjectLimiter, type Limiter } from "./rate-limit/limiter";
+import { rateLimit } from "./rate-limit/middleware";
 import { validationHook } from "./validation";
 
 export type Router = OpenAPIHono<AppEnv>;
@@ -24,21 +26,21 @@ const API_DESCRIPTION =
  * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared
  * request pipeline (authenticate → body) followed by the routers the composition root hands in.
  */
-export function createApp(routers: Router[]): Hono<AppEnv> {
+export type AppOptions = {
+  /** The rate limiter for a request; tests may pass another implementation of the interface. */
+  limiter?: (c: Context<AppEnv>) => Limiter;
+};
+
+/**
+ * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared
+ * request pipeline (authenticate → rate limit → body → idempotency) before the routers handed in.
+ */
+export function createApp(routers: Router[], options: AppOptions = {}): Hono<AppEnv> {
   const api = newRouter();
-  api.use("*", authenticate);
-  api.use("*", jsonBody);
-  api.use("*", idempotency);
   api.onError(handleError);
 
+  // Registered before the pipeline, so they touch neither D1 nor the rate limiter.
   api.get("/health", (c) => c.json({ status: "ok" }));
-  for (const router of routers) api.route("/", router);
-
-  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "A session token (bps_…) or an API token (bpk_…)",
-  });
   const documentConfig = (origin: string) => ({
     openapi: "3.1.0",
     info: { title: "Business Platform API", version: "1.0.0", description: API_DESCRIPTION },
@@ -46,6 +48,18 @@ export function createApp(routers: Router[]): Hono<AppEnv> {
   });
   api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin))));
   api.get("/docs", (c) => c.html(renderDocs(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin)))));
+
+  api.use("*", authenticate);
+  api.use("*", rateLimit(options.limiter ?? ((c) => new DurableObjectLimiter(c.env.RATE_LIMITER))));
+  api.use("*", jsonBody);
+  api.use("*", idempotency);
+  for (const router of routers) api.route("/", router);
+
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session token (bps_…) or an API token (bpk_…)",
+  });
 
   const app = new Hono<AppEnv>();
   app.use("*", requestId());

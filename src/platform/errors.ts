@@ -66,8 +66,9 @@ export class ApiError extends Error {
 
 /** Renders an ApiError as `{success: false, error}` with its headers. */
 export function errorResponse(c: Context, error: ApiError): Response {
-  for (const [name, value] of Object.entries(error.options.headers ?? {})) c.header(name, value);
-  return c.json({ success: false, error: error.body(c.get("requestId")) }, error.status);
+  const response = c.json({ success: false as const, error: error.body(c.get("requestId")) }, error.status);
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) response.headers.set(name, value);
+  return response;
 }
 
 /** The single `onError`: known errors keep their code, anything else is logged and hidden as internal_error. */

@@ -80,3 +80,23 @@ export const idempotencyKeys = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.workspaceId, table.key] }), index("idempotency_keys_expires_idx").on(table.expiresAt)],
 );
+
+/**
+ * The transactional outbox: an event is inserted in the same D1 batch as the change that caused it,
+ * then enqueued for delivery; `enqueued_at` stays null until the queue accepted it (the sweep retries).
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    type: text("type").notNull(),
+    /** JSON of the event's `data`. */
+    data: text("data").notNull(),
+    /** JSON of `previous_attributes`, when the event has them. */
+    previousAttributes: text("previous_attributes"),
+    createdAt: integer("created_at").notNull(),
+    enqueuedAt: integer("enqueued_at"),
+  },
+  (table) => [index("events_workspace_created_idx").on(table.workspaceId, table.createdAt), index("events_pending_idx").on(table.enqueuedAt, table.createdAt)],
+);

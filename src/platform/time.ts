@@ -3,7 +3,8 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** The worker's clock. Tests replace `now` to move time without sleeping; nothing else writes it. */
+export const clock: Clock = { now: () => Date.now() };
 
 export function isoTimestamp(ms: number): string;
 export function isoTimestamp(ms: number | null): string | null;

@@ -19,9 +19,9 @@ type Counter = { window: number; count: number };
  * The SQLite-backed KV write is durable before the reply leaves (output gate).
  */
 export class RateLimiter extends DurableObject<Env> {
-  /** Counts one request at `now` against `limit`, unless the object holds a newer plan limit. */
-  check(limit: number, now: number): LimitDecision {
-    const effectiveLimit = this.ctx.storage.kv.get<number>("limit") ?? limit;
+  /** Counts one request at `now` against `limit`, or against the stored plan limit unless `forceLimit`. */
+  check(limit: number, now: number, forceLimit = false): LimitDecision {
+    const effectiveLimit = forceLimit ? limit : (this.ctx.storage.kv.get<number>("limit") ?? limit);
     const window = Math.floor(now / WINDOW_MS);
     const resetAt = (window + 1) * WINDOW_MS;
     const counter = this.ctx.storage.kv.get<Counter>("counter");

@@ -1,0 +1,81 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../context";
+import { clock } from "../time";
+import { ApiError, errorResponse } from "../errors";
+import type { LimitDecision } from "./durable-object";
+import { ipKey, type Limiter, workspaceKey } from "./limiter";
+import { ANONYMOUS_LIMIT, limitOverride, PLAN_LIMITS } from "./plans";
+
+/** Keys this isolate knows to be over their limit, until their window ends: refused without a call. */
+const denied = new Map<string, { limit: number; resetAt: number }>();
+
+/** Forget a cached denial (a plan upgrade must take effect on the next request). */
+export function forgetDenial(key: string): void {
+  denied.delete(key);
+}
+
+function setHeaders(res: Response, decision: Pick<LimitDecision, "limit" | "remaining" | "resetAt">): void {
+  res.headers.set("X-RateLimit-Limit", String(decision.limit));
+  res.headers.set("X-RateLimit-Remaining", String(decision.remaining));
+  res.headers.set("X-RateLimit-Reset", String(Math.ceil(decision.resetAt / 1000)));
+}
+
+function tooMany(c: Context<AppEnv>, decision: Pick<LimitDecision, "limit" | "resetAt">, now: number): Response {
+  const retryAfter = Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
+  const response = errorResponse(
+    c,
+    new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
+      headers: { "Retry-After": String(retryAfter) },
+    }),
+  );
+  setHeaders(response, { ...decision, remaining: 0 });
+  return response;
+}
+
+/**
+ * Counts every request: per workspace for a valid credential (its plan's limit), per client IP otherwise.
+ * Reads (GET/HEAD) run concurrently with the count and their result is discarded when over the limit;
+ * writes wait for the count, so a refused write never runs. If the limiter is unreachable the request
+ * is served (fail open) and the failure logged.
+ */
+export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get("principal");
+    const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
+    const key = principal ? workspaceKey(principal.workspace.id) : ipKey(c.req.header("cf-connecting-ip") ?? "unknown");
+    const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : ANONYMOUS_LIMIT);
+    const at = clock.now();
+
+    const known = denied.get(key);
+    if (known && known.resetAt > at) {
+      c.res = tooMany(c, known, at);
+      return;
+    }
+    const counting = limiterFor(c)
+      .check(key, limit, at, override !== null || !principal)
+      .catch((error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "rate limiter unreachable; failing open", key, error: String(error) }));
+        return null;
+      });
+
+    const safe = c.req.method === "GET" || c.req.method === "HEAD";
+    let decision: LimitDecision | null;
+    if (safe) {
+      const running = next();
+      decision = await counting;
+      await running;
+    } else {
+      decision = await counting;
+      if (decision?.allowed !== false) await next();
+    }
+
+    if (decision && !decision.allowed) {
+      if (denied.size > 10_000) for (const [stale, entry] of denied) if (entry.resetAt <= at) denied.delete(stale);
+      denied.set(key, { limit: decision.limit, resetAt: decision.resetAt });
+      c.res = undefined;
+      c.res = tooMany(c, decision, at);
+      return;
+    }
+    if (decision) setHeaders(c.res, decision);
+  };
+}

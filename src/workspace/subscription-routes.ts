@@ -1,0 +1,79 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { newRouter } from "../platform/app";
+import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { access } from "../platform/auth/permissions";
+import { evictCachedTokens } from "../platform/auth/principal";
+import { ApiError } from "../platform/errors";
+import { recordEvent } from "../platform/events";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { DurableObjectLimiter, workspaceKey } from "../platform/rate-limit/limiter";
+import { forgetDenial } from "../platform/rate-limit/middleware";
+import { PLAN_LIMITS } from "../platform/rate-limit/plans";
+import { PLANS, type Plan, workspaces } from "../platform/schema";
+import { isoTimestamp } from "../platform/time";
+
+const tags = ["Subscription"];
+
+const Subscription = z
+  .object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() })
+  .openapi("Subscription");
+
+const getSubscription = defineRoute(access.authenticated, {
+  method: "get",
+  path: "/subscription",
+  tags,
+  summary: "The workspace's plan and its rate limit",
+  responses: { 200: jsonContent(envelope(Subscription), "The subscription") },
+});
+
+const putSubscription = defineRoute(access.owner, {
+  method: "put",
+  path: "/subscription",
+  tags,
+  summary: "Change the plan (owner only); the new rate limit applies from the next request",
+  description: "Fires subscription.updated when the plan actually changes.",
+  request: { body: jsonBodyOf(z.strictObject({ plan: z.enum(PLANS) }).openapi("UpdateSubscription")) },
+  responses: { 200: jsonContent(envelope(Subscription), "The subscription") },
+});
+
+const toSubscription = (row: { plan: Plan; planUpdatedAt: number }) => ({
+  plan: row.plan,
+  rate_limit_per_minute: PLAN_LIMITS[row.plan],
+  updated_at: isoTimestamp(row.planUpdatedAt),
+});
+
+export const subscriptionRoutes = newRouter()
+  .openapi(getSubscription, async (c) => {
+    const row = await tenantOf(c).db.select().from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
+    if (!row) throw ApiError.notFound("workspace");
+    return c.json({ success: true as const, data: toSubscription(row) }, 200);
+  })
+  .openapi(putSubscription, async (c) => {
+    const { plan } = c.req.valid("json");
+    const tenant = tenantOf(c);
+    const workspaceId = tenant.workspaceId;
+    const current = await tenant.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+    if (!current) throw ApiError.notFound("workspace");
+    if (current.plan === plan) return c.json({ success: true as const, data: toSubscription(current) }, 200);
+
+    const now = Date.now();
+    const change = PLANS.indexOf(plan) > PLANS.indexOf(current.plan) ? "upgrade" : "downgrade";
+    // The event is written only if this statement changed the plan it read (a concurrent change wins).
+    const [updated] = await tenant.db.batch([
+      tenant.db
+        .update(workspaces)
+        .set({ plan, planUpdatedAt: now, updatedAt: now })
+        .where(and(eq(workspaces.id, workspaceId), eq(workspaces.plan, current.plan)))
+        .returning(),
+      recordEvent(tenant, { type: "subscription.updated", data: { plan, previous_plan: current.plan, change }, onlyIfChanged: true }, now),
+    ]);
+    const row = updated[0];
+    if (!row) throw new ApiError("conflict", "The plan was changed concurrently; read it again");
+
+    const key = workspaceKey(workspaceId);
+    await new DurableObjectLimiter(c.env.RATE_LIMITER).setLimit(key, PLAN_LIMITS[plan]);
+    forgetDenial(key);
+    evictCachedTokens((p) => p.workspace.id === workspaceId);
+    return c.json({ success: true as const, data: toSubscription(row) }, 200);
+  });
