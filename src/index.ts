@@ -1,16 +1,30 @@
 import { apiTokenRoutes } from "./identity/api-token-routes";
 import { authRoutes } from "./identity/auth-routes";
 import { userRoutes } from "./identity/users-routes";
+import { accountRoutes } from "./packages/account/routes";
+import { hrmRoutes } from "./packages/hrm/routes";
 import { salesRoutes } from "./packages/sales/routes";
+import { tasklyRoutes } from "./packages/taskly/routes";
 import { createApp } from "./platform/app";
 import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
+import { packageRoutes } from "./workspace/package-routes";
 import { subscriptionRoutes } from "./workspace/subscription-routes";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
 
-const app = createApp([authRoutes, userRoutes, apiTokenRoutes, subscriptionRoutes, ...salesRoutes]);
+const app = createApp([
+  authRoutes,
+  userRoutes,
+  apiTokenRoutes,
+  subscriptionRoutes,
+  packageRoutes,
+  ...hrmRoutes,
+  ...salesRoutes,
+  ...accountRoutes,
+  ...tasklyRoutes,
+]);
 
 export default {
   fetch: app.fetch,

@@ -58,3 +58,10 @@ export function isUniqueViolation(error: unknown, target: string): boolean {
   }
   return false;
 }
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e.message.includes("FOREIGN KEY constraint failed")) return true;
+  }
+  return false;
+}

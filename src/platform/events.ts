@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { base62, randomBytes } from "./crypto";
 import type { Tenant } from "./db";
 import { events } from "./schema";
@@ -18,18 +19,26 @@ export function newEventId(): string {
   return `evt_${base62(randomBytes(16))}`;
 }
 
-/**
- * The outbox row for an event, to put in the same batch as the change, right after the statement that
- * made it. `idFromLastInsert`: that statement was the resource's INSERT; `data.id` is its rowid.
- * `onlyIfChanged`: the event is written only if that statement changed a row (conditional updates).
- */
-export function recordEvent(
-  tenant: Tenant,
-  event: { type: EventType; data: object; previousAttributes?: object; idFromLastInsert?: boolean; onlyIfChanged?: boolean },
-  now: number,
-) {
+export type EventRecord = {
+  type: EventType;
+  data: object;
+  previousAttributes?: object;
+  /** The statement just before this one INSERTed into `table`: `data.id` is its rowid. */
+  insertedInto?: { table: SQLiteTable; id: SQLiteColumn };
+  /** Paths of `data` whose values only SQL knows at commit time (a sequence number, a balance). */
+  computed?: Record<string, SQL>;
+  /** Written only if the statement just before this one changed a row (conditional updates). */
+  onlyIfChanged?: boolean;
+};
+
+/** The outbox row for an event, to put in the same batch as the change, right after the statement that made it. */
+export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
   const json = JSON.stringify(event.data);
-  const data = event.idFromLastInsert ? sql`json_set(${json}, '$.id', last_insert_rowid())` : sql`${json}`;
+  const paths = [
+    ...(event.insertedInto ? [sql`, '$.id', last_insert_rowid()`] : []),
+    ...Object.entries(event.computed ?? {}).map(([path, value]) => sql`, ${`$.${path}`}, ${value}`),
+  ];
+  const data = paths.length > 0 ? sql`json_set(${json}${sql.join(paths)})` : sql`${json}`;
   const previous = event.previousAttributes ? JSON.stringify(event.previousAttributes) : null;
   const condition = event.onlyIfChanged ? sql`changes() > 0` : sql`1`;
   // INSERT … SELECT so the row can be conditional; the columns follow the table's order.

@@ -14,6 +14,30 @@ export const fields = {
   password: () => z.string().min(10, "must be at least 10 characters").max(1024, "must be at most 1024 characters"),
   text: (max: number) => z.string().trim().max(max, `must be at most ${max} characters`),
   phone: () => z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550123"),
+  /** ISO 4217 code; accepted in any case, stored upper case. */
+  currency: () =>
+    z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code such as USD")
+      .transform((code) => code.toUpperCase())
+      .openapi({ type: "string", example: "USD" }),
+  /** ISO 3166-1 alpha-2; accepted in any case, stored upper case. */
+  country: () =>
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
+      .transform((code) => code.toUpperCase())
+      .openapi({ type: "string", example: "US" }),
+  date: () => z.iso.date("must be a date YYYY-MM-DD").openapi({ example: "2026-11-21" }),
+  /** Money in the currency's minor units (12550 = 125.50 USD): an integer, never a float. */
+  amount: () =>
+    z
+      .number()
+      .int("must be an integer number of minor units (cents)")
+      .min(0, "must not be negative")
+      .max(1e13, "is too large")
+      .openapi({ example: 12550 }),
   timestamp: () => z.string().openapi({ format: "date-time", example: "2026-11-21T10:15:53.150Z" }),
-  id: () => z.number().int().positive(),
+  /** A reference to another row by id. */
+  id: () => z.number().int("must be an integer id").positive("must be a positive id"),
 };

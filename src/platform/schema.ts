@@ -14,6 +14,10 @@ export const workspaces = sqliteTable("workspaces", {
   name: text("name").notNull(),
   plan: text("plan", { enum: PLANS }).notNull().default("starter"),
   planUpdatedAt: integer("plan_updated_at").notNull(),
+  /** JSON array of package names switched off for this workspace (all are on by default). */
+  disabledPackages: text("disabled_packages", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** Last invoice number handed out; bumped in the same batch as each invoice INSERT. */
+  invoiceCounter: integer("invoice_counter").notNull().default(0),
   ...timestamps,
 });
 

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { database, Tenant } from "../db";
 import { ApiError } from "../errors";
+import { packageOf } from "../packages";
 import { tokens } from "../schema";
 import { type Access, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
@@ -47,6 +48,9 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
       if (!principal) throw unauthorized(c.get("credentialRejected") === true);
       if (need.kind === "authenticated" && need.sessionOnly && principal.tokenKind !== "session") {
         throw new ApiError("forbidden", "This endpoint needs a session token, not an API token");
+      }
+      if (need.kind === "resource" && principal.disabledPackages.includes(packageOf(need.resource))) {
+        throw new ApiError("package_disabled", `The ${packageOf(need.resource)} package is disabled for this workspace; an admin can enable it at PUT /packages/${packageOf(need.resource)}`);
       }
       if (!isAllowed(principal, need)) {
         throw new ApiError("forbidden", "Your role or token scopes do not allow this action");

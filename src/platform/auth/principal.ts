@@ -14,6 +14,7 @@ export type Principal = {
   role: Role;
   user: { id: number; name: string; email: string; role: Role };
   workspace: { id: number; name: string; plan: Plan };
+  disabledPackages: string[];
 };
 
 /**
@@ -64,6 +65,7 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
       workspaceId: workspaces.id,
       workspaceName: workspaces.name,
       plan: workspaces.plan,
+      disabledPackages: workspaces.disabledPackages,
     })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
@@ -81,6 +83,7 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
     role: row.role,
     user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
     workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+    disabledPackages: row.disabledPackages,
   };
   remember(principal, now);
   return { principal, fromCache: false };

@@ -3,7 +3,7 @@ import type { Tenant } from "../db";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
 import { issuesToDetails } from "../validation";
 import type { AnyResource } from "./definition";
-import { executeWrites, loadRows, type Operation, type PlannedWrite, planWrite, runWrite } from "./writes";
+import { executeWrites, loadRows, type Operation, type PlannedWrite, planWrite, presentOutcomes, runWrite } from "./writes";
 
 export const MAX_BATCH_OPERATIONS = 100;
 
@@ -94,7 +94,7 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     throw ApiError.validation(problems);
   }
-  const outcomes = await executeWrites(def, tenant, plans);
+  const outcomes = await presentOutcomes(def, tenant, await executeWrites(def, tenant, plans));
   return outcomes.map((outcome, index) => ({ index, ...outcome }));
 }
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, asc, count, desc, getTableColumns, gte, lte, or, sql } from "drizzle-orm";
+import { type SQL, asc, count, desc, getTableColumns, gte, isNull, lte, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from "../pagination";
@@ -27,6 +27,9 @@ export function listQuerySchema(def: AnyResource) {
     created_after: isoDateTime.optional(),
     created_before: isoDateTime.optional(),
     include_total: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional(),
+    ...(def.softDelete
+      ? { include_deleted: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional() }
+      : {}),
     ...filterShape,
   });
 }
@@ -39,15 +42,21 @@ export type ListQuery = {
   created_after?: number;
   created_before?: number;
   include_total?: boolean;
+  include_deleted?: boolean;
   [filter: string]: unknown;
 };
 
 export type ListMeta = { limit: number; has_more: boolean; next_cursor: string | null; total?: number };
 
-function propertyOf(def: AnyResource, column: SQLiteColumn): string {
-  const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === column);
-  if (!entry) throw new Error(`${def.name}: sort column is not a column of its table`);
-  return entry[0];
+/** How a sort field orders rows, and how to read its value from a row for the cursor. */
+function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; value(row: Record<string, unknown>): unknown } {
+  const sortable = def.sortable[field]!;
+  if (!("value" in sortable)) {
+    const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === sortable);
+    if (!entry) throw new Error(`${def.name}: sort column ${field} is not a column of its table`);
+    return { sql: sortable, value: (row) => row[entry[0]] };
+  }
+  return sortable;
 }
 
 /**
@@ -65,10 +74,12 @@ export async function listPage(
   const sort = query.sort ?? "-id";
   const descending = sort.startsWith("-");
   const field = descending ? sort.slice(1) : sort;
-  const column = def.sortable[field]!;
+  const key = sortKey(def, field);
+  const column = key.sql;
   const table = def.table;
 
   const conditions: (SQL | undefined)[] = [...(options.extraConditions ?? [])];
+  if (def.softDelete && !query.include_deleted) conditions.push(isNull(def.softDelete.column));
   for (const [name, filter] of Object.entries(def.filters)) {
     if (query[name] !== undefined) conditions.push(filter.where(query[name] as never));
   }
@@ -114,7 +125,7 @@ export async function listPage(
   const last = pageRows.at(-1);
   const nextCursor =
     hasMore && last
-      ? await encodeCursor({ ...binding, v: last[propertyOf(def, column)] as string | number | null, i: last.id as number }, options.cursorSecret)
+      ? await encodeCursor({ ...binding, v: key.value(last) as string | number | null, i: last.id as number }, options.cursorSecret)
       : null;
   const meta: ListMeta = { limit, has_more: hasMore, next_cursor: nextCursor, ...(total !== undefined ? { total } : {}) };
   return { rows: pageRows, meta };

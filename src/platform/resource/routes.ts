@@ -7,7 +7,7 @@ import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../open
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource } from "./definition";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
-import { loadRow, runWrite } from "./writes";
+import { loadRow, present, runWrite } from "./writes";
 
 export const ListMeta = z
   .object({
@@ -20,8 +20,10 @@ export const ListMeta = z
 
 export const Deleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).openapi("Deleted");
 
-/** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch. */
-export function resourceRoutes(def: AnyResource, options: { batch?: boolean; update?: boolean } = {}): Router {
+export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
+
+/** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch; `options` turns some off. */
+export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
   const { name, singular, tags } = def;
   const path = `/${name}`;
   const Output = def.schemas.output;
@@ -37,8 +39,9 @@ export function resourceRoutes(def: AnyResource, options: { batch?: boolean; upd
       responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Output), meta: ListMeta }), `A page of ${name}`) },
     }),
     async (c) => {
-      const page = await listPage(def, tenantOf(c), c.req.valid("query") as ListQuery, { cursorSecret: c.env.CURSOR_SECRET });
-      return c.json({ success: true as const, data: page.rows.map((row) => def.toOutput(row as never)), meta: page.meta }, 200);
+      const tenant = tenantOf(c);
+      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: c.env.CURSOR_SECRET });
+      return c.json({ success: true as const, data: await present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
     },
   );
 
@@ -52,12 +55,15 @@ export function resourceRoutes(def: AnyResource, options: { batch?: boolean; upd
       responses: { 200: jsonContent(envelope(Output), `The ${singular}`) },
     }),
     async (c) => {
-      const row = await loadRow(def, tenantOf(c), c.req.valid("param").id);
+      const tenant = tenantOf(c);
+      const row = await loadRow(def, tenant, c.req.valid("param").id);
       if (!row) throw ApiError.notFound(singular);
-      return c.json({ success: true as const, data: def.toOutput(row) }, 200);
+      const [data] = await present(def, tenant, [row]);
+      return c.json({ success: true as const, data }, 200);
     },
   );
 
+  if (options.create !== false) {
   router.openapi(
     defineRoute(access.write(name), {
       method: "post",
@@ -72,6 +78,7 @@ export function resourceRoutes(def: AnyResource, options: { batch?: boolean; upd
       return c.json({ success: true as const, data: outcome.data }, 201);
     },
   );
+  }
 
   if (options.update !== false) {
     for (const method of ["put", "patch"] as const) {
@@ -92,6 +99,7 @@ export function resourceRoutes(def: AnyResource, options: { batch?: boolean; upd
     }
   }
 
+  if (options.delete !== false) {
   router.openapi(
     defineRoute(access.write(name), {
       method: "delete",
@@ -106,6 +114,7 @@ export function resourceRoutes(def: AnyResource, options: { batch?: boolean; upd
       return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
     },
   );
+  }
 
   if (options.batch !== false) {
     router.openapi(

@@ -1,0 +1,260 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, inArray, isNotNull, lt, not, sql } from "drizzle-orm";
+import { newRouter } from "../../platform/app";
+import { tenantOf } from "../../platform/auth/middleware";
+import { access } from "../../platform/auth/permissions";
+import { ApiError } from "../../platform/errors";
+import { fields } from "../../platform/fields";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { workspaces } from "../../platform/schema";
+import type { ResourceDefinition, Row } from "../../platform/resource/definition";
+import { anyOf, booleanFilter, integerValue } from "../../platform/resource/filters";
+import { checkReferences } from "../../platform/resource/references";
+import { loadRow, present } from "../../platform/resource/writes";
+import { isoTimestamp, today } from "../../platform/time";
+import { computeInvoice } from "./money";
+import { customers, INVOICE_STATUSES, type InvoiceStatus, invoices } from "./schema";
+
+const Line = z
+  .object({
+    description: z.string(),
+    quantity: z.number(),
+    unit_amount: z.number().int(),
+    tax_rate: z.number(),
+    amount: z.number().int().openapi({ description: "round(quantity × unit_amount), half away from zero" }),
+    tax_amount: z.number().int().openapi({ description: "round(amount × tax_rate / 100), half away from zero" }),
+  })
+  .openapi("InvoiceLine");
+
+const Invoice = z
+  .object({
+    id: z.number().int(),
+    number: z.string().openapi({ example: "INV-000001" }),
+    customer_id: z.number().int(),
+    status: z.enum(INVOICE_STATUSES),
+    currency: z.string(),
+    issue_date: z.string(),
+    due_date: z.string().nullable(),
+    items: z.array(Line),
+    notes: z.string().nullable(),
+    subtotal: z.number().int(),
+    tax_total: z.number().int(),
+    total: z.number().int(),
+    amount_paid: z.number().int(),
+    amount_due: z.number().int(),
+    sent_at: fields.timestamp().nullable(),
+    sent_to: z.string().nullable(),
+    created_at: fields.timestamp(),
+    updated_at: fields.timestamp(),
+  })
+  .openapi("Invoice");
+
+const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
+
+const LineInput = z.strictObject({
+  description: z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters"),
+  quantity: z.number().gt(0, "must be greater than 0").max(1_000_000, "is too large").refine(decimals(4), "may have at most 4 decimals"),
+  unit_amount: fields.amount(),
+  tax_rate: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").refine(decimals(4), "may have at most 4 decimals").optional(),
+});
+
+const writable = {
+  customer_id: fields.id(),
+  currency: fields.currency(),
+  issue_date: fields.date(),
+  due_date: fields.date().nullable(),
+  items: z.array(LineInput).min(1, "must have at least one line").max(100, "must have at most 100 lines"),
+  notes: fields.text(2000).nullable(),
+};
+const datesInOrder = (input: { issue_date?: string; due_date?: string | null }) =>
+  !input.issue_date || !input.due_date || input.due_date >= input.issue_date;
+const dueAfterIssue = { message: "must not be before issue_date", path: ["due_date"] };
+
+const CreateInvoice = z
+  .strictObject(writable)
+  .partial()
+  .required({ customer_id: true, items: true })
+  .refine(datesInOrder, dueAfterIssue)
+  .openapi("CreateInvoice");
+const UpdateInvoice = z.strictObject(writable).partial().refine(datesInOrder, dueAfterIssue).openapi("UpdateInvoice");
+type InvoiceRow = Row<typeof invoices>;
+
+const DRAFT_ONLY_FIELDS = ["items", "currency", "customer_id"] as const;
+
+export function toInvoice(row: InvoiceRow): z.infer<typeof Invoice> {
+  return {
+    id: row.id,
+    number: row.number,
+    customer_id: row.customerId,
+    status: row.status,
+    currency: row.currency,
+    issue_date: row.issueDate,
+    due_date: row.dueDate,
+    items: row.items,
+    notes: row.notes,
+    subtotal: row.subtotal,
+    tax_total: row.taxTotal,
+    total: row.total,
+    amount_paid: row.amountPaid,
+    amount_due: row.total - row.amountPaid,
+    sent_at: isoTimestamp(row.sentAt),
+    sent_to: row.sentTo,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+const totalsOf = (items: z.infer<typeof LineInput>[]) => {
+  const computed = computeInvoice(items);
+  return { items: computed.lines, subtotal: computed.subtotal, taxTotal: computed.taxTotal, total: computed.total };
+};
+
+const outstanding = (now: number) =>
+  and(inArray(invoices.status, ["sent", "partially_paid"]), isNotNull(invoices.dueDate), lt(invoices.dueDate, today(now)))!;
+
+export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof CreateInvoice>, z.infer<typeof UpdateInvoice>, z.infer<typeof Invoice>> = {
+  name: "invoices",
+  singular: "invoice",
+  tags: ["Invoices"],
+  table: invoices,
+  schemas: { output: Invoice, create: CreateInvoice, update: UpdateInvoice },
+  toOutput: toInvoice,
+  // The number comes from the workspace's counter, bumped earlier in the same batch: sequential per
+  // workspace, never repeated, also under concurrent creates (D1 runs one batch at a time).
+  beforeCreate: (tenant, now) => [
+    tenant.db
+      .update(workspaces)
+      .set({ invoiceCounter: sql`${workspaces.invoiceCounter} + 1`, updatedAt: now })
+      .where(eq(workspaces.id, tenant.workspaceId)),
+  ],
+  toInsert: (input, now, tenant) => ({
+    customerId: input.customer_id,
+    number: sql`(SELECT 'INV-' || printf('%06d', ${workspaces.invoiceCounter}) FROM ${workspaces} WHERE ${workspaces.id} = ${tenant.workspaceId})`,
+    currency: input.currency ?? "USD",
+    issueDate: input.issue_date ?? today(now),
+    dueDate: input.due_date ?? null,
+    notes: input.notes ?? null,
+    status: "draft" as const,
+    amountPaid: 0,
+    ...totalsOf(input.items),
+  }),
+  fillFromRow: { number: invoices.number },
+  beforeUpdate(input, existing) {
+    const locked = DRAFT_ONLY_FIELDS.filter((field) => input[field] !== undefined);
+    if (existing.status !== "draft" && locked.length > 0) {
+      throw new ApiError("conflict", `${locked.join(", ")}: only a draft invoice can change ${locked.join(", ")}; this one is ${existing.status}`, {
+        details: locked.map((path) => ({ path, message: `is locked once the invoice is sent` })),
+      });
+    }
+    const issue = input.issue_date ?? existing.issueDate;
+    const due = input.due_date === undefined ? existing.dueDate : input.due_date;
+    if (issue && due && due < issue) throw ApiError.validation([{ path: "due_date", message: "must not be before issue_date" }]);
+  },
+  toUpdate: ({ customer_id, issue_date, due_date, items, ...rest }) => ({
+    ...rest,
+    ...(customer_id !== undefined ? { customerId: customer_id } : {}),
+    ...(issue_date !== undefined ? { issueDate: issue_date } : {}),
+    ...(due_date !== undefined ? { dueDate: due_date } : {}),
+    ...(items !== undefined ? totalsOf(items) : {}),
+  }),
+  check: (tenant, input) => checkReferences(tenant, [{ field: "customer_id", id: input.customer_id, table: customers, what: "customer" }]),
+  beforeDelete(existing) {
+    if (existing.status !== "draft") throw new ApiError("conflict", `Only draft invoices can be deleted; this one is ${existing.status}. Void it instead.`);
+  },
+  events: ({ before, after }) => (before === null ? [{ type: "invoice.created", data: toInvoice(after) }] : []),
+  sortable: {
+    id: invoices.id,
+    issue_date: invoices.issueDate,
+    // NULL due dates sort last ascending (first descending), through an index on the same expression.
+    due_date: { sql: sql`coalesce(${invoices.dueDate}, '9999-12-31')`, value: (row) => (row.dueDate as string | null) ?? "9999-12-31" },
+    total: invoices.total,
+  },
+  filters: {
+    status: anyOf(invoices.status, z.enum(INVOICE_STATUSES), "Status (comma list = any of)"),
+    customer_id: anyOf(invoices.customerId, integerValue, "Customer id (comma list = any of)"),
+    overdue: booleanFilter(
+      (overdue) => (overdue ? outstanding(Date.now()) : not(outstanding(Date.now()))),
+      "true: sent or partially paid and past due_date; false: all others",
+    ),
+  },
+  searchable: [invoices.number, invoices.notes],
+  uniques: [],
+};
+
+function transitionError(status: InvoiceStatus, action: string, allowedFrom: InvoiceStatus[]): ApiError {
+  return new ApiError("invalid_transition", `Cannot ${action} an invoice that is ${status}`, {
+    details: { from: status, allowed: allowedFrom.includes(status) ? [action] : [], allowed_from: allowedFrom },
+  });
+}
+
+const SendBody = z.strictObject({ to: fields.email().optional() }).openapi("SendInvoice");
+const tags = ["Invoices"];
+
+const send = defineRoute(access.write("invoices"), {
+  method: "post",
+  path: "/invoices/{id}/send",
+  tags,
+  summary: "Send an invoice (draft → sent) or send it again",
+  description:
+    "to defaults to the customer's billing e-mail, then its e-mail. Locks items. Sending a sent or partially paid invoice again updates sent_at; a paid or void one → 409.",
+  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: SendBody } } } },
+  responses: { 200: jsonContent(envelope(Invoice), "The sent invoice") },
+});
+
+const voidInvoice = defineRoute(access.write("invoices"), {
+  method: "post",
+  path: "/invoices/{id}/void",
+  tags,
+  summary: "Void a draft or sent invoice with nothing paid",
+  request: { params: IdParam },
+  responses: { 200: jsonContent(envelope(Invoice), "The void invoice") },
+});
+
+const SENDABLE: InvoiceStatus[] = ["draft", "sent", "partially_paid"];
+const VOIDABLE: InvoiceStatus[] = ["draft", "sent"];
+
+export const invoiceActionRoutes = newRouter()
+  .openapi(send, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json") ?? {};
+    const tenant = tenantOf(c);
+    const invoice = await loadRow(invoiceResource, tenant, id);
+    if (!invoice) throw ApiError.notFound("invoice");
+    if (!SENDABLE.includes(invoice.status as InvoiceStatus)) throw transitionError(invoice.status as InvoiceStatus, "send", SENDABLE);
+    let to = body.to;
+    if (!to) {
+      const customer = await tenant.select(customers, eq(customers.id, invoice.customerId as number)).get();
+      to = customer?.billingEmail ?? customer?.email ?? undefined;
+    }
+    if (!to) throw ApiError.validation([{ path: "to", message: "is required: the customer has no billing or contact e-mail" }]);
+    const now = Date.now();
+    const [row] = await tenant
+      .update(
+        invoices,
+        { status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never, sentAt: now, sentTo: to, updatedAt: now },
+        eq(invoices.id, id),
+        inArray(invoices.status, SENDABLE),
+      )
+      .returning();
+    if (!row) {
+      const current = await loadRow(invoiceResource, tenant, id);
+      if (!current) throw ApiError.notFound("invoice");
+      throw transitionError(current.status as InvoiceStatus, "send", SENDABLE);
+    }
+    return c.json({ success: true as const, data: toInvoice(row) }, 200);
+  })
+  .openapi(voidInvoice, async (c) => {
+    const { id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const now = Date.now();
+    const [row] = await tenant
+      .update(invoices, { status: "void", updatedAt: now }, eq(invoices.id, id), inArray(invoices.status, VOIDABLE), eq(invoices.amountPaid, 0))
+      .returning();
+    if (!row) {
+      const current = await loadRow(invoiceResource, tenant, id);
+      if (!current) throw ApiError.notFound("invoice");
+      throw transitionError(current.status as InvoiceStatus, "void", VOIDABLE);
+    }
+    const [data] = await present(invoiceResource, tenant, [row]);
+    return c.json({ success: true as const, data: data as z.infer<typeof Invoice> }, 200);
+  });

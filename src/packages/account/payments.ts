@@ -1,0 +1,201 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { newRouter } from "../../platform/app";
+import { tenantOf } from "../../platform/auth/middleware";
+import { access } from "../../platform/auth/permissions";
+import { ApiError } from "../../platform/errors";
+import { recordEvent } from "../../platform/events";
+import { fields } from "../../platform/fields";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import type { ResourceDefinition, Row } from "../../platform/resource/definition";
+import { anyOf, integerValue } from "../../platform/resource/filters";
+import { constraintError } from "../../platform/resource/writes";
+import { Deleted } from "../../platform/resource/routes";
+import { isoTimestamp } from "../../platform/time";
+import { invoiceResource } from "./invoices";
+import { invoices, PAYMENT_METHODS, payments } from "./schema";
+
+const Payment = z
+  .object({
+    id: z.number().int(),
+    invoice_id: z.number().int(),
+    amount: z.number().int(),
+    currency: z.string(),
+    method: z.enum(PAYMENT_METHODS),
+    processor: z.string().nullable(),
+    processor_payment_id: z.string().nullable(),
+    paid_at: fields.timestamp(),
+    created_at: fields.timestamp(),
+    updated_at: fields.timestamp(),
+  })
+  .openapi("Payment");
+
+const CreatePayment = z
+  .strictObject({
+    invoice_id: fields.id(),
+    amount: fields.amount().min(1, "must be greater than 0"),
+    method: z.enum(PAYMENT_METHODS).optional().openapi({ description: "Default other" }),
+    processor: fields.text(50).min(1).optional(),
+    processor_payment_id: fields.text(255).min(1).optional(),
+    paid_at: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+  })
+  .refine((input) => input.processor_payment_id === undefined || input.processor !== undefined, {
+    message: "is required with processor_payment_id",
+    path: ["processor"],
+  })
+  .openapi("CreatePayment");
+
+type PaymentRow = Row<typeof payments>;
+
+function toPayment(row: PaymentRow): z.infer<typeof Payment> {
+  return {
+    id: row.id,
+    invoice_id: row.invoiceId,
+    amount: row.amount,
+    currency: row.currency,
+    method: row.method,
+    processor: row.processor,
+    processor_payment_id: row.processorPaymentId,
+    paid_at: isoTimestamp(row.paidAt),
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+/** List and get are generic; payments are created and reversed by the routes below, never updated. */
+export const paymentResource: ResourceDefinition<typeof payments, never, never, z.infer<typeof Payment>> = {
+  name: "payments",
+  singular: "payment",
+  tags: ["Payments"],
+  table: payments,
+  schemas: { output: Payment, create: CreatePayment as never, update: z.never() },
+  toOutput: toPayment,
+  toInsert: () => {
+    throw new Error("payments are created by recordPayment");
+  },
+  toUpdate: () => {
+    throw new Error("payments cannot be updated");
+  },
+  sortable: { id: payments.id, paid_at: payments.paidAt },
+  filters: { invoice_id: anyOf(payments.invoiceId, integerValue, "Invoice id (comma list = any of)") },
+  searchable: [payments.processorPaymentId],
+  uniques: [{ constraint: "payments.processor_payment_id", field: "processor_payment_id" }],
+};
+
+const tags = ["Payments"];
+const PAYABLE = ["sent", "partially_paid"] as const;
+
+const createPayment = defineRoute(access.write("payments"), {
+  method: "post",
+  path: "/payments",
+  tags,
+  summary: "Record a payment against a sent or partially paid invoice",
+  description:
+    "amount must be > 0 and ≤ the invoice's amount_due, also under concurrent payments. The same processor_payment_id for a processor is never booked twice (409). Fires payment.received.",
+  request: { body: jsonBodyOf(CreatePayment) },
+  responses: { 201: jsonContent(envelope(Payment), "The payment") },
+});
+
+const reversePayment = defineRoute(access.write("payments"), {
+  method: "delete",
+  path: "/payments/{id}",
+  tags,
+  summary: "Reverse a payment: the invoice's amount_paid and status are recomputed",
+  request: { params: IdParam },
+  responses: { 200: jsonContent(envelope(Deleted), "Reversed") },
+});
+
+/** The status an invoice has once `paid` (an SQL expression) of its total is paid. */
+const statusFor = (paid: ReturnType<typeof sql>) =>
+  sql`CASE WHEN ${paid} >= ${invoices.total} THEN 'paid' WHEN ${paid} > 0 THEN 'partially_paid' ELSE 'sent' END`;
+
+export const paymentActionRoutes = newRouter()
+  .openapi(createPayment, async (c) => {
+    const input = c.req.valid("json");
+    const tenant = tenantOf(c);
+    const invoice = await tenant.select(invoices, eq(invoices.id, input.invoice_id)).get();
+    if (!invoice) throw ApiError.validation([{ path: "invoice_id", message: "no invoice with this id in this workspace" }]);
+    const refuse = (status: string, amountDue: number) => {
+      if (!(PAYABLE as readonly string[]).includes(status)) {
+        return new ApiError("invalid_transition", `Cannot record a payment on an invoice that is ${status}`, {
+          details: { from: status, allowed_from: [...PAYABLE] },
+        });
+      }
+      return ApiError.validation([{ path: "amount", message: `must not exceed the invoice's amount due (${amountDue})` }]);
+    };
+    if (!(PAYABLE as readonly string[]).includes(invoice.status) || input.amount > invoice.total - invoice.amountPaid) {
+      throw refuse(invoice.status, invoice.total - invoice.amountPaid);
+    }
+
+    const now = Date.now();
+    const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
+    const paid = sql`${invoices.amountPaid} + ${input.amount}`;
+    // One batch, each step conditional on the one before: the invoice takes the amount only if it is
+    // still payable and not over-paid (a single conditional UPDATE, safe under concurrent payments),
+    // the payment row exists only if it did, and the event only if the payment does.
+    const [updated, inserted] = await tenant.db
+      .batch([
+        tenant
+          .update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, eq(invoices.id, invoice.id), inArray(invoices.status, [...PAYABLE]), sql`${paid} <= ${invoices.total}`)
+          .returning(),
+        tenant.db
+          .insert(payments)
+          .select(
+            sql`SELECT NULL, ${tenant.workspaceId}, ${invoice.id}, ${input.amount}, ${invoice.currency}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
+          )
+          .returning(),
+        recordEvent(
+          tenant,
+          {
+            type: "payment.received",
+            data: toPayment({
+              id: 0,
+              workspaceId: tenant.workspaceId,
+              invoiceId: invoice.id,
+              amount: input.amount,
+              currency: invoice.currency,
+              method: input.method ?? "other",
+              processor: input.processor ?? null,
+              processorPaymentId: input.processor_payment_id ?? null,
+              paidAt,
+              createdAt: now,
+              updatedAt: now,
+            }),
+            insertedInto: { table: payments, id: payments.id },
+            computed: {
+              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${invoices.id} = ${invoice.id}))`,
+            },
+            onlyIfChanged: true,
+          },
+          now,
+        ),
+      ])
+      .catch((error: unknown) => {
+        throw constraintError(paymentResource, error) ?? error;
+      });
+    const payment = inserted[0];
+    if (!updated[0] || !payment) {
+      // Another payment or a void got there first: explain against the invoice as it is now.
+      const current = await tenant.select(invoices, eq(invoices.id, invoice.id)).get();
+      if (!current) throw ApiError.validation([{ path: "invoice_id", message: "no invoice with this id in this workspace" }]);
+      throw refuse(current.status, current.total - current.amountPaid);
+    }
+    return c.json({ success: true as const, data: toPayment(payment) }, 201);
+  })
+  .openapi(reversePayment, async (c) => {
+    const { id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const now = Date.now();
+    const payment = tenant.db.select({ amount: payments.amount }).from(payments).where(tenant.scope(payments, eq(payments.id, id)));
+    const ofPayment = tenant.db.select({ invoiceId: payments.invoiceId }).from(payments).where(tenant.scope(payments, eq(payments.id, id)));
+    const paid = sql`${invoices.amountPaid} - (${payment})`;
+    // The invoice gives the amount back and the payment goes, in one transaction; both are no-ops
+    // when the payment does not exist in this workspace.
+    const [, removed] = await tenant.db.batch([
+      tenant.update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, sql`${invoices.id} = (${ofPayment})`),
+      tenant.delete(payments, eq(payments.id, id)).returning({ id: payments.id }),
+    ]);
+    if (removed.length === 0) throw ApiError.notFound("payment");
+    return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
+  });
+

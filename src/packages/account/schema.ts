@@ -1,0 +1,95 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { timestamps, workspaces } from "../../platform/schema";
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    billingName: text("billing_name"),
+    billingEmail: text("billing_email"),
+    billingAddressLine1: text("billing_address_line1"),
+    billingAddressLine2: text("billing_address_line2"),
+    billingCity: text("billing_city"),
+    billingState: text("billing_state"),
+    billingPostalCode: text("billing_postal_code"),
+    billingCountry: text("billing_country"),
+    taxId: text("tax_id"),
+    currency: text("currency").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    index("customers_workspace_id_idx").on(table.workspaceId, table.id),
+    index("customers_workspace_name_idx").on(table.workspaceId, table.name, table.id),
+    index("customers_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
+    index("customers_workspace_country_idx").on(table.workspaceId, table.billingCountry, table.id),
+    index("customers_workspace_currency_idx").on(table.workspaceId, table.currency, table.id),
+  ],
+);
+
+export const INVOICE_STATUSES = ["draft", "sent", "partially_paid", "paid", "void"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** A line as stored: the input plus the amounts computed from it. */
+export type StoredLine = { description: string; quantity: number; unit_amount: number; tax_rate: number; amount: number; tax_amount: number };
+
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    customerId: integer("customer_id").notNull().references(() => customers.id),
+    number: text("number").notNull(),
+    currency: text("currency").notNull(),
+    issueDate: text("issue_date").notNull(),
+    dueDate: text("due_date"),
+    items: text("items", { mode: "json" }).$type<StoredLine[]>().notNull(),
+    notes: text("notes"),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull().default("draft"),
+    subtotal: integer("subtotal").notNull(),
+    taxTotal: integer("tax_total").notNull(),
+    total: integer("total").notNull(),
+    amountPaid: integer("amount_paid").notNull().default(0),
+    sentAt: integer("sent_at"),
+    sentTo: text("sent_to"),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("invoices_workspace_number_unique").on(table.workspaceId, table.number),
+    index("invoices_workspace_id_idx").on(table.workspaceId, table.id),
+    index("invoices_workspace_customer_idx").on(table.workspaceId, table.customerId, table.status),
+    index("invoices_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    index("invoices_workspace_issue_idx").on(table.workspaceId, table.issueDate, table.id),
+    index("invoices_workspace_due_idx").on(table.workspaceId, sql`coalesce(${table.dueDate}, '9999-12-31')`, table.id),
+    index("invoices_workspace_total_idx").on(table.workspaceId, table.total, table.id),
+  ],
+);
+
+export const PAYMENT_METHODS = ["card", "bank_transfer", "cash", "other"] as const;
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    invoiceId: integer("invoice_id").notNull().references(() => invoices.id),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    method: text("method", { enum: PAYMENT_METHODS }).notNull(),
+    processor: text("processor"),
+    processorPaymentId: text("processor_payment_id"),
+    paidAt: integer("paid_at").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("payments_workspace_processor_unique").on(table.workspaceId, table.processor, table.processorPaymentId),
+    index("payments_workspace_id_idx").on(table.workspaceId, table.id),
+    index("payments_workspace_invoice_idx").on(table.workspaceId, table.invoiceId, table.id),
+    index("payments_workspace_paid_idx").on(table.workspaceId, table.paidAt, table.id),
+  ],
+);
+

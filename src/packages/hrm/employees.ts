@@ -1,0 +1,83 @@
+import { z } from "@hono/zod-openapi";
+import { fields } from "../../platform/fields";
+import type { ResourceDefinition, Row } from "../../platform/resource/definition";
+import { anyOf, dateBound } from "../../platform/resource/filters";
+import { isoTimestamp, today } from "../../platform/time";
+import { EMPLOYEE_STATUSES, employees } from "./schema";
+
+const Employee = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    department: z.string().nullable(),
+    designation: z.string().nullable(),
+    branch: z.string().nullable(),
+    status: z.enum(EMPLOYEE_STATUSES),
+    date_of_joining: z.string(),
+    created_at: fields.timestamp(),
+    updated_at: fields.timestamp(),
+  })
+  .openapi("Employee");
+
+const writable = {
+  name: fields.name(),
+  email: fields.email(),
+  phone: fields.phone().nullable(),
+  department: fields.text(100).nullable(),
+  designation: fields.text(100).nullable(),
+  branch: fields.text(100).nullable(),
+  status: z.enum(EMPLOYEE_STATUSES),
+  date_of_joining: fields.date(),
+};
+const CreateEmployee = z.strictObject(writable).partial().required({ name: true, email: true }).openapi("CreateEmployee");
+const UpdateEmployee = z.strictObject(writable).partial().openapi("UpdateEmployee");
+
+function toEmployee(row: Row<typeof employees>): z.infer<typeof Employee> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    department: row.department,
+    designation: row.designation,
+    branch: row.branch,
+    status: row.status,
+    date_of_joining: row.dateOfJoining,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+export const employeeResource: ResourceDefinition<typeof employees, z.infer<typeof CreateEmployee>, z.infer<typeof UpdateEmployee>, z.infer<typeof Employee>> = {
+  name: "employees",
+  singular: "employee",
+  tags: ["Employees"],
+  table: employees,
+  schemas: { output: Employee, create: CreateEmployee, update: UpdateEmployee },
+  toOutput: toEmployee,
+  toInsert: (input, now) => ({
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    department: input.department ?? null,
+    designation: input.designation ?? null,
+    branch: input.branch ?? null,
+    status: input.status ?? "active",
+    dateOfJoining: input.date_of_joining ?? today(now),
+  }),
+  toUpdate: ({ date_of_joining, ...rest }) => ({ ...rest, ...(date_of_joining !== undefined ? { dateOfJoining: date_of_joining } : {}) }),
+  events: ({ before, after }) => (before === null ? [{ type: "employee.onboarded", data: toEmployee(after) }] : []),
+  sortable: { id: employees.id, name: employees.name, date_of_joining: employees.dateOfJoining },
+  filters: {
+    department: anyOf(employees.department, z.string(), "Department (exact, comma list = any of)"),
+    designation: anyOf(employees.designation, z.string(), "Designation (exact, comma list = any of)"),
+    branch: anyOf(employees.branch, z.string(), "Branch (exact, comma list = any of)"),
+    status: anyOf(employees.status, z.enum(EMPLOYEE_STATUSES), "Status (comma list = any of)"),
+    joined_after: dateBound(employees.dateOfJoining, "after", "Joined on or after this date (YYYY-MM-DD)"),
+    joined_before: dateBound(employees.dateOfJoining, "before", "Joined on or before this date (YYYY-MM-DD)"),
+  },
+  searchable: [employees.name, employees.email, employees.department, employees.designation],
+  uniques: [{ constraint: "employees.email", field: "email" }],
+};
