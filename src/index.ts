@@ -14,7 +14,8 @@ import { subscriptionRoutes } from "./workspace/subscription-routes";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
 
-const app = createApp([
+/** The composed application (tests read its route table). */
+export const app = createApp([
   authRoutes,
   userRoutes,
   apiTokenRoutes,

@@ -85,3 +85,24 @@ export function expectError(res: Awaited<ReturnType<typeof call>>, status: numbe
 }
 
 export { env };
+
+/** POST /{resource} and return the created object (asserting 201). */
+export async function create(ws: Workspace, resource: string, body: Record<string, unknown>): Promise<any> {
+  const res = await call("POST", `/${resource}`, { token: ws.token, body });
+  expect(res.status, `${resource}: ${res.text}`).toBe(201);
+  return res.json.data;
+}
+
+/** The events recorded in the outbox for a workspace, oldest first. */
+export async function recordedEvents(workspaceId: number, type?: string) {
+  const rows = await env.DB.prepare(
+    `SELECT type, data, previous_attributes FROM events WHERE workspace_id = ? ${type ? "AND type = ?" : ""} ORDER BY created_at, rowid`,
+  )
+    .bind(...(type ? [workspaceId, type] : [workspaceId]))
+    .all<{ type: string; data: string; previous_attributes: string | null }>();
+  return rows.results.map((row) => ({
+    type: row.type,
+    data: JSON.parse(row.data),
+    previous_attributes: row.previous_attributes ? JSON.parse(row.previous_attributes) : undefined,
+  }));
+}

@@ -7,9 +7,9 @@ export interface Clock {
 export const clock: Clock = { now: () => Date.now() };
 
 export function isoTimestamp(ms: number): string;
-export function isoTimestamp(ms: number | null): string | null;
-export function isoTimestamp(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
+export function isoTimestamp(ms: number | null | undefined): string | null;
+export function isoTimestamp(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
 export function today(now = Date.now()): string {

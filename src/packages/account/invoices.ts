@@ -136,6 +136,8 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     notes: input.notes ?? null,
     status: "draft" as const,
     amountPaid: 0,
+    sentAt: null,
+    sentTo: null,
     ...totalsOf(input.items),
   }),
   fillFromRow: { number: invoices.number },

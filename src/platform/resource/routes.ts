@@ -64,20 +64,20 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   );
 
   if (options.create !== false) {
-  router.openapi(
-    defineRoute(access.write(name), {
-      method: "post",
-      path,
-      tags,
-      summary: `Create a ${singular}`,
-      request: { body: jsonBodyOf(def.schemas.create) },
-      responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
-    }),
-    async (c) => {
-      const outcome = await runWrite(def, tenantOf(c), { op: "create", data: c.req.valid("json") as object });
-      return c.json({ success: true as const, data: outcome.data }, 201);
-    },
-  );
+    router.openapi(
+      defineRoute(access.write(name), {
+        method: "post",
+        path,
+        tags,
+        summary: `Create a ${singular}`,
+        request: { body: jsonBodyOf(def.schemas.create) },
+        responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
+      }),
+      async (c) => {
+        const outcome = await runWrite(def, tenantOf(c), { op: "create", data: c.req.valid("json") as object });
+        return c.json({ success: true as const, data: outcome.data }, 201);
+      },
+    );
   }
 
   if (options.update !== false) {
@@ -100,20 +100,20 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   }
 
   if (options.delete !== false) {
-  router.openapi(
-    defineRoute(access.write(name), {
-      method: "delete",
-      path: `${path}/{id}`,
-      tags,
-      summary: `Delete a ${singular}`,
-      request: { params: IdParam },
-      responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
-    }),
-    async (c) => {
-      const outcome = await runWrite(def, tenantOf(c), { op: "delete", id: c.req.valid("param").id });
-      return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
-    },
-  );
+    router.openapi(
+      defineRoute(access.write(name), {
+        method: "delete",
+        path: `${path}/{id}`,
+        tags,
+        summary: `Delete a ${singular}`,
+        request: { params: IdParam },
+        responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
+      }),
+      async (c) => {
+        const outcome = await runWrite(def, tenantOf(c), { op: "delete", id: c.req.valid("param").id });
+        return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
+      },
+    );
   }
 
   if (options.batch !== false) {
