@@ -10,6 +10,9 @@ import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
 import { packageRoutes } from "./workspace/package-routes";
+import { handleWebhookBatch } from "./webhooks/consumer";
+import { dispatchEvents, sweepOutbox, type WebhookMessage } from "./webhooks/dispatch";
+import { webhookRoutes } from "./webhooks/routes";
 import { subscriptionRoutes } from "./workspace/subscription-routes";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
@@ -21,19 +24,28 @@ export const app = createApp([
   apiTokenRoutes,
   subscriptionRoutes,
   packageRoutes,
+  webhookRoutes,
   ...hrmRoutes,
   ...salesRoutes,
   ...accountRoutes,
   ...tasklyRoutes,
-]);
+], {
+  // Outbox events a request recorded go to the queue once its response is ready; the cron sweep
+  // picks up whatever this misses.
+  onEventsRecorded: (c, workspaceId) =>
+    c.executionCtx.waitUntil(
+      dispatchEvents(c.env, workspaceId).catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", msg: "event dispatch failed; the sweep will retry", error: String(error) })),
+      ),
+    ),
+});
 
 export default {
   fetch: app.fetch,
-  async queue(batch) {
-    // No producer sends yet (webhook delivery arrives with the webhooks package): keep anything for later.
-    batch.retryAll();
+  async queue(batch, env) {
+    await handleWebhookBatch(batch, env);
   },
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens, sweepIdempotencyKeys]));
+    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens, sweepIdempotencyKeys, sweepOutbox]));
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -29,6 +29,8 @@ const API_DESCRIPTION =
 export type AppOptions = {
   /** The rate limiter for a request; tests may pass another implementation of the interface. */
   limiter?: (c: Context<AppEnv>) => Limiter;
+  /** Runs after a successful request that recorded events (the webhooks package dispatches them). */
+  onEventsRecorded?: (c: Context<AppEnv>, workspaceId: number) => void;
 };
 
 /**
@@ -53,6 +55,11 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   api.use("*", rateLimit(options.limiter ?? ((c) => new DurableObjectLimiter(c.env.RATE_LIMITER))));
   api.use("*", jsonBody);
   api.use("*", idempotency);
+  api.use("*", async (c, next) => {
+    await next();
+    const principal = c.get("principal");
+    if (c.get("eventsRecorded") && principal && c.res.status < 500) options.onEventsRecorded?.(c, principal.workspace.id);
+  });
   for (const router of routers) api.route("/", router);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

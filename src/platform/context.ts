@@ -6,11 +6,13 @@ import type { RateLimiter } from "./rate-limit/durable-object";
 export interface Env {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  WEBHOOKS_QUEUE: Queue;
+  WEBHOOKS_QUEUE: Queue<{ deliveryId: number }>;
   ALLOW_INSECURE_WEBHOOK_URLS: string;
   RATE_LIMIT_OVERRIDE: string;
   /** Optional secret (wrangler secret put CURSOR_SECRET) for list cursors' MAC. */
   CURSOR_SECRET?: string;
+  /** Optional secret: base64 of 32 bytes that encrypts webhook signing secrets at rest (AES-GCM). */
+  WEBHOOK_SECRETS_KEY?: string;
 }
 
 export type AppEnv = {
@@ -20,6 +22,8 @@ export type AppEnv = {
     principal?: Principal;
     /** A credential was sent but is malformed, unknown, expired or revoked. */
     credentialRejected?: boolean;
+    /** The request recorded outbox events; they are dispatched once the response is ready. */
+    eventsRecorded?: boolean;
     /** The raw JSON body text, read once by the body middleware (idempotency hashes it). */
     bodyText?: string;
   };

@@ -26,6 +26,8 @@ export class Tenant {
   constructor(
     readonly db: Database,
     readonly workspaceId: number,
+    /** Called when a statement recording an event is built, so the request can dispatch it after commit. */
+    readonly onEventRecorded: () => void = () => {},
   ) {}
 
   /** `workspace_id = <this workspace>` AND the given conditions. */

@@ -20,6 +20,8 @@ export function newEventId(): string {
 }
 
 export type EventRecord = {
+  /** Defaults to a new `evt_…` id. */
+  id?: string;
   type: EventType;
   data: object;
   previousAttributes?: object;
@@ -33,6 +35,7 @@ export type EventRecord = {
 
 /** The outbox row for an event, to put in the same batch as the change, right after the statement that made it. */
 export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
+  tenant.onEventRecorded();
   const json = JSON.stringify(event.data);
   const paths = [
     ...(event.insertedInto ? [sql`, '$.id', last_insert_rowid()`] : []),
@@ -44,5 +47,5 @@ export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
   // INSERT … SELECT so the row can be conditional; the columns follow the table's order.
   return tenant.db
     .insert(events)
-    .select(sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${event.type}, ${data}, ${previous}, ${now}, NULL WHERE ${condition}`);
+    .select(sql`SELECT ${event.id ?? newEventId()}, ${tenant.workspaceId}, ${event.type}, ${data}, ${previous}, ${now}, NULL WHERE ${condition}`);
 }

@@ -102,5 +102,8 @@ export const events = sqliteTable(
     createdAt: integer("created_at").notNull(),
     enqueuedAt: integer("enqueued_at"),
   },
-  (table) => [index("events_workspace_created_idx").on(table.workspaceId, table.createdAt), index("events_pending_idx").on(table.enqueuedAt, table.createdAt)],
+  (table) => [
+    index("events_workspace_pending_idx").on(table.workspaceId, table.enqueuedAt),
+    index("events_pending_idx").on(table.enqueuedAt, table.createdAt),
+  ],
 );

@@ -69,5 +69,5 @@ export function principalOf(c: Context<AppEnv>): Principal {
 
 /** The caller's workspace as a query scope. */
 export function tenantOf(c: Context<AppEnv>): Tenant {
-  return new Tenant(database(c.env.DB), principalOf(c).workspace.id);
+  return new Tenant(database(c.env.DB), principalOf(c).workspace.id, () => c.set("eventsRecorded", true));
 }

@@ -1,0 +1,151 @@
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { Env } from "../platform/context";
+import { database } from "../platform/db";
+import { events } from "../platform/schema";
+import { isoTimestamp } from "../platform/time";
+import type { WebhookMessage } from "./dispatch";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
+import { openSecret, signedHeaders } from "./signing";
+import { webhookUrlProblem } from "./url-policy";
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** Seconds to wait after failed attempt n (1-based): 8 attempts in all. */
+export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
+/** An endpoint whose attempts have all failed for this long is disabled. */
+export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
+
+/** The delay before the next attempt: the schedule ±20 % jitter, or the receiver's Retry-After if later. */
+export function retryDelaySeconds(attempt: number, retryAfterSeconds: number | null, random = Math.random): number {
+  const base = RETRY_SCHEDULE_SECONDS[Math.min(attempt, RETRY_SCHEDULE_SECONDS.length) - 1]!;
+  const jittered = Math.round(base * (0.8 + 0.4 * random()));
+  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(1, jittered, retryAfterSeconds ?? 0));
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+type Attempt =
+  | { kind: "delivered"; status: number }
+  | { kind: "gone"; status: number }
+  | { kind: "failed"; status: number | null; error: string; retryAfter: number | null };
+
+async function attempt(url: string, headers: Record<string, string>, body: string, now: number): Promise<Attempt> {
+  try {
+    const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+    await response.body?.cancel();
+    if (response.status >= 200 && response.status < 300) return { kind: "delivered", status: response.status };
+    if (response.status === 410) return { kind: "gone", status: 410 };
+    const retryAfter = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get("retry-after"), now) : null;
+    return { kind: "failed", status: response.status, error: `HTTP ${response.status}`, retryAfter };
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    return { kind: "failed", status: null, error: timedOut ? `timeout after ${DELIVERY_TIMEOUT_MS} ms` : `network error: ${String(error)}`, retryAfter: null };
+  }
+}
+
+/**
+ * One queue message = one attempt of one delivery. The delivery row is claimed with a conditional
+ * UPDATE first, so a duplicate message (queues are at-least-once) finds it settled or in flight and
+ * is acknowledged without a second POST.
+ */
+export async function deliver(message: Message<WebhookMessage>, env: Env, now = Date.now()): Promise<void> {
+  const db = database(env.DB);
+  const id = message.body.deliveryId;
+  const claimed = await db
+    .update(webhookDeliveries)
+    .set({ attempt: sql`${webhookDeliveries.attempt} + 1`, lockedUntil: now + DELIVERY_TIMEOUT_MS + 5_000, updatedAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        eq(webhookDeliveries.status, "pending"),
+        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
+    .returning()
+    .get();
+  if (!claimed) return message.ack();
+
+  const [endpoint, event] = await db.batch([
+    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)),
+    db.select().from(events).where(eq(events.id, claimed.eventId)),
+  ]);
+  const target = endpoint[0];
+  const outboxEvent = event[0];
+  const settle = (values: Partial<typeof webhookDeliveries.$inferInsert>) =>
+    db
+      .update(webhookDeliveries)
+      .set({ ...values, lockedUntil: null, updatedAt: Date.now() })
+      .where(eq(webhookDeliveries.id, id));
+
+  const refusal = !target || !outboxEvent ? "endpoint or event no longer exists" : !target.enabled ? "endpoint is disabled" : webhookUrlProblem(target.url, env.ALLOW_INSECURE_WEBHOOK_URLS === "true");
+  if (refusal || !target || !outboxEvent) {
+    await settle({ status: "failed", lastError: refusal ?? "unknown", nextAttemptAt: null }).run();
+    return message.ack();
+  }
+
+  const body = JSON.stringify({
+    id: outboxEvent.id,
+    type: outboxEvent.type,
+    timestamp: isoTimestamp(outboxEvent.createdAt),
+    workspace_id: outboxEvent.workspaceId,
+    data: JSON.parse(outboxEvent.data),
+    ...(outboxEvent.previousAttributes ? { previous_attributes: JSON.parse(outboxEvent.previousAttributes) } : {}),
+  });
+  const secrets = [await openSecret(target.secret, env.WEBHOOK_SECRETS_KEY)];
+  if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, env.WEBHOOK_SECRETS_KEY));
+  const headers = await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body);
+
+  const started = Date.now();
+  const result = await attempt(target.url, headers, body, now);
+  const durationMs = Date.now() - started;
+  const endpointWhere = eq(webhookEndpoints.id, target.id);
+
+  if (result.kind === "delivered") {
+    await db.batch([
+      settle({ status: "succeeded", responseStatus: result.status, durationMs, lastError: null, nextAttemptAt: null }),
+      db.update(webhookEndpoints).set({ failingSince: null }).where(endpointWhere),
+    ]);
+    return message.ack();
+  }
+  if (result.kind === "gone") {
+    await db.batch([
+      settle({ status: "failed", responseStatus: 410, durationMs, lastError: "endpoint answered 410 Gone: disabled", nextAttemptAt: null }),
+      db.update(webhookEndpoints).set({ enabled: false, disabledReason: "gone", updatedAt: now }).where(endpointWhere),
+    ]);
+    return message.ack();
+  }
+
+  const failingSince = target.failingSince ?? now;
+  const tooLong = now - failingSince >= DISABLE_AFTER_MS;
+  const endpointUpdate = tooLong
+    ? db.update(webhookEndpoints).set({ enabled: false, disabledReason: "failing", failingSince, updatedAt: now }).where(endpointWhere)
+    : db.update(webhookEndpoints).set({ failingSince }).where(endpointWhere);
+  if (claimed.attempt >= MAX_ATTEMPTS || tooLong) {
+    await db.batch([settle({ status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null }), endpointUpdate]);
+    return message.ack();
+  }
+  const delaySeconds = retryDelaySeconds(claimed.attempt, result.retryAfter);
+  await db.batch([
+    settle({ status: "pending", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: now + delaySeconds * 1000 }),
+    endpointUpdate,
+  ]);
+  message.retry({ delaySeconds });
+}
+
+export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+  await Promise.all(
+    batch.messages.map((message) =>
+      deliver(message, env).catch((error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "webhook delivery crashed; retrying", delivery_id: message.body.deliveryId, error: String(error) }));
+        message.retry({ delaySeconds: RETRY_SCHEDULE_SECONDS[0]! });
+      }),
+    ),
+  );
+}

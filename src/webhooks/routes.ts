@@ -1,0 +1,307 @@
+import { z } from "@hono/zod-openapi";
+import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { newRouter } from "../platform/app";
+import { tenantOf } from "../platform/auth/middleware";
+import { access } from "../platform/auth/permissions";
+import { ApiError } from "../platform/errors";
+import { EVENT_TYPES, newEventId, recordEvent } from "../platform/events";
+import { fields } from "../platform/fields";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../platform/pagination";
+import { Deleted, ListMeta } from "../platform/resource/routes";
+import { isoTimestamp } from "../platform/time";
+import { sendMessages } from "./dispatch";
+import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
+import { newSigningSecret, sealSecret } from "./signing";
+import { webhookUrlProblem } from "./url-policy";
+
+const tags = ["Webhooks"];
+const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== "webhook.test");
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
+
+const Endpoint = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().openapi({ description: "gone (answered 410) or failing (5 days of failed deliveries)" }),
+    created_at: fields.timestamp(),
+    updated_at: fields.timestamp(),
+  })
+  .openapi("WebhookEndpoint");
+const EndpointWithSecret = Endpoint.extend({ secret: z.string().openapi({ description: "whsec_…, shown once" }) }).openapi("WebhookEndpointWithSecret");
+
+const Delivery = z
+  .object({
+    id: z.number().int(),
+    event_id: z.string(),
+    event_type: z.string(),
+    attempt: z.number().int(),
+    status: z.enum(DELIVERY_STATUSES),
+    response_status: z.number().int().nullable(),
+    duration_ms: z.number().int().nullable(),
+    error: z.string().nullable(),
+    next_attempt_at: fields.timestamp().nullable(),
+    created_at: fields.timestamp(),
+  })
+  .openapi("WebhookDelivery");
+
+const EventList = z
+  .array(z.enum(["*", ...SUBSCRIBABLE] as [string, ...string[]], `must be * or one of ${SUBSCRIBABLE.join(", ")}`))
+  .min(1, "must name at least one event type or *")
+  .max(SUBSCRIBABLE.length + 1)
+  .transform((list) => [...new Set(list)]);
+const writable = { url: z.string().max(2048, "must be at most 2048 characters"), events: EventList, description: fields.text(500).nullable() };
+const CreateEndpoint = z.strictObject(writable).partial({ description: true }).openapi("CreateWebhookEndpoint");
+const UpdateEndpoint = z.strictObject({ ...writable, enabled: z.boolean() }).partial().openapi("UpdateWebhookEndpoint");
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+const toEndpoint = (row: EndpointRow): z.infer<typeof Endpoint> => ({
+  id: row.id,
+  url: row.url,
+  description: row.description,
+  events: row.events,
+  enabled: row.enabled,
+  disabled_reason: row.disabledReason,
+  created_at: isoTimestamp(row.createdAt),
+  updated_at: isoTimestamp(row.updatedAt),
+});
+const toDelivery = (row: typeof webhookDeliveries.$inferSelect): z.infer<typeof Delivery> => ({
+  id: row.id,
+  event_id: row.eventId,
+  event_type: row.eventType,
+  attempt: row.attempt,
+  status: row.status,
+  response_status: row.responseStatus,
+  duration_ms: row.durationMs,
+  error: row.lastError,
+  next_attempt_at: isoTimestamp(row.nextAttemptAt),
+  created_at: isoTimestamp(row.createdAt),
+});
+
+const EndpointParam = IdParam;
+const DeliveryParams = z.object({
+  id: IdParam.shape.id,
+  delivery_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/)
+    .transform(Number)
+    .openapi({ param: { name: "delivery_id", in: "path" }, type: "integer" }),
+});
+
+const routes = {
+  list: defineRoute(access.admin, {
+    method: "get",
+    path: "/webhooks",
+    tags,
+    summary: "List webhook endpoints (never their secrets)",
+    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Endpoint) }), "The endpoints, oldest first") },
+  }),
+  create: defineRoute(access.admin, {
+    method: "post",
+    path: "/webhooks",
+    tags,
+    summary: "Subscribe an https endpoint to events; the signing secret is shown once",
+    description: `events: ["*"] or any of ${SUBSCRIBABLE.join(", ")}. Deliveries are signed per Standard Webhooks.`,
+    request: { body: jsonBodyOf(CreateEndpoint) },
+    responses: { 201: jsonContent(envelope(EndpointWithSecret), "The endpoint and its secret") },
+  }),
+  get: defineRoute(access.admin, {
+    method: "get",
+    path: "/webhooks/{id}",
+    tags,
+    summary: "Get a webhook endpoint",
+    request: { params: EndpointParam },
+    responses: { 200: jsonContent(envelope(Endpoint), "The endpoint") },
+  }),
+  update: defineRoute(access.admin, {
+    method: "put",
+    path: "/webhooks/{id}",
+    tags,
+    summary: "Change url, events, description or enabled",
+    description: "Re-enabling an endpoint the platform disabled clears disabled_reason.",
+    request: { params: EndpointParam, body: jsonBodyOf(UpdateEndpoint) },
+    responses: { 200: jsonContent(envelope(Endpoint), "The endpoint") },
+  }),
+  remove: defineRoute(access.admin, {
+    method: "delete",
+    path: "/webhooks/{id}",
+    tags,
+    summary: "Delete a webhook endpoint and its delivery log",
+    request: { params: EndpointParam },
+    responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
+  }),
+  rotate: defineRoute(access.admin, {
+    method: "post",
+    path: "/webhooks/{id}/rotate-secret",
+    tags,
+    summary: "Rotate the signing secret; the old one keeps co-signing for 24 h",
+    request: { params: EndpointParam },
+    responses: { 200: jsonContent(envelope(z.object({ secret: z.string() })), "The new secret, shown once") },
+  }),
+  test: defineRoute(access.admin, {
+    method: "post",
+    path: "/webhooks/{id}/test",
+    tags,
+    summary: "Send a webhook.test event to this endpoint only",
+    request: { params: EndpointParam },
+    responses: { 200: jsonContent(envelope(z.object({ event_id: z.string() })), "The test event was queued") },
+  }),
+  deliveries: defineRoute(access.admin, {
+    method: "get",
+    path: "/webhooks/{id}/deliveries",
+    tags,
+    summary: "The delivery log of an endpoint, newest first",
+    request: {
+      params: EndpointParam,
+      query: z.strictObject({
+        limit: z.string().regex(/^\d{1,3}$/, "must be an integer from 1 to 100").transform(Number).pipe(z.number().min(1).max(MAX_LIMIT)).optional(),
+        cursor: z.string().max(1000).optional(),
+        status: z.enum(DELIVERY_STATUSES).optional(),
+      }),
+    },
+    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Delivery), meta: ListMeta }), "A page of deliveries") },
+  }),
+  retry: defineRoute(access.admin, {
+    method: "post",
+    path: "/webhooks/{id}/deliveries/{delivery_id}/retry",
+    tags,
+    summary: "Redeliver now",
+    request: { params: DeliveryParams },
+    responses: { 200: jsonContent(envelope(Delivery), "The delivery, pending again") },
+  }),
+};
+
+const allowInsecure = (env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) => env.ALLOW_INSECURE_WEBHOOK_URLS === "true";
+
+function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) {
+  if (url === undefined) return;
+  const problem = webhookUrlProblem(url, allowInsecure(env));
+  if (problem) throw ApiError.validation([{ path: "url", message: problem }]);
+}
+
+export const webhookRoutes = newRouter()
+  .openapi(routes.list, async (c) => {
+    const rows = await tenantOf(c).select(webhookEndpoints).orderBy(asc(webhookEndpoints.id));
+    return c.json({ success: true as const, data: rows.map(toEndpoint) }, 200);
+  })
+  .openapi(routes.create, async (c) => {
+    const body = c.req.valid("json");
+    checkUrl(body.url, c.env);
+    const secret = newSigningSecret();
+    const now = Date.now();
+    const [row] = await tenantOf(c)
+      .insert(webhookEndpoints, {
+        url: body.url,
+        description: body.description ?? null,
+        events: body.events,
+        enabled: true,
+        secret: await sealSecret(secret, c.env.WEBHOOK_SECRETS_KEY),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return c.json({ success: true as const, data: { ...toEndpoint(row!), secret } }, 201);
+  })
+  .openapi(routes.get, async (c) => {
+    const row = await tenantOf(c).select(webhookEndpoints, eq(webhookEndpoints.id, c.req.valid("param").id)).get();
+    if (!row) throw ApiError.notFound("webhook endpoint");
+    return c.json({ success: true as const, data: toEndpoint(row) }, 200);
+  })
+  .openapi(routes.update, async (c) => {
+    const body = c.req.valid("json");
+    checkUrl(body.url, c.env);
+    const [row] = await tenantOf(c)
+      .update(
+        webhookEndpoints,
+        { ...body, ...(body.enabled ? { disabledReason: null, failingSince: null } : {}), updatedAt: Date.now() },
+        eq(webhookEndpoints.id, c.req.valid("param").id),
+      )
+      .returning();
+    if (!row) throw ApiError.notFound("webhook endpoint");
+    return c.json({ success: true as const, data: toEndpoint(row) }, 200);
+  })
+  .openapi(routes.remove, async (c) => {
+    const { id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const [, removed] = await tenant.db.batch([
+      tenant.delete(webhookDeliveries, eq(webhookDeliveries.endpointId, id)),
+      tenant.delete(webhookEndpoints, eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
+    ]);
+    if (removed.length === 0) throw ApiError.notFound("webhook endpoint");
+    return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
+  })
+  .openapi(routes.rotate, async (c) => {
+    const { id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const secret = newSigningSecret();
+    const now = Date.now();
+    const current = await tenant.select(webhookEndpoints, eq(webhookEndpoints.id, id)).get();
+    if (!current) throw ApiError.notFound("webhook endpoint");
+    // Conditional on the secret read, so two concurrent rotations cannot drop a secret silently.
+    const [row] = await tenant
+      .update(
+        webhookEndpoints,
+        { secret: await sealSecret(secret, c.env.WEBHOOK_SECRETS_KEY), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
+        eq(webhookEndpoints.id, id),
+        eq(webhookEndpoints.secret, current.secret),
+      )
+      .returning();
+    if (!row) throw new ApiError("conflict", "The secret was rotated concurrently; rotate again if needed");
+    return c.json({ success: true as const, data: { secret } }, 200);
+  })
+  .openapi(routes.test, async (c) => {
+    const { id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const endpoint = await tenant.select(webhookEndpoints, eq(webhookEndpoints.id, id)).get();
+    if (!endpoint) throw ApiError.notFound("webhook endpoint");
+    if (!endpoint.enabled) throw new ApiError("conflict", "The endpoint is disabled; enable it first");
+    const eventId = await recordTestEvent(tenant, id);
+    return c.json({ success: true as const, data: { event_id: eventId } }, 200);
+  })
+  .openapi(routes.deliveries, async (c) => {
+    const { id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const tenant = tenantOf(c);
+    const endpoint = await tenant.select(webhookEndpoints, eq(webhookEndpoints.id, id)).get();
+    if (!endpoint) throw ApiError.notFound("webhook endpoint");
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const binding = { r: `webhook_deliveries:${id}`, w: tenant.workspaceId, s: query.status ?? "-id" };
+    const after = query.cursor ? (await decodeCursor(query.cursor, binding, c.env.CURSOR_SECRET)).i : undefined;
+    const rows = await tenant
+      .select(
+        webhookDeliveries,
+        eq(webhookDeliveries.endpointId, id),
+        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+        after !== undefined ? lt(webhookDeliveries.id, after) : undefined,
+      )
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(limit + 1);
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const nextCursor = hasMore ? await encodeCursor({ ...binding, v: null, i: page.at(-1)!.id }, c.env.CURSOR_SECRET) : null;
+    return c.json({ success: true as const, data: page.map(toDelivery), meta: { limit, has_more: hasMore, next_cursor: nextCursor } }, 200);
+  })
+  .openapi(routes.retry, async (c) => {
+    const { id, delivery_id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const now = Date.now();
+    const [row] = await tenant
+      .update(
+        webhookDeliveries,
+        { status: "pending", lockedUntil: null, nextAttemptAt: now, updatedAt: now },
+        and(eq(webhookDeliveries.id, delivery_id), eq(webhookDeliveries.endpointId, id)),
+      )
+      .returning();
+    if (!row) throw ApiError.notFound("delivery");
+    await sendMessages(c.env, [row.id]);
+    return c.json({ success: true as const, data: toDelivery(row) }, 200);
+  });
+
+async function recordTestEvent(tenant: ReturnType<typeof tenantOf>, endpointId: number): Promise<string> {
+  const id = newEventId();
+  await recordEvent(tenant, { id, type: "webhook.test", data: { webhook_id: endpointId } }, Date.now()).run();
+  return id;
+}

@@ -1,0 +1,325 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../src/index";
+import { newEventId } from "../src/platform/events";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/consumer";
+import { signature, signedHeaders } from "../src/webhooks/signing";
+import { webhookUrlProblem } from "../src/webhooks/url-policy";
+import { call, create, env, expectError, setPlan, signup, type Workspace } from "./helpers";
+
+type Received = { url: string; headers: Record<string, string>; body: string };
+let received: Received[] = [];
+let respond: (request: Received) => Response | Promise<Response> = () => new Response("ok");
+
+beforeEach(() => {
+  received = [];
+  respond = () => new Response("ok");
+  // The receivers are outside the worker: stand in for them at the network edge (global fetch).
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init);
+    const entry = { url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() };
+    received.push(entry);
+    return respond(entry);
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function endpoint(ws: Workspace, events: string[] = ["*"], url = "https://receiver.example/hooks") {
+  const res = await call("POST", "/webhooks", { token: ws.token, body: { url, events } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.data as { id: number; secret: string; url: string };
+}
+
+const deliveries = (endpointId: number) =>
+  env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id").bind(endpointId).all<Record<string, any>>().then((r) => r.results);
+
+/** An outbox event and its pending delivery, written directly so no queue message exists for it. */
+async function pendingDelivery(ws: Workspace, endpointId: number, attempt = 0) {
+  const eventId = newEventId();
+  await env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', ?, ?, ?)")
+    .bind(eventId, ws.workspaceId, JSON.stringify({ id: 1, status: "done" }), Date.now(), Date.now())
+    .run();
+  const row = await env.DB.prepare(
+    "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', ?, 'pending', ?, ?, ?) RETURNING id",
+  )
+    .bind(ws.workspaceId, endpointId, eventId, attempt, Date.now(), Date.now(), Date.now())
+    .first<{ id: number }>();
+  return { deliveryId: row!.id, eventId };
+}
+
+/** Seconds between `before` and the delivery's next attempt. */
+const delayOf = (row: Record<string, any>, before: number) => (row.next_attempt_at - before) / 1000;
+
+async function consume(deliveryId: number, attempts = 1) {
+  const batch = createMessageBatch("webhooks", [{ id: `msg-${deliveryId}-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId } }]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+describe("signing", () => {
+  it("matches the Standard Webhooks test vector", async () => {
+    expect(await signature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    );
+  });
+
+  it("verifies with the standardwebhooks library, one signature per secret during a rotation", async () => {
+    const [current, previous] = ["whsec_" + btoa("a".repeat(32)), "whsec_" + btoa("b".repeat(32))];
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = await signedHeaders([current, previous], "evt_1", timestamp, '{"a":1}');
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(new Webhook(current).verify('{"a":1}', headers)).toEqual({ a: 1 });
+    expect(new Webhook(previous).verify('{"a":1}', headers)).toEqual({ a: 1 });
+    expect(() => new Webhook("whsec_" + btoa("c".repeat(32))).verify('{"a":1}', headers)).toThrow();
+  });
+
+  it("schedules retries 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with ±20 % jitter, honouring Retry-After", () => {
+    const schedule = [5, 300, 1800, 7200, 18000, 36000, 36000];
+    schedule.forEach((base, i) => {
+      expect(retryDelaySeconds(i + 1, null, () => 0)).toBe(Math.round(base * 0.8));
+      expect(retryDelaySeconds(i + 1, null, () => 1)).toBe(Math.round(base * 1.2));
+    });
+    expect(retryDelaySeconds(1, 120, () => 0.5)).toBe(120);
+    expect(MAX_ATTEMPTS).toBe(8);
+  });
+});
+
+describe("webhook URLs", () => {
+  it("requires https and refuses private, loopback and link-local targets", () => {
+    for (const url of ["https://hooks.example.com/x", "https://203.0.113.5/x", "https://[2001:db8::1]/x"]) expect(webhookUrlProblem(url, false), url).toBeNull();
+    for (const url of [
+      "http://hooks.example.com/x",
+      "https://localhost/x",
+      "https://127.0.0.1/x",
+      "https://10.1.2.3/x",
+      "https://172.20.0.1/x",
+      "https://192.168.1.1/x",
+      "https://169.254.169.254/latest",
+      "https://[::1]/x",
+      "https://[fe80::1]/x",
+      "https://[fd00::1]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://printer.local/x",
+      "https://intranet/x",
+      "https://user:pass@hooks.example.com/x",
+      "not a url",
+    ]) {
+      expect(webhookUrlProblem(url, false), url).not.toBeNull();
+    }
+    expect(webhookUrlProblem("http://127.0.0.1:9000/hook", true)).toBeNull();
+    expect(webhookUrlProblem("ftp://127.0.0.1/hook", true)).not.toBeNull();
+  });
+});
+
+describe("webhook endpoints", () => {
+  it("shows the secret once, stores it encrypted, and manages endpoints (admin only)", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws, ["invoice.created", "task.completed"]);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(hook.id).first<{ secret: string }>();
+    expect(stored!.secret).not.toContain(hook.secret.slice(6));
+    const listed = await call("GET", "/webhooks", { token: ws.token });
+    expect(listed.text).not.toContain(hook.secret);
+    expect(listed.json.data[0]).toMatchObject({ id: hook.id, events: ["invoice.created", "task.completed"], enabled: true });
+    expect((await call("GET", `/webhooks/${hook.id}`, { token: ws.token })).json.data.secret).toBeUndefined();
+    const updated = await call("PUT", `/webhooks/${hook.id}`, { token: ws.token, body: { events: ["*"], description: "all", enabled: false } });
+    expect(updated.json.data).toMatchObject({ events: ["*"], description: "all", enabled: false });
+    expectError(await call("POST", "/webhooks", { token: ws.token, body: { url: "ftp://x.example", events: ["*"] } }), 400, "validation_error");
+    expectError(await call("POST", "/webhooks", { token: ws.token, body: { url: "https://x.example", events: ["invoice.paid"] } }), 400, "validation_error");
+    const member = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "w", scopes: ["write"] } })).json.data.token;
+    expectError(await call("GET", "/webhooks", { token: member }), 403, "forbidden");
+    const other = await signup();
+    expectError(await call("GET", `/webhooks/${hook.id}`, { token: other.token }), 404, "not_found");
+    expect((await call("DELETE", `/webhooks/${hook.id}`, { token: ws.token })).json.data).toEqual({ id: hook.id, deleted: true });
+  });
+});
+
+describe("delivery end to end", () => {
+  it("delivers signed events to subscribed endpoints only, once per change", async () => {
+    const ws = await signup();
+    await setPlan(ws, "pro");
+    const onlyTasks = await endpoint(ws, ["task.completed"], "https://tasks.example/hook");
+    const everything = await endpoint(ws, ["*"], "https://all.example/hook");
+    const project = await create(ws, "projects", { name: "P" });
+    const task = await create(ws, "tasks", { title: "T", project_id: project.id });
+    await call("PUT", `/tasks/${task.id}/status`, { token: ws.token, body: { status: "done" } });
+    await call("PUT", `/tasks/${task.id}/status`, { token: ws.token, body: { status: "done" } }); // no-op: no event
+    await create(ws, "employees", { name: "E", email: "e@x.co" });
+    const deal = await create(ws, "deals", { name: "D" });
+    await call("PUT", `/deals/${deal.id}`, { token: ws.token, body: { stage: "meeting" } });
+    const customer = await create(ws, "customers", { name: "C", email: "c@x.co" });
+    const invoice = await create(ws, "invoices", { customer_id: customer.id, items: [{ description: "x", quantity: 1, unit_amount: 500 }] });
+    await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 500 } });
+    await call("PUT", "/subscription", { token: ws.token, body: { plan: "enterprise" } });
+
+    const expected = ["task.completed", "employee.onboarded", "deal.stage_changed", "invoice.created", "payment.received", "subscription.updated"];
+    await vi.waitUntil(() => received.filter((r) => r.url.startsWith("https://all.example")).length >= expected.length, { timeout: 5000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more arrives
+
+    const toAll = received.filter((r) => r.url.startsWith("https://all.example"));
+    const toTasks = received.filter((r) => r.url.startsWith("https://tasks.example"));
+    expect(toAll.map((r) => JSON.parse(r.body).type).sort()).toEqual([...expected].sort());
+    expect(toTasks.map((r) => JSON.parse(r.body).type)).toEqual(["task.completed"]);
+
+    for (const request of toAll) {
+      const payload = new Webhook(everything.secret).verify(request.body, request.headers) as Record<string, any>;
+      expect(payload).toMatchObject({ id: request.headers["webhook-id"], workspace_id: ws.workspaceId, timestamp: expect.any(String) });
+      expect(request.headers["content-type"]).toBe("application/json");
+    }
+    expect(() => new Webhook(everything.secret).verify(toTasks[0]!.body, toTasks[0]!.headers)).toThrow();
+    expect(new Webhook(onlyTasks.secret).verify(toTasks[0]!.body, toTasks[0]!.headers)).toMatchObject({ type: "task.completed", data: { id: task.id, status: "done" } });
+    const stage = JSON.parse(toAll.find((r) => JSON.parse(r.body).type === "deal.stage_changed")!.body);
+    expect(stage.previous_attributes).toEqual({ stage: "initial_contact" });
+
+    await vi.waitUntil(async () => (await deliveries(everything.id)).every((d) => d.status === "succeeded"), { timeout: 5000 });
+    const log = await call("GET", `/webhooks/${everything.id}/deliveries?limit=100`, { token: ws.token });
+    expect(log.json.data).toHaveLength(6);
+    expect(log.json.data[0]).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200, duration_ms: expect.any(Number), next_attempt_at: null });
+  });
+
+  it("sends webhook.test to the one endpoint, and co-signs with the old secret for 24 h after a rotation", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const other = await endpoint(ws, ["*"], "https://other.example/hook");
+    const rotated = await call("POST", `/webhooks/${hook.id}/rotate-secret`, { token: ws.token });
+    const newSecret: string = rotated.json.data.secret;
+    expect(newSecret).not.toBe(hook.secret);
+    const test = await call("POST", `/webhooks/${hook.id}/test`, { token: ws.token });
+    expect(test.json.data.event_id).toMatch(/^evt_/);
+    await vi.waitUntil(() => received.length >= 1, { timeout: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toHaveLength(1);
+    expect(received[0]!.url).toBe(hook.url);
+    expect(new Webhook(newSecret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ type: "webhook.test", data: { webhook_id: hook.id } });
+    expect(new Webhook(hook.secret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ id: test.json.data.event_id });
+    expect(await deliveries(other.id)).toHaveLength(0);
+  });
+
+  it("re-enqueues outbox events that were never enqueued from the cron sweep", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const eventId = newEventId();
+    await env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+      .bind(eventId, ws.workspaceId, Date.now() - 60_000)
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController(), env, ctx);
+    await waitOnExecutionContext(ctx);
+    await vi.waitUntil(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 });
+    expect((await deliveries(hook.id)).map((d) => d.event_id)).toEqual([eventId]);
+  });
+});
+
+describe("queue consumer", () => {
+  it("acks on 2xx and never POSTs twice for a duplicate message", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const { deliveryId } = await pendingDelivery(ws, hook.id);
+    const first = await consume(deliveryId);
+    expect(first.explicitAcks).toEqual([`msg-${deliveryId}-1`]);
+    expect(first.retryMessages).toEqual([]);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 1, response_status: 200 });
+    const duplicate = await consume(deliveryId);
+    expect(duplicate.explicitAcks).toHaveLength(1);
+    expect(received).toHaveLength(1);
+  });
+
+  it.each([
+    ["a 500", () => new Response("boom", { status: 500 }), "HTTP 500", 500],
+    ["a network error", () => Promise.reject(new TypeError("fetch failed")), "network error", null],
+    ["a timeout", () => Promise.reject(new DOMException("timed out", "TimeoutError")), "timeout", null],
+  ] as const)("retries after %s on the schedule", async (_, reply, error, status) => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const { deliveryId } = await pendingDelivery(ws, hook.id);
+    respond = reply as () => Response;
+    const before = Date.now();
+    const result = await consume(deliveryId);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages).toEqual([{ msgId: `msg-${deliveryId}-1` }]);
+    const row = (await deliveries(hook.id))[0]!;
+    // The plugin's getQueueResult does not report delaySeconds; the delivery row records the same delay.
+    expect(delayOf(row, before)).toBeGreaterThanOrEqual(4);
+    expect(delayOf(row, before)).toBeLessThanOrEqual(6.1);
+    expect(row).toMatchObject({ status: "pending", attempt: 1, response_status: status });
+    expect(row.last_error).toContain(error);
+
+    respond = () => new Response("ok");
+    const second = await consume(deliveryId, 2);
+    expect(second.explicitAcks).toHaveLength(1);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 2 });
+  });
+
+  it("honours Retry-After on 429 and 503", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const { deliveryId } = await pendingDelivery(ws, hook.id, 2);
+    respond = () => new Response("slow down", { status: 429, headers: { "retry-after": "3600" } });
+    let before = Date.now();
+    expect((await consume(deliveryId)).retryMessages).toHaveLength(1);
+    expect(Math.round(delayOf((await deliveries(hook.id))[0]!, before))).toBe(3600);
+    const { deliveryId: other } = await pendingDelivery(ws, hook.id);
+    respond = () => new Response("busy", { status: 503, headers: { "retry-after": "90" } });
+    before = Date.now();
+    expect((await consume(other)).retryMessages).toHaveLength(1);
+    expect(Math.round(delayOf((await deliveries(hook.id))[1]!, before))).toBe(90);
+  });
+
+  it("disables the endpoint on 410 Gone", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const { deliveryId } = await pendingDelivery(ws, hook.id);
+    respond = () => new Response("gone", { status: 410 });
+    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect((await call("GET", `/webhooks/${hook.id}`, { token: ws.token })).json.data).toMatchObject({ enabled: false, disabled_reason: "gone" });
+    expect((await deliveries(hook.id))[0]!.status).toBe("failed");
+    // A disabled endpoint gets nothing more.
+    const { deliveryId: next } = await pendingDelivery(ws, hook.id);
+    await consume(next);
+    expect(received).toHaveLength(1);
+  });
+
+  it("records a final failure after the last attempt, and can be retried by hand", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    const { deliveryId } = await pendingDelivery(ws, hook.id, MAX_ATTEMPTS - 1);
+    respond = () => new Response("no", { status: 500 });
+    const result = await consume(deliveryId);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS, next_attempt_at: null });
+    const failedLog = await call("GET", `/webhooks/${hook.id}/deliveries?status=failed`, { token: ws.token });
+    expect(failedLog.json.data).toHaveLength(1);
+
+    respond = () => new Response("ok");
+    const retried = await call("POST", `/webhooks/${hook.id}/deliveries/${deliveryId}/retry`, { token: ws.token });
+    expect(retried.json.data.status).toBe("pending");
+    await vi.waitUntil(async () => (await deliveries(hook.id))[0]!.status === "succeeded", { timeout: 5000 });
+    expectError(await call("POST", `/webhooks/${hook.id}/deliveries/999999/retry`, { token: ws.token }), 404, "not_found");
+  });
+
+  it("disables an endpoint whose deliveries have all failed for 5 days", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(Date.now() - 5 * 24 * 3600 * 1000 - 1, hook.id).run();
+    const { deliveryId } = await pendingDelivery(ws, hook.id);
+    respond = () => new Response("no", { status: 500 });
+    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect((await call("GET", `/webhooks/${hook.id}`, { token: ws.token })).json.data).toMatchObject({ enabled: false, disabled_reason: "failing" });
+  });
+
+  it("re-checks the URL at delivery time", async () => {
+    const ws = await signup();
+    const hook = await endpoint(ws);
+    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'ftp://receiver.example/x' WHERE id = ?").bind(hook.id).run();
+    const { deliveryId } = await pendingDelivery(ws, hook.id);
+    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect(received).toHaveLength(0);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "failed", last_error: "must be an https:// URL" });
+  });
+});
