@@ -10,6 +10,8 @@ import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
 import { packageRoutes } from "./workspace/package-routes";
+import { demoPages } from "./sso/demo";
+import { ssoRoutes } from "./sso/routes";
 import { handleWebhookBatch } from "./webhooks/consumer";
 import { dispatchEvents, sweepOutbox, type WebhookMessage } from "./webhooks/dispatch";
 import { webhookRoutes } from "./webhooks/routes";
@@ -25,11 +27,13 @@ export const app = createApp([
   subscriptionRoutes,
   packageRoutes,
   webhookRoutes,
+  ssoRoutes,
   ...hrmRoutes,
   ...salesRoutes,
   ...accountRoutes,
   ...tasklyRoutes,
 ], {
+  pages: demoPages,
   // Outbox events a request recorded go to the queue once its response is ready; the cron sweep
   // picks up whatever this misses.
   onEventsRecorded: (c, workspaceId) =>

@@ -31,6 +31,8 @@ export type AppOptions = {
   limiter?: (c: Context<AppEnv>) => Limiter;
   /** Runs after a successful request that recorded events (the webhooks package dispatches them). */
   onEventsRecorded?: (c: Context<AppEnv>, workspaceId: number) => void;
+  /** Pages served outside the API (HTML demos), mounted at the root. */
+  pages?: Hono<AppEnv>;
 };
 
 /**
@@ -71,6 +73,7 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   const app = new Hono<AppEnv>();
   app.use("*", requestId());
   app.route("/api/v1", api);
+  if (options.pages) app.route("/", options.pages);
   app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
   app.onError(handleError);
   return app;

@@ -11,8 +11,8 @@ export interface Env {
   RATE_LIMIT_OVERRIDE: string;
   /** Optional secret (wrangler secret put CURSOR_SECRET) for list cursors' MAC. */
   CURSOR_SECRET?: string;
-  /** Optional secret: base64 of 32 bytes that encrypts webhook signing secrets at rest (AES-GCM). */
-  WEBHOOK_SECRETS_KEY?: string;
+  /** Optional secret: base64 of 32 bytes that encrypts webhook and SSO signing secrets at rest (AES-GCM). */
+  SIGNING_SECRETS_KEY?: string;
 }
 
 export type AppEnv = {

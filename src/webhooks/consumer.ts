@@ -5,7 +5,8 @@ import { events } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
 import type { WebhookMessage } from "./dispatch";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
-import { openSecret, signedHeaders } from "./signing";
+import { openSecret } from "../platform/secrets";
+import { signedHeaders } from "./signing";
 import { webhookUrlProblem } from "./url-policy";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -98,8 +99,8 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
     data: JSON.parse(outboxEvent.data),
     ...(outboxEvent.previousAttributes ? { previous_attributes: JSON.parse(outboxEvent.previousAttributes) } : {}),
   });
-  const secrets = [await openSecret(target.secret, env.WEBHOOK_SECRETS_KEY)];
-  if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, env.WEBHOOK_SECRETS_KEY));
+  const secrets = [await openSecret(target.secret, env.SIGNING_SECRETS_KEY)];
+  if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, env.SIGNING_SECRETS_KEY));
   const headers = await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body);
 
   const started = Date.now();

@@ -12,7 +12,8 @@ import { Deleted, ListMeta } from "../platform/resource/routes";
 import { isoTimestamp } from "../platform/time";
 import { sendMessages } from "./dispatch";
 import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
-import { newSigningSecret, sealSecret } from "./signing";
+import { sealSecret } from "../platform/secrets";
+import { newSigningSecret } from "./signing";
 import { webhookUrlProblem } from "./url-policy";
 
 const tags = ["Webhooks"];
@@ -198,7 +199,7 @@ export const webhookRoutes = newRouter()
         description: body.description ?? null,
         events: body.events,
         enabled: true,
-        secret: await sealSecret(secret, c.env.WEBHOOK_SECRETS_KEY),
+        secret: await sealSecret(secret, c.env.SIGNING_SECRETS_KEY),
         createdAt: now,
         updatedAt: now,
       })
@@ -244,7 +245,7 @@ export const webhookRoutes = newRouter()
     const [row] = await tenant
       .update(
         webhookEndpoints,
-        { secret: await sealSecret(secret, c.env.WEBHOOK_SECRETS_KEY), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
+        { secret: await sealSecret(secret, c.env.SIGNING_SECRETS_KEY), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
         eq(webhookEndpoints.id, id),
         eq(webhookEndpoints.secret, current.secret),
       )

@@ -1,0 +1,211 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, gt } from "drizzle-orm";
+import type { Context } from "hono";
+import { newRouter } from "../platform/app";
+import { principalOf, tenantOf, unauthorized } from "../platform/auth/middleware";
+import { access } from "../platform/auth/permissions";
+import type { AppEnv } from "../platform/context";
+import { database } from "../platform/db";
+import { ApiError } from "../platform/errors";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { tokens, users } from "../platform/schema";
+import { sealSecret } from "../platform/secrets";
+import { clock, isoTimestamp } from "../platform/time";
+import { EMBED_SCRIPT } from "./embed";
+import { newAppSecret, SSO_TOKEN_TTL_SECONDS, signSsoToken } from "./jwt";
+import { PRO_APPS, type ProApp, ssoApps } from "./schema";
+import { launchUrl, loadApp, verifyIssuedToken } from "./service";
+
+const tags = ["Single sign-on"];
+const AppName = z.enum(PRO_APPS);
+const AppParam = z.object({ app: AppName.openapi({ param: { name: "app", in: "path" } }) });
+
+const SsoApp = z
+  .object({ app: AppName, app_url: z.string().nullable(), enabled: z.boolean(), secret_set: z.boolean(), updated_at: z.string().nullable() })
+  .openapi("SsoApp");
+const Grant = z
+  .object({
+    token: z.string().openapi({ description: "HS256 JWT signed with the app's secret; claims iss, aud, sub, workspace_id, email, name, role, iat, nbf, exp, jti, sid" }),
+    expires_in: z.literal(SSO_TOKEN_TTL_SECONDS),
+    app_url: z.string(),
+    launch_url: z.string().openapi({ description: "app_url#sso_token=<jwt>: a fragment, never sent to servers" }),
+  })
+  .openapi("SsoToken");
+
+/** The issuer every token names: the API's base URL as the caller reached it. */
+const issuerOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+const appUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" || url.protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL");
+
+const routes = {
+  list: defineRoute(access.admin, {
+    method: "get",
+    path: "/sso/apps",
+    tags,
+    summary: "The four pro apps and their SSO settings",
+    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp) }), "The apps") },
+  }),
+  update: defineRoute(access.admin, {
+    method: "put",
+    path: "/sso/apps/{app}",
+    tags,
+    summary: "Set an app's URL and switch it on or off",
+    request: { params: AppParam, body: jsonBodyOf(z.strictObject({ app_url: appUrlSchema, enabled: z.boolean() }).partial().openapi("UpdateSsoApp")) },
+    responses: { 200: jsonContent(envelope(SsoApp), "The app") },
+  }),
+  rotate: defineRoute(access.admin, {
+    method: "post",
+    path: "/sso/apps/{app}/secret",
+    tags,
+    summary: "Set a new signing secret (shown once); tokens signed with the old one stop verifying",
+    request: { params: AppParam },
+    responses: { 200: jsonContent(envelope(z.object({ secret: z.string().openapi({ description: "base64url of 32 random bytes" }) })), "The secret") },
+  }),
+  token: defineRoute(access.session, {
+    method: "post",
+    path: "/sso/token",
+    tags,
+    summary: "A 60-second SSO token for an enabled pro app",
+    request: { body: jsonBodyOf(z.strictObject({ app: AppName }).openapi("SsoTokenRequest")) },
+    responses: { 200: jsonContent(envelope(Grant), "The token and where to launch the app") },
+  }),
+  refresh: defineRoute(access.public, {
+    method: "post",
+    path: "/sso/refresh",
+    tags,
+    summary: "Exchange a valid SSO token (Authorization: Bearer <sso jwt>) for a fresh one",
+    description: "Refused (401) once the session it came from is revoked or expired, or the app is disabled or its secret rotated.",
+    responses: { 200: jsonContent(envelope(Grant), "A fresh token") },
+  }),
+  embed: defineRoute(access.public, {
+    method: "get",
+    path: "/sso/embed.js",
+    tags,
+    summary: "The embed script: mounts a pro app in an iframe and keeps its token fresh",
+    responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
+  }),
+};
+
+function toApp(row: { app: ProApp; appUrl: string | null; enabled: boolean; secret: string | null; updatedAt: number | null }): z.infer<typeof SsoApp> {
+  return { app: row.app, app_url: row.appUrl, enabled: row.enabled, secret_set: row.secret !== null, updated_at: isoTimestamp(row.updatedAt) };
+}
+
+async function grant(c: Context<AppEnv>, input: { app: ProApp; appUrl: string; secret: string; user: { id: number; email: string; name: string; role: string }; workspaceId: number; sessionId: number }) {
+  const token = await signSsoToken(
+    {
+      iss: issuerOf(c),
+      aud: input.app,
+      sub: String(input.user.id),
+      workspace_id: input.workspaceId,
+      email: input.user.email,
+      name: input.user.name,
+      role: input.user.role,
+      sid: input.sessionId,
+    },
+    input.secret,
+    clock.now(),
+  );
+  return { token, expires_in: SSO_TOKEN_TTL_SECONDS as typeof SSO_TOKEN_TTL_SECONDS, app_url: input.appUrl, launch_url: launchUrl(input.appUrl, token) };
+}
+
+export const ssoRoutes = newRouter()
+  .openapi(routes.list, async (c) => {
+    const rows = await tenantOf(c).select(ssoApps);
+    const byApp = new Map(rows.map((row) => [row.app, row]));
+    return c.json(
+      {
+        success: true as const,
+        data: PRO_APPS.map((app) => {
+          const row = byApp.get(app);
+          return toApp({ app, appUrl: row?.appUrl ?? null, enabled: row?.enabled ?? false, secret: row?.secret ?? null, updatedAt: row?.updatedAt ?? null });
+        }),
+      },
+      200,
+    );
+  })
+  .openapi(routes.update, async (c) => {
+    const { app } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const tenant = tenantOf(c);
+    const now = Date.now();
+    const values = { ...(body.app_url !== undefined ? { appUrl: body.app_url } : {}), ...(body.enabled !== undefined ? { enabled: body.enabled } : {}) };
+    const [row] = await tenant.db
+      .insert(ssoApps)
+      .values({ workspaceId: tenant.workspaceId, app, enabled: false, ...values, updatedAt: now })
+      .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { ...values, updatedAt: now } })
+      .returning();
+    return c.json({ success: true as const, data: toApp(row!) }, 200);
+  })
+  .openapi(routes.rotate, async (c) => {
+    const { app } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const secret = newAppSecret();
+    const sealed = await sealSecret(secret, c.env.SIGNING_SECRETS_KEY);
+    const now = Date.now();
+    await tenant.db
+      .insert(ssoApps)
+      .values({ workspaceId: tenant.workspaceId, app, enabled: false, secret: sealed, updatedAt: now })
+      .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { secret: sealed, updatedAt: now } })
+      .run();
+    return c.json({ success: true as const, data: { secret } }, 200);
+  })
+  .openapi(routes.token, async (c) => {
+    const { app } = c.req.valid("json");
+    const principal = principalOf(c);
+    const settings = await loadApp(c.env, principal.workspace.id, app);
+    if (!settings.enabled || !settings.secret || !settings.appUrl) {
+      throw new ApiError("conflict", `${app} is not ready for single sign-on: an admin must set its app_url and secret and enable it`);
+    }
+    const data = await grant(c, {
+      app,
+      appUrl: settings.appUrl,
+      secret: settings.secret,
+      user: principal.user,
+      workspaceId: principal.workspace.id,
+      sessionId: principal.tokenId,
+    });
+    return c.json({ success: true as const, data }, 200);
+  })
+  .openapi(routes.refresh, async (c) => {
+    const presented = /^Bearer[ \t]+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (!presented) throw unauthorized(false);
+    const verified = await verifyIssuedToken(c.env, presented, issuerOf(c));
+    if (!verified || !verified.app.appUrl || !verified.app.secret) throw unauthorized(true);
+    const { claims } = verified;
+    // The session the token came from must still be live; the user's current name and role are used.
+    const session = await database(c.env.DB)
+      .select({ id: tokens.id, userId: users.id, email: users.email, name: users.name, role: users.role })
+      .from(tokens)
+      .innerJoin(users, eq(users.id, tokens.userId))
+      .where(
+        and(
+          eq(tokens.id, claims.sid),
+          eq(tokens.kind, "session"),
+          eq(tokens.workspaceId, claims.workspace_id),
+          eq(users.id, Number(claims.sub)),
+          gt(tokens.expiresAt, Date.now()),
+        ),
+      )
+      .get();
+    if (!session) throw unauthorized(true);
+    const data = await grant(c, {
+      app: verified.app.app,
+      appUrl: verified.app.appUrl,
+      secret: verified.app.secret,
+      user: { id: session.userId, email: session.email, name: session.name, role: session.role },
+      workspaceId: claims.workspace_id,
+      sessionId: session.id,
+    });
+    return c.json({ success: true as const, data }, 200);
+  })
+  .openapi(routes.embed, (c) => c.body(EMBED_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300" }));
