@@ -7,7 +7,7 @@ import type { AppEnv } from "./context";
 import { renderDocs } from "./docs";
 import { ApiError, errorResponse, handleError } from "./errors";
 import { idempotency } from "./idempotency";
-import { DurableObjectLimiter, type Limiter } from "./rate-limit/limiter";
+import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
 import { validationHook } from "./validation";
 
@@ -54,7 +54,7 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   api.get("/docs", (c) => c.html(renderDocs(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin)))));
 
   api.use("*", authenticate);
-  api.use("*", rateLimit(options.limiter ?? ((c) => new DurableObjectLimiter(c.env.RATE_LIMITER))));
+  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));
   api.use("*", jsonBody);
   api.use("*", idempotency);
   api.use("*", async (c, next) => {

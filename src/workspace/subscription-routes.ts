@@ -7,8 +7,7 @@ import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
 import { recordEvent } from "../platform/events";
 import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
-import { DurableObjectLimiter, workspaceKey } from "../platform/rate-limit/limiter";
-import { forgetDenial } from "../platform/rate-limit/middleware";
+import { durableLimiter, workspaceKey } from "../platform/rate-limit/limiter";
 import { PLAN_LIMITS } from "../platform/rate-limit/plans";
 import { PLANS, type Plan, workspaces } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
@@ -71,9 +70,7 @@ export const subscriptionRoutes = newRouter()
     const row = updated[0];
     if (!row) throw new ApiError("conflict", "The plan was changed concurrently; read it again");
 
-    const key = workspaceKey(workspaceId);
-    await new DurableObjectLimiter(c.env.RATE_LIMITER).setLimit(key, PLAN_LIMITS[plan]);
-    forgetDenial(key);
+    await durableLimiter(c.env.RATE_LIMITER).setLimit(workspaceKey(workspaceId), PLAN_LIMITS[plan]);
     evictCachedTokens((p) => p.workspace.id === workspaceId);
     return c.json({ success: true as const, data: toSubscription(row) }, 200);
   });

@@ -11,6 +11,9 @@ export type LimitDecision = {
   resetAt: number;
 };
 
+/** Permits handed out by the object: up to `want`, never more than the window has left. */
+export type Grant = { granted: number; limit: number; remaining: number; resetAt: number };
+
 type Counter = { window: number; count: number };
 
 /**
@@ -19,19 +22,22 @@ type Counter = { window: number; count: number };
  * The SQLite-backed KV write is durable before the reply leaves (output gate).
  */
 export class RateLimiter extends DurableObject<Env> {
-  /** Counts one request at `now` against `limit`, or against the stored plan limit unless `forceLimit`. */
-  check(limit: number, now: number, forceLimit = false): LimitDecision {
+  /**
+   * Takes up to `want` requests' worth of the window at `now` (a lease for the caller's isolate),
+   * against `limit` or, unless `forceLimit`, the stored plan limit.
+   */
+  take(limit: number, now: number, forceLimit: boolean, want: number): Grant {
     const effectiveLimit = forceLimit ? limit : (this.ctx.storage.kv.get<number>("limit") ?? limit);
     const window = Math.floor(now / WINDOW_MS);
     const resetAt = (window + 1) * WINDOW_MS;
     const counter = this.ctx.storage.kv.get<Counter>("counter");
     const count = counter?.window === window ? counter.count : 0;
-    if (count >= effectiveLimit) return { allowed: false, limit: effectiveLimit, remaining: 0, resetAt };
-    this.ctx.storage.kv.put("counter", { window, count: count + 1 } satisfies Counter);
-    return { allowed: true, limit: effectiveLimit, remaining: effectiveLimit - count - 1, resetAt };
+    const granted = Math.max(0, Math.min(want, effectiveLimit - count));
+    if (granted > 0) this.ctx.storage.kv.put("counter", { window, count: count + granted } satisfies Counter);
+    return { granted, limit: effectiveLimit, remaining: effectiveLimit - count - granted, resetAt };
   }
 
-  /** A plan change: applies to the next `check`, whatever limit the caller's cached plan implies. */
+  /** A plan change: applies to the next `take`, whatever limit the caller's cached plan implies. */
   setLimit(limit: number): void {
     this.ctx.storage.kv.put("limit", limit);
   }

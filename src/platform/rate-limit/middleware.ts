@@ -6,14 +6,6 @@ import type { LimitDecision } from "./durable-object";
 import { ipKey, type Limiter, workspaceKey } from "./limiter";
 import { ANONYMOUS_LIMIT, limitOverride, PLAN_LIMITS } from "./plans";
 
-/** Keys this isolate knows to be over their limit, until their window ends: refused without a call. */
-const denied = new Map<string, { limit: number; resetAt: number }>();
-
-/** Forget a cached denial (a plan upgrade must take effect on the next request). */
-export function forgetDenial(key: string): void {
-  denied.delete(key);
-}
-
 function setHeaders(res: Response, decision: Pick<LimitDecision, "limit" | "remaining" | "resetAt">): void {
   res.headers.set("X-RateLimit-Limit", String(decision.limit));
   res.headers.set("X-RateLimit-Remaining", String(decision.remaining));
@@ -34,6 +26,7 @@ function tooMany(c: Context<AppEnv>, decision: Pick<LimitDecision, "limit" | "re
 
 /**
  * Counts every request: per workspace for a valid credential (its plan's limit), per client IP otherwise.
+ * A key over its limit is refused by the isolate's lease without calling the object until the window ends.
  * Reads (GET/HEAD) run concurrently with the count and their result is discarded when over the limit;
  * writes wait for the count, so a refused write never runs. If the limiter is unreachable the request
  * is served (fail open) and the failure logged.
@@ -46,11 +39,6 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter): Middlewa
     const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : ANONYMOUS_LIMIT);
     const at = clock.now();
 
-    const known = denied.get(key);
-    if (known && known.resetAt > at) {
-      c.res = tooMany(c, known, at);
-      return;
-    }
     const counting = limiterFor(c)
       .check(key, limit, at, override !== null || !principal)
       .catch((error: unknown) => {
@@ -70,8 +58,6 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter): Middlewa
     }
 
     if (decision && !decision.allowed) {
-      if (denied.size > 10_000) for (const [stale, entry] of denied) if (entry.resetAt <= at) denied.delete(stale);
-      denied.set(key, { limit: decision.limit, resetAt: decision.resetAt });
       c.res = undefined;
       c.res = tooMany(c, decision, at);
       return;
