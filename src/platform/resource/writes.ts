@@ -1,4 +1,4 @@
-import { SQL, eq, inArray, is, isNull, sql } from "drizzle-orm";
+import { SQL, and, eq, inArray, is, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
@@ -23,8 +23,27 @@ function live(def: AnyResource, ...conditions: (SQL | undefined)[]): (SQL | unde
   return [...conditions, def.softDelete ? isNull(def.softDelete.column) : undefined];
 }
 
+// The by-id lookup is the hottest query: its SQL is built once per resource and database, not per request.
+const byIdQueries = new WeakMap<Tenant["db"], Map<AnyResource, { get(values: { workspace: number; id: number }): Promise<unknown> }>>();
+
+function byIdQuery(def: AnyResource, tenant: Tenant) {
+  let queries = byIdQueries.get(tenant.db);
+  if (!queries) byIdQueries.set(tenant.db, (queries = new Map()));
+  let query = queries.get(def);
+  if (!query) {
+    const table = def.table;
+    query = tenant.db
+      .select()
+      .from(table)
+      .where(and(eq(table.workspaceId, sql.placeholder("workspace")), eq(table.id, sql.placeholder("id")), ...live(def)))
+      .prepare();
+    queries.set(def, query);
+  }
+  return query;
+}
+
 export async function loadRow(def: AnyResource, tenant: Tenant, id: number): Promise<AnyRow | null> {
-  return ((await tenant.select(def.table, ...live(def, eq(def.table.id, id))).get()) as AnyRow | undefined) ?? null;
+  return ((await byIdQuery(def, tenant).get({ workspace: tenant.workspaceId, id })) as AnyRow | undefined) ?? null;
 }
 
 export async function loadRows(def: AnyResource, tenant: Tenant, ids: number[]): Promise<Map<number, AnyRow>> {
