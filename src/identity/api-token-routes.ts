@@ -32,7 +32,7 @@ const listTokens = defineRoute(access.admin, {
   path: "/api-tokens",
   tags,
   summary: "List API tokens (never their secrets)",
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiToken) }), "The workspace's API tokens, newest first") },
+  responses: { 200: jsonContent(envelope(z.array(ApiToken)), "The workspace's API tokens, newest first") },
 });
 
 const createToken = defineRoute(access.admin, {

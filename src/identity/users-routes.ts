@@ -30,7 +30,7 @@ const listUsers = defineRoute(access.admin, {
   path: "/users",
   tags,
   summary: "List the workspace's users",
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(User) }), "The users, oldest first") },
+  responses: { 200: jsonContent(envelope(z.array(User)), "The users, oldest first") },
 });
 
 const createUser = defineRoute(access.admin, {

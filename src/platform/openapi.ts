@@ -46,14 +46,16 @@ export function jsonBodyOf<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
 }
 
-/** Positive integer ids; anything else is answered 404 by the validation hook. */
-export const IdParam = z.object({
-  id: z
+/** A positive integer id in the path; anything else is answered 404 by the validation hook. */
+export function idPathParam(name: string) {
+  return z
     .string()
     .regex(/^[1-9][0-9]{0,15}$/)
     .transform(Number)
-    .openapi({ param: { name: "id", in: "path" }, type: "integer", example: 7 }),
-});
+    .openapi({ param: { name, in: "path" }, type: "integer", example: 7 });
+}
+
+export const IdParam = z.object({ id: idPathParam("id") });
 
 type RouteInput = Omit<RouteConfig, "middleware" | "security">;
 

@@ -53,7 +53,7 @@ const routes = {
     path: "/sso/apps",
     tags,
     summary: "The four pro apps and their SSO settings",
-    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp) }), "The apps") },
+    responses: { 200: jsonContent(envelope(z.array(SsoApp)), "The apps") },
   }),
   update: defineRoute(access.admin, {
     method: "put",

@@ -6,7 +6,7 @@ import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
 import { EVENT_TYPES, newEventId, recordEvent } from "../platform/events";
 import { fields } from "../platform/fields";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../platform/pagination";
 import { Deleted, ListMeta } from "../platform/resource/routes";
 import { isoTimestamp } from "../platform/time";
@@ -83,14 +83,7 @@ const toDelivery = (row: typeof webhookDeliveries.$inferSelect): z.infer<typeof 
 });
 
 const EndpointParam = IdParam;
-const DeliveryParams = z.object({
-  id: IdParam.shape.id,
-  delivery_id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/)
-    .transform(Number)
-    .openapi({ param: { name: "delivery_id", in: "path" }, type: "integer" }),
-});
+const DeliveryParams = z.object({ id: idPathParam("id"), delivery_id: idPathParam("delivery_id") });
 
 const routes = {
   list: defineRoute(access.admin, {
@@ -98,7 +91,7 @@ const routes = {
     path: "/webhooks",
     tags,
     summary: "List webhook endpoints (never their secrets)",
-    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Endpoint) }), "The endpoints, oldest first") },
+    responses: { 200: jsonContent(envelope(z.array(Endpoint)), "The endpoints, oldest first") },
   }),
   create: defineRoute(access.admin, {
     method: "post",

@@ -27,7 +27,7 @@ const listPackages = defineRoute(access.authenticated, {
   path: "/packages",
   tags,
   summary: "The package catalogue and which packages are enabled for the workspace",
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package) }), "Every package") },
+  responses: { 200: jsonContent(envelope(z.array(Package)), "Every package") },
 });
 
 const PackageParam = z.object({

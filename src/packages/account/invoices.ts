@@ -5,7 +5,7 @@ import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
 import { workspaces } from "../../platform/schema";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, integerValue } from "../../platform/resource/filters";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
 import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
@@ -12,7 +12,6 @@ import { anyOf, integerValue } from "../../platform/resource/filters";
 import { constraintError } from "../../platform/resource/writes";
 import { Deleted } from "../../platform/resource/routes";
 import { isoTimestamp } from "../../platform/time";
-import { invoiceResource } from "./invoices";
 import { invoices, PAYMENT_METHODS, payments } from "./schema";
 
 const Payment = z
