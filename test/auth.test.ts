@@ -198,3 +198,20 @@ describe("scheduled sweep", () => {
     expect((await count(live.token))?.n).toBe(1);
   });
 });
+
+describe("paged admin lists", () => {
+  it("pages users and API tokens newest first with signed cursors", async () => {
+    const owner = await signup();
+    for (let i = 0; i < 3; i++) await call("POST", "/api-tokens", { token: owner.token, body: { name: `t${i}` } });
+    const first = await call("GET", "/api-tokens?limit=2", { token: owner.token });
+    expect(first.json.data.map((t: { name: string }) => t.name)).toEqual(["t2", "t1"]);
+    expect(first.json.meta).toEqual({ limit: 2, has_more: true, next_cursor: expect.any(String) });
+    const second = await call("GET", `/api-tokens?limit=2&cursor=${encodeURIComponent(first.json.meta.next_cursor)}`, { token: owner.token });
+    expect(second.json.data.map((t: { name: string }) => t.name)).toEqual(["t0"]);
+    expect(second.json.meta.has_more).toBe(false);
+    expectError(await call("GET", `/users?cursor=${encodeURIComponent(first.json.meta.next_cursor)}`, { token: owner.token }), 400, "invalid_cursor");
+    expectError(await call("GET", "/users?limit=0", { token: owner.token }), 400, "validation_error");
+    const users = await call("GET", "/users", { token: owner.token });
+    expect(users.json.meta).toEqual({ limit: 25, has_more: false, next_cursor: null });
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
@@ -7,6 +7,8 @@ import { evictCachedTokens } from "../platform/auth/principal";
 import { issueToken } from "../platform/auth/tokens";
 import { ApiError } from "../platform/errors";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { idPage, PageQuery } from "../platform/resource/id-page";
+import { ListMeta } from "../platform/resource/routes";
 import { tokens } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
 import { ApiToken, CreateApiTokenBody, CreatedApiToken } from "./schemas";
@@ -31,8 +33,9 @@ const listTokens = defineRoute(access.admin, {
   method: "get",
   path: "/api-tokens",
   tags,
-  summary: "List API tokens (never their secrets)",
-  responses: { 200: jsonContent(envelope(z.array(ApiToken)), "The workspace's API tokens, newest first") },
+  summary: "List API tokens (never their secrets), newest first",
+  request: { query: PageQuery },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiToken), meta: ListMeta }), "A page of API tokens") },
 });
 
 const createToken = defineRoute(access.admin, {
@@ -56,8 +59,8 @@ const revokeApiToken = defineRoute(access.admin, {
 
 export const apiTokenRoutes = newRouter()
   .openapi(listTokens, async (c) => {
-    const rows = await tenantOf(c).select(tokens, eq(tokens.kind, "api")).orderBy(desc(tokens.id));
-    return c.json({ success: true as const, data: rows.map(toApiToken) }, 200);
+    const page = await idPage(tenantOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], c.env.CURSOR_SECRET);
+    return c.json({ success: true as const, data: page.rows.map(toApiToken), meta: page.meta }, 200);
   })
   .openapi(createToken, async (c) => {
     const body = c.req.valid("json");

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { asc, eq, exists, ne, sql } from "drizzle-orm";
+import { eq, exists, ne, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { hashPassword } from "../platform/auth/password";
@@ -8,6 +8,8 @@ import { evictCachedTokens } from "../platform/auth/principal";
 import { isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { idPage, PageQuery } from "../platform/resource/id-page";
+import { ListMeta } from "../platform/resource/routes";
 import { type Role, tokens, users } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
 import { CreateUserBody, UpdateUserBody, User } from "./schemas";
@@ -29,8 +31,9 @@ const listUsers = defineRoute(access.admin, {
   method: "get",
   path: "/users",
   tags,
-  summary: "List the workspace's users",
-  responses: { 200: jsonContent(envelope(z.array(User)), "The users, oldest first") },
+  summary: "List the workspace's users, newest first",
+  request: { query: PageQuery },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(User), meta: ListMeta }), "A page of users") },
 });
 
 const createUser = defineRoute(access.admin, {
@@ -70,8 +73,8 @@ function mayManage(actor: Role, target: Role, newRole?: Role): boolean {
 
 export const userRoutes = newRouter()
   .openapi(listUsers, async (c) => {
-    const rows = await tenantOf(c).select(users).orderBy(asc(users.id));
-    return c.json({ success: true as const, data: rows.map(toUser) }, 200);
+    const page = await idPage(tenantOf(c), users, "users", c.req.valid("query"), [], c.env.CURSOR_SECRET);
+    return c.json({ success: true as const, data: page.rows.map(toUser), meta: page.meta }, 200);
   })
   .openapi(createUser, async (c) => {
     const body = c.req.valid("json");

@@ -8,6 +8,7 @@ import type { AppEnv } from "../platform/context";
 import { database } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { ListMeta } from "../platform/resource/routes";
 import { tokens, users } from "../platform/schema";
 import { sealSecret } from "../platform/secrets";
 import { clock, isoTimestamp } from "../platform/time";
@@ -53,7 +54,7 @@ const routes = {
     path: "/sso/apps",
     tags,
     summary: "The four pro apps and their SSO settings",
-    responses: { 200: jsonContent(envelope(z.array(SsoApp)), "The apps") },
+    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp), meta: ListMeta }), "The apps (one page)") },
   }),
   update: defineRoute(access.admin, {
     method: "put",
@@ -122,16 +123,11 @@ export const ssoRoutes = newRouter()
   .openapi(routes.list, async (c) => {
     const rows = await tenantOf(c).select(ssoApps);
     const byApp = new Map(rows.map((row) => [row.app, row]));
-    return c.json(
-      {
-        success: true as const,
-        data: PRO_APPS.map((app) => {
-          const row = byApp.get(app);
-          return toApp({ app, appUrl: row?.appUrl ?? null, enabled: row?.enabled ?? false, secret: row?.secret ?? null, updatedAt: row?.updatedAt ?? null });
-        }),
-      },
-      200,
-    );
+    const data = PRO_APPS.map((app) => {
+      const row = byApp.get(app);
+      return toApp({ app, appUrl: row?.appUrl ?? null, enabled: row?.enabled ?? false, secret: row?.secret ?? null, updatedAt: row?.updatedAt ?? null });
+    });
+    return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(routes.update, async (c) => {
     const { app } = c.req.valid("param");

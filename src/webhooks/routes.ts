@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
@@ -7,7 +7,7 @@ import { ApiError } from "../platform/errors";
 import { EVENT_TYPES, newEventId, recordEvent } from "../platform/events";
 import { fields } from "../platform/fields";
 import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../platform/openapi";
-import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../platform/pagination";
+import { idPage, PageQuery, pageQueryShape } from "../platform/resource/id-page";
 import { Deleted, ListMeta } from "../platform/resource/routes";
 import { isoTimestamp } from "../platform/time";
 import { sendMessages } from "./dispatch";
@@ -90,8 +90,9 @@ const routes = {
     method: "get",
     path: "/webhooks",
     tags,
-    summary: "List webhook endpoints (never their secrets)",
-    responses: { 200: jsonContent(envelope(z.array(Endpoint)), "The endpoints, oldest first") },
+    summary: "List webhook endpoints (never their secrets), newest first",
+    request: { query: PageQuery },
+    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Endpoint), meta: ListMeta }), "A page of endpoints") },
   }),
   create: defineRoute(access.admin, {
     method: "post",
@@ -150,11 +151,7 @@ const routes = {
     summary: "The delivery log of an endpoint, newest first",
     request: {
       params: EndpointParam,
-      query: z.strictObject({
-        limit: z.string().regex(/^\d{1,3}$/, "must be an integer from 1 to 100").transform(Number).pipe(z.number().min(1).max(MAX_LIMIT)).optional(),
-        cursor: z.string().max(1000).optional(),
-        status: z.enum(DELIVERY_STATUSES).optional(),
-      }),
+      query: z.strictObject({ ...pageQueryShape, status: z.enum(DELIVERY_STATUSES).optional() }),
     },
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Delivery), meta: ListMeta }), "A page of deliveries") },
   }),
@@ -178,8 +175,8 @@ function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: s
 
 export const webhookRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const rows = await tenantOf(c).select(webhookEndpoints).orderBy(asc(webhookEndpoints.id));
-    return c.json({ success: true as const, data: rows.map(toEndpoint) }, 200);
+    const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], c.env.CURSOR_SECRET);
+    return c.json({ success: true as const, data: page.rows.map(toEndpoint), meta: page.meta }, 200);
   })
   .openapi(routes.create, async (c) => {
     const body = c.req.valid("json");
@@ -261,22 +258,15 @@ export const webhookRoutes = newRouter()
     const tenant = tenantOf(c);
     const endpoint = await tenant.select(webhookEndpoints, eq(webhookEndpoints.id, id)).get();
     if (!endpoint) throw ApiError.notFound("webhook endpoint");
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const binding = { r: `webhook_deliveries:${id}`, w: tenant.workspaceId, s: query.status ?? "-id" };
-    const after = query.cursor ? (await decodeCursor(query.cursor, binding, c.env.CURSOR_SECRET)).i : undefined;
-    const rows = await tenant
-      .select(
-        webhookDeliveries,
-        eq(webhookDeliveries.endpointId, id),
-        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
-        after !== undefined ? lt(webhookDeliveries.id, after) : undefined,
-      )
-      .orderBy(desc(webhookDeliveries.id))
-      .limit(limit + 1);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const nextCursor = hasMore ? await encodeCursor({ ...binding, v: null, i: page.at(-1)!.id }, c.env.CURSOR_SECRET) : null;
-    return c.json({ success: true as const, data: page.map(toDelivery), meta: { limit, has_more: hasMore, next_cursor: nextCursor } }, 200);
+    const page = await idPage(
+      tenant,
+      webhookDeliveries,
+      `webhook_deliveries:${id}:${query.status ?? "all"}`,
+      query,
+      [eq(webhookDeliveries.endpointId, id), query.status ? eq(webhookDeliveries.status, query.status) : undefined],
+      c.env.CURSOR_SECRET,
+    );
+    return c.json({ success: true as const, data: page.rows.map(toDelivery), meta: page.meta }, 200);
   })
   .openapi(routes.retry, async (c) => {
     const { id, delivery_id } = c.req.valid("param");

@@ -7,6 +7,7 @@ import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
 import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { PACKAGE_NAMES, PACKAGES, type PackageName } from "../platform/packages";
+import { ListMeta } from "../platform/resource/routes";
 import { workspaces } from "../platform/schema";
 
 const tags = ["Packages"];
@@ -27,7 +28,7 @@ const listPackages = defineRoute(access.authenticated, {
   path: "/packages",
   tags,
   summary: "The package catalogue and which packages are enabled for the workspace",
-  responses: { 200: jsonContent(envelope(z.array(Package)), "Every package") },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package), meta: ListMeta }), "Every package (one page)") },
 });
 
 const PackageParam = z.object({
@@ -46,7 +47,8 @@ const setPackage = defineRoute(access.admin, {
 export const packageRoutes = newRouter()
   .openapi(listPackages, async (c) => {
     const row = await tenantOf(c).db.select({ disabled: workspaces.disabledPackages }).from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
-    return c.json({ success: true as const, data: PACKAGE_NAMES.map((name) => toPackage(name, row?.disabled ?? [])) }, 200);
+    const data = PACKAGE_NAMES.map((name) => toPackage(name, row?.disabled ?? []));
+    return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(setPackage, async (c) => {
     const { name } = c.req.valid("param");
