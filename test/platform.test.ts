@@ -84,6 +84,22 @@ describe("OpenAPI", () => {
     for (const expected of ["POST /invoices/{id}/send", "PUT /tasks/{id}/status", "POST /tasks/{id}/restore", "DELETE /payments/{id}", "PUT /packages/{name}", "PUT /subscription", "POST /contacts/batch"]) {
       expect(operations).toContain(expected);
     }
+    // Every $ref resolves, every operation documents a success response and the error envelope.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) {
+      const [, , section, name] = ref.slice(8, -1).split("/");
+      expect(doc.components[section!]?.[name!], ref).toBeDefined();
+    }
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const statuses = Object.keys(operation.responses);
+        expect(statuses.some((status) => status.startsWith("2")), `${method} ${path}`).toBe(true);
+        expect(statuses, `${method} ${path}`).toContain("400");
+        for (const parameter of (path.match(/\{(\w+)\}/g) ?? []).map((p) => p.slice(1, -1))) {
+          expect(operation.parameters?.some((p: any) => p.in === "path" && p.name === parameter), `${method} ${path} documents {${parameter}}`).toBe(true);
+        }
+      }
+    }
     expect(doc.paths["/me"].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.paths["/auth/token"].post.security).toEqual([]);
     expect(doc.paths["/me"].get.responses["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
