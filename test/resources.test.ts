@@ -215,6 +215,20 @@ describe("deal stages", () => {
     expect(await recordedEvents(ws.workspaceId, "deal.stage_changed")).toHaveLength(5);
   });
 
+  it("never lets racing updates both pass the stage rules (won and lost at once)", async () => {
+    const ws = await signup();
+    await setPlan(ws, "pro");
+    for (let round = 0; round < 5; round++) {
+      const deal = await create(ws, "deals", { name: `Race ${round}`, stage: "negotiation" });
+      const [won, lost] = await Promise.all(["won", "lost"].map((stage) => call("PUT", `/deals/${deal.id}`, { token: ws.token, body: { stage } })));
+      expect([won!.status, lost!.status].sort()).toEqual([200, 409]);
+      const final = (await call("GET", `/deals/${deal.id}`, { token: ws.token })).json.data.stage;
+      expect(final).toBe(won!.status === 200 ? "won" : "lost");
+    }
+    const changes = await recordedEvents(ws.workspaceId, "deal.stage_changed");
+    expect(changes).toHaveLength(5);
+  });
+
   it("refuses an invalid transition inside an atomic batch without writing anything", async () => {
     const ws = await signup();
     const deal = await create(ws, "deals", { name: "D", stage: "won" });

@@ -164,6 +164,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     if (existing.status !== "draft") throw new ApiError("conflict", `Only draft invoices can be deleted; this one is ${existing.status}. Void it instead.`);
   },
   events: ({ before, after }) => (before === null ? [{ type: "invoice.created", data: toInvoice(after) }] : []),
+  guardColumn: invoices.status,
   sortable: {
     id: invoices.id,
     issue_date: invoices.issueDate,

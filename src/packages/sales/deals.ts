@@ -126,6 +126,7 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
     before !== null && before.stage !== after.stage
       ? [{ type: "deal.stage_changed", data: toDeal(after), previousAttributes: { stage: before.stage } }]
       : [],
+  guardColumn: deals.stage,
   sortable: { id: deals.id, value: deals.value, created_at: deals.createdAt },
   filters: {
     stage: anyOf(deals.stage, z.enum(DEAL_STAGES), "Stage (comma list = any of)"),

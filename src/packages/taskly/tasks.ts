@@ -94,6 +94,7 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
   softDelete: { column: tasks.deletedAt, set: (now) => ({ deletedAt: now }) },
   // Fired whenever a task enters done, including a task created as done.
   events: ({ before, after }) => (after.status === "done" && before?.status !== "done" ? [{ type: "task.completed", data: toTask(after) }] : []),
+  guardColumn: tasks.status,
   sortable: {
     id: tasks.id,
     due_date: { sql: sql`coalesce(${tasks.dueDate}, '9999-12-31')`, value: (row) => (row.dueDate as string | null) ?? "9999-12-31" },

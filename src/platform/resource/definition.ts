@@ -56,6 +56,12 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   check?(tenant: Tenant, input: Partial<Create>, existing: Row<T> | null): Promise<ErrorDetail[]>;
   /** Updates whose rules depend on the current row (state machines) get it here and may throw. */
   beforeUpdate?(input: Update, existing: Row<T>): void;
+  /**
+   * The state column `beforeUpdate` and `events` judge (a deal's stage, a task's status): an update
+   * applies only while it still holds the value they saw, so two racing updates cannot both pass a
+   * rule meant for one of them; the loser gets 409 conflict.
+   */
+  guardColumn?: SQLiteColumn;
   /** Deletes may be refused (409) depending on the row. */
   beforeDelete?(existing: Row<T>): void;
   /** Soft delete: DELETE sets this column; reads, lists and updates ignore such rows. */

@@ -1,4 +1,5 @@
-import { SQL, and, eq, inArray, is, isNull, sql } from "drizzle-orm";
+import { SQL, and, eq, getTableColumns, inArray, is, isNull, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
@@ -65,6 +66,13 @@ export async function presentOutcomes(def: AnyResource, tenant: Tenant, outcomes
   return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: shown[next++] } : outcome));
 }
 
+/** The row property (camelCase) a column of the resource's table is read under. */
+function columnKey(def: AnyResource, column: SQLiteColumn): string {
+  const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === column);
+  if (!entry) throw new Error(`${def.name}: ${column.name} is not a column of its table`);
+  return entry[0];
+}
+
 function notFound(def: AnyResource): ApiError {
   return ApiError.notFound(def.singular);
 }
@@ -114,7 +122,8 @@ export async function planWrite(def: AnyResource, tenant: Tenant, operation: Ope
     const problems = (await def.check?.(tenant, operation.data, existing)) ?? [];
     if (problems.length > 0) throw ApiError.validation(problems);
     const values = { ...def.toUpdate(operation.data, existing, now), updatedAt: now };
-    const update = tenant.update(table, values, ...target).returning();
+    const guard = def.guardColumn && existing ? eq(def.guardColumn, existing[columnKey(def, def.guardColumn)]) : undefined;
+    const update = tenant.update(table, values, ...target, guard).returning();
     const events = existing
       ? (def.events?.({ before: existing, after: { ...existing, ...values } }) ?? []).map((event) => recordEvent(tenant, { ...event, onlyIfChanged: true }, now))
       : [];
@@ -122,6 +131,7 @@ export async function planWrite(def: AnyResource, tenant: Tenant, operation: Ope
       statements: [update, ...events],
       finish: ([rows]) => {
         const row = (rows as AnyRow[])[0];
+        if (!row && guard) throw new ApiError("conflict", `The ${def.singular} was changed by another request; read it again and retry`);
         if (!row) throw notFound(def);
         return { status: 200, row };
       },
