@@ -59,11 +59,6 @@ const me = defineRoute(access.authenticated, {
   responses: { 200: jsonContent(envelope(Me), "The caller") },
 });
 
-function invalidCredentials(): ApiError {
-  const error = unauthorized(false);
-  return new ApiError("unauthorized", "Invalid e-mail or password", { headers: error.options.headers });
-}
-
 export const authRoutes = newRouter()
   .openapi(signup, async (c) => {
     const body = c.req.valid("json");
@@ -97,7 +92,7 @@ export const authRoutes = newRouter()
     const db = database(c.env.DB);
     const user = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).get();
     const valid = user ? await verifyPassword(body.password, user.passwordHash) : await spendPasswordCheck(body.password);
-    if (!user || !valid) throw invalidCredentials();
+    if (!user || !valid) throw unauthorized(false, "Invalid e-mail or password");
     const now = Date.now();
     const session = await newSession(db, { id: user.id, workspaceId: user.workspaceId }, now);
     await session.statement.run();

@@ -32,9 +32,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-export function unauthorized(tokenWasSent: boolean): ApiError {
+export function unauthorized(tokenWasSent: boolean, message?: string): ApiError {
   const challenge = tokenWasSent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
-  const message = tokenWasSent
+  message ??= tokenWasSent
     ? "The bearer token is malformed, unknown, expired or revoked"
     : "Authentication required: send Authorization: Bearer <token>";
   return new ApiError("unauthorized", message, { headers: { "WWW-Authenticate": challenge } });

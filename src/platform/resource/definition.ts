@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { SQL } from "drizzle-orm";
+import { getTableColumns, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BusinessResource } from "../auth/permissions";
@@ -78,6 +78,13 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   /** Fields of a create event's data read back from the inserted row (values only SQL computes). */
   fillFromRow?: Record<string, SQLiteColumn>;
 };
+
+/** The row property (camelCase) under which a column of the resource's table is read. */
+export function columnKey(def: AnyResource, column: SQLiteColumn): string {
+  const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === column);
+  if (!entry) throw new Error(`${def.name}: ${column.name} is not a column of its table`);
+  return entry[0];
+}
 
 // The generic layer handles every resource through this erased shape; definitions stay fully typed.
 export type AnyResource = ResourceDefinition<ResourceTable, any, any, any>;

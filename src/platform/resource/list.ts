@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, asc, count, desc, getTableColumns, gte, isNull, lte, or, sql } from "drizzle-orm";
+import { type SQL, asc, count, desc, gte, isNull, lte, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from "../pagination";
-import type { AnyResource } from "./definition";
+import { type AnyResource, columnKey } from "./definition";
 
 const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value));
 
@@ -52,9 +52,8 @@ export type ListMeta = { limit: number; has_more: boolean; next_cursor: string |
 function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; value(row: Record<string, unknown>): unknown } {
   const sortable = def.sortable[field]!;
   if (!("value" in sortable)) {
-    const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === sortable);
-    if (!entry) throw new Error(`${def.name}: sort column ${field} is not a column of its table`);
-    return { sql: sortable, value: (row) => row[entry[0]] };
+    const key = columnKey(def, sortable);
+    return { sql: sortable, value: (row) => row[key] };
   }
   return sortable;
 }

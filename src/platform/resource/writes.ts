@@ -1,10 +1,9 @@
-import { SQL, and, eq, getTableColumns, inArray, is, isNull, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { SQL, and, eq, inArray, is, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
 import { recordEvent } from "../events";
-import type { AnyResource, ResourceTable, Row } from "./definition";
+import { type AnyResource, columnKey, type ResourceTable, type Row } from "./definition";
 
 export type Operation =
   | { op: "create"; data: object }
@@ -64,13 +63,6 @@ export async function presentOutcomes(def: AnyResource, tenant: Tenant, outcomes
   const shown = await present(def, tenant, rows);
   let next = 0;
   return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: shown[next++] } : outcome));
-}
-
-/** The row property (camelCase) a column of the resource's table is read under. */
-function columnKey(def: AnyResource, column: SQLiteColumn): string {
-  const entry = Object.entries(getTableColumns(def.table)).find(([, candidate]) => candidate === column);
-  if (!entry) throw new Error(`${def.name}: ${column.name} is not a column of its table`);
-  return entry[0];
 }
 
 function notFound(def: AnyResource): ApiError {
