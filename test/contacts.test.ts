@@ -338,8 +338,9 @@ describe("idempotency", () => {
 
   it("answers 409 while the first request is in progress and validates the key", async () => {
     const ws = await signup();
-    await env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, key, request_hash, locked_until, expires_at) VALUES (?, 'busy', 'h', ?, ?)")
-      .bind(ws.workspaceId, Date.now() + 60_000, Date.now() + 86_400_000)
+    const me = (await call("GET", "/me", { token: ws.token })).json.data;
+    await env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, credential, key, request_hash, locked_until, expires_at) VALUES (?, ?, 'busy', 'h', ?, ?)")
+      .bind(ws.workspaceId, `user:${me.user.id}`, Date.now() + 60_000, Date.now() + 86_400_000)
       .run();
     expectError(await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "busy" } }), 409, "idempotency_in_progress");
     const bad = expectError(await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "x".repeat(256) } }), 400, "validation_error");

@@ -237,7 +237,7 @@ describe("deal stages", () => {
       token: ws.token,
       body: { operations: [{ op: "update", id: other.id, data: { stage: "meeting" } }, { op: "update", id: deal.id, data: { stage: "lost" } }] },
     });
-    expect(expectError(res, 400, "validation_error").details[0]).toMatchObject({ index: 1, path: "operations.1" });
+    expect(expectError(res, 400, "validation_error").details[0]).toMatchObject({ index: 1, path: "operations.1.data.stage" });
     expect((await call("GET", `/deals/${other.id}`, { token: ws.token })).json.data.stage).toBe("initial_contact");
     expect(await recordedEvents(ws.workspaceId, "deal.stage_changed")).toHaveLength(0);
   });

@@ -6,7 +6,6 @@ import { jsonBody } from "./body";
 import type { AppEnv } from "./context";
 import { renderDocs } from "./docs";
 import { ApiError, errorResponse, handleError } from "./errors";
-import { idempotency } from "./idempotency";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
 import { validationHook } from "./validation";
@@ -56,7 +55,6 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   api.use("*", authenticate);
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));
   api.use("*", jsonBody);
-  api.use("*", idempotency);
   api.use("*", async (c, next) => {
     await next();
     const principal = c.get("principal");

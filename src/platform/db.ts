@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
@@ -17,6 +17,14 @@ export function database(d1: D1Database): Database {
 }
 
 type TenantTable = SQLiteTable & { workspaceId: SQLiteColumn };
+
+/**
+ * `"table"."column"`, always qualified. Drizzle writes bare column names in a single-table select list,
+ * so a correlated subquery there must name the outer row's columns with this.
+ */
+export function qualified(column: SQLiteColumn): SQL {
+  return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+}
 
 /**
  * The workspace a request acts in. Every query on a tenant table goes through it, so the

@@ -38,7 +38,13 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { details?: ErrorBody["details"]; headers?: Record<string, string>; cause?: unknown } = {},
+    readonly options: {
+      details?: ErrorBody["details"];
+      headers?: Record<string, string>;
+      cause?: unknown;
+      /** The body field the error is about, when it has one (batches point their details at it). */
+      field?: string;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.status = ERROR_STATUS[code];

@@ -1,5 +1,6 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import type { Principal } from "./auth/principal";
 import type { AppEnv } from "./context";
 import { sha256Hex } from "./crypto";
 import { database } from "./db";
@@ -12,10 +13,18 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const LOCK_MS = 60_000;
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
+/** Whose keys these are: a user's sessions share them; an API token has its own. */
+function credentialOf(principal: Principal): string {
+  return principal.tokenKind === "session" ? `user:${principal.user.id}` : `token:${principal.tokenId}`;
+}
+
 /**
- * Idempotency-Key on any authenticated POST: the first request runs and its response is stored; the
- * same key with the same request replays it (Idempotent-Replayed: true), with another request → 422,
- * while the first is still running → 409. 5xx responses are not stored, so the client can retry.
+ * Idempotency-Key on an authenticated POST, as route middleware after authorization: a caller that
+ * may not make the request is refused before any replay, and a key belongs to its workspace and
+ * credential, so another caller's key is simply a different key. The first request runs and its
+ * response is stored; the same key with the same request replays it (Idempotent-Replayed: true), with
+ * another request → 422, while the first is still running → 409. 5xx responses are not stored, so the
+ * client can retry.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header("idempotency-key");
@@ -26,15 +35,15 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 
   const db = database(c.env.DB);
-  const workspaceId = principal.workspace.id;
+  const scope = { workspaceId: principal.workspace.id, credential: credentialOf(principal), key };
   const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${c.get("bodyText") ?? ""}`);
   const now = Date.now();
   // Claim the key: a new row, or an expired / abandoned one taken over, in one conditional statement.
   const claimed = await db
     .insert(idempotencyKeys)
-    .values({ workspaceId, key, requestHash, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS })
+    .values({ ...scope, requestHash, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS })
     .onConflictDoUpdate({
-      target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
+      target: [idempotencyKeys.workspaceId, idempotencyKeys.credential, idempotencyKeys.key],
       set: { requestHash, responseStatus: null, responseBody: null, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS },
       setWhere: or(
         lt(idempotencyKeys.expiresAt, now),
@@ -44,14 +53,10 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     .returning({ key: idempotencyKeys.key })
     .get();
 
+  const where = and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.credential, scope.credential), eq(idempotencyKeys.key, key));
   if (!claimed) {
-    const stored = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key)))
-      .get();
-    if (!stored) throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is in progress; retry shortly");
-    if (stored.responseStatus === null || stored.responseBody === null) {
+    const stored = await db.select().from(idempotencyKeys).where(where).get();
+    if (!stored || stored.responseStatus === null || stored.responseBody === null) {
       throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is in progress; retry shortly");
     }
     if (stored.requestHash !== requestHash) {
@@ -64,7 +69,6 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 
   await next();
-  const where = and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
   if (c.res.status >= 500) {
     await db.delete(idempotencyKeys).where(where).run();
     return;

@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { authorize } from "./auth/middleware";
 import type { Access } from "./auth/permissions";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { idempotency } from "./idempotency";
 
 export const ErrorEnvelope = z
   .object({
@@ -65,9 +66,11 @@ type RouteInput = Omit<RouteConfig, "middleware" | "security">;
  * schema refuses any query parameter (unknown parameters are a 400, as for bodies).
  */
 export function defineRoute<const R extends RouteInput>(need: Access, config: R) {
+  // Idempotency replays run after authorization: a caller who may not make the request gets no replay.
+  const replayable = config.method === "post" && need.kind !== "public";
   const route = createRoute({
     ...config,
-    middleware: [authorize(need)] as const,
+    middleware: replayable ? ([authorize(need), idempotency] as const) : ([authorize(need)] as const),
     security: need.kind === "public" ? [] : [{ bearerAuth: [] }],
     responses: { ...ERROR_RESPONSES, ...config.responses },
   });

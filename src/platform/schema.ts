@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are stored as Unix milliseconds and rendered as ISO 8601 strings. */
 export const timestamps = {
@@ -68,11 +69,16 @@ export const tokens = sqliteTable(
   ],
 );
 
-/** Idempotency-Key records: kept 24 h per workspace, swept by the cron trigger. */
+/**
+ * Idempotency-Key records: kept 24 h per workspace and credential (a user's sessions share keys, an API
+ * token has its own), swept by the cron trigger.
+ */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
     workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    /** `user:<id>` for session tokens, `token:<id>` for API tokens. */
+    credential: text("credential").notNull(),
     key: text("key").notNull(),
     /** SHA-256 of method, path and body: the same key with another request is refused. */
     requestHash: text("request_hash").notNull(),
@@ -82,7 +88,7 @@ export const idempotencyKeys = sqliteTable(
     lockedUntil: integer("locked_until").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.workspaceId, table.key] }), index("idempotency_keys_expires_idx").on(table.expiresAt)],
+  (table) => [primaryKey({ columns: [table.workspaceId, table.credential, table.key] }), index("idempotency_keys_expires_idx").on(table.expiresAt)],
 );
 
 /**
@@ -107,3 +113,12 @@ export const events = sqliteTable(
     index("events_pending_idx").on(table.enqueuedAt, table.createdAt),
   ],
 );
+
+/**
+ * Write guards: a statement in a D1 batch that inserts a row here aborts the whole batch (the CHECK can
+ * never hold), so a condition that fails midway (`changes() = 0`, a reference gone) rolls back every
+ * statement before it. The table is always empty.
+ */
+export const writeGuards = sqliteTable("write_guards", { reason: text("reason").notNull() }, () => [
+  check("write_guard_failed", sql`reason IS NULL`),
+]);

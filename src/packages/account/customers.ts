@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { and, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { qualified as q } from "../../platform/db";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf } from "../../platform/resource/filters";
@@ -112,26 +113,9 @@ export const customerResource: ResourceDefinition<typeof customers, z.infer<type
     ...billingColumns(input.billing),
   }),
   toUpdate: ({ billing, tax_id, ...rest }) => ({ ...rest, ...(tax_id !== undefined ? { taxId: tax_id } : {}), ...billingColumns(billing) }),
-  // balance = what the customer owes on invoices that are out: one grouped query per page.
-  async enrich(tenant, rows) {
-    const owed = await tenant.db
-      .select({ customerId: invoices.customerId, balance: sql<number>`sum(${invoices.total} - ${invoices.amountPaid})` })
-      .from(invoices)
-      .where(
-        tenant.scope(
-          invoices,
-          and(
-            inArray(
-              invoices.customerId,
-              rows.map((row) => row.id),
-            ),
-            inArray(invoices.status, ["sent", "partially_paid"]),
-          ),
-        ),
-      )
-      .groupBy(invoices.customerId);
-    const balances = new Map(owed.map((entry) => [entry.customerId, entry.balance]));
-    return rows.map((row) => ({ ...row, balance: balances.get(row.id) ?? 0 }));
+  // balance = what the customer owes on invoices that are out, in the statement that reads the customer.
+  computed: {
+    balance: sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${q(invoices.workspaceId)} = ${q(customers.workspaceId)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(Number),
   },
   sortable: { id: customers.id, name: customers.name, created_at: customers.createdAt },
   filters: {

@@ -24,6 +24,7 @@ export const customers = sqliteTable(
   },
   (table) => [
     index("customers_workspace_id_idx").on(table.workspaceId, table.id),
+    index("customers_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("customers_workspace_name_idx").on(table.workspaceId, table.name, table.id),
     index("customers_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("customers_workspace_country_idx").on(table.workspaceId, table.billingCountry, table.id),
@@ -61,6 +62,7 @@ export const invoices = sqliteTable(
   (table) => [
     uniqueIndex("invoices_workspace_number_unique").on(table.workspaceId, table.number),
     index("invoices_workspace_id_idx").on(table.workspaceId, table.id),
+    index("invoices_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("invoices_workspace_customer_idx").on(table.workspaceId, table.customerId, table.status),
     index("invoices_workspace_status_idx").on(table.workspaceId, table.status, table.id),
     index("invoices_workspace_issue_idx").on(table.workspaceId, table.issueDate, table.id),
@@ -88,6 +90,7 @@ export const payments = sqliteTable(
   (table) => [
     uniqueIndex("payments_workspace_processor_unique").on(table.workspaceId, table.processor, table.processorPaymentId),
     index("payments_workspace_id_idx").on(table.workspaceId, table.id),
+    index("payments_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("payments_workspace_invoice_idx").on(table.workspaceId, table.invoiceId, table.id),
     index("payments_workspace_paid_idx").on(table.workspaceId, table.paidAt, table.id),
   ],

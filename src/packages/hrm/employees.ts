@@ -68,7 +68,7 @@ export const employeeResource: ResourceDefinition<typeof employees, z.infer<type
     dateOfJoining: input.date_of_joining ?? today(now),
   }),
   toUpdate: ({ date_of_joining, ...rest }) => ({ ...rest, ...(date_of_joining !== undefined ? { dateOfJoining: date_of_joining } : {}) }),
-  events: ({ before, after }) => (before === null ? [{ type: "employee.onboarded", data: toEmployee(after) }] : []),
+  events: [{ type: "employee.onboarded", on: "create" }],
   sortable: { id: employees.id, name: employees.name, date_of_joining: employees.dateOfJoining },
   filters: {
     department: anyOf(employees.department, z.string(), "Department (exact, comma list = any of)"),

@@ -21,6 +21,7 @@ export const employees = sqliteTable(
   (table) => [
     uniqueIndex("employees_workspace_email_unique").on(table.workspaceId, table.email),
     index("employees_workspace_id_idx").on(table.workspaceId, table.id),
+    index("employees_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("employees_workspace_name_idx").on(table.workspaceId, table.name, table.id),
     index("employees_workspace_joined_idx").on(table.workspaceId, table.dateOfJoining, table.id),
     index("employees_workspace_department_idx").on(table.workspaceId, table.department, table.id),

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../platform/errors";
+import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf } from "../../platform/resource/filters";
-import { checkReferences } from "../../platform/resource/references";
 import { isoTimestamp } from "../../platform/time";
 import { customers } from "../account/schema";
 import { contacts, DEAL_STAGES, DEAL_STATUSES, deals, OPEN_STAGES } from "./schema";
@@ -94,39 +93,33 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
       closedAt: statusOf(stage) === "open" ? null : now,
     };
   },
-  beforeUpdate(input, existing) {
-    if (input.stage === undefined || input.stage === existing.stage) return;
-    const allowed = allowedStages(existing.stage);
-    if (!allowed.includes(input.stage)) {
-      throw new ApiError("invalid_transition", `stage: a ${existing.stage} deal cannot move to ${input.stage} directly; reopen it first`, {
-        details: { from: existing.stage, to: input.stage, allowed },
-      });
-    }
-  },
-  toUpdate: ({ contact_id, customer_id, expected_close_date, lost_reason, ...rest }, existing, now) => {
-    const stageChange =
-      rest.stage !== undefined && existing && rest.stage !== existing.stage
-        ? { status: statusOf(rest.stage), closedAt: statusOf(rest.stage) === "open" ? null : now }
-        : {};
-    return {
-      ...rest,
-      ...stageChange,
-      ...(contact_id !== undefined ? { contactId: contact_id } : {}),
-      ...(customer_id !== undefined ? { customerId: customer_id } : {}),
-      ...(expected_close_date !== undefined ? { expectedCloseDate: expected_close_date } : {}),
-      ...(lost_reason !== undefined ? { lostReason: lost_reason } : {}),
-    };
-  },
-  check: (tenant, input) =>
-    checkReferences(tenant, [
-      { field: "contact_id", id: input.contact_id, table: contacts, what: "contact" },
-      { field: "customer_id", id: input.customer_id, table: customers, what: "customer" },
-    ]),
-  events: ({ before, after }) =>
-    before !== null && before.stage !== after.stage
-      ? [{ type: "deal.stage_changed", data: toDeal(after), previousAttributes: { stage: before.stage } }]
-      : [],
-  guardColumn: deals.stage,
+  // A stage change sets status and closed_at; staying in the same stage keeps closed_at as it is.
+  toUpdate: ({ contact_id, customer_id, expected_close_date, lost_reason, ...rest }, now) => ({
+    ...rest,
+    ...(rest.stage !== undefined
+      ? {
+          status: statusOf(rest.stage),
+          closedAt: sql`CASE WHEN ${deals.stage} = ${rest.stage} THEN ${deals.closedAt} ELSE ${statusOf(rest.stage) === "open" ? null : now} END`,
+        }
+      : {}),
+    ...(contact_id !== undefined ? { contactId: contact_id } : {}),
+    ...(customer_id !== undefined ? { customerId: customer_id } : {}),
+    ...(expected_close_date !== undefined ? { expectedCloseDate: expected_close_date } : {}),
+    ...(lost_reason !== undefined ? { lostReason: lost_reason } : {}),
+  }),
+  transitions: [
+    {
+      field: "stage",
+      column: deals.stage,
+      allowed: (from) => allowedStages(from as Stage),
+      message: (from, to) => `a ${from} deal cannot move to ${to} directly; reopen it first`,
+    },
+  ],
+  references: [
+    { field: "contact_id", table: contacts, what: "contact" },
+    { field: "customer_id", table: customers, what: "customer" },
+  ],
+  events: [{ type: "deal.stage_changed", on: "change", field: "stage", column: deals.stage, previous: true }],
   sortable: { id: deals.id, value: deals.value, created_at: deals.createdAt },
   filters: {
     stage: anyOf(deals.stage, z.enum(DEAL_STAGES), "Stage (comma list = any of)"),

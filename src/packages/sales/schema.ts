@@ -16,6 +16,7 @@ export const contacts = sqliteTable(
   (table) => [
     uniqueIndex("contacts_workspace_email_unique").on(table.workspaceId, table.email),
     index("contacts_workspace_id_idx").on(table.workspaceId, table.id),
+    index("contacts_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("contacts_workspace_name_idx").on(table.workspaceId, table.name, table.id),
     index("contacts_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("contacts_workspace_company_idx").on(table.workspaceId, table.company, table.id),
@@ -41,6 +42,7 @@ export const leads = sqliteTable(
   },
   (table) => [
     index("leads_workspace_id_idx").on(table.workspaceId, table.id),
+    index("leads_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("leads_workspace_name_idx").on(table.workspaceId, table.name, table.id),
     index("leads_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("leads_workspace_status_idx").on(table.workspaceId, table.status, table.id),
@@ -72,6 +74,7 @@ export const deals = sqliteTable(
   },
   (table) => [
     index("deals_workspace_id_idx").on(table.workspaceId, table.id),
+    index("deals_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("deals_workspace_value_idx").on(table.workspaceId, table.value, table.id),
     index("deals_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("deals_workspace_stage_idx").on(table.workspaceId, table.stage, table.id),

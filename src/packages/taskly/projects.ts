@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { and, count, inArray, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { qualified as q } from "../../platform/db";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue } from "../../platform/resource/filters";
-import { checkReferences } from "../../platform/resource/references";
 import { isoTimestamp } from "../../platform/time";
 import { customers } from "../account/schema";
 import { PROJECT_STATUSES, projects, tasks } from "./schema";
@@ -32,10 +32,11 @@ const writable = {
   start_date: fields.date().nullable(),
   end_date: fields.date().nullable(),
 };
-const datesInOrder = (input: { start_date?: string | null; end_date?: string | null }) => !input.start_date || !input.end_date || input.end_date >= input.start_date;
-const endAfterStart = { message: "must not be before start_date", path: ["end_date"] };
-const CreateProject = z.strictObject(writable).partial().required({ name: true }).refine(datesInOrder, endAfterStart).openapi("CreateProject");
-const UpdateProject = z.strictObject(writable).partial().refine(datesInOrder, endAfterStart).openapi("UpdateProject");
+const CreateProject = z.strictObject(writable).partial().required({ name: true }).openapi("CreateProject");
+const UpdateProject = z.strictObject(writable).partial().openapi("UpdateProject");
+
+const liveTasksOf = (project: typeof projects) =>
+  sql`${q(tasks.workspaceId)} = ${q(project.workspaceId)} AND ${q(tasks.projectId)} = ${q(project.id)} AND ${q(tasks.deletedAt)} IS NULL`;
 
 type ProjectRow = Row<typeof projects> & { taskCount?: number; completedTaskCount?: number };
 
@@ -72,31 +73,12 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
     ...(start_date !== undefined ? { startDate: start_date } : {}),
     ...(end_date !== undefined ? { endDate: end_date } : {}),
   }),
-  check: (tenant, input) => checkReferences(tenant, [{ field: "customer_id", id: input.customer_id, table: customers, what: "customer" }]),
-  // Task counts for a whole page in one grouped query over the covering index (no query per project).
-  async enrich(tenant, rows) {
-    const counts = await tenant.db
-      .select({
-        projectId: tasks.projectId,
-        total: count(),
-        done: sql<number>`sum(${tasks.status} = 'done')`,
-      })
-      .from(tasks)
-      .where(
-        tenant.scope(
-          tasks,
-          and(
-            inArray(
-              tasks.projectId,
-              rows.map((row) => row.id),
-            ),
-            isNull(tasks.deletedAt),
-          ),
-        ),
-      )
-      .groupBy(tasks.projectId);
-    const byProject = new Map(counts.map((entry) => [entry.projectId, entry]));
-    return rows.map((row) => ({ ...row, taskCount: byProject.get(row.id)?.total ?? 0, completedTaskCount: byProject.get(row.id)?.done ?? 0 }));
+  references: [{ field: "customer_id", table: customers, what: "customer" }],
+  ordered: [{ first: { field: "start_date", column: projects.startDate }, then: { field: "end_date", column: projects.endDate } }],
+  // Live task counts in the statement that reads the project (one indexed lookup per row of the page).
+  computed: {
+    taskCount: sql<number>`(SELECT count(*) FROM ${tasks} WHERE ${liveTasksOf(projects)})`.mapWith(Number),
+    completedTaskCount: sql<number>`(SELECT count(*) FROM ${tasks} WHERE ${liveTasksOf(projects)} AND ${q(tasks.status)} = 'done')`.mapWith(Number),
   },
   sortable: { id: projects.id, name: projects.name, created_at: projects.createdAt },
   filters: {

@@ -21,6 +21,7 @@ export const projects = sqliteTable(
   },
   (table) => [
     index("projects_workspace_id_idx").on(table.workspaceId, table.id),
+    index("projects_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("projects_workspace_name_idx").on(table.workspaceId, table.name, table.id),
     index("projects_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("projects_workspace_status_idx").on(table.workspaceId, table.status, table.id),
@@ -50,6 +51,7 @@ export const tasks = sqliteTable(
   },
   (table) => [
     index("tasks_workspace_id_idx").on(table.workspaceId, table.id),
+    index("tasks_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("tasks_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("tasks_workspace_due_idx").on(table.workspaceId, sql`coalesce(${table.dueDate}, '9999-12-31')`, table.id),
     // Covers the per-project task counts of GET /projects (live tasks by status).

@@ -8,8 +8,7 @@ import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue } from "../../platform/resource/filters";
-import { checkReferences } from "../../platform/resource/references";
-import { present, runWrite } from "../../platform/resource/writes";
+import { runWrite } from "../../platform/resource/writes";
 import { isoTimestamp } from "../../platform/time";
 import { employees } from "../hrm/schema";
 import { projects, TASK_PRIORITIES, TASK_STATUSES, tasks } from "./schema";
@@ -78,23 +77,24 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
     dueDate: input.due_date ?? null,
     completedAt: input.status === "done" ? now : null,
   }),
-  // A board: any status move is allowed. Entering done stamps completed_at, leaving clears it.
-  toUpdate: ({ project_id, assignee_id, due_date, ...rest }, existing, now) => ({
+  // A board: any status move is allowed. Entering done stamps completed_at, leaving clears it, and
+  // setting the status a task already has keeps it.
+  toUpdate: ({ project_id, assignee_id, due_date, ...rest }, now) => ({
     ...rest,
-    ...(rest.status !== undefined && existing && rest.status !== existing.status ? { completedAt: rest.status === "done" ? now : null } : {}),
+    ...(rest.status !== undefined
+      ? { completedAt: sql`CASE WHEN ${tasks.status} = ${rest.status} THEN ${tasks.completedAt} ELSE ${rest.status === "done" ? now : null} END` }
+      : {}),
     ...(project_id !== undefined ? { projectId: project_id } : {}),
     ...(assignee_id !== undefined ? { assigneeId: assignee_id } : {}),
     ...(due_date !== undefined ? { dueDate: due_date } : {}),
   }),
-  check: (tenant, input) =>
-    checkReferences(tenant, [
-      { field: "project_id", id: input.project_id, table: projects, what: "project" },
-      { field: "assignee_id", id: input.assignee_id, table: employees, what: "employee" },
-    ]),
+  references: [
+    { field: "project_id", table: projects, what: "project" },
+    { field: "assignee_id", table: employees, what: "employee" },
+  ],
   softDelete: { column: tasks.deletedAt, set: (now) => ({ deletedAt: now }) },
   // Fired whenever a task enters done, including a task created as done.
-  events: ({ before, after }) => (after.status === "done" && before?.status !== "done" ? [{ type: "task.completed", data: toTask(after) }] : []),
-  guardColumn: tasks.status,
+  events: [{ type: "task.completed", on: "change", field: "status", column: tasks.status, to: "done", onCreate: true }],
   sortable: {
     id: tasks.id,
     due_date: { sql: sql`coalesce(${tasks.dueDate}, '9999-12-31')`, value: (row) => (row.dueDate as string | null) ?? "9999-12-31" },
@@ -142,6 +142,5 @@ export const taskActionRoutes = newRouter()
     const [row] = await tenant.update(tasks, { deletedAt: null, updatedAt: Date.now() }, eq(tasks.id, id), isNotNull(tasks.deletedAt)).returning();
     const task = row ?? (await tenant.select(tasks, eq(tasks.id, id)).get());
     if (!task) throw ApiError.notFound("task");
-    const [data] = await present(taskResource, tenant, [task]);
-    return c.json({ success: true as const, data: data as z.infer<typeof Task> }, 200);
+    return c.json({ success: true as const, data: toTask(task) }, 200);
   });

@@ -1,9 +1,25 @@
 import { z } from "@hono/zod-openapi";
+import { inArray, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Tenant } from "../db";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
 import { issuesToDetails } from "../validation";
 import type { AnyResource } from "./definition";
-import { executeWrites, loadRows, type Operation, type PlannedWrite, planWrite, presentOutcomes, runWrite } from "./writes";
+import { merged } from "./rules";
+import {
+  concurrentChange,
+  executeWrites,
+  explainRefusal,
+  type Operation,
+  type PlannedWrite,
+  planWrite,
+  presentOutcomes,
+  runWrite,
+  selectRows,
+  valuesOf,
+} from "./writes";
+
+type Values = Record<string, unknown>;
 
 export const MAX_BATCH_OPERATIONS = 100;
 
@@ -56,13 +72,59 @@ function parseOperation(def: AnyResource, raw: RawOperation, index: number): { o
 }
 
 function withIndex(index: number, error: ApiError): ErrorDetail[] {
-  const details = Array.isArray(error.options.details) ? error.options.details : [{ path: "", message: error.message }];
+  if (error.code === "not_found") return [{ index, path: `operations.${index}.id`, message: error.message }];
+  const details = Array.isArray(error.options.details) ? error.options.details : [{ path: error.options.field ?? "", message: error.message }];
   return details.map((detail) => ({ ...detail, index, path: `operations.${index}${detail.path ? `.data.${detail.path}` : ""}` }));
 }
 
 /**
- * Atomic: every operation is validated (fields, existence, references, state rules) before anything is
- * written, then all statements commit in one D1 batch. Any problem → 400 with per-index details.
+ * One D1 batch that reads everything an atomic batch is judged against: the rows its updates and
+ * deletes name, and which of the rows its operations reference exist in this workspace.
+ */
+async function preload(def: AnyResource, tenant: Tenant, operations: Operation[]) {
+  const ids = [...new Set(operations.flatMap((operation) => (operation.op === "create" ? [] : [operation.id])))];
+  const referenced = (def.references ?? []).map((ref) => ({
+    ref,
+    ids: [...new Set(operations.flatMap((operation) => ("data" in operation && typeof (operation.data as Values)[ref.field] === "number" ? [(operation.data as Values)[ref.field] as number] : [])))],
+  }));
+  const reads: { kind: "row" | number; query: BatchItem<"sqlite"> }[] = [];
+  for (const chunk of chunks(ids)) reads.push({ kind: "row", query: selectRows(def, tenant, def.softDelete ? isNull(def.softDelete.column) : undefined, inArray(def.table.id, chunk)) });
+  referenced.forEach(({ ref, ids: refIds }, position) => {
+    for (const chunk of chunks(refIds)) {
+      reads.push({ kind: position, query: tenant.db.select({ id: ref.table.id }).from(ref.table).where(tenant.scope(ref.table, inArray(ref.table.id, chunk), ref.live)) });
+    }
+  });
+  const rows = new Map<number, Values>();
+  const found = referenced.map(() => new Set<number>());
+  if (reads.length > 0) {
+    const results = (await tenant.db.batch(reads.map((read) => read.query) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as Values[][];
+    results.forEach((result, i) => {
+      const kind = reads[i]!.kind;
+      for (const row of result) kind === "row" ? rows.set(row.id as number, row) : found[kind]!.add(row.id as number);
+    });
+  }
+  const referenceProblems = (operation: Operation): ErrorDetail[] =>
+    operation.op === "delete"
+      ? []
+      : referenced.flatMap(({ ref }, position) => {
+          const id = (operation.data as Values)[ref.field];
+          return typeof id === "number" && !found[position]!.has(id) ? [{ path: ref.field, message: `no ${ref.what} with this id in this workspace` }] : [];
+        });
+  return { rows, referenceProblems };
+}
+
+function chunks(ids: number[], size = 90): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Atomic: every operation is judged before anything is written, in order, against the rows as the
+ * operations before it leave them (an update after a delete of the same row is a 404; two stage moves
+ * of one deal are judged one after the other). Any problem → 400 with per-index details. Then all
+ * statements run in one D1 batch; each carries its own conditions and guards, so a row changed by
+ * another request meanwhile aborts the whole batch (409) instead of committing part of it.
  */
 async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[]) {
   const problems: ErrorDetail[] = [];
@@ -73,18 +135,19 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     if (parsed.operation) operations.push({ index, operation: parsed.operation });
   });
 
-  const ids = operations.flatMap(({ operation }) => (operation.op === "create" ? [] : [operation.id]));
-  const current = await loadRows(def, tenant, [...new Set(ids)]);
+  const loaded = await preload(def, tenant, operations.map(({ operation }) => operation));
+  const state = new Map<number, Values | null>(loaded.rows);
   const now = Date.now();
   const plans: PlannedWrite[] = [];
   for (const { index, operation } of operations) {
-    const row = operation.op === "create" ? undefined : (current.get(operation.id) ?? null);
-    if (row === null) {
-      problems.push({ index, path: `operations.${index}.id`, message: `${def.singular} not found` });
-      continue;
-    }
+    const existing = operation.op === "create" ? null : (state.get(operation.id) ?? null);
     try {
-      plans.push(await planWrite(def, tenant, operation, now, row));
+      const values = valuesOf(def, tenant, operation, now);
+      const refusal = explainRefusal(def, operation, values, existing, loaded.referenceProblems(operation));
+      if (refusal) throw refusal;
+      plans.push(planWrite(def, tenant, operation, now));
+      if (operation.op === "update") state.set(operation.id, merged(existing!, values));
+      if (operation.op === "delete") state.set(operation.id, null);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       problems.push(...withIndex(index, error));
@@ -94,7 +157,7 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     throw ApiError.validation(problems);
   }
-  const outcomes = await presentOutcomes(def, tenant, await executeWrites(def, tenant, plans));
+  const outcomes = presentOutcomes(def, await executeWrites(def, tenant, plans, () => concurrentChange(def)));
   return outcomes.map((outcome, index) => ({ index, ...outcome }));
 }
 

@@ -4,7 +4,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BusinessResource } from "../auth/permissions";
 import type { Tenant } from "../db";
-import type { ErrorDetail } from "../errors";
 import type { EventType } from "../events";
 
 /** A tenant table every resource has: id, workspace_id and timestamps. */
@@ -30,8 +29,62 @@ export type Filter = {
 /** A sort key that is an expression (e.g. a nullable column with NULLs last); `value` reads it from a row. */
 export type SortExpression = { sql: SQL; value(row: Record<string, unknown>): string | number };
 
-/** An event a write fires; `data` is the resource as the API shows it. */
-export type EventSpec = { type: EventType; data: object; previousAttributes?: object };
+/** A body field naming a row of another resource: it must be a live row of the same workspace. */
+export type Reference = {
+  field: string;
+  table: ResourceTable;
+  /** "customer": for the message. */
+  what: string;
+  /** Extra condition for a usable row (e.g. not soft-deleted). */
+  live?: SQL;
+};
+
+/** A state column whose moves are restricted (a deal's stage). */
+export type Transition = {
+  field: string;
+  column: SQLiteColumn;
+  /** The values the column may move to from `from` (staying put is always allowed). */
+  allowed(from: string): readonly string[];
+  message(from: string, to: string): string;
+};
+
+/** Fields that may change only while a state column holds one of `onlyWhen` (an invoice's items while draft). */
+export type LockRule = {
+  fields: readonly string[];
+  column: SQLiteColumn;
+  onlyWhen: readonly string[];
+  message(fields: string[], current: string): string;
+  /** What each locked field's detail says. */
+  detail: string;
+};
+
+/** Rows that may be deleted only in some states (draft invoices). */
+export type DeleteRule = { column: SQLiteColumn; onlyWhen: readonly string[]; message(current: string): string };
+
+/** Two date fields of one row that must be in order (start ≤ end), checked on the row as it will be. */
+export type OrderRule = {
+  first: { field: string; column: SQLiteColumn };
+  then: { field: string; column: SQLiteColumn };
+};
+
+/**
+ * An event a write fires, recorded in the outbox in the same D1 batch. `data` is the row as the API
+ * shows it after the write, rendered by SQL inside the batch (see row-json.ts).
+ */
+export type EventRule =
+  | { type: EventType; on: "create" }
+  | {
+      type: EventType;
+      /** Fires when `field` changes (to `to`, if given). */
+      on: "change";
+      field: string;
+      column: SQLiteColumn;
+      to?: string;
+      /** Also fires on a create whose `field` is `to`. */
+      onCreate?: boolean;
+      /** Adds `previous_attributes: {field: old value}`. */
+      previous?: boolean;
+    };
 
 export type ResourceDefinition<T extends ResourceTable, Create extends object, Update extends object, Output> = {
   name: BusinessResource;
@@ -43,8 +96,11 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   toOutput(row: Row<T>): Output;
   /** Column values for a create; timestamps and workspace are set by the platform. */
   toInsert(input: Create, now: number, tenant: Tenant): WithSql<Omit<NewRow<T>, "createdAt" | "updatedAt">>;
-  /** Column values for a partial update of `existing` (null when no hook needs the current row). */
-  toUpdate(input: Update, existing: Row<T> | null, now: number): Partial<NewRow<T>>;
+  /**
+   * Column values for a partial update. No row is read first: a value that depends on the current
+   * row is an SQL expression over its columns (e.g. `completed_at` only when the status changes).
+   */
+  toUpdate(input: Update, now: number): WithSql<Partial<NewRow<T>>>;
   /** Sort fields by their API name; `id` is always one. */
   sortable: Record<string, SQLiteColumn | SortExpression>;
   filters: Record<string, Filter>;
@@ -52,31 +108,23 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   searchable: SQLiteColumn[];
   /** UNIQUE constraints as SQLite names them ("contacts.email") and the body field each belongs to. */
   uniques: { constraint: string; field: string }[];
-  /** Checks that need the database (references to other rows); each problem is a detail. */
-  check?(tenant: Tenant, input: Partial<Create>, existing: Row<T> | null): Promise<ErrorDetail[]>;
-  /** Updates whose rules depend on the current row (state machines) get it here and may throw. */
-  beforeUpdate?(input: Update, existing: Row<T>): void;
-  /**
-   * The state column `beforeUpdate` and `events` judge (a deal's stage, a task's status): an update
-   * applies only while it still holds the value they saw, so two racing updates cannot both pass a
-   * rule meant for one of them; the loser gets 409 conflict.
-   */
-  guardColumn?: SQLiteColumn;
-  /** Deletes may be refused (409) depending on the row. */
-  beforeDelete?(existing: Row<T>): void;
+  references?: Reference[];
+  transitions?: Transition[];
+  locks?: LockRule[];
+  deletable?: DeleteRule;
+  ordered?: OrderRule[];
+  events?: EventRule[];
   /** Soft delete: DELETE sets this column; reads, lists and updates ignore such rows. */
   softDelete?: { column: SQLiteColumn; set: (now: number) => Partial<NewRow<T>> };
-  /** Adds computed fields to rows before output (one grouped query per page, never one per row). */
-  enrich?(tenant: Tenant, rows: Row<T>[]): Promise<Row<T>[]>;
+  /**
+   * Read-only fields computed by SQL in the same statement that reads the row (correlated subqueries,
+   * never a query per row), keyed by the row property `toOutput` reads.
+   */
+  computed?: Record<string, SQL>;
+  /** How output fields that are not plain columns render in SQL (for event payloads). */
+  outputSql?: Record<string, SQL>;
   /** Statements that must run before a create in its batch (e.g. a per-workspace counter). */
   beforeCreate?(tenant: Tenant, now: number): BatchItem<"sqlite">[];
-  /**
-   * Events a write fires, recorded in the outbox in the same batch. For creates `before` is null and
-   * `after.id` is unknown until the INSERT runs: the platform fills `data.id` (and `fillFromRow` paths).
-   */
-  events?(change: { before: Row<T> | null; after: Row<T> }): EventSpec[];
-  /** Fields of a create event's data read back from the inserted row (values only SQL computes). */
-  fillFromRow?: Record<string, SQLiteColumn>;
 };
 
 /** The row property (camelCase) under which a column of the resource's table is read. */
@@ -87,4 +135,5 @@ export function columnKey(def: AnyResource, column: SQLiteColumn): string {
 }
 
 // The generic layer handles every resource through this erased shape; definitions stay fully typed.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResource = ResourceDefinition<ResourceTable, any, any, any>;

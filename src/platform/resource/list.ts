@@ -3,13 +3,14 @@ import { type SQL, asc, count, desc, gte, isNull, lte, or, sql } from "drizzle-o
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from "../pagination";
-import { type AnyResource, columnKey } from "./definition";
+import { type AnyResource, columnKey, type SortExpression } from "./definition";
+import { selectRows } from "./writes";
 
 const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value));
 
 /** The query parameters of `GET /{resource}`: paging, sort, search, created range, and the resource's filters. */
 export function listQuerySchema(def: AnyResource) {
-  const sortValues = Object.keys(def.sortable).flatMap((field) => [field, `-${field}`]) as [string, ...string[]];
+  const sortValues = Object.keys(sortFields(def)).flatMap((field) => [field, `-${field}`]) as [string, ...string[]];
   const filterShape = Object.fromEntries(
     Object.entries(def.filters).map(([name, filter]) => [name, filter.schema.optional().openapi({ description: filter.description })]),
   );
@@ -24,8 +25,12 @@ export function listQuerySchema(def: AnyResource) {
     cursor: z.string().max(1000).optional().openapi({ description: "meta.next_cursor of the previous page" }),
     sort: z.enum(sortValues, `must be one of ${sortValues.join(", ")}`).optional().openapi({ description: "Sort field; prefix - for descending (default -id)" }),
     q: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the text fields" }),
-    created_after: isoDateTime.optional(),
-    created_before: isoDateTime.optional(),
+    created_after: isoDateTime.optional().openapi({ description: "Created at or after this time (ISO 8601)" }),
+    created_before: isoDateTime.optional().openapi({ description: "Created at or before this time (ISO 8601)" }),
+    updated_after: isoDateTime
+      .optional()
+      .openapi({ description: "Changed at or after this time (ISO 8601): with sort=updated_at, the incremental-sync query" }),
+    updated_before: isoDateTime.optional().openapi({ description: "Changed at or before this time (ISO 8601)" }),
     include_total: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional(),
     ...(def.softDelete
       ? { include_deleted: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional() }
@@ -41,6 +46,8 @@ export type ListQuery = {
   q?: string;
   created_after?: number;
   created_before?: number;
+  updated_after?: number;
+  updated_before?: number;
   include_total?: boolean;
   include_deleted?: boolean;
   [filter: string]: unknown;
@@ -48,9 +55,14 @@ export type ListQuery = {
 
 export type ListMeta = { limit: number; has_more: boolean; next_cursor: string | null; total?: number };
 
+/** The resource's sort fields plus `updated_at`, which every resource has (incremental sync). */
+function sortFields(def: AnyResource): Record<string, SQLiteColumn | SortExpression> {
+  return { ...def.sortable, updated_at: def.table.updatedAt };
+}
+
 /** How a sort field orders rows, and how to read its value from a row for the cursor. */
 function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; value(row: Record<string, unknown>): unknown } {
-  const sortable = def.sortable[field]!;
+  const sortable = sortFields(def)[field]!;
   if (!("value" in sortable)) {
     const key = columnKey(def, sortable);
     return { sql: sortable, value: (row) => row[key] };
@@ -84,6 +96,8 @@ export async function listPage(
   }
   if (query.created_after !== undefined) conditions.push(gte(table.createdAt, query.created_after));
   if (query.created_before !== undefined) conditions.push(lte(table.createdAt, query.created_before));
+  if (query.updated_after !== undefined) conditions.push(gte(table.updatedAt, query.updated_after));
+  if (query.updated_before !== undefined) conditions.push(lte(table.updatedAt, query.updated_before));
   if (query.q !== undefined && def.searchable.length > 0) {
     const needle = query.q.toLowerCase();
     conditions.push(or(...def.searchable.map((searched) => sql`instr(lower(${searched}), ${needle}) > 0`)));
@@ -104,8 +118,7 @@ export async function listPage(
   }
 
   const order = descending ? desc : asc;
-  const pageQuery = tenant
-    .select(table, ...pageConditions)
+  const pageQuery = selectRows(def, tenant, ...pageConditions)
     .orderBy(...(column === table.id ? [order(table.id)] : [order(column), order(table.id)]))
     .limit(limit + 1);
   let rows: Record<string, unknown>[];

@@ -1,27 +1,32 @@
-import { type SQL, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tenant } from "../db";
 import type { ErrorDetail } from "../errors";
-import type { ResourceTable } from "./definition";
+import { assertThat } from "../guards";
+import type { Reference } from "./definition";
 
-export type Reference = {
-  /** The body field holding the id. */
-  field: string;
-  id: number | null | undefined;
-  table: ResourceTable;
-  /** "customer": for the message. */
-  what: string;
-  /** Extra condition for a usable row (e.g. not soft-deleted). */
-  live?: SQL;
-};
+type Wanted = Reference & { id: number };
+
+function wanted(references: Reference[] | undefined, input: Record<string, unknown>): Wanted[] {
+  return (references ?? []).flatMap((ref) => (typeof input[ref.field] === "number" ? [{ ...ref, id: input[ref.field] as number }] : []));
+}
+
+function lookup(tenant: Tenant, ref: Wanted) {
+  return tenant.db.select({ id: ref.table.id }).from(ref.table).where(tenant.scope(ref.table, eq(ref.table.id, ref.id), ref.live));
+}
 
 /**
- * Each reference must name a live row of the caller's workspace; another workspace's row looks exactly
- * like a missing one. All lookups go to D1 in one batch.
+ * Statements that abort the write's batch unless each referenced row is a live row of the caller's
+ * workspace when the batch runs; another workspace's row looks exactly like a missing one.
  */
-export async function checkReferences(tenant: Tenant, references: Reference[]): Promise<ErrorDetail[]> {
-  const wanted = references.filter((ref): ref is Reference & { id: number } => typeof ref.id === "number");
-  if (wanted.length === 0) return [];
-  const lookups = wanted.map((ref) => tenant.db.select({ id: ref.table.id }).from(ref.table).where(tenant.scope(ref.table, eq(ref.table.id, ref.id), ref.live)));
+export function referenceGuards(tenant: Tenant, references: Reference[] | undefined, input: Record<string, unknown>) {
+  return wanted(references, input).map((ref) => assertThat(tenant.db, sql`EXISTS ${lookup(tenant, ref)}`, `reference:${ref.field}`));
+}
+
+/** Why references fail, one detail per field, from one D1 batch (for messages; the guards enforce). */
+export async function referenceProblems(tenant: Tenant, references: Reference[] | undefined, input: Record<string, unknown>): Promise<ErrorDetail[]> {
+  const refs = wanted(references, input);
+  if (refs.length === 0) return [];
+  const lookups = refs.map((ref) => lookup(tenant, ref));
   const results = (await tenant.db.batch(lookups as [(typeof lookups)[0], ...typeof lookups])) as unknown[][];
-  return wanted.flatMap((ref, i) => (results[i]!.length === 0 ? [{ path: ref.field, message: `no ${ref.what} with this id in this workspace` }] : []));
+  return refs.flatMap((ref, i) => (results[i]!.length === 0 ? [{ path: ref.field, message: `no ${ref.what} with this id in this workspace` }] : []));
 }

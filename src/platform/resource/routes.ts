@@ -41,7 +41,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     async (c) => {
       const tenant = tenantOf(c);
       const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: c.env.CURSOR_SECRET });
-      return c.json({ success: true as const, data: await present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
+      return c.json({ success: true as const, data: present(def, page.rows as never[]), meta: page.meta }, 200);
     },
   );
 
@@ -58,8 +58,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       const tenant = tenantOf(c);
       const row = await loadRow(def, tenant, c.req.valid("param").id);
       if (!row) throw ApiError.notFound(singular);
-      const [data] = await present(def, tenant, [row]);
-      return c.json({ success: true as const, data }, 200);
+      return c.json({ success: true as const, data: def.toOutput(row) }, 200);
     },
   );
 

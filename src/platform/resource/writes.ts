@@ -1,9 +1,14 @@
-import { SQL, and, eq, inArray, is, isNull, sql } from "drizzle-orm";
+import { type SQL, and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
-import { recordEvent } from "../events";
-import { type AnyResource, columnKey, type ResourceTable, type Row } from "./definition";
+import { newEventId } from "../events";
+import { assertChanged, isGuardFailure } from "../guards";
+import { events } from "../schema";
+import { type AnyResource, columnKey, type EventRule, type ResourceTable, type Row } from "./definition";
+import { referenceGuards, referenceProblems } from "./references";
+import { rowJson } from "./row-json";
+import { checkDeletable, checkStateRules, deleteConditions, merged, orderProblems, updateConditions } from "./rules";
 
 export type Operation =
   | { op: "create"; data: object }
@@ -13,14 +18,25 @@ export type Operation =
 /** A write's result: the row to present (create/update), or the body as it is (delete). */
 export type Outcome = { status: 200 | 201; row: Row<ResourceTable> } | { status: 200; data: unknown };
 
-/** A write turned into statements, run later alone or inside a batch, and how to read its result. */
+/** A write turned into statements for one D1 batch, and how to read its result from theirs. */
 export type PlannedWrite = { statements: BatchItem<"sqlite">[]; finish(results: unknown[]): Outcome };
 
 type AnyRow = Row<ResourceTable>;
+type Values = Record<string, unknown>;
 
 /** `workspace_id = ?`, the id, and not soft-deleted. */
 function live(def: AnyResource, ...conditions: (SQL | undefined)[]): (SQL | undefined)[] {
   return [...conditions, def.softDelete ? isNull(def.softDelete.column) : undefined];
+}
+
+/** The columns a read returns: the table's plus the computed read-only fields. */
+export function selection(def: AnyResource) {
+  return { ...getTableColumns(def.table), ...def.computed };
+}
+
+/** SELECT <columns and computed fields> FROM <table> WHERE workspace_id = ? AND … */
+export function selectRows(def: AnyResource, tenant: Tenant, ...conditions: (SQL | undefined)[]) {
+  return tenant.db.select(selection(def)).from(def.table).where(tenant.scope(def.table, ...conditions));
 }
 
 // The by-id lookup is the hottest query: its SQL is built once per resource and database, not per request.
@@ -33,7 +49,7 @@ function byIdQuery(def: AnyResource, tenant: Tenant) {
   if (!query) {
     const table = def.table;
     query = tenant.db
-      .select()
+      .select(selection(def))
       .from(table)
       .where(and(eq(table.workspaceId, sql.placeholder("workspace")), eq(table.id, sql.placeholder("id")), ...live(def)))
       .prepare();
@@ -46,110 +62,168 @@ export async function loadRow(def: AnyResource, tenant: Tenant, id: number): Pro
   return ((await byIdQuery(def, tenant).get({ workspace: tenant.workspaceId, id })) as AnyRow | undefined) ?? null;
 }
 
+/** Live rows by id, read in one D1 batch (D1 binds at most 100 values per statement). */
 export async function loadRows(def: AnyResource, tenant: Tenant, ids: number[]): Promise<Map<number, AnyRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = (await tenant.select(def.table, ...live(def, inArray(def.table.id, ids)))) as AnyRow[];
-  return new Map(rows.map((row) => [row.id as number, row]));
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const reads = [];
+  for (let i = 0; i < unique.length; i += 90) reads.push(selectRows(def, tenant, ...live(def, inArray(def.table.id, unique.slice(i, i + 90)))));
+  const results = (await tenant.db.batch(reads as [(typeof reads)[0], ...typeof reads])) as AnyRow[][];
+  return new Map(results.flat().map((row) => [row.id as number, row]));
 }
 
-/** Rows as the API shows them, with computed fields added in one pass. */
-export async function present(def: AnyResource, tenant: Tenant, rows: AnyRow[]): Promise<unknown[]> {
-  const enriched = def.enrich && rows.length > 0 ? await def.enrich(tenant, rows) : rows;
-  return enriched.map((row) => def.toOutput(row));
+/** Rows as the API shows them. */
+export function present(def: AnyResource, rows: AnyRow[]): unknown[] {
+  return rows.map((row) => def.toOutput(row));
 }
 
-export async function presentOutcomes(def: AnyResource, tenant: Tenant, outcomes: Outcome[]) {
-  const rows = outcomes.flatMap((outcome) => ("row" in outcome ? [outcome.row] : []));
-  const shown = await present(def, tenant, rows);
-  let next = 0;
-  return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: shown[next++] } : outcome));
+export function presentOutcomes(def: AnyResource, outcomes: Outcome[]) {
+  return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: def.toOutput(outcome.row) } : outcome));
 }
 
-function notFound(def: AnyResource): ApiError {
-  return ApiError.notFound(def.singular);
+/** The column values a create or an update writes (before timestamps). */
+export function valuesOf(def: AnyResource, tenant: Tenant, operation: Operation, now: number): Values {
+  if (operation.op === "create") return def.toInsert(operation.data, now, tenant) as Values;
+  if (operation.op === "update") return def.toUpdate(operation.data, now) as Values;
+  return {};
 }
 
-function needsCurrentRow(def: AnyResource, op: Operation["op"]): boolean {
-  if (op === "update") return def.beforeUpdate !== undefined || def.events !== undefined;
-  if (op === "delete") return def.beforeDelete !== undefined;
-  return false;
+function eventRulesFor(def: AnyResource, operation: Operation, values: Values): EventRule[] {
+  return (def.events ?? []).filter((rule) => {
+    if (rule.on === "create") return operation.op === "create";
+    if (operation.op === "delete" || (operation.op === "create" && !rule.onCreate)) return false;
+    const key = columnKey(def, rule.column);
+    return key in values && (rule.to === undefined || values[key] === rule.to);
+  });
+}
+
+/** The read-back of a written row, with its computed fields, as the statement's result. */
+function readBack(def: AnyResource, tenant: Tenant, id: number | SQL) {
+  return selectRows(def, tenant, ...live(def, eq(def.table.id, id)));
 }
 
 /**
- * Validates a write against the database (references, state rules) and returns its statements, with
- * the events it fires in the same batch. `current` is the row for update/delete when the caller
- * already loaded it (batches load all rows at once); `null` means it does not exist.
+ * A write as statements for one D1 batch, with no read before it: every rule the write must respect
+ * (existence, state transitions, locked fields, ordered dates, references) is a condition of its own
+ * statements, and a guard aborts the whole batch when one does not hold. Why it failed is worked out
+ * afterwards, only then (`diagnose`). Events go to the outbox in the same batch, rendered by SQL.
  */
-export async function planWrite(def: AnyResource, tenant: Tenant, operation: Operation, now: number, current?: AnyRow | null): Promise<PlannedWrite> {
+export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation, now: number): PlannedWrite {
   const table = def.table;
+  const values = valuesOf(def, tenant, operation, now);
+
   if (operation.op === "create") {
-    const problems = (await def.check?.(tenant, operation.data, null)) ?? [];
+    const problems = orderProblems(def, values);
     if (problems.length > 0) throw ApiError.validation(problems);
-    const values = { ...def.toInsert(operation.data, now, tenant), createdAt: now, updatedAt: now };
     const before = def.beforeCreate?.(tenant, now) ?? [];
-    const insert = tenant.insert(table, values).returning();
-    const computed = Object.fromEntries(
-      Object.entries(def.fillFromRow ?? {}).map(([path, column]) => [path, sql`(SELECT ${column} FROM ${table} WHERE ${table.id} = last_insert_rowid())`]),
-    );
-    // Values only SQL knows are null here; `fillFromRow` reads them back into the event inside the batch.
-    const known = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, is(value, SQL) ? null : value]));
-    const events = (def.events?.({ before: null, after: { ...known, id: 0 } as AnyRow }) ?? []).map((event) =>
-      recordEvent(tenant, { ...event, insertedInto: { table, id: table.id }, computed }, now),
-    );
+    const guards = referenceGuards(tenant, def.references, operation.data as Values);
+    const insert = tenant.insert(table, { ...values, createdAt: now, updatedAt: now } as never);
+    // last_insert_rowid() is the new row until the next INSERT: read it back, then record its event.
+    const inserted = sql`last_insert_rowid()`;
+    const rules = eventRulesFor(def, operation, values);
+    if (rules.length > 1) throw new Error(`${def.name}: at most one event per create`);
+    const recorded = rules.map((rule) => {
+      tenant.onEventRecorded();
+      return tenant.db
+        .insert(events)
+        .select(sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${rule.type}, ${rowJson(def)}, NULL, ${now}, NULL FROM ${table} WHERE ${table.id} = ${inserted}`);
+    });
+    const statements = [...before, ...guards, insert, readBack(def, tenant, inserted), ...recorded];
+    const readIndex = before.length + guards.length + 1;
+    return { statements, finish: (results) => ({ status: 201, row: (results[readIndex] as AnyRow[])[0]! }) };
+  }
+
+  const target = live(def, eq(table.id, operation.id));
+  if (operation.op === "delete") {
+    const conditions = [...target, ...deleteConditions(def)];
+    const remove = def.softDelete
+      ? tenant.update(table, { ...def.softDelete.set(now), updatedAt: now } as never, ...conditions)
+      : tenant.delete(table, ...conditions);
     return {
-      statements: [...before, insert, ...events],
-      finish: (results) => ({ status: 201, row: (results[before.length] as AnyRow[])[0]! }),
+      statements: [remove, assertChanged(tenant.db, `${def.name}:${operation.id}`)],
+      finish: () => ({ status: 200, data: { id: operation.id, deleted: true } }),
     };
   }
 
-  let existing = current ?? null;
-  if (current === undefined && needsCurrentRow(def, operation.op)) {
-    existing = await loadRow(def, tenant, operation.id);
-    if (!existing) throw notFound(def);
-  }
-  const target = live(def, eq(table.id, operation.id));
-
-  if (operation.op === "update") {
-    if (existing) def.beforeUpdate?.(operation.data, existing);
-    const problems = (await def.check?.(tenant, operation.data, existing)) ?? [];
-    if (problems.length > 0) throw ApiError.validation(problems);
-    const values = { ...def.toUpdate(operation.data, existing, now), updatedAt: now };
-    const guard = def.guardColumn && existing ? eq(def.guardColumn, existing[columnKey(def, def.guardColumn)]) : undefined;
-    const update = tenant.update(table, values, ...target, guard).returning();
-    const events = existing
-      ? (def.events?.({ before: existing, after: { ...existing, ...values } }) ?? []).map((event) => recordEvent(tenant, { ...event, onlyIfChanged: true }, now))
-      : [];
+  // An update that changes nothing reads the row and leaves updated_at alone.
+  if (Object.keys(values).length === 0) {
     return {
-      statements: [update, ...events],
+      statements: [readBack(def, tenant, operation.id)],
       finish: ([rows]) => {
         const row = (rows as AnyRow[])[0];
-        if (!row && guard) throw new ApiError("conflict", `The ${def.singular} was changed by another request; read it again and retry`);
-        if (!row) throw notFound(def);
+        if (!row) throw ApiError.notFound(def.singular);
         return { status: 200, row };
       },
     };
   }
 
-  if (existing) def.beforeDelete?.(existing);
-  const remove = def.softDelete
-    ? tenant.update(table, { ...def.softDelete.set(now), updatedAt: now }, ...target).returning({ id: table.id })
-    : tenant.delete(table, ...target).returning({ id: table.id });
-  return {
-    statements: [remove],
-    finish: ([rows]) => {
-      if ((rows as unknown[]).length === 0) throw notFound(def);
-      return { status: 200, data: { id: operation.id, deleted: true } };
-    },
-  };
+  const guards = referenceGuards(tenant, def.references, operation.data as Values);
+  // Change events are written before the UPDATE, while the old value can still be read (previous
+  // attributes); their data is filled from the updated row right after it. If the update does not
+  // apply, the guard after it rolls the event back with everything else.
+  const rules = eventRulesFor(def, operation, values).flatMap((rule) => (rule.on === "change" ? [rule] : []));
+  const eventIds = rules.map(() => newEventId());
+  const recorded = rules.map((rule, i) => {
+    tenant.onEventRecorded();
+    const previous = rule.previous ? sql`json_object(${rule.field}, ${rule.column})` : sql`NULL`;
+    const changes = sql`${rule.column} IS NOT ${values[columnKey(def, rule.column)]}`;
+    return tenant.db
+      .insert(events)
+      .select(sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`);
+  });
+  const update = tenant.update(table, { ...values, updatedAt: now } as never, ...target, ...updateConditions(def, operation.data as Values, values));
+  const fills = eventIds.map((eventId) =>
+    tenant.db
+      .update(events)
+      .set({ data: sql`(SELECT ${rowJson(def)} FROM ${table} WHERE ${tenant.scope(table, eq(table.id, operation.id))})` })
+      .where(eq(events.id, eventId)),
+  );
+  const statements = [...guards, ...recorded, update, assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills, readBack(def, tenant, operation.id)];
+  return { statements, finish: (results) => ({ status: 200, row: (results.at(-1) as AnyRow[])[0]! }) };
+}
+
+/**
+ * Why a write cannot apply to the row as it is now (the row, the state rules, the dates, the
+ * references), as the error to answer; null when it could (the guard saw a state that has since
+ * changed, or the input passes every rule).
+ */
+export function explainRefusal(def: AnyResource, operation: Operation, values: Values, existing: Values | null, references: ErrorDetail[]): ApiError | null {
+  if (operation.op !== "create" && !existing) return ApiError.notFound(def.singular);
+  try {
+    if (operation.op === "delete") checkDeletable(def, existing!);
+    if (operation.op === "update") checkStateRules(def, operation.data as Values, values, existing!);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  const problems = [...(operation.op === "update" ? orderProblems(def, merged(existing!, values)) : []), ...references];
+  return problems.length > 0 ? ApiError.validation(problems) : null;
+}
+
+/** After a guard aborted a single write: read what is needed to say why. */
+async function diagnose(def: AnyResource, tenant: Tenant, operation: Operation, now: number): Promise<ApiError> {
+  const existing = operation.op === "create" ? null : await loadRow(def, tenant, operation.id);
+  const references = operation.op === "delete" || (operation.op === "update" && !existing) ? [] : await referenceProblems(tenant, def.references, operation.data as Values);
+  return explainRefusal(def, operation, valuesOf(def, tenant, operation, now), existing, references) ?? concurrentChange(def);
+}
+
+export function concurrentChange(def: AnyResource): ApiError {
+  return new ApiError("conflict", `The ${def.singular} was changed by another request while this one ran; nothing was written. Read it again and retry.`);
 }
 
 /** Runs planned writes in one D1 batch (one transaction) and reads each result. */
-export async function executeWrites(def: AnyResource, tenant: Tenant, plans: PlannedWrite[]): Promise<Outcome[]> {
+export async function executeWrites(
+  def: AnyResource,
+  tenant: Tenant,
+  plans: PlannedWrite[],
+  onGuardFailure: () => Promise<ApiError> | ApiError,
+): Promise<Outcome[]> {
   const statements = plans.flatMap((plan) => plan.statements);
   let results: unknown[];
   try {
     results = await tenant.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
+    if (isGuardFailure(error)) throw await onGuardFailure();
     throw constraintError(def, error) ?? error;
   }
   let offset = 0;
@@ -174,9 +248,9 @@ export function constraintError(def: AnyResource, error: unknown): ApiError | nu
   return null;
 }
 
-/** One write on its own (the single-resource endpoints), presented. */
+/** One write on its own (the single-resource endpoints and the assistant's actions), presented. */
 export async function runWrite(def: AnyResource, tenant: Tenant, operation: Operation, now = Date.now()) {
-  const plan = await planWrite(def, tenant, operation, now);
-  const [outcome] = await presentOutcomes(def, tenant, await executeWrites(def, tenant, [plan]));
+  const plan = planWrite(def, tenant, operation, now);
+  const [outcome] = presentOutcomes(def, await executeWrites(def, tenant, [plan], () => diagnose(def, tenant, operation, now)));
   return outcome!;
 }
