@@ -3,7 +3,8 @@ import { eq, exists, ne, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { hashPassword } from "../platform/auth/password";
-import { access } from "../platform/auth/permissions";
+import { access, actsAsOwner } from "../platform/auth/permissions";
+import type { Principal } from "../platform/auth/principal";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
@@ -41,7 +42,7 @@ const createUser = defineRoute(access.admin, {
   path: "/users",
   tags,
   summary: "Add a user to the workspace",
-  description: "Only an owner may create another owner.",
+  description: "Only an owner, with a session token, may create another owner (never an API token).",
   request: { body: jsonBodyOf(CreateUserBody) },
   responses: { 201: jsonContent(envelope(User), "The new user") },
 });
@@ -51,7 +52,7 @@ const updateUser = defineRoute(access.admin, {
   path: "/users/{id}",
   tags,
   summary: "Change a user's role or name",
-  description: "An admin cannot promote anyone to owner nor demote an owner; the last owner cannot be demoted.",
+  description: "Only an owner with a session token may promote to or demote an owner; the last owner cannot be demoted.",
   request: { params: IdParam, body: jsonBodyOf(UpdateUserBody) },
   responses: { 200: jsonContent(envelope(User), "The updated user") },
 });
@@ -61,13 +62,13 @@ const deleteUser = defineRoute(access.admin, {
   path: "/users/{id}",
   tags,
   summary: "Remove a user and revoke all of their tokens",
-  description: "An admin cannot remove an owner; nobody can remove themselves.",
+  description: "Only an owner with a session token may remove an owner; nobody can remove themselves.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(z.object({ id: z.number().int(), deleted: z.literal(true) })), "Removed") },
 });
 
-function mayManage(actor: Role, target: Role, newRole?: Role): boolean {
-  if (actor === "owner") return true;
+function mayManage(actor: Principal, target: Role, newRole?: Role): boolean {
+  if (actsAsOwner(actor)) return true;
   return target !== "owner" && newRole !== "owner";
 }
 
@@ -79,7 +80,7 @@ export const userRoutes = newRouter()
   .openapi(createUser, async (c) => {
     const body = c.req.valid("json");
     const actor = principalOf(c);
-    if (!mayManage(actor.role, body.role, body.role)) throw new ApiError("forbidden", "Only an owner can create an owner");
+    if (!mayManage(actor, body.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can create an owner");
     const now = Date.now();
     try {
       const [row] = await tenantOf(c)
@@ -98,7 +99,7 @@ export const userRoutes = newRouter()
     const tenant = tenantOf(c);
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
-    if (!mayManage(actor.role, target.role, body.role)) throw new ApiError("forbidden", "Only an owner can promote to or demote an owner");
+    if (!mayManage(actor, target.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can promote to or demote an owner");
     const demotesOwner = target.role === "owner" && body.role !== undefined && body.role !== "owner";
     // The last-owner rule lives in the UPDATE itself so two concurrent demotions cannot both pass.
     const anotherOwner = demotesOwner
@@ -116,7 +117,7 @@ export const userRoutes = newRouter()
     const tenant = tenantOf(c);
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
-    if (!mayManage(actor.role, target.role)) throw new ApiError("forbidden", "Only an owner can remove an owner");
+    if (!mayManage(actor, target.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can remove an owner");
     await tenant.db.batch([tenant.delete(tokens, eq(tokens.userId, id)), tenant.delete(users, eq(users.id, id))]);
     evictCachedTokens((p) => p.user.id === id);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);

@@ -83,3 +83,11 @@ export function isAllowed(principal: { role: Role; scopes: readonly string[] | n
   if (!roleAllows(principal.role, need)) return false;
   return principal.scopes === null || scopesAllow(principal.scopes, need);
 }
+
+/**
+ * Owner powers (creating, promoting, demoting or removing an owner; the subscription) need the owner's
+ * own session: an API token never has them, even one its owner created with the admin scope.
+ */
+export function actsAsOwner(principal: { role: Role; scopes: readonly string[] | null }): boolean {
+  return principal.role === "owner" && principal.scopes === null;
+}
