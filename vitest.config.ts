@@ -10,7 +10,13 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         remoteBindings: false,
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, ALLOW_INSECURE_WEBHOOK_URLS: "true" },
+          // Test-only secrets: production has no built-in keys (the worker refuses to serve without them).
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ALLOW_INSECURE_WEBHOOK_URLS: "true",
+            CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
+            SIGNING_SECRETS_KEY: `test2:${Buffer.alloc(32, 2).toString("base64")},test1:${Buffer.alloc(32, 1).toString("base64")}`,
+          },
           queueConsumers: { webhooks: { maxBatchTimeout: 0.05 } },
         },
       }),

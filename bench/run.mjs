@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
 import { createTestHarness } from "wrangler";
+import { localSecrets } from "../scripts/local-server.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -20,7 +21,7 @@ const server = createTestHarness({
       configPath: "./wrangler.toml",
       prebuiltWorkerDir: "./bench/.build",
       // Bench-only: lift the per-plan limit so the limiter still runs on every request but never refuses.
-      vars: { RATE_LIMIT_OVERRIDE: "1000000000", ALLOW_INSECURE_WEBHOOK_URLS: "true" },
+      vars: { RATE_LIMIT_OVERRIDE: "1000000000", ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() },
     },
   ],
 });

@@ -1,5 +1,5 @@
 // npm run dev: migrate the local D1, serve on http://127.0.0.1:8787, seed the demo workspace and print its login.
-import { migrateLocal, startLocalServer } from "./local-server.mjs";
+import { ensureDevVars, migrateLocal, startLocalServer } from "./local-server.mjs";
 
 export const DEMO = {
   workspace_name: "Demo Company",
@@ -8,6 +8,7 @@ export const DEMO = {
   password: "demo-password-123",
 };
 
+ensureDevVars();
 migrateLocal();
 const server = await startLocalServer({ vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));

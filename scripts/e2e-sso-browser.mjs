@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrateLocal, startLocalServer } from "./local-server.mjs";
+import { localSecrets, migrateLocal, startLocalServer } from "./local-server.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(CHROMIUM)) {
@@ -21,7 +21,7 @@ let browser;
 let failed = false;
 try {
   migrateLocal({ persistTo });
-  server = await startLocalServer({ port, persistTo, quiet: true });
+  server = await startLocalServer({ port, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const api = async (method, path, token, body) => {
     const res = await fetch(`${server.url}/api/v1${path}`, {
       method,

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { migrateLocal, startLocalServer } from "./local-server.mjs";
+import { localSecrets, migrateLocal, startLocalServer } from "./local-server.mjs";
 
 const persistTo = mkdtempSync(join(tmpdir(), "bp-e2e-"));
 const received = [];
@@ -24,7 +24,7 @@ let server;
 let failed = false;
 try {
   migrateLocal({ persistTo });
-  server = await startLocalServer({ port: 8790, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
+  server = await startLocalServer({ port: 8790, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const api = async (method, path, token, body) => {
     const res = await fetch(`${server.url}/api/v1${path}`, {
       method,

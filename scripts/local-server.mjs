@@ -1,5 +1,7 @@
 // Starts the worker locally in workerd (wrangler dev, local D1/DO/Queues) and waits until it answers.
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 export const OFFLINE_ENV = {
   WRANGLER_SEND_METRICS: "false",
@@ -8,6 +10,26 @@ export const OFFLINE_ENV = {
 };
 
 const wranglerEnv = (extra = {}) => ({ ...process.env, ...OFFLINE_ENV, ...extra });
+
+/** Fresh secrets for a local run (the worker has no built-in keys; production sets them with wrangler secret put). */
+export function localSecrets() {
+  return {
+    CURSOR_SECRET: randomBytes(32).toString("base64url"),
+    SIGNING_SECRETS_KEY: `local1:${randomBytes(32).toString("base64")}`,
+  };
+}
+
+/**
+ * `.dev.vars` (read by wrangler dev, git-ignored) with this machine's own development secrets, written
+ * once so that secrets sealed in the local database stay readable across restarts.
+ */
+export function ensureDevVars(path = ".dev.vars") {
+  const present = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const missing = Object.entries(localSecrets()).filter(([name]) => !new RegExp(`^${name}=`, "m").test(present));
+  if (missing.length > 0) {
+    writeFileSync(path, `${present}${present && !present.endsWith("\n") ? "\n" : ""}${missing.map(([name, value]) => `${name}=${value}`).join("\n")}\n`);
+  }
+}
 
 /** Applies the D1 migrations to the local database (the same files the tests apply). */
 export function migrateLocal({ persistTo } = {}) {

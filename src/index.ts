@@ -33,7 +33,7 @@ export const app = createApp([
   ...accountRoutes,
   ...tasklyRoutes,
 ], {
-  pages: demoPages,
+  pages: [demoPages],
   // Outbox events a request recorded go to the queue once its response is ready; the cron sweep
   // picks up whatever this misses.
   onEventsRecorded: (c, workspaceId) =>

@@ -167,7 +167,9 @@ describe("payments", () => {
     await call("DELETE", `/payments/${first.json.data.id}`, { token: ws.token });
     expect((await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data).toMatchObject({ status: "sent", amount_paid: 0, amount_due: 11000 });
     expectError(await call("DELETE", `/payments/${first.json.data.id}`, { token: ws.token }), 404, "not_found");
-    expectError(await call("PUT", `/payments/${first.json.data.id}`, { token: ws.token, body: { amount: 1 } }), 404, "not_found");
+    const put = await call("PUT", `/payments/${first.json.data.id}`, { token: ws.token, body: { amount: 1 } });
+    expectError(put, 405, "method_not_allowed");
+    expect(put.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS");
   });
 
   it("refuses payments on drafts, void invoices and other workspaces' invoices", async () => {

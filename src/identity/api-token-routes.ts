@@ -1,3 +1,4 @@
+import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
@@ -6,7 +7,7 @@ import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { issueToken } from "../platform/auth/tokens";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens } from "../platform/schema";
@@ -14,6 +15,7 @@ import { isoTimestamp } from "../platform/time";
 import { ApiToken, CreateApiTokenBody, CreatedApiToken } from "./schemas";
 
 const tags = ["API tokens"];
+describeTag("API tokens", "Long-lived bpk_… tokens for integrations (Settings → API in the dashboard), scoped (read, write, admin, <resource>:read|write) and bounded by their creator's role.");
 
 function toApiToken(row: typeof tokens.$inferSelect): z.infer<typeof ApiToken> {
   return {
@@ -32,6 +34,7 @@ function toApiToken(row: typeof tokens.$inferSelect): z.infer<typeof ApiToken> {
 const listTokens = defineRoute(access.admin, {
   method: "get",
   path: "/api-tokens",
+  operationId: "listApiTokens",
   tags,
   summary: "List API tokens (never their secrets), newest first",
   request: { query: PageQuery },
@@ -41,6 +44,7 @@ const listTokens = defineRoute(access.admin, {
 const createToken = defineRoute(access.admin, {
   method: "post",
   path: "/api-tokens",
+  operationId: "createApiToken",
   tags,
   summary: "Create an API token; the secret is in this response only",
   description: "Scopes: read, write (default), admin, or <resource>:read / <resource>:write. A token never has more power than its creator's role.",
@@ -51,6 +55,7 @@ const createToken = defineRoute(access.admin, {
 const revokeApiToken = defineRoute(access.admin, {
   method: "delete",
   path: "/api-tokens/{id}",
+  operationId: "revokeApiToken",
   tags,
   summary: "Revoke an API token; it stops working at once",
   request: { params: IdParam },
@@ -59,7 +64,7 @@ const revokeApiToken = defineRoute(access.admin, {
 
 export const apiTokenRoutes = newRouter()
   .openapi(listTokens, async (c) => {
-    const page = await idPage(tenantOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], c.env.CURSOR_SECRET);
+    const page = await idPage(tenantOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorSecret);
     return c.json({ success: true as const, data: page.rows.map(toApiToken), meta: page.meta }, 200);
   })
   .openapi(createToken, async (c) => {

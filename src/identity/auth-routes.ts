@@ -7,7 +7,7 @@ import { SESSION_TTL_SECONDS } from "../platform/auth/tokens";
 import { newRouter } from "../platform/app";
 import { database, isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { users, workspaces } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
 import { z } from "@hono/zod-openapi";
@@ -15,10 +15,13 @@ import { LoginBody, Me, SessionGrant, SignupBody, SignupGrant } from "./schemas"
 import { newSession, revokeToken } from "./sessions";
 
 const tags = ["Authentication"];
+describeTag("Authentication", "Sign up, exchange e-mail and password for a session token (bps_…, 1 hour), refresh, revoke, and who am I.");
 
 const signup = defineRoute(access.public, {
   method: "post",
   path: "/auth/signup",
+  operationId: "signUp",
+  errors: ["conflict"],
   tags,
   summary: "Create a workspace on the Starter plan and its owner",
   request: { body: jsonBodyOf(SignupBody) },
@@ -28,9 +31,11 @@ const signup = defineRoute(access.public, {
 const login = defineRoute(access.public, {
   method: "post",
   path: "/auth/token",
+  operationId: "createSessionToken",
+  errors: ["unauthorized"],
   tags,
   summary: "Exchange e-mail and password for a session token",
-  description: "Answers without the success envelope (the brief's shape). Wrong e-mail and wrong password get the same 401.",
+  description: "Answers with the token fields at the top level (no success envelope), the OAuth-style shape most clients expect. A wrong e-mail and a wrong password get the same 401.",
   request: { body: jsonBodyOf(LoginBody) },
   responses: { 200: jsonContent(SessionGrant, "A session token valid for expires_in seconds") },
 });
@@ -38,6 +43,7 @@ const login = defineRoute(access.public, {
 const refresh = defineRoute(access.session, {
   method: "post",
   path: "/auth/refresh",
+  operationId: "refreshSessionToken",
   tags,
   summary: "Swap the presented session token for a new one; the old one is revoked",
   responses: { 200: jsonContent(SessionGrant, "A new session token") },
@@ -46,6 +52,7 @@ const refresh = defineRoute(access.session, {
 const logout = defineRoute(access.authenticated, {
   method: "delete",
   path: "/auth/token",
+  operationId: "revokeToken",
   tags,
   summary: "Revoke the presented token",
   responses: { 200: jsonContent(envelope(z.object({ revoked: z.literal(true) })), "Revoked") },
@@ -54,6 +61,7 @@ const logout = defineRoute(access.authenticated, {
 const me = defineRoute(access.authenticated, {
   method: "get",
   path: "/me",
+  operationId: "getMe",
   tags,
   summary: "The calling user, workspace and token",
   responses: { 200: jsonContent(envelope(Me), "The caller") },

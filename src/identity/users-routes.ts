@@ -1,3 +1,4 @@
+import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq, exists, ne, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
@@ -8,7 +9,7 @@ import type { Principal } from "../platform/auth/principal";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { type Role, tokens, users } from "../platform/schema";
@@ -16,6 +17,7 @@ import { isoTimestamp } from "../platform/time";
 import { CreateUserBody, UpdateUserBody, User } from "./schemas";
 
 const tags = ["Users"];
+describeTag("Users", "The people of a workspace and their roles: owner, admin, member, viewer. Admins manage users; only an owner's session manages owners.");
 
 export function toUser(row: typeof users.$inferSelect): z.infer<typeof User> {
   return {
@@ -31,6 +33,7 @@ export function toUser(row: typeof users.$inferSelect): z.infer<typeof User> {
 const listUsers = defineRoute(access.admin, {
   method: "get",
   path: "/users",
+  operationId: "listUsers",
   tags,
   summary: "List the workspace's users, newest first",
   request: { query: PageQuery },
@@ -40,6 +43,8 @@ const listUsers = defineRoute(access.admin, {
 const createUser = defineRoute(access.admin, {
   method: "post",
   path: "/users",
+  operationId: "createUser",
+  errors: ["conflict"],
   tags,
   summary: "Add a user to the workspace",
   description: "Only an owner, with a session token, may create another owner (never an API token).",
@@ -50,6 +55,8 @@ const createUser = defineRoute(access.admin, {
 const updateUser = defineRoute(access.admin, {
   method: "put",
   path: "/users/{id}",
+  operationId: "updateUser",
+  errors: ["conflict"],
   tags,
   summary: "Change a user's role or name",
   description: "Only an owner with a session token may promote to or demote an owner; the last owner cannot be demoted.",
@@ -60,6 +67,8 @@ const updateUser = defineRoute(access.admin, {
 const deleteUser = defineRoute(access.admin, {
   method: "delete",
   path: "/users/{id}",
+  operationId: "deleteUser",
+  errors: ["conflict"],
   tags,
   summary: "Remove a user and revoke all of their tokens",
   description: "Only an owner with a session token may remove an owner; nobody can remove themselves.",
@@ -74,7 +83,7 @@ function mayManage(actor: Principal, target: Role, newRole?: Role): boolean {
 
 export const userRoutes = newRouter()
   .openapi(listUsers, async (c) => {
-    const page = await idPage(tenantOf(c), users, "users", c.req.valid("query"), [], c.env.CURSOR_SECRET);
+    const page = await idPage(tenantOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorSecret);
     return c.json({ success: true as const, data: page.rows.map(toUser), meta: page.meta }, 200);
   })
   .openapi(createUser, async (c) => {

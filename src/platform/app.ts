@@ -1,10 +1,13 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
-import { type Context, Hono } from "hono";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { authenticate } from "./auth/middleware";
 import { jsonBody } from "./body";
-import type { AppEnv } from "./context";
+import { configOf, readConfig } from "./config";
 import { renderDocs } from "./docs";
+import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
+import type { AppEnv } from "./context";
 import { ApiError, errorResponse, handleError } from "./errors";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
@@ -17,40 +20,137 @@ export function newRouter(): Router {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 }
 
-const API_DESCRIPTION =
-  "Multi-tenant business management API: contacts, customers, employees, leads, deals, projects, tasks, invoices and payments. " +
-  "Authenticate with `Authorization: Bearer <token>` (a session token from POST /auth/token or an API token from /api-tokens).";
-
-/**
- * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared
- * request pipeline (authenticate → body) followed by the routers the composition root hands in.
- */
 export type AppOptions = {
   /** The rate limiter for a request; tests may pass another implementation of the interface. */
   limiter?: (c: Context<AppEnv>) => Limiter;
   /** Runs after a successful request that recorded events (the webhooks package dispatches them). */
   onEventsRecorded?: (c: Context<AppEnv>, workspaceId: number) => void;
-  /** Pages served outside the API (HTML demos), mounted at the root. */
-  pages?: Hono<AppEnv>;
+  /** Pages served outside the API (the dashboard), mounted at the root. */
+  pages?: Hono<AppEnv>[];
 };
 
+/** Request headers browsers may send cross-origin, and response headers their scripts may read. */
+const CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "X-D1-Bookmark"];
+const CORS_RESPONSE_HEADERS = [
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "Retry-After",
+  "Idempotent-Replayed",
+  "X-D1-Bookmark",
+  "WWW-Authenticate",
+];
+
+const loggedProblems = new Set<string>();
+
+describeTag("Health", "Liveness and readiness probes for operators and load balancers; never rate-limited.");
+
+const Readiness = z
+  .object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["ok", "unavailable"]), configuration: z.literal("invalid").optional() })
+  .openapi("Readiness");
+
+const healthRoute = createRoute({
+  method: "get",
+  path: "/health",
+  operationId: "getHealth",
+  tags: ["Health"],
+  summary: "Liveness: the worker answers (no database access)",
+  security: [],
+  request: { query: z.strictObject({}) },
+  responses: {
+    200: { description: "Alive", content: { "application/json": { schema: z.object({ status: z.literal("ok") }).openapi("Health") } } },
+    400: { description: "`validation_error`: an unknown query parameter", content: { "application/json": { schema: ErrorEnvelope } } },
+  },
+});
+
+const readyRoute = createRoute({
+  method: "get",
+  path: "/health/ready",
+  operationId: "getReadiness",
+  tags: ["Health"],
+  summary: "Readiness: one trivial D1 query, and the configuration is complete",
+  security: [],
+  request: { query: z.strictObject({}) },
+  responses: {
+    400: { description: "`validation_error`: an unknown query parameter", content: { "application/json": { schema: ErrorEnvelope } } },
+    200: { description: "Ready", content: { "application/json": { schema: Readiness } } },
+    503: { description: "Not ready: the database is unreachable or the worker is misconfigured", content: { "application/json": { schema: Readiness } } },
+  },
+});
+
 /**
- * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared
- * request pipeline (authenticate → rate limit → body → idempotency) before the routers handed in.
+ * A misconfigured worker (a missing secret, no PUBLIC_BASE_URL in production) serves nothing but
+ * `/health` and an honest 503 from `/health/ready`: it never falls back to a built-in key.
+ */
+const requireConfiguration: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const result = readConfig(c.env);
+  if ("problems" in result) {
+    const key = result.problems.join("; ");
+    if (!loggedProblems.has(key)) {
+      loggedProblems.add(key);
+      console.error(JSON.stringify({ level: "error", msg: "configuration error: the worker refuses requests until it is fixed", problems: result.problems }));
+    }
+    const path = c.req.path;
+    if (path !== "/api/v1/health" && path !== "/api/v1/health/ready") {
+      return errorResponse(c, new ApiError("service_unavailable", "The service is not configured correctly; its operator has been told in the log."));
+    }
+  }
+  return next();
+};
+
+/** The methods a path is served with (for 405 and its Allow header), from the app's route table. */
+function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const pattern = new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}$`);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  if (methods.size > 0 && path.startsWith("/api/v1/")) methods.add("OPTIONS");
+  return [...methods].sort();
+}
+
+/**
+ * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared request
+ * pipeline (CORS → authenticate → rate limit → body) before the routers the composition root hands in.
  */
 export function createApp(routers: Router[], options: AppOptions = {}): Hono<AppEnv> {
   const api = newRouter();
   api.onError(handleError);
 
-  // Registered before the pipeline, so they touch neither D1 nor the rate limiter.
-  api.get("/health", (c) => c.json({ status: "ok" }));
-  const documentConfig = (origin: string) => ({
-    openapi: "3.1.0",
-    info: { title: "Business Platform API", version: "1.0.0", description: API_DESCRIPTION },
-    servers: [{ url: `${origin}/api/v1` }],
+  // Browsers may call the API from any origin with a bearer token, never with cookies; preflights
+  // are answered here, before authentication and rate limiting.
+  api.use(
+    "*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+      allowHeaders: CORS_REQUEST_HEADERS,
+      exposeHeaders: CORS_RESPONSE_HEADERS,
+      maxAge: 86400,
+    }),
+  );
+
+  // Registered before the pipeline, so they touch neither authentication nor the rate limiter.
+  api.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
+  api.openapi(readyRoute, async (c) => {
+    const configured = !("problems" in readConfig(c.env));
+    const database = await c.env.DB.prepare("SELECT 1 AS ok")
+      .first<{ ok: number }>()
+      .then((row) => row?.ok === 1)
+      .catch(() => false);
+    const ready = configured && database;
+    const body = {
+      status: ready ? ("ok" as const) : ("unavailable" as const),
+      database: database ? ("ok" as const) : ("unavailable" as const),
+      ...(configured ? {} : { configuration: "invalid" as const }),
+    };
+    return ready ? c.json(body, 200) : c.json(body, 503);
   });
-  api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin))));
-  api.get("/docs", (c) => c.html(renderDocs(api.getOpenAPI31Document(documentConfig(new URL(c.req.url).origin)))));
+  api.get("/openapi.json", (c) => c.json(openApiDocument(api, apiBaseUrl(c))));
+  api.get("/docs", (c) => c.html(renderDocs(openApiDocument(api, apiBaseUrl(c)))));
 
   api.use("*", authenticate);
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));
@@ -62,17 +162,36 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   });
   for (const router of routers) api.route("/", router);
 
+  registerCommonComponents(api);
+  registerWebhookDocs(api);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "A session token (bps_…) or an API token (bpk_…)",
+    description: "A session token (bps_…) from POST /auth/token, or an API token (bpk_…) from Settings → API",
   });
 
   const app = new Hono<AppEnv>();
   app.use("*", requestId());
+  app.use("*", requireConfiguration);
   app.route("/api/v1", api);
-  if (options.pages) app.route("/", options.pages);
-  app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
+  for (const pages of options.pages ?? []) app.route("/", pages);
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      return errorResponse(c, new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`, { headers: { Allow: allow.join(", ") } }));
+    }
+    return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
+  });
   app.onError(handleError);
   return app;
+}
+
+/** The API's public base URL (`…/api/v1`): PUBLIC_BASE_URL, or the request's origin in local development. */
+export function apiBaseUrl(c: Context<AppEnv>): string {
+  return `${publicOrigin(c)}/api/v1`;
+}
+
+/** PUBLIC_BASE_URL, or the request's own origin in local development (never in production). */
+export function publicOrigin(c: Context<AppEnv>): string {
+  return configOf(c.env).publicBaseUrl ?? new URL(c.req.url).origin;
 }

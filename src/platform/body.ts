@@ -16,7 +16,15 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const declaredLength = Number(c.req.header("content-length") ?? "0");
   if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
   const text = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
-  if (text.length === 0) return next();
+  if (text.length === 0) {
+    // An empty body is no body: the stream is spent, so hand the routes a request without one (and
+    // without a Content-Type that promises JSON), whatever headers the client sent with it.
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("content-type");
+    headers.delete("content-length");
+    c.req.raw = new Request(c.req.raw.url, { method: method, headers });
+    return next();
+  }
 
   const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {

@@ -9,10 +9,12 @@ export interface Env {
   WEBHOOKS_QUEUE: Queue<{ deliveryId: number }>;
   ALLOW_INSECURE_WEBHOOK_URLS: string;
   RATE_LIMIT_OVERRIDE: string;
-  /** Optional secret (wrangler secret put CURSOR_SECRET) for list cursors' MAC. */
+  /** Secret (wrangler secret put CURSOR_SECRET): the MAC key of list cursors, ≥ 32 characters. Required. */
   CURSOR_SECRET?: string;
-  /** Optional secret: base64 of 32 bytes that encrypts webhook and SSO signing secrets at rest (AES-GCM). */
+  /** Secret: `kid:base64(32 bytes)[,kid:…]`, the keyring that encrypts signing secrets at rest. Required. */
   SIGNING_SECRETS_KEY?: string;
+  /** The API's public origin (https://api.example.com): the SSO issuer. Required unless in local development. */
+  PUBLIC_BASE_URL?: string;
 }
 
 export type AppEnv = {

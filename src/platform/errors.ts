@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { logError } from "./log";
 
 /** The contract's closed set of error codes (API.md §1.3) and the status each maps to. */
 export const ERROR_STATUS = {
@@ -11,14 +12,18 @@ export const ERROR_STATUS = {
   forbidden: 403,
   package_disabled: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   invalid_transition: 409,
   idempotency_in_progress: 409,
+  dependency_disabled: 409,
+  package_required: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -83,6 +88,6 @@ export function handleError(err: Error, c: Context): Response {
   // Hono's own guards (media type gate, JSON parser) throw HTTPException: keep them in the contract's shape.
   if (err instanceof HTTPException && err.status === 415) return errorResponse(c, new ApiError("unsupported_media_type", "Content-Type must be application/json"));
   if (err instanceof HTTPException && err.status === 400) return errorResponse(c, new ApiError("invalid_json", "The request body is not valid JSON"));
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));
+  logError("request failed", err, { request_id: c.get("requestId"), method: c.req.method, path: c.req.path, stack: err.stack });
   return errorResponse(c, new ApiError("internal_error", "An internal error occurred. Quote the request_id when contacting support."));
 }

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { base62, randomBytes } from "./crypto";
@@ -14,6 +15,13 @@ export const EVENT_TYPES = [
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Each event type's payload, declared by the code that fires it; the OpenAPI `webhooks` section is built from it. */
+export const EVENT_CATALOGUE: Partial<Record<EventType, { description: string; data: z.ZodType; previous?: z.ZodType }>> = {};
+
+export function describeEvent(type: EventType, entry: { description: string; data: z.ZodType; previous?: z.ZodType }): void {
+  EVENT_CATALOGUE[type] = entry;
+}
 
 export function newEventId(): string {
   return `evt_${base62(randomBytes(16))}`;

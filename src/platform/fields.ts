@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
 
+/** The largest money amount, in minor units: 2^53 − 1, the largest integer JSON clients read exactly. */
+export const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
+
 /** Field validators shared by every resource, so one rule has one wording. */
 export const fields = {
   name: () => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
@@ -35,7 +38,7 @@ export const fields = {
       .number()
       .int("must be an integer number of minor units (cents)")
       .min(0, "must not be negative")
-      .max(1e13, "is too large")
+      .max(MAX_MINOR_UNITS, `must not exceed ${MAX_MINOR_UNITS} minor units`)
       .openapi({ example: 12550 }),
   timestamp: () => z.string().openapi({ format: "date-time", example: "2026-11-21T10:15:53.150Z" }),
   /** A reference to another row by id. */

@@ -1,7 +1,9 @@
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import { authorize } from "./auth/middleware";
 import type { Access } from "./auth/permissions";
+import type { AppEnv } from "./context";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { EVENT_CATALOGUE } from "./events";
 import { idempotency } from "./idempotency";
 
 export const ErrorEnvelope = z
@@ -12,27 +14,100 @@ export const ErrorEnvelope = z
       message: z.string(),
       details: z
         .union([z.array(z.object({ path: z.string(), message: z.string(), index: z.number().int().optional() })), z.record(z.string(), z.unknown())])
-        .optional(),
+        .optional()
+        .openapi({ description: "Per-field problems (validation_error), or facts about the refusal (invalid_transition: from, to, allowed)" }),
       request_id: z.string(),
     }),
   })
   .openapi("Error");
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ErrorEnvelope } } });
+/** What each error code means, for the response descriptions. */
+const CODE_MEANING: Record<ErrorCode, string> = {
+  validation_error: "a field or parameter is invalid (details name each)",
+  invalid_json: "the body is not valid JSON",
+  invalid_cursor: "the cursor was edited or belongs to another list",
+  unauthorized: "missing, malformed, unknown, expired or revoked token",
+  forbidden: "the role or token scopes lack the permission (the message names the scope)",
+  package_disabled: "the package serving this route is disabled for the workspace",
+  not_found: "no such resource in this workspace (also for another workspace's ids)",
+  method_not_allowed: "the path exists, the method does not",
+  conflict: "a unique field is taken, or the row changed meanwhile",
+  invalid_transition: "the state does not allow this move (details.allowed)",
+  idempotency_in_progress: "a request with this Idempotency-Key is still running",
+  dependency_disabled: "a package this one depends on is disabled (details.missing)",
+  package_required: "an enabled package depends on this one (details.required_by)",
+  payload_too_large: "the body exceeds 1 MiB",
+  unsupported_media_type: "the body is not application/json",
+  idempotency_key_reused: "this Idempotency-Key was used with another request",
+  rate_limited: "over the plan's requests per minute; see Retry-After",
+  internal_error: "an unexpected error; quote the request id",
+  service_unavailable: "the service cannot take this request now; see Retry-After when present",
+};
 
-/** Every route can answer with these; documenting them once keeps the spec and the runtime in step. */
-const ERROR_RESPONSES = {
-  400: errorResponse("validation_error, invalid_json or invalid_cursor"),
-  401: errorResponse("unauthorized: missing, malformed, unknown, expired or revoked token"),
-  403: errorResponse("forbidden or package_disabled"),
-  404: errorResponse("not_found (also for another workspace's ids)"),
-  409: errorResponse("conflict, invalid_transition or idempotency_in_progress"),
-  413: errorResponse("payload_too_large"),
-  415: errorResponse("unsupported_media_type"),
-  422: errorResponse("idempotency_key_reused"),
-  429: errorResponse("rate_limited"),
-  500: errorResponse("internal_error"),
-} as const;
+const ref = (kind: "headers" | "parameters", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Headers on every response of a counted route. */
+const COMMON_HEADERS = {
+  "X-Request-Id": ref("headers", "X-Request-Id"),
+  "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),
+  "X-RateLimit-Remaining": ref("headers", "X-RateLimit-Remaining"),
+  "X-RateLimit-Reset": ref("headers", "X-RateLimit-Reset"),
+};
+
+/** Registers the shared headers and parameters the routes refer to. */
+export function registerCommonComponents(router: OpenAPIHono<AppEnv>): void {
+  const registry = router.openAPIRegistry;
+  const header = (name: string, description: string, type: "string" | "integer" = "string") =>
+    registry.registerComponent("headers", name, { description, schema: { type } });
+  header("X-Request-Id", "This request's id (echoes a valid incoming X-Request-Id); quote it to support");
+  header("X-RateLimit-Limit", "Requests allowed per 60-second window (the workspace's plan, or 60 per IP without a credential)", "integer");
+  header("X-RateLimit-Remaining", "Requests left in the current window", "integer");
+  header("X-RateLimit-Reset", "Unix time (seconds) when the current window ends", "integer");
+  header("Retry-After", "Seconds to wait before retrying", "integer");
+  header("Idempotent-Replayed", "true when this response is the stored one for the request's Idempotency-Key");
+  registry.registerComponent("parameters", "IdempotencyKey", {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "1–255 printable characters, kept 24 h per workspace and credential: the same key with the same body replays the stored response (Idempotent-Replayed: true); with another body → 422; while the first runs → 409.",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+  });
+}
+
+/** Error codes by the status they come with, for one route. */
+function errorCodes(need: Access, config: RouteInput, extra: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(["validation_error", "rate_limited", "internal_error", ...extra]);
+  if (config.request?.body) for (const code of ["invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
+  const query = config.request?.query as z.ZodObject | undefined;
+  if (query?.shape && "cursor" in query.shape) codes.add("invalid_cursor");
+  if (config.path.includes("{")) codes.add("not_found");
+  if (need.kind !== "public") {
+    codes.add("unauthorized");
+    if (need.kind !== "authenticated" || need.sessionOnly) codes.add("forbidden");
+    if (need.kind === "resource") codes.add("package_disabled");
+    if (config.method === "post") {
+      codes.add("idempotency_in_progress");
+      codes.add("idempotency_key_reused");
+    }
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return byStatus;
+}
+
+function errorResponses(byStatus: Map<number, ErrorCode[]>) {
+  const responses: Record<number, object> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers = status === 429 || status === 503 ? { ...COMMON_HEADERS, "Retry-After": ref("headers", "Retry-After") } : COMMON_HEADERS;
+    responses[status] = {
+      description: codes.map((code) => `\`${code}\`: ${CODE_MEANING[code]}`).join("; "),
+      headers,
+      content: { "application/json": { schema: ErrorEnvelope } },
+    };
+  }
+  return responses;
+}
 
 /** `{success: true, data}` */
 export function envelope<T extends z.ZodType>(data: T) {
@@ -58,22 +133,101 @@ export function idPathParam(name: string) {
 
 export const IdParam = z.object({ id: idPathParam("id") });
 
-type RouteInput = Omit<RouteConfig, "middleware" | "security">;
+type RouteInput = Omit<RouteConfig, "middleware" | "security" | "operationId" | "summary" | "tags"> & {
+  /** Unique across the API; code generators name methods after it (listContacts, sendInvoice…). */
+  operationId: string;
+  summary: string;
+  tags: string[];
+  /** Error codes this route can return beyond those its access, body, path and method imply. */
+  errors?: readonly ErrorCode[];
+};
 
 /**
- * A route with its access rule: authorization runs before validation (401/403 before 400),
- * the bearer scheme and the error responses are documented, and a route without a query
- * schema refuses any query parameter (unknown parameters are a 400, as for bodies).
+ * A route with its access rule: authorization runs before validation (401/403 before 400) and before
+ * any idempotent replay; the bearer scheme, the errors this route can return, and the response headers
+ * are documented; a route without a query schema refuses any query parameter (a 400, as for bodies).
  */
 export function defineRoute<const R extends RouteInput>(need: Access, config: R) {
+  const { errors = [], ...routeConfig } = config;
   // Idempotency replays run after authorization: a caller who may not make the request gets no replay.
   const replayable = config.method === "post" && need.kind !== "public";
+  const success = Object.fromEntries(
+    Object.entries(config.responses).map(([status, response]) => [
+      status,
+      { ...response, headers: replayable ? { ...COMMON_HEADERS, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : COMMON_HEADERS },
+    ]),
+  );
   const route = createRoute({
-    ...config,
+    ...routeConfig,
     middleware: replayable ? ([authorize(need), idempotency] as const) : ([authorize(need)] as const),
     security: need.kind === "public" ? [] : [{ bearerAuth: [] }],
-    responses: { ...ERROR_RESPONSES, ...config.responses },
+    ...(replayable ? { parameters: [ref("parameters", "IdempotencyKey")] } : {}),
+    responses: { ...errorResponses(errorCodes(need, config, errors)), ...success } as R["responses"],
   });
   if (!route.request?.query) Object.assign(route, { request: { ...route.request, query: z.strictObject({}) } });
   return route;
+}
+
+/** Tags group operations in the reference; each has a description. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {};
+
+export function describeTag(name: string, description: string): void {
+  TAG_DESCRIPTIONS[name] = description;
+}
+
+const API_DESCRIPTION = [
+  "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices, payments,",
+  "recruitment, timesheets, analytics and an assistant, each served by a package a workspace can switch on and off.",
+  "",
+  "Authenticate with `Authorization: Bearer <token>`: a session token (`bps_…`) from `POST /auth/token`, or an API token",
+  "(`bpk_…`) created in the dashboard under Settings → API. Responses use the envelope `{success, data, meta?}`; errors",
+  "`{success: false, error: {code, message, details?, request_id}}`. Money is an integer count of minor units plus an",
+  "ISO 4217 currency. Webhook events are signed per Standard Webhooks; their payloads are under `webhooks`.",
+].join("\n");
+
+/** The OpenAPI 3.1 document of everything registered on `router`, served at /openapi.json. */
+export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string) {
+  const document = router.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Business Platform API",
+      version: "1.0.0",
+      description: API_DESCRIPTION,
+      license: { name: "Proprietary" },
+    },
+    servers: [{ url: serverUrl, description: "This deployment" }],
+  });
+  // SPDX: a license of our own (zod-to-openapi's types predate OpenAPI 3.1's `identifier`).
+  document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as typeof document.info.license;
+  const used = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+  document.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+  return document;
+}
+
+/** Documents each webhook event's payload under `webhooks` (OpenAPI 3.1), from the event catalogue. */
+export function registerWebhookDocs(router: OpenAPIHono<AppEnv>): void {
+  for (const [type, entry] of Object.entries(EVENT_CATALOGUE)) {
+    const payload = z
+      .object({
+        id: z.string().openapi({ example: "evt_4Vd2…", description: "The event id; the webhook-id header; stable across retries" }),
+        type: z.literal(type),
+        timestamp: z.string().openapi({ format: "date-time" }),
+        workspace_id: z.number().int(),
+        data: entry.data,
+        ...(entry.previous ? { previous_attributes: entry.previous } : {}),
+      })
+      .openapi(`Event_${type.replace(/[^a-z]+(.)/g, (_, next: string) => next.toUpperCase()).replace(/^./, (c) => c.toUpperCase())}`);
+    router.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `on${type.replace(/(^|[._])(.)/g, (_, _sep: string, next: string) => next.toUpperCase())}`,
+      summary: entry.description,
+      description:
+        "POSTed to each endpoint subscribed to this type (or *), signed per Standard Webhooks: headers webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256>). Answer 2xx within 15 s; anything else is retried.",
+      tags: ["Webhooks"],
+      security: [],
+      request: { body: { required: true, content: { "application/json": { schema: payload } } } },
+      responses: { 200: { description: "Any 2xx acknowledges the delivery" }, 410: { description: "Gone: the endpoint is disabled" } },
+    });
+  }
 }

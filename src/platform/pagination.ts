@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { base64Url, fromBase64, timingSafeEqual, utf8 } from "./crypto";
 import { ApiError } from "./errors";
 
@@ -18,43 +19,52 @@ export type CursorPosition = {
   i: number;
 };
 
-// A cursor is a position, not a credential: the MAC only makes edits detectable (invalid_cursor).
-// Deployments may set CURSOR_SECRET; without it a built-in key is used.
-const DEFAULT_KEY = "business-platform-api/cursor/v1";
+const CursorShape = z.object({
+  r: z.string(),
+  w: z.number().int(),
+  s: z.string(),
+  v: z.union([z.string(), z.number(), z.null()]),
+  i: z.number().int(),
+});
+
+// A cursor is a position, not a credential: the MAC (keyed by CURSOR_SECRET) makes edits detectable.
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function macKey(secret: string | undefined): Promise<CryptoKey> {
-  const material = secret || DEFAULT_KEY;
-  let key = keys.get(material);
+function macKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", utf8(material), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    keys.set(material, key);
+    key = crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    keys.set(secret, key);
   }
   return key;
 }
 
-async function mac(payload: string, secret: string | undefined): Promise<Uint8Array> {
+async function mac(payload: string, secret: string): Promise<Uint8Array> {
   const signature = await crypto.subtle.sign("HMAC", await macKey(secret), utf8(payload));
   return new Uint8Array(signature).slice(0, 16);
 }
 
-export async function encodeCursor(position: CursorPosition, secret?: string): Promise<string> {
+export async function encodeCursor(position: CursorPosition, secret: string): Promise<string> {
   const payload = base64Url(utf8(JSON.stringify(position)));
   return `${payload}.${base64Url(await mac(payload, secret))}`;
 }
 
 /** Verifies and opens a cursor; a forged, edited or foreign one (other list, workspace or sort) → 400. */
-export async function decodeCursor(cursor: string, expected: Omit<CursorPosition, "v" | "i">, secret?: string): Promise<CursorPosition> {
+export async function decodeCursor(cursor: string, expected: Omit<CursorPosition, "v" | "i">, secret: string): Promise<CursorPosition> {
   const invalid = () => new ApiError("invalid_cursor", "The cursor is invalid or belongs to another list; start again without it");
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw invalid();
-  let position: CursorPosition;
+  let position: unknown;
   try {
     if (!timingSafeEqual(fromBase64(signature), await mac(payload, secret))) throw invalid();
-    position = JSON.parse(new TextDecoder().decode(fromBase64(payload))) as CursorPosition;
+    position = JSON.parse(new TextDecoder().decode(fromBase64(payload)));
   } catch {
     throw invalid();
   }
-  if (position.r !== expected.r || position.w !== expected.w || position.s !== expected.s || !Number.isInteger(position.i)) throw invalid();
-  return position;
+  // A cursor with a valid MAC but another shape (an older format, a bug) is still only an invalid cursor.
+  const parsed = CursorShape.safeParse(position);
+  if (!parsed.success) throw invalid();
+  const opened = parsed.data;
+  if (opened.r !== expected.r || opened.w !== expected.w || opened.s !== expected.s) throw invalid();
+  return opened;
 }

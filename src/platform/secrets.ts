@@ -1,32 +1,78 @@
+import { and, getTableColumns, isNotNull, like, not, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type Config, configOf, type SealingKey } from "./config";
 import { base64, fromBase64, randomBytes, utf8 } from "./crypto";
+import { database } from "./db";
+import type { Sweep } from "./sweeps";
 
-// Signing secrets (webhooks, SSO apps) must be readable to sign, so they are encrypted at rest rather
-// than hashed. Production sets SIGNING_SECRETS_KEY (base64, 32 bytes); local development uses a fixed key.
-const DEVELOPMENT_KEY = "business-platform-api/webhook-secrets/development";
-const keys = new Map<string, Promise<CryptoKey>>();
+// Signing secrets (webhooks, SSO apps, chat integrations) must be readable to sign, so they are
+// encrypted at rest (AES-256-GCM) rather than hashed, under the keyring in SIGNING_SECRETS_KEY.
+// A sealed value names its key: `v2:<key id>:<iv>:<ciphertext>`.
 
-function encryptionKey(configured: string | undefined): Promise<CryptoKey> {
-  const material = configured || DEVELOPMENT_KEY;
-  let key = keys.get(material);
-  if (!key) {
-    key = (async () => {
-      const raw = configured ? fromBase64(configured) : new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(DEVELOPMENT_KEY)));
-      return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-    })();
-    keys.set(material, key);
+const imported = new Map<string, Promise<CryptoKey>>();
+
+function cryptoKey(key: SealingKey): Promise<CryptoKey> {
+  const cacheKey = `${key.id}:${base64(key.raw)}`;
+  let promise = imported.get(cacheKey);
+  if (!promise) {
+    promise = crypto.subtle.importKey("raw", key.raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+    imported.set(cacheKey, promise);
   }
-  return key;
+  return promise;
 }
 
-export async function sealSecret(secret: string, configuredKey: string | undefined): Promise<string> {
+export async function sealSecret(secret: string, keys: Config["sealingKeys"]): Promise<string> {
+  const key = keys[0];
   const iv = randomBytes(12);
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await encryptionKey(configuredKey), utf8(secret));
-  return `v1:${base64(iv)}:${base64(new Uint8Array(sealed))}`;
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8(key.id) }, await cryptoKey(key), utf8(secret));
+  return `v2:${key.id}:${base64(iv)}:${base64(new Uint8Array(sealed))}`;
 }
 
-export async function openSecret(sealed: string, configuredKey: string | undefined): Promise<string> {
-  const [version, iv, data] = sealed.split(":");
-  if (version !== "v1" || !iv || !data) throw new Error("unreadable webhook secret");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv) }, await encryptionKey(configuredKey), fromBase64(data));
+export async function openSecret(sealed: string, keys: Config["sealingKeys"]): Promise<string> {
+  const [version, keyId, iv, data] = sealed.split(":");
+  const key = keys.find((candidate) => candidate.id === keyId);
+  if (version !== "v2" || !iv || !data) throw new Error("unreadable sealed secret");
+  if (!key) throw new Error(`sealed with key ${keyId}, which SIGNING_SECRETS_KEY no longer holds`);
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv), additionalData: utf8(key.id) }, await cryptoKey(key), fromBase64(data));
   return new TextDecoder().decode(plain);
+}
+
+/** A column holding sealed secrets, with the table's primary key to rewrite it by. */
+export type SealedColumn = { table: SQLiteTable; column: SQLiteColumn; key: SQLiteColumn[] };
+
+const RESEAL_BATCH = 50;
+
+/**
+ * Cron: re-encrypts up to 50 secrets per column that were sealed with a key other than the current
+ * one, so an old key can leave SIGNING_SECRETS_KEY once no row names it (the log counts what is left).
+ * Each rewrite is conditional on the value read, so a concurrent rotation is never overwritten.
+ */
+export function resealSweep(columns: SealedColumn[]): Sweep {
+  return async (env) => {
+    const keys = configOf(env).sealingKeys;
+    const db = database(env.DB);
+    const current = `v2:${keys[0].id}:%`;
+    let resealed = 0;
+    for (const { table, column, key } of columns) {
+      const stale = (await db
+        .select({ value: column, ...Object.fromEntries(key.map((part) => [part.name, part])) })
+        .from(table)
+        .where(and(isNotNull(column), not(like(column, current))))
+        .limit(RESEAL_BATCH)) as Record<string, unknown>[];
+      for (const row of stale) {
+        const value = row.value as string;
+        const next = await sealSecret(await openSecret(value, keys), keys);
+        const where = and(sql`${column} = ${value}`, ...key.map((part) => sql`${part} = ${row[part.name]}`));
+        await db.update(table).set({ [columnProperty(table, column)]: next }).where(where).run();
+        resealed += 1;
+      }
+    }
+    if (resealed > 0) console.log(JSON.stringify({ level: "info", msg: "re-sealed secrets under the current key", count: resealed }));
+  };
+}
+
+function columnProperty(table: SQLiteTable, column: SQLiteColumn): string {
+  const entry = Object.entries(getTableColumns(table)).find(([, candidate]) => candidate === column);
+  if (!entry) throw new Error(`${column.name} is not a column of its table`);
+  return entry[0];
 }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../platform/context";
+import { publicOrigin } from "../platform/app";
 import { verifyIssuedToken } from "./service";
 
 /**
@@ -50,7 +51,7 @@ demoPages.get("/demo/pro-app", (c) =>
 demoPages.post("/demo/pro-app/verify", async (c) => {
   const body = await c.req.json<{ token?: unknown }>().catch(() => ({}) as { token?: unknown });
   if (typeof body.token !== "string") return c.json({ error: "token is required" }, 400);
-  const verified = await verifyIssuedToken(c.env, body.token, new URL(c.req.url).origin);
+  const verified = await verifyIssuedToken(c.env, body.token, publicOrigin(c));
   if (!verified) return c.json({ error: "invalid token" }, 401);
   return c.json({ claims: verified.claims }, 200);
 });

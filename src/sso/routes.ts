@@ -1,13 +1,14 @@
+import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
 import type { Context } from "hono";
-import { newRouter } from "../platform/app";
+import { newRouter, publicOrigin } from "../platform/app";
 import { principalOf, tenantOf, unauthorized } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import type { AppEnv } from "../platform/context";
 import { database } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens, users } from "../platform/schema";
 import { sealSecret } from "../platform/secrets";
@@ -18,6 +19,7 @@ import { PRO_APPS, type ProApp, ssoApps } from "./schema";
 import { launchUrl, loadApp, verifyIssuedToken } from "./service";
 
 const tags = ["Single sign-on"];
+describeTag("Single sign-on", "HS256 JWTs that sign a dashboard user into an embedded pro app, refreshed while the session lives.");
 const AppName = z.enum(PRO_APPS);
 const AppParam = z.object({ app: AppName.openapi({ param: { name: "app", in: "path" } }) });
 
@@ -33,8 +35,8 @@ const Grant = z
   })
   .openapi("SsoToken");
 
-/** The issuer every token names: the API's base URL as the caller reached it. */
-const issuerOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+/** The issuer every token names: the API's public origin (PUBLIC_BASE_URL), never the request's Host. */
+const issuerOf = (c: Context<AppEnv>) => publicOrigin(c);
 
 const appUrlSchema = z
   .string()
@@ -52,6 +54,7 @@ const routes = {
   list: defineRoute(access.admin, {
     method: "get",
     path: "/sso/apps",
+    operationId: "listSsoApps",
     tags,
     summary: "The four pro apps and their SSO settings",
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp), meta: ListMeta }), "The apps (one page)") },
@@ -59,6 +62,7 @@ const routes = {
   update: defineRoute(access.admin, {
     method: "put",
     path: "/sso/apps/{app}",
+    operationId: "updateSsoApp",
     tags,
     summary: "Set an app's URL and switch it on or off",
     request: { params: AppParam, body: jsonBodyOf(z.strictObject({ app_url: appUrlSchema, enabled: z.boolean() }).partial().openapi("UpdateSsoApp")) },
@@ -67,6 +71,7 @@ const routes = {
   rotate: defineRoute(access.admin, {
     method: "post",
     path: "/sso/apps/{app}/secret",
+    operationId: "rotateSsoAppSecret",
     tags,
     summary: "Set a new signing secret (shown once); tokens signed with the old one stop verifying",
     request: { params: AppParam },
@@ -75,6 +80,8 @@ const routes = {
   token: defineRoute(access.session, {
     method: "post",
     path: "/sso/token",
+    operationId: "createSsoToken",
+    errors: ["conflict"],
     tags,
     summary: "A 60-second SSO token for an enabled pro app",
     request: { body: jsonBodyOf(z.strictObject({ app: AppName }).openapi("SsoTokenRequest")) },
@@ -83,6 +90,8 @@ const routes = {
   refresh: defineRoute(access.public, {
     method: "post",
     path: "/sso/refresh",
+    operationId: "refreshSsoToken",
+    errors: ["unauthorized"],
     tags,
     summary: "Exchange a valid SSO token (Authorization: Bearer <sso jwt>) for a fresh one",
     description: "Refused (401) once the session it came from is revoked or expired, or the app is disabled or its secret rotated.",
@@ -91,6 +100,7 @@ const routes = {
   embed: defineRoute(access.public, {
     method: "get",
     path: "/sso/embed.js",
+    operationId: "getEmbedScript",
     tags,
     summary: "The embed script: mounts a pro app in an iframe and keeps its token fresh",
     responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
@@ -146,7 +156,7 @@ export const ssoRoutes = newRouter()
     const { app } = c.req.valid("param");
     const tenant = tenantOf(c);
     const secret = newAppSecret();
-    const sealed = await sealSecret(secret, c.env.SIGNING_SECRETS_KEY);
+    const sealed = await sealSecret(secret, configOf(c.env).sealingKeys);
     const now = Date.now();
     await tenant.db
       .insert(ssoApps)

@@ -1,3 +1,4 @@
+import { configOf } from "../platform/config";
 import { and, eq } from "drizzle-orm";
 import type { Env } from "../platform/context";
 import { database } from "../platform/db";
@@ -18,7 +19,7 @@ export async function loadApp(env: Env, workspaceId: number, app: ProApp): Promi
     app,
     appUrl: row?.appUrl ?? null,
     enabled: row?.enabled ?? false,
-    secret: row?.secret ? await openSecret(row.secret, env.SIGNING_SECRETS_KEY) : null,
+    secret: row?.secret ? await openSecret(row.secret, configOf(env).sealingKeys) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { configOf } from "../platform/config";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Env } from "../platform/context";
 import { database } from "../platform/db";
@@ -99,8 +100,8 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
     data: JSON.parse(outboxEvent.data),
     ...(outboxEvent.previousAttributes ? { previous_attributes: JSON.parse(outboxEvent.previousAttributes) } : {}),
   });
-  const secrets = [await openSecret(target.secret, env.SIGNING_SECRETS_KEY)];
-  if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, env.SIGNING_SECRETS_KEY));
+  const secrets = [await openSecret(target.secret, configOf(env).sealingKeys)];
+  if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, configOf(env).sealingKeys));
   const headers = await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body);
 
   const started = Date.now();

@@ -1,12 +1,13 @@
+import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
-import { EVENT_TYPES, newEventId, recordEvent } from "../platform/events";
+import { describeEvent, EVENT_TYPES, newEventId, recordEvent } from "../platform/events";
 import { fields } from "../platform/fields";
-import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { idPage, PageQuery, pageQueryShape } from "../platform/resource/id-page";
 import { Deleted, ListMeta } from "../platform/resource/routes";
 import { isoTimestamp } from "../platform/time";
@@ -17,8 +18,14 @@ import { newSigningSecret } from "./signing";
 import { webhookUrlProblem } from "./url-policy";
 
 const tags = ["Webhooks"];
+describeTag("Webhooks", "Signed (Standard Webhooks) event deliveries to your HTTPS endpoints, with retries, a delivery log, test events and secret rotation. Event payloads are documented under webhooks.");
 const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== "webhook.test");
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
+
+describeEvent("webhook.test", {
+  description: "Sent by POST /webhooks/{id}/test to that endpoint only",
+  data: z.object({ webhook_id: z.number().int() }).openapi("WebhookTest"),
+});
 
 const Endpoint = z
   .object({
@@ -89,6 +96,7 @@ const routes = {
   list: defineRoute(access.admin, {
     method: "get",
     path: "/webhooks",
+    operationId: "listWebhooks",
     tags,
     summary: "List webhook endpoints (never their secrets), newest first",
     request: { query: PageQuery },
@@ -97,6 +105,7 @@ const routes = {
   create: defineRoute(access.admin, {
     method: "post",
     path: "/webhooks",
+    operationId: "createWebhook",
     tags,
     summary: "Subscribe an https endpoint to events; the signing secret is shown once",
     description: `events: ["*"] or any of ${SUBSCRIBABLE.join(", ")}. Deliveries are signed per Standard Webhooks.`,
@@ -106,6 +115,7 @@ const routes = {
   get: defineRoute(access.admin, {
     method: "get",
     path: "/webhooks/{id}",
+    operationId: "getWebhook",
     tags,
     summary: "Get a webhook endpoint",
     request: { params: EndpointParam },
@@ -114,6 +124,7 @@ const routes = {
   update: defineRoute(access.admin, {
     method: "put",
     path: "/webhooks/{id}",
+    operationId: "updateWebhook",
     tags,
     summary: "Change url, events, description or enabled",
     description: "Re-enabling an endpoint the platform disabled clears disabled_reason.",
@@ -123,6 +134,7 @@ const routes = {
   remove: defineRoute(access.admin, {
     method: "delete",
     path: "/webhooks/{id}",
+    operationId: "deleteWebhook",
     tags,
     summary: "Delete a webhook endpoint and its delivery log",
     request: { params: EndpointParam },
@@ -131,6 +143,8 @@ const routes = {
   rotate: defineRoute(access.admin, {
     method: "post",
     path: "/webhooks/{id}/rotate-secret",
+    operationId: "rotateWebhookSecret",
+    errors: ["conflict"],
     tags,
     summary: "Rotate the signing secret; the old one keeps co-signing for 24 h",
     request: { params: EndpointParam },
@@ -139,6 +153,8 @@ const routes = {
   test: defineRoute(access.admin, {
     method: "post",
     path: "/webhooks/{id}/test",
+    operationId: "sendWebhookTest",
+    errors: ["conflict"],
     tags,
     summary: "Send a webhook.test event to this endpoint only",
     request: { params: EndpointParam },
@@ -147,6 +163,7 @@ const routes = {
   deliveries: defineRoute(access.admin, {
     method: "get",
     path: "/webhooks/{id}/deliveries",
+    operationId: "listWebhookDeliveries",
     tags,
     summary: "The delivery log of an endpoint, newest first",
     request: {
@@ -158,6 +175,7 @@ const routes = {
   retry: defineRoute(access.admin, {
     method: "post",
     path: "/webhooks/{id}/deliveries/{delivery_id}/retry",
+    operationId: "retryWebhookDelivery",
     tags,
     summary: "Redeliver now",
     request: { params: DeliveryParams },
@@ -175,7 +193,7 @@ function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: s
 
 export const webhookRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], c.env.CURSOR_SECRET);
+    const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], configOf(c.env).cursorSecret);
     return c.json({ success: true as const, data: page.rows.map(toEndpoint), meta: page.meta }, 200);
   })
   .openapi(routes.create, async (c) => {
@@ -189,7 +207,7 @@ export const webhookRoutes = newRouter()
         description: body.description ?? null,
         events: body.events,
         enabled: true,
-        secret: await sealSecret(secret, c.env.SIGNING_SECRETS_KEY),
+        secret: await sealSecret(secret, configOf(c.env).sealingKeys),
         createdAt: now,
         updatedAt: now,
       })
@@ -235,7 +253,7 @@ export const webhookRoutes = newRouter()
     const [row] = await tenant
       .update(
         webhookEndpoints,
-        { secret: await sealSecret(secret, c.env.SIGNING_SECRETS_KEY), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
+        { secret: await sealSecret(secret, configOf(c.env).sealingKeys), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
         eq(webhookEndpoints.id, id),
         eq(webhookEndpoints.secret, current.secret),
       )
@@ -264,7 +282,7 @@ export const webhookRoutes = newRouter()
       `webhook_deliveries:${id}:${query.status ?? "all"}`,
       query,
       [eq(webhookDeliveries.endpointId, id), query.status ? eq(webhookDeliveries.status, query.status) : undefined],
-      c.env.CURSOR_SECRET,
+      configOf(c.env).cursorSecret,
     );
     return c.json({ success: true as const, data: page.rows.map(toDelivery), meta: page.meta }, 200);
   })

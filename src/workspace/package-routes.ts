@@ -5,12 +5,13 @@ import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { PACKAGE_NAMES, PACKAGES, type PackageName } from "../platform/packages";
 import { ListMeta } from "../platform/resource/routes";
 import { workspaces } from "../platform/schema";
 
 const tags = ["Packages"];
+describeTag("Packages", "The packages a workspace has switched on; a disabled package's routes answer 403 package_disabled.");
 
 const Package = z
   .object({ name: z.enum(PACKAGE_NAMES as [PackageName, ...PackageName[]]), title: z.string(), resources: z.array(z.string()), enabled: z.boolean() })
@@ -26,6 +27,7 @@ const toPackage = (name: PackageName, disabled: string[]) => ({
 const listPackages = defineRoute(access.authenticated, {
   method: "get",
   path: "/packages",
+  operationId: "listPackages",
   tags,
   summary: "The package catalogue and which packages are enabled for the workspace",
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package), meta: ListMeta }), "Every package (one page)") },
@@ -38,6 +40,7 @@ const PackageParam = z.object({
 const setPackage = defineRoute(access.admin, {
   method: "put",
   path: "/packages/{name}",
+  operationId: "setPackage",
   tags,
   summary: "Enable or disable a package; a disabled package's routes answer 403 package_disabled",
   request: { params: PackageParam, body: jsonBodyOf(z.strictObject({ enabled: z.boolean() }).openapi("UpdatePackage")) },

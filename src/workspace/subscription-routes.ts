@@ -5,22 +5,31 @@ import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { recordEvent } from "../platform/events";
-import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { describeEvent, recordEvent } from "../platform/events";
+import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { durableLimiter, workspaceKey } from "../platform/rate-limit/limiter";
 import { PLAN_LIMITS } from "../platform/rate-limit/plans";
 import { PLANS, type Plan, workspaces } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
 
 const tags = ["Subscription"];
+describeTag("Subscription", "The workspace's plan (starter, pro, enterprise) and its rate limit; the owner changes it.");
 
 const Subscription = z
   .object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() })
   .openapi("Subscription");
 
+describeEvent("subscription.updated", {
+  description: "The workspace's plan changed",
+  data: z
+    .object({ plan: z.enum(PLANS), previous_plan: z.enum(PLANS), change: z.enum(["upgrade", "downgrade"]) })
+    .openapi("SubscriptionChange"),
+});
+
 const getSubscription = defineRoute(access.authenticated, {
   method: "get",
   path: "/subscription",
+  operationId: "getSubscription",
   tags,
   summary: "The workspace's plan and its rate limit",
   responses: { 200: jsonContent(envelope(Subscription), "The subscription") },
@@ -29,6 +38,8 @@ const getSubscription = defineRoute(access.authenticated, {
 const putSubscription = defineRoute(access.owner, {
   method: "put",
   path: "/subscription",
+  operationId: "updateSubscription",
+  errors: ["conflict"],
   tags,
   summary: "Change the plan (owner only); the new rate limit applies from the next request",
   description: "Fires subscription.updated when the plan actually changes.",

@@ -90,6 +90,7 @@ export const customerResource: ResourceDefinition<typeof customers, z.infer<type
   name: "customers",
   singular: "customer",
   tags: ["Customers"],
+  description: "Who you invoice: billing details, tax id, currency, and the balance they owe on sent invoices.",
   table: customers,
   schemas: { output: Customer, create: CreateCustomer, update: UpdateCustomer },
   toOutput: (row: CustomerRow) => ({

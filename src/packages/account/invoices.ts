@@ -1,3 +1,4 @@
+import { describeEvent } from "../../platform/events";
 import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, lt, not, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -47,6 +48,8 @@ const Invoice = z
     updated_at: fields.timestamp(),
   })
   .openapi("Invoice");
+
+describeEvent("invoice.created", { description: "An invoice was created (as a draft, with its number)", data: Invoice });
 
 const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
 
@@ -106,6 +109,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   name: "invoices",
   singular: "invoice",
   tags: ["Invoices"],
+  description: "Invoices with lines computed in integer minor units: draft → sent → partially paid → paid, or void.",
   table: invoices,
   schemas: { output: Invoice, create: CreateInvoice, update: UpdateInvoice },
   toOutput: toInvoice,
@@ -182,6 +186,8 @@ const tags = ["Invoices"];
 const send = defineRoute(access.write("invoices"), {
   method: "post",
   path: "/invoices/{id}/send",
+  operationId: "sendInvoice",
+  errors: ["invalid_transition"],
   tags,
   summary: "Send an invoice (draft → sent) or send it again",
   description:
@@ -193,6 +199,8 @@ const send = defineRoute(access.write("invoices"), {
 const voidInvoice = defineRoute(access.write("invoices"), {
   method: "post",
   path: "/invoices/{id}/void",
+  operationId: "voidInvoice",
+  errors: ["invalid_transition"],
   tags,
   summary: "Void a draft or sent invoice with nothing paid",
   request: { params: IdParam },

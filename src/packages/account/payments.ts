@@ -4,7 +4,7 @@ import { newRouter } from "../../platform/app";
 import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
-import { recordEvent } from "../../platform/events";
+import { recordEvent, describeEvent } from "../../platform/events";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
@@ -12,7 +12,7 @@ import { anyOf, integerValue } from "../../platform/resource/filters";
 import { constraintError } from "../../platform/resource/writes";
 import { Deleted } from "../../platform/resource/routes";
 import { isoTimestamp } from "../../platform/time";
-import { invoices, PAYMENT_METHODS, payments } from "./schema";
+import { INVOICE_STATUSES, invoices, PAYMENT_METHODS, payments } from "./schema";
 
 const Payment = z
   .object({
@@ -28,6 +28,13 @@ const Payment = z
     updated_at: fields.timestamp(),
   })
   .openapi("Payment");
+
+describeEvent("payment.received", {
+  description: "A payment was booked against an invoice",
+  data: Payment.extend({
+    invoice: z.object({ id: z.number().int(), number: z.string(), status: z.enum(INVOICE_STATUSES), amount_due: z.number().int() }).openapi({ description: "The invoice after the payment" }),
+  }).openapi("PaymentReceived"),
+});
 
 const CreatePayment = z
   .strictObject({
@@ -66,6 +73,7 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   name: "payments",
   singular: "payment",
   tags: ["Payments"],
+  description: "Payments booked against sent invoices (never over-paying); deleting one reverses it.",
   table: payments,
   schemas: { output: Payment, create: CreatePayment as never, update: z.never() },
   toOutput: toPayment,
@@ -87,6 +95,8 @@ const PAYABLE = ["sent", "partially_paid"] as const;
 const createPayment = defineRoute(access.write("payments"), {
   method: "post",
   path: "/payments",
+  operationId: "createPayment",
+  errors: ["conflict", "invalid_transition"],
   tags,
   summary: "Record a payment against a sent or partially paid invoice",
   description:
@@ -98,6 +108,7 @@ const createPayment = defineRoute(access.write("payments"), {
 const reversePayment = defineRoute(access.write("payments"), {
   method: "delete",
   path: "/payments/{id}",
+  operationId: "reversePayment",
   tags,
   summary: "Reverse a payment: the invoice's amount_paid and status are recomputed",
   request: { params: IdParam },

@@ -1,3 +1,4 @@
+import { describeEvent } from "../../platform/events";
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
@@ -20,6 +21,8 @@ const Employee = z
     updated_at: fields.timestamp(),
   })
   .openapi("Employee");
+
+describeEvent("employee.onboarded", { description: "An employee was created (directly, in a batch, or by hiring a candidate)", data: Employee });
 
 const writable = {
   name: fields.name(),
@@ -54,6 +57,7 @@ export const employeeResource: ResourceDefinition<typeof employees, z.infer<type
   name: "employees",
   singular: "employee",
   tags: ["Employees"],
+  description: "The workforce: department, designation, branch, status and joining date; creating one fires employee.onboarded.",
   table: employees,
   schemas: { output: Employee, create: CreateEmployee, update: UpdateEmployee },
   toOutput: toEmployee,

@@ -33,6 +33,7 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
   name: "contacts",
   singular: "contact",
   tags: ["Contacts"],
+  description: "People you deal with: name, e-mail (unique in the workspace), phone, company.",
   table: contacts,
   schemas: { output: Contact, create: CreateContact, update: UpdateContact },
   toOutput: (row) => ({

@@ -1,3 +1,4 @@
+import { describeEvent } from "../../platform/events";
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
@@ -27,6 +28,12 @@ const Deal = z
     updated_at: fields.timestamp(),
   })
   .openapi("Deal");
+
+describeEvent("deal.stage_changed", {
+  description: "A deal moved to another stage (closing it won or lost, or reopening it)",
+  data: Deal,
+  previous: z.object({ stage: z.enum(DEAL_STAGES) }),
+});
 
 const writable = {
   name: fields.name(),
@@ -75,6 +82,7 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
   name: "deals",
   singular: "deal",
   tags: ["Deals"],
+  description: "Opportunities moving through the pipeline stages to won or lost; a stage change fires deal.stage_changed.",
   table: deals,
   schemas: { output: Deal, create: CreateDeal, update: UpdateDeal },
   toOutput: toDeal,

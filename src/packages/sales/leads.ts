@@ -38,6 +38,7 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
   name: "leads",
   singular: "lead",
   tags: ["Leads"],
+  description: "Prospects before they are qualified: source, status (new → contacted → qualified/unqualified → converted) and an estimated value.",
   table: leads,
   schemas: { output: Lead, create: CreateLead, update: UpdateLead },
   toOutput: (row: Row<typeof leads>) => ({

@@ -44,6 +44,7 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
   name: "projects",
   singular: "project",
   tags: ["Projects"],
+  description: "Projects with live task counts (and logged minutes while timesheets is enabled).",
   table: projects,
   schemas: { output: Project, create: CreateProject, update: UpdateProject },
   toOutput: (row: ProjectRow) => ({

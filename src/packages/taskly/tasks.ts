@@ -1,3 +1,4 @@
+import { describeEvent } from "../../platform/events";
 import { z } from "@hono/zod-openapi";
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -29,6 +30,8 @@ const Task = z
     updated_at: fields.timestamp(),
   })
   .openapi("Task");
+
+describeEvent("task.completed", { description: "A task entered done (also a task created as done)", data: Task });
 
 const writable = {
   title: fields.name(),
@@ -64,6 +67,7 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
   name: "tasks",
   singular: "task",
   tags: ["Tasks"],
+  description: "Tasks on a board (todo, in progress, review, done), soft-deleted and restorable; entering done fires task.completed.",
   table: tasks,
   schemas: { output: Task, create: CreateTask, update: UpdateTask },
   toOutput: toTask,
@@ -115,6 +119,8 @@ const tags = ["Tasks"];
 const setStatus = defineRoute(access.write("tasks"), {
   method: "put",
   path: "/tasks/{id}/status",
+  operationId: "setTaskStatus",
+  errors: ["conflict"],
   tags,
   summary: "Move a task on the board",
   description: "Any move is allowed. Entering done sets completed_at and fires task.completed; leaving done clears it. A deleted task → 404.",
@@ -125,6 +131,7 @@ const setStatus = defineRoute(access.write("tasks"), {
 const restore = defineRoute(access.write("tasks"), {
   method: "post",
   path: "/tasks/{id}/restore",
+  operationId: "restoreTask",
   tags,
   summary: "Bring back a deleted task",
   request: { params: IdParam },

@@ -91,6 +91,8 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   /** "contact": used in messages and OpenAPI names. */
   singular: string;
   tags: string[];
+  /** What the resource is, for its tag in the API reference. */
+  description: string;
   table: T;
   schemas: { output: z.ZodType<Output>; create: z.ZodType<Create>; update: z.ZodType<Update> };
   toOutput(row: Row<T>): Output;

@@ -31,10 +31,17 @@ export function dateBound(column: SQLiteColumn, bound: "after" | "before", descr
   };
 }
 
+/** A `true`/`false` query parameter, read as a boolean. */
+export const booleanParam = () =>
+  z
+    .enum(["true", "false"], "must be true or false")
+    .transform((value) => value === "true")
+    .openapi({ type: "boolean" });
+
 /** `?field=true|false` mapped to a condition by the resource. */
 export function booleanFilter(where: (value: boolean) => SQL | undefined, description: string): Filter {
   return {
-    schema: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true"),
+    schema: booleanParam(),
     where,
     description,
   };

@@ -13,7 +13,7 @@ export const pageQueryShape = {
     .transform(Number)
     .pipe(z.number().min(1, "must be at least 1").max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`))
     .optional()
-    .openapi({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
+    .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
   cursor: z.string().max(1000).optional().openapi({ description: "meta.next_cursor of the previous page" }),
 };
 export const PageQuery = z.strictObject(pageQueryShape);
@@ -29,8 +29,8 @@ export async function idPage<T extends PagedTable>(
   table: T,
   list: string,
   query: { limit?: number; cursor?: string },
-  conditions: (SQL | undefined)[] = [],
-  cursorSecret?: string,
+  conditions: (SQL | undefined)[],
+  cursorSecret: string,
 ): Promise<{ rows: T["$inferSelect"][]; meta: ListMeta }> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const binding = { r: list, w: tenant.workspaceId, s: "-id" };

@@ -2,8 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { type SQL, asc, count, desc, gte, isNull, lte, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
-import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from "../pagination";
+import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
 import { type AnyResource, columnKey, type SortExpression } from "./definition";
+import { booleanParam } from "./filters";
+import { pageQueryShape } from "./id-page";
 import { selectRows } from "./writes";
 
 const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value));
@@ -15,14 +17,7 @@ export function listQuerySchema(def: AnyResource) {
     Object.entries(def.filters).map(([name, filter]) => [name, filter.schema.optional().openapi({ description: filter.description })]),
   );
   return z.strictObject({
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, "must be an integer from 1 to 100")
-      .transform(Number)
-      .pipe(z.number().min(1, "must be at least 1").max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`))
-      .optional()
-      .openapi({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
-    cursor: z.string().max(1000).optional().openapi({ description: "meta.next_cursor of the previous page" }),
+    ...pageQueryShape,
     sort: z.enum(sortValues, `must be one of ${sortValues.join(", ")}`).optional().openapi({ description: "Sort field; prefix - for descending (default -id)" }),
     q: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the text fields" }),
     created_after: isoDateTime.optional().openapi({ description: "Created at or after this time (ISO 8601)" }),
@@ -31,9 +26,9 @@ export function listQuerySchema(def: AnyResource) {
       .optional()
       .openapi({ description: "Changed at or after this time (ISO 8601): with sort=updated_at, the incremental-sync query" }),
     updated_before: isoDateTime.optional().openapi({ description: "Changed at or before this time (ISO 8601)" }),
-    include_total: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional(),
+    include_total: booleanParam().optional().openapi({ description: "Add meta.total (counted in the same D1 round trip)" }),
     ...(def.softDelete
-      ? { include_deleted: z.enum(["true", "false"], "must be true or false").transform((value) => value === "true").optional() }
+      ? { include_deleted: booleanParam().optional().openapi({ description: "Include soft-deleted rows" }) }
       : {}),
     ...filterShape,
   });
@@ -79,7 +74,7 @@ export async function listPage(
   def: AnyResource,
   tenant: Tenant,
   query: ListQuery,
-  options: { cursorSecret?: string; extraConditions?: (SQL | undefined)[] } = {},
+  options: { cursorSecret: string; extraConditions?: (SQL | undefined)[] },
 ) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const sort = query.sort ?? "-id";

@@ -1,9 +1,10 @@
+import { configOf } from "../config";
 import { z } from "@hono/zod-openapi";
 import { newRouter, type Router } from "../app";
 import { tenantOf } from "../auth/middleware";
 import { access } from "../auth/permissions";
 import { ApiError } from "../errors";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
+import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource } from "./definition";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
@@ -25,6 +26,9 @@ export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; b
 /** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch; `options` turns some off. */
 export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
   const { name, singular, tags } = def;
+  const [one, many] = [pascal(singular), pascal(name)];
+  describeTag(tags[0]!, def.description);
+  const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
   const path = `/${name}`;
   const Output = def.schemas.output;
   const router = newRouter();
@@ -33,6 +37,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     defineRoute(access.read(name), {
       method: "get",
       path,
+      operationId: `list${many}`,
       tags,
       summary: `List ${name}`,
       request: { query: listQuerySchema(def) },
@@ -40,7 +45,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     }),
     async (c) => {
       const tenant = tenantOf(c);
-      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: c.env.CURSOR_SECRET });
+      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: configOf(c.env).cursorSecret });
       return c.json({ success: true as const, data: present(def, page.rows as never[]), meta: page.meta }, 200);
     },
   );
@@ -49,6 +54,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     defineRoute(access.read(name), {
       method: "get",
       path: `${path}/{id}`,
+      operationId: `get${one}`,
       tags,
       summary: `Get a ${singular}`,
       request: { params: IdParam },
@@ -67,6 +73,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       defineRoute(access.write(name), {
         method: "post",
         path,
+        operationId: `create${one}`,
+        errors: writeErrors,
         tags,
         summary: `Create a ${singular}`,
         request: { body: jsonBodyOf(def.schemas.create) },
@@ -85,6 +93,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         defineRoute(access.write(name), {
           method,
           path: `${path}/{id}`,
+          operationId: `${method === "put" ? "update" : "patch"}${one}`,
+          errors: ["conflict", ...writeErrors],
           tags,
           summary: method === "put" ? `Update a ${singular} (partial)` : `Update a ${singular} (alias of PUT)`,
           request: { params: IdParam, body: jsonBodyOf(def.schemas.update) },
@@ -103,6 +113,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       defineRoute(access.write(name), {
         method: "delete",
         path: `${path}/{id}`,
+        operationId: `delete${one}`,
+        errors: ["conflict"],
         tags,
         summary: `Delete a ${singular}`,
         request: { params: IdParam },
@@ -120,6 +132,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       defineRoute(access.write(name), {
         method: "post",
         path: `${path}/batch`,
+        operationId: `batch${many}`,
+        errors: ["conflict"],
         tags,
         summary: `Create, update and delete up to 100 ${name} at once`,
         description:
@@ -135,4 +149,12 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     );
   }
   return router;
+}
+
+/** "job opening" / "job-openings" → "JobOpening" / "JobOpenings" */
+function pascal(words: string): string {
+  return words
+    .split(/[\s_-]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
 }
