@@ -8,7 +8,10 @@ import { tasklyRoutes } from "./packages/taskly/routes";
 import { createApp } from "./platform/app";
 import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
+import { resealSweep } from "./platform/secrets";
 import { runSweeps, sweepExpiredTokens } from "./platform/sweeps";
+import { ssoApps } from "./sso/schema";
+import { webhookEndpoints } from "./webhooks/schema";
 import { packageRoutes } from "./workspace/package-routes";
 import { demoPages } from "./sso/demo";
 import { ssoRoutes } from "./sso/routes";
@@ -18,6 +21,13 @@ import { webhookRoutes } from "./webhooks/routes";
 import { subscriptionRoutes } from "./workspace/subscription-routes";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
+
+// Sealed signing secrets, re-encrypted by the cron under the current key after a key rotation.
+const resealSecrets = resealSweep([
+  { table: webhookEndpoints, column: webhookEndpoints.secret, key: [webhookEndpoints.id] },
+  { table: webhookEndpoints, column: webhookEndpoints.previousSecret, key: [webhookEndpoints.id] },
+  { table: ssoApps, column: ssoApps.secret, key: [ssoApps.workspaceId, ssoApps.app] },
+]);
 
 /** The composed application (tests read its route table). */
 export const app = createApp([
@@ -50,6 +60,6 @@ export default {
     await handleWebhookBatch(batch, env);
   },
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens, sweepIdempotencyKeys, sweepOutbox]));
+    ctx.waitUntil(runSweeps(env, [sweepExpiredTokens, sweepIdempotencyKeys, sweepOutbox, resealSecrets]));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -79,7 +79,7 @@ describe("SSO tokens", () => {
       nbf: payload.iat,
       exp: payload.iat! + 60,
       jti: expect.any(String),
-      sid: expect.any(Number),
+      sid: expect.stringMatching(/^\d+$/),
     });
     expect(await verifySsoToken(grant.token, secret, { audience: "hrm-pro", issuer: ISSUER })).toEqual(payload);
   });

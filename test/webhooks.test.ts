@@ -90,7 +90,7 @@ describe("signing", () => {
 
 describe("webhook URLs", () => {
   it("requires https and refuses private, loopback and link-local targets", () => {
-    for (const url of ["https://hooks.example.com/x", "https://203.0.113.5/x", "https://[2001:db8::1]/x"]) expect(webhookUrlProblem(url, false), url).toBeNull();
+    for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700:4700::1111]/x"]) expect(webhookUrlProblem(url, false), url).toBeNull();
     for (const url of [
       "http://hooks.example.com/x",
       "https://localhost/x",
@@ -103,6 +103,24 @@ describe("webhook URLs", () => {
       "https://[fe80::1]/x",
       "https://[fd00::1]/x",
       "https://[::ffff:127.0.0.1]/x",
+      // Special-purpose ranges a hand-written list missed: IPv4-compatible, NAT64 (the metadata
+      // address), 6to4, Teredo, site-local, multicast, benchmarking, IETF protocol assignments,
+      // documentation, carrier-grade NAT, broadcast, and integer/hex IPv4 spellings.
+      "https://[::127.0.0.1]/x",
+      "https://[64:ff9b::a9fe:a9fe]/latest",
+      "https://[2002:7f00:1::]/x",
+      "https://[2001::1]/x",
+      "https://[fec0::1]/x",
+      "https://[ff02::1]/x",
+      "https://198.18.0.1/x",
+      "https://192.0.0.8/x",
+      "https://203.0.113.5/x",
+      "https://[2001:db8::1]/x",
+      "https://100.64.0.1/x",
+      "https://255.255.255.255/x",
+      "https://2130706433/x",
+      "https://0x7f.1/x",
+      "https://metadata.google.internal/x",
       "https://printer.local/x",
       "https://intranet/x",
       "https://user:pass@hooks.example.com/x",

@@ -3,6 +3,14 @@ import { z } from "@hono/zod-openapi";
 /** The largest money amount, in minor units: 2^53 − 1, the largest integer JSON clients read exactly. */
 export const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
 
+let currencies: Set<string> | undefined;
+
+/** ISO 4217 codes in circulation, as the runtime's Intl data lists them (read on first use). */
+export function isCurrency(code: string): boolean {
+  currencies ??= new Set(Intl.supportedValuesOf("currency"));
+  return currencies.has(code);
+}
+
 /** Field validators shared by every resource, so one rule has one wording. */
 export const fields = {
   name: () => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
@@ -17,13 +25,14 @@ export const fields = {
   password: () => z.string().min(10, "must be at least 10 characters").max(1024, "must be at most 1024 characters"),
   text: (max: number) => z.string().trim().max(max, `must be at most ${max} characters`),
   phone: () => z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550123"),
-  /** ISO 4217 code; accepted in any case, stored upper case. */
+  /** An ISO 4217 code the runtime knows (Intl); accepted in any case, stored upper case. */
   currency: () =>
     z
       .string()
       .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code such as USD")
       .transform((code) => code.toUpperCase())
-      .openapi({ type: "string", example: "USD" }),
+      .refine((code) => isCurrency(code), "must be an ISO 4217 currency code such as USD")
+      .openapi({ type: "string", example: "USD", pattern: "^[A-Za-z]{3}$" }),
   /** ISO 3166-1 alpha-2; accepted in any case, stored upper case. */
   country: () =>
     z

@@ -121,7 +121,7 @@ async function grant(c: Context<AppEnv>, input: { app: ProApp; appUrl: string; s
       email: input.user.email,
       name: input.user.name,
       role: input.user.role,
-      sid: input.sessionId,
+      sid: String(input.sessionId),
     },
     input.secret,
     clock.now(),
@@ -188,6 +188,7 @@ export const ssoRoutes = newRouter()
     const verified = await verifyIssuedToken(c.env, presented, issuerOf(c));
     if (!verified || !verified.app.appUrl || !verified.app.secret) throw unauthorized(true);
     const { claims } = verified;
+    if (!/^[1-9][0-9]{0,15}$/.test(claims.sid) || !/^[1-9][0-9]{0,15}$/.test(claims.sub)) throw unauthorized(true);
     // The session the token came from must still be live; the user's current name and role are used.
     const session = await database(c.env.DB)
       .select({ id: tokens.id, userId: users.id, email: users.email, name: users.name, role: users.role })
@@ -195,7 +196,7 @@ export const ssoRoutes = newRouter()
       .innerJoin(users, eq(users.id, tokens.userId))
       .where(
         and(
-          eq(tokens.id, claims.sid),
+          eq(tokens.id, Number(claims.sid)),
           eq(tokens.kind, "session"),
           eq(tokens.workspaceId, claims.workspace_id),
           eq(users.id, Number(claims.sub)),

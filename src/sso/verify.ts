@@ -9,7 +9,7 @@
  *
  * Rules: the header must say alg HS256 (anything else, "none" included, is refused); the signature is
  * checked in constant time with the app secret (base64url of 32 bytes); `exp` is required; `aud`, `iss`
- * and `nbf` are checked; clocks may differ by `leewaySeconds` (default 10).
+ * and `nbf` are checked; clocks may differ by `leewaySeconds` (default 10); every claim must have its type.
  */
 export type SsoClaims = {
   iss: string;
@@ -23,7 +23,8 @@ export type SsoClaims = {
   nbf: number;
   exp: number;
   jti: string;
-  sid: number;
+  /** The dashboard session the token came from (its id, as a string, like OpenID Connect's sid). */
+  sid: string;
 };
 
 export type VerifyOptions = { audience: string; issuer: string; leewaySeconds?: number; now?: number };
@@ -71,6 +72,11 @@ export async function verifySsoToken(token: string, secret: string, options: Ver
   if (typeof claims.nbf === "number" && now + leeway < claims.nbf) throw new SsoTokenError("token not yet valid");
   if (claims.aud !== options.audience) throw new SsoTokenError("wrong audience");
   if (claims.iss !== options.issuer) throw new SsoTokenError("wrong issuer");
+  // A token signed with the right key but with claims of the wrong types is still refused.
+  const strings = ["sub", "email", "name", "role", "jti", "sid"] as const;
+  if (strings.some((name) => typeof claims[name] !== "string") || !Number.isInteger(claims.workspace_id) || typeof claims.iat !== "number") {
+    throw new SsoTokenError("malformed claims");
+  }
   return claims as unknown as SsoClaims;
 }
 

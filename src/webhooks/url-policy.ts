@@ -1,8 +1,12 @@
+import ipaddr from "ipaddr.js";
+
 /**
- * Webhook targets must be https and must not name a private, loopback or link-local host, unless the
- * worker runs with ALLOW_INSECURE_WEBHOOK_URLS = "true" (local development and tests). Hostnames are
- * checked as written: the Workers runtime cannot resolve DNS itself, and Cloudflare does not route
- * Worker subrequests into private networks.
+ * Webhook targets must be https and must not name a private, loopback, link-local or otherwise
+ * special address, unless the worker runs with ALLOW_INSECURE_WEBHOOK_URLS = "true" (local development
+ * and tests). IP literals are classified by ipaddr.js, a maintained list of IANA special-purpose ranges:
+ * only global unicast passes, so IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64,
+ * 6to4, Teredo) are refused whatever they embed. Hostnames are checked as written: the Workers runtime
+ * cannot resolve DNS itself, and Cloudflare does not route Worker subrequests into private networks.
  */
 export function webhookUrlProblem(raw: string, allowInsecure: boolean): string | null {
   let url: URL;
@@ -14,35 +18,20 @@ export function webhookUrlProblem(raw: string, allowInsecure: boolean): string |
   if (url.username || url.password) return "must not contain credentials";
   if (allowInsecure) return url.protocol === "https:" || url.protocol === "http:" ? null : "must be an https:// URL";
   if (url.protocol !== "https:") return "must be an https:// URL";
-  return isPrivateHost(url.hostname) ? "must not point to a private, loopback or link-local address" : null;
+  return isPublicHost(url.hostname) ? null : "must not point to a private, loopback, link-local or reserved address";
 }
 
-function isPrivateHost(hostname: string): boolean {
+// ::/96 (IPv4-compatible, e.g. [::127.0.0.1] = ::7f00:1) is not a range ipaddr.js names.
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
+function isPublicHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (host === "localhost" || /\.(localhost|local|internal|home\.arpa)$/.test(host) || (!host.includes(".") && !host.includes(":"))) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) return isPrivateV4(v4.slice(1).map(Number));
-  if (host.includes(":")) {
-    // IPv4-mapped addresses (the URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1).
-    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-    if (mapped) {
-      const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
-      return isPrivateV4([high >> 8, high & 255, low >> 8, low & 255]);
-    }
-    return host === "::1" || host === "::" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
+  if (ipaddr.isValid(host)) {
+    const address = ipaddr.parse(host);
+    if (address.kind() === "ipv6" && address.match(IPV4_COMPATIBLE)) return false;
+    return address.range() === "unicast";
   }
-  return false;
-}
-
-function isPrivateV4([a, b]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b! >= 64 && b! <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b! >= 16 && b! <= 31) ||
-    (a === 192 && b === 168) ||
-    a! >= 224
-  );
+  // Names that only resolve inside a network, and single-label names.
+  if (host === "localhost" || /\.(localhost|local|internal|intranet|lan|home\.arpa|corp)$/.test(host)) return false;
+  return host.includes(".");
 }

@@ -5,7 +5,7 @@ import { database, Tenant } from "../db";
 import { ApiError } from "../errors";
 import { packageOf } from "../packages";
 import { tokens } from "../schema";
-import { type Access, isAllowed } from "./permissions";
+import { type Access, denial, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -53,7 +53,8 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
         throw new ApiError("package_disabled", `The ${packageOf(need.resource)} package is disabled for this workspace; an admin can enable it at PUT /packages/${packageOf(need.resource)}`);
       }
       if (!isAllowed(principal, need)) {
-        throw new ApiError("forbidden", "Your role or token scopes do not allow this action");
+        const { message, details } = denial(principal, need);
+        throw new ApiError("forbidden", message, details ? { details } : {});
       }
     }
     await next();

@@ -75,6 +75,45 @@ function scopesAllow(scopes: readonly string[], need: Access): boolean {
   }
 }
 
+/** The scopes any one of which lets an API token through `need`; the first is the narrowest. */
+export function acceptedScopes(need: Access): string[] {
+  switch (need.kind) {
+    case "public":
+    case "authenticated":
+      return [];
+    case "resource":
+      return need.action === "read"
+        ? [`${need.resource}:read`, `${need.resource}:write`, "read", "write", "admin"]
+        : [`${need.resource}:write`, "write", "admin"];
+    case "admin":
+      return ["admin"];
+    case "owner":
+      return [];
+  }
+}
+
+const MINIMUM_ROLE: Record<Exclude<Access["kind"], "public" | "authenticated">, string> = {
+  resource: "",
+  admin: "admin or owner",
+  owner: "owner",
+};
+
+/** Why `principal` may not pass `need`, naming the role or the scope it lacks. */
+export function denial(principal: { role: Role; scopes: readonly string[] | null }, need: Access): { message: string; details?: Record<string, unknown> } {
+  if (need.kind === "public" || need.kind === "authenticated") return { message: "Not allowed" };
+  if (!roleAllows(principal.role, need)) {
+    const minimum = need.kind === "resource" ? (need.action === "read" ? "viewer or above" : "member or above") : MINIMUM_ROLE[need.kind];
+    const action = need.kind === "resource" ? `${need.action} ${need.resource}` : need.kind === "admin" ? "administer the workspace" : "do this";
+    return { message: `Your role (${principal.role}) cannot ${action}; that needs ${minimum}`, details: { role: principal.role, required_role: minimum } };
+  }
+  if (need.kind === "owner") return { message: "Owner-only actions need the owner's own session; API tokens never have them" };
+  const accepted = acceptedScopes(need);
+  return {
+    message: `This API token lacks the scope ${accepted[0]}${accepted.length > 1 ? ` (or one of ${accepted.slice(1).join(", ")})` : ""}`,
+    details: { missing_scope: accepted[0], accepted_scopes: accepted },
+  };
+}
+
 /**
  * A session acts with its user's role; an API token with its scopes, bounded by the role of the
  * user who created it (a demoted admin's tokens lose admin powers).
