@@ -57,9 +57,9 @@ export async function startLocalServer({ port = 8787, vars = {}, persistTo, quie
   ];
   const child = spawn("npx", args, { stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", env: wranglerEnv(), detached: true });
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => {
+  const stop = (signal = "SIGTERM") => {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, signal);
     } catch {}
   };
   const deadline = Date.now() + 60_000;

@@ -6,6 +6,7 @@ import { hrmRoutes } from "./packages/hrm/routes";
 import { salesRoutes } from "./packages/sales/routes";
 import { tasklyRoutes } from "./packages/taskly/routes";
 import { createApp } from "./platform/app";
+import { logError } from "./platform/log";
 import type { Env } from "./platform/context";
 import { sweepIdempotencyKeys } from "./platform/idempotency";
 import { resealSweep } from "./platform/secrets";
@@ -48,9 +49,7 @@ export const app = createApp([
   // picks up whatever this misses.
   onEventsRecorded: (c, workspaceId) =>
     c.executionCtx.waitUntil(
-      dispatchEvents(c.env, workspaceId).catch((error: unknown) =>
-        console.error(JSON.stringify({ level: "error", msg: "event dispatch failed; the sweep will retry", error: String(error) })),
-      ),
+      dispatchEvents(c.env, workspaceId).catch((error: unknown) => logError("event dispatch failed; the sweep will retry", error, { workspace_id: workspaceId })),
     ),
 });
 

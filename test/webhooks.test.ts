@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { newEventId } from "../src/platform/events";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/consumer";
+import type { WebhookMessage } from "../src/webhooks/dispatch";
 import { signature, signedHeaders } from "../src/webhooks/signing";
 import { webhookUrlProblem } from "../src/webhooks/url-policy";
 import { call, create, env, expectError, setPlan, signup, type Workspace } from "./helpers";
@@ -339,5 +340,78 @@ describe("queue consumer", () => {
     expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
     expect(received).toHaveLength(0);
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: "failed", last_error: "must be an https:// URL" });
+  });
+});
+
+describe("outbox after a crash", () => {
+  async function sweep(overrides: Record<string, string> = {}) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController(), { ...env, ...overrides } as typeof env, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("re-sends any number of deliveries whose queue messages were lost, fairly across workspaces", async () => {
+    const busy = await signup();
+    const quiet = await signup();
+    const busyHook = await endpoint(busy);
+    const quietHook = await endpoint(quiet);
+    const longAgo = Date.now() - 11 * 60_000;
+    // The state a crash leaves: events claimed, delivery rows pending and overdue, no queue messages.
+    const insert = async (ws: Workspace, endpointId: number, count: number) => {
+      for (let i = 0; i < count; i += 50) {
+        const statements = Array.from({ length: Math.min(50, count - i) }, () => {
+          const eventId = newEventId();
+          return [
+            env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', '{}', ?, ?)").bind(eventId, ws.workspaceId, longAgo, longAgo),
+            env.DB.prepare(
+              "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', 'pending', ?, ?, ?)",
+            ).bind(ws.workspaceId, endpointId, eventId, longAgo, longAgo, longAgo),
+          ];
+        });
+        await env.DB.batch(statements.flat());
+      }
+    };
+    await insert(busy, busyHook.id, 160);
+    await insert(quiet, quietHook.id, 5);
+    const sent = vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch");
+    await sweep();
+    const first = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => (m.body as WebhookMessage).deliveryId));
+    const busyIds = new Set((await deliveries(busyHook.id)).map((d) => d.id));
+    expect(first.filter((id) => busyIds.has(id))).toHaveLength(50);
+    expect(first.filter((id) => !busyIds.has(id))).toHaveLength(5);
+    // Later sweeps pick up the rest, none twice while it is not overdue again.
+    for (let i = 0; i < 3; i++) await sweep({ REDELIVER_AFTER_SECONDS: "0.001" });
+    await vi.waitUntil(async () => (await deliveries(busyHook.id)).every((d) => d.status === "succeeded"), { timeout: 10_000, interval: 50 });
+    expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(165);
+  });
+
+  it("fans out a backlog of never-dispatched events in rounds of 100, one round per workspace per sweep", async () => {
+    const busy = await signup();
+    const quiet = await signup();
+    const busyHook = await endpoint(busy, ["employee.onboarded"]);
+    const quietHook = await endpoint(quiet);
+    const old = Date.now() - 60_000;
+    const backlog = (ws: Workspace, count: number) =>
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_backlog_' || ?2 || '_' || i, ?2, 'employee.onboarded', '{}', ?3 + i FROM n`,
+      )
+        .bind(count, ws.workspaceId, old)
+        .run();
+    await backlog(busy, 250);
+    await backlog(quiet, 3);
+    await sweep();
+    expect(await deliveries(busyHook.id)).toHaveLength(100);
+    expect(await deliveries(quietHook.id)).toHaveLength(3);
+    // Every claimed event has its delivery rows: claiming and fan-out are one batch.
+    const orphans = await env.DB.prepare(
+      "SELECT count(*) AS n FROM events e WHERE e.workspace_id = ? AND e.enqueued_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)",
+    )
+      .bind(busy.workspaceId)
+      .first<{ n: number }>();
+    expect(orphans!.n).toBe(0);
+    await sweep();
+    await sweep();
+    expect(await deliveries(busyHook.id)).toHaveLength(250);
   });
 });

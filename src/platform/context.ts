@@ -13,6 +13,10 @@ export interface Env {
   CURSOR_SECRET?: string;
   /** Secret: `kid:base64(32 bytes)[,kid:…]`, the keyring that encrypts signing secrets at rest. Required. */
   SIGNING_SECRETS_KEY?: string;
+  /** Seconds before the cron dispatches outbox events a request's own dispatch missed (default 30). */
+  OUTBOX_GRACE_SECONDS?: string;
+  /** Seconds a pending delivery may be overdue before the cron re-sends its lost queue message (default 600). */
+  REDELIVER_AFTER_SECONDS?: string;
   /** The API's public origin (https://api.example.com): the SSO issuer. Required unless in local development. */
   PUBLIC_BASE_URL?: string;
 }

@@ -1,6 +1,7 @@
 import { and, isNotNull, lt } from "drizzle-orm";
 import type { Env } from "./context";
 import { database } from "./db";
+import { logError } from "./log";
 import { tokens } from "./schema";
 
 export type Sweep = (env: Env, now: number) => Promise<unknown>;
@@ -12,7 +13,7 @@ export const sweepExpiredTokens: Sweep = (env, now) =>
 /** Runs every sweep; one failing does not stop the others. */
 export async function runSweeps(env: Env, sweeps: Sweep[], now = Date.now()): Promise<void> {
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep(env, now)));
-  for (const result of results) {
-    if (result.status === "rejected") console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(result.reason) }));
-  }
+  results.forEach((result, i) => {
+    if (result.status === "rejected") logError("sweep failed", result.reason, { sweep: sweeps[i]!.name || `#${i}` });
+  });
 }

@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Env } from "../platform/context";
 import { database } from "../platform/db";
 import { events } from "../platform/schema";
+import { logError } from "../platform/log";
 import { isoTimestamp } from "../platform/time";
 import type { WebhookMessage } from "./dispatch";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
@@ -145,7 +146,7 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
   await Promise.all(
     batch.messages.map((message) =>
       deliver(message, env).catch((error: unknown) => {
-        console.error(JSON.stringify({ level: "error", msg: "webhook delivery crashed; retrying", delivery_id: message.body.deliveryId, error: String(error) }));
+        logError("webhook delivery crashed; retrying", error, { delivery_id: message.body.deliveryId });
         message.retry({ delaySeconds: RETRY_SCHEDULE_SECONDS[0]! });
       }),
     ),

@@ -1,85 +1,57 @@
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Env } from "../platform/context";
-import { type Database, database } from "../platform/db";
-import { events } from "../platform/schema";
+import { logError } from "../platform/log";
 import type { Sweep } from "../platform/sweeps";
-import { webhookDeliveries, webhookEndpoints } from "./schema";
 
 export type WebhookMessage = { deliveryId: number };
 
-type EventRow = typeof events.$inferSelect;
-type EndpointRow = typeof webhookEndpoints.$inferSelect;
-
-/** The endpoints an event goes to: subscribers of its type (or "*"); a test event only to its endpoint. */
-function recipients(event: EventRow, endpoints: EndpointRow[]): EndpointRow[] {
-  if (event.type === "webhook.test") {
-    const target = (JSON.parse(event.data) as { webhook_id?: number }).webhook_id;
-    return endpoints.filter((endpoint) => endpoint.id === target);
-  }
-  return endpoints.filter((endpoint) => endpoint.events.includes("*") || endpoint.events.includes(event.type));
-}
-
-const ROWS_PER_INSERT = 10; // 9 bound values a row, D1 allows 100 per statement
+/** Events fanned out per D1 batch: the statements name them by a subquery, never by a bound list. */
+const EVENTS_PER_ROUND = 100;
+/** Queue messages per sendBatch call (the Queues limit). */
 const MESSAGES_PER_SEND = 100;
 
+/** The next events of a workspace that were never fanned out, oldest first (binds the workspace id). */
+const NEXT_EVENTS = `SELECT id FROM events WHERE workspace_id = ?1 AND enqueued_at IS NULL ORDER BY created_at, id LIMIT ${EVENTS_PER_ROUND}`;
+
 /**
- * Moves a workspace's new outbox events to the queue: claims them (one conditional UPDATE, so two
- * dispatchers never take the same event), writes one delivery row per (event, endpoint) and sends one
- * message per delivery. If sending fails the claim is released and the sweep tries again.
+ * One round of fan-out, atomically: in one D1 batch, a delivery row per (event, subscribed endpoint)
+ * is inserted straight from the events joined to the endpoints, and the same events are claimed.
+ * A crash after the batch leaves pending deliveries that the sweep re-sends; a crash before it leaves
+ * unclaimed events that the sweep dispatches. Nothing is claimed without its deliveries.
  */
-export async function dispatchEvents(env: Env, workspaceId: number, now = Date.now()): Promise<number> {
-  const db = database(env.DB);
-  const claimed = await db
-    .update(events)
-    .set({ enqueuedAt: now })
-    .where(and(eq(events.workspaceId, workspaceId), isNull(events.enqueuedAt)))
-    .returning();
-  if (claimed.length === 0) return 0;
-  try {
-    const endpoints = await db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.enabled, true)));
-    const rows = claimed.flatMap((event) =>
-      recipients(event, endpoints).map((endpoint) => ({
-        workspaceId,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        eventType: event.type,
-        status: "pending" as const,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    await enqueueDeliveries(db, env, rows);
-    return rows.length;
-  } catch (error) {
-    await db
-      .update(events)
-      .set({ enqueuedAt: null })
-      .where(inArray(events.id, claimed.map((event) => event.id)))
-      .run();
-    throw error;
-  }
+async function fanOutRound(d1: D1Database, workspaceId: number, now: number): Promise<{ claimed: number; deliveryIds: number[] }> {
+  const [inserted, claimed] = await d1.batch<{ id: number }>([
+    d1
+      .prepare(
+        `INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at)
+         SELECT e.workspace_id, w.id, e.id, e.type, 0, 'pending', ?2, ?2, ?2
+         FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.enabled = 1
+         WHERE e.id IN (${NEXT_EVENTS})
+           AND CASE WHEN e.type = 'webhook.test'
+             THEN json_extract(e.data, '$.webhook_id') = w.id
+             ELSE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value IN ('*', e.type)) END
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING
+         RETURNING id`,
+      )
+      .bind(workspaceId, now),
+    d1.prepare(`UPDATE events SET enqueued_at = ?2 WHERE id IN (${NEXT_EVENTS}) RETURNING id`).bind(workspaceId, now),
+  ]);
+  return { claimed: claimed!.results.length, deliveryIds: inserted!.results.map((row) => row.id) };
 }
 
-async function enqueueDeliveries(db: Database, env: Env, rows: (typeof webhookDeliveries.$inferInsert)[]): Promise<void> {
-  if (rows.length === 0) return;
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    inserts.push(
-      db
-        .insert(webhookDeliveries)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoUpdate({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId], set: { updatedAt: sql`${webhookDeliveries.updatedAt}` } })
-        .returning({ id: webhookDeliveries.id, status: webhookDeliveries.status }),
-    );
+/**
+ * Moves a workspace's new outbox events to the queue: fan-out rounds of up to 100 events until none
+ * are left (or `rounds` ran), then one message per new delivery. A failed send loses nothing: the
+ * deliveries are pending in D1 and the sweep re-sends them.
+ */
+export async function dispatchEvents(env: Env, workspaceId: number, now = Date.now(), rounds = 50): Promise<number> {
+  let sent = 0;
+  for (let round = 0; round < rounds; round++) {
+    const { claimed, deliveryIds } = await fanOutRound(env.DB, workspaceId, now);
+    await sendMessages(env, deliveryIds);
+    sent += deliveryIds.length;
+    if (claimed < EVENTS_PER_ROUND) break;
   }
-  const results = await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-  // A delivery that already exists and is settled (a re-dispatch after a partial failure) is not sent again.
-  const pending = results.flat().filter((row) => row.status === "pending");
-  await sendMessages(env, pending.map((row) => row.id));
+  return sent;
 }
 
 export async function sendMessages(env: Env, deliveryIds: number[]): Promise<void> {
@@ -88,32 +60,55 @@ export async function sendMessages(env: Env, deliveryIds: number[]): Promise<voi
   }
 }
 
-/** How long after creation an outbox event is presumed missed by its request's own dispatch. */
-const OUTBOX_GRACE_MS = 30_000;
-/** A pending delivery whose attempt time passed this long ago lost its queue message: send it again. */
-const STALE_DELIVERY_MS = 10 * 60_000;
+/** Seconds from `value` (a wrangler var), or the default when it is empty or not a positive number. */
+function seconds(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}
 
-/** Cron: dispatch events that were never enqueued, and re-send deliveries whose messages were lost. */
+/** Workspaces served per sweep, and stale deliveries re-sent per workspace per sweep. */
+const WORKSPACES_PER_SWEEP = 100;
+const REDELIVERIES_PER_WORKSPACE = 50;
+const REDELIVERIES_PER_SWEEP = 1000;
+
+/**
+ * Cron, fair across workspaces: (1) each workspace with events older than OUTBOX_GRACE_SECONDS that
+ * were never fanned out gets one round (100 events), oldest first, so one busy workspace cannot starve
+ * the others; (2) pending deliveries whose attempt is REDELIVER_AFTER_SECONDS overdue lost their queue
+ * message (a crash, a failed send): up to 50 per workspace are re-sent. One workspace failing does not
+ * stop the rest; every failure is logged with its cause.
+ */
 export const sweepOutbox: Sweep = async (env, now) => {
-  const db = database(env.DB);
-  const stuck = await db
-    .selectDistinct({ workspaceId: events.workspaceId })
-    .from(events)
-    .where(and(isNull(events.enqueuedAt), lt(events.createdAt, now - OUTBOX_GRACE_MS)))
-    .limit(100);
-  for (const { workspaceId } of stuck) await dispatchEvents(env, workspaceId, now);
+  const grace = seconds(env.OUTBOX_GRACE_SECONDS, 30) * 1000;
+  const stale = seconds(env.REDELIVER_AFTER_SECONDS, 600) * 1000;
 
-  const stale = await db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), lt(webhookDeliveries.nextAttemptAt, now - STALE_DELIVERY_MS)))
-    .limit(1000);
-  if (stale.length > 0) {
-    await db
-      .update(webhookDeliveries)
-      .set({ nextAttemptAt: now, updatedAt: now })
-      .where(inArray(webhookDeliveries.id, stale.map((row) => row.id)))
-      .run();
-    await sendMessages(env, stale.map((row) => row.id));
+  const waiting = await env.DB.prepare(
+    `SELECT workspace_id FROM events WHERE enqueued_at IS NULL AND created_at < ?1
+     GROUP BY workspace_id ORDER BY min(created_at) LIMIT ${WORKSPACES_PER_SWEEP}`,
+  )
+    .bind(now - grace)
+    .all<{ workspace_id: number }>();
+  for (const { workspace_id: workspaceId } of waiting.results) {
+    await dispatchEvents(env, workspaceId, now, 1).catch((error: unknown) => logError("outbox sweep: dispatch failed", error, { workspace_id: workspaceId }));
   }
+
+  const overdue = await env.DB.prepare(
+    `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1
+     WHERE id IN (
+       SELECT id FROM (
+         SELECT id, row_number() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, id) AS n
+         FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at < ?2 AND (locked_until IS NULL OR locked_until < ?1)
+       ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
+     RETURNING id`,
+  )
+    .bind(now, now - stale)
+    .all<{ id: number }>();
+  if (overdue.results.length > 0) {
+    console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", count: overdue.results.length }));
+  }
+  await sendMessages(
+    env,
+    overdue.results.map((row) => row.id),
+  );
 };
