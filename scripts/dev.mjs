@@ -1,4 +1,7 @@
-// npm run dev: migrate the local D1, serve on http://127.0.0.1:8787, seed the demo workspace and print its login.
+// npm run dev [-- --port 8788]: migrate the local D1, serve on http://127.0.0.1:<port> (default 8787),
+// seed the demo workspace and print its login.
+import { parseArgs } from "node:util";
+import "./build-assets.mjs";
 import { ensureDevVars, migrateLocal, startLocalServer } from "./local-server.mjs";
 
 export const DEMO = {
@@ -8,9 +11,16 @@ export const DEMO = {
   password: "demo-password-123",
 };
 
+const { values } = parseArgs({ options: { port: { type: "string", default: "8787" } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`--port must be a port number, not ${values.port}`);
+  process.exit(2);
+}
+
 ensureDevVars();
 migrateLocal();
-const server = await startLocalServer({ vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
+const server = await startLocalServer({ port, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));
 
 // Idempotent: the first run creates the workspace, later runs find the e-mail taken (409) and reuse it.

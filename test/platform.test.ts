@@ -135,4 +135,22 @@ describe("OpenAPI", () => {
     expect(doc.webhooks["invoice.created"].post.requestBody.content["application/json"].schema.$ref).toMatch(/Event_InvoiceCreated$/);
     expect(JSON.stringify(doc)).not.toMatch(/brief|API\.md|\.\.\/shared/i);
   });
+
+  it("serves a reference page that loads only its own scripts, by nonce", async () => {
+    const page = await call("GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const csp = page.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    const scripts = page.text.match(/<script[^>]*>/g)!;
+    expect(scripts).toHaveLength(2);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(page.text).toContain('src="/vendor/scalar/standalone.js"');
+    expect(page.text).toContain('"url":"/api/v1/openapi.json"');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    expect((await call("GET", "/docs")).headers.get("content-security-policy")).not.toContain(nonce);
+  });
 });

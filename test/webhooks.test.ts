@@ -413,5 +413,7 @@ describe("outbox after a crash", () => {
     await sweep();
     await sweep();
     expect(await deliveries(busyHook.id)).toHaveLength(250);
+    const settled = async () => [...(await deliveries(busyHook.id)), ...(await deliveries(quietHook.id))].every((d) => d.status === "succeeded");
+    await vi.waitUntil(settled, { timeout: 15_000, interval: 50 });
   });
 });

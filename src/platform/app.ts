@@ -5,7 +5,7 @@ import { requestId } from "hono/request-id";
 import { authenticate } from "./auth/middleware";
 import { jsonBody } from "./body";
 import { configOf, readConfig } from "./config";
-import { renderDocs } from "./docs";
+import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
 import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import type { AppEnv } from "./context";
 import { ApiError, errorResponse, handleError } from "./errors";
@@ -150,7 +150,10 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
     return ready ? c.json(body, 200) : c.json(body, 503);
   });
   api.get("/openapi.json", (c) => c.json(openApiDocument(api, apiBaseUrl(c))));
-  api.get("/docs", (c) => c.html(renderDocs(openApiDocument(api, apiBaseUrl(c)))));
+  api.get("/docs", (c) => {
+    const nonce = newNonce();
+    return c.html(docsPage(nonce), 200, docsSecurityHeaders(nonce));
+  });
 
   api.use("*", authenticate);
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));

@@ -176,8 +176,8 @@ export function describeTag(name: string, description: string): void {
 }
 
 const API_DESCRIPTION = [
-  "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices, payments,",
-  "recruitment, timesheets, analytics and an assistant, each served by a package a workspace can switch on and off.",
+  "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices and",
+  "payments, each served by a package a workspace can switch on and off.",
   "",
   "Authenticate with `Authorization: Bearer <token>`: a session token (`bps_…`) from `POST /auth/token`, or an API token",
   "(`bpk_…`) created in the dashboard under Settings → API. Responses use the envelope `{success, data, meta?}`; errors",

@@ -27,6 +27,7 @@ export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; b
 export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
   const { name, singular, tags } = def;
   const [one, many] = [pascal(singular), pascal(name)];
+  const aSingular = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
   describeTag(tags[0]!, def.description);
   const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
   const path = `/${name}`;
@@ -56,7 +57,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       path: `${path}/{id}`,
       operationId: `get${one}`,
       tags,
-      summary: `Get a ${singular}`,
+      summary: `Get ${aSingular}`,
       request: { params: IdParam },
       responses: { 200: jsonContent(envelope(Output), `The ${singular}`) },
     }),
@@ -76,7 +77,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         operationId: `create${one}`,
         errors: writeErrors,
         tags,
-        summary: `Create a ${singular}`,
+        summary: `Create ${aSingular}`,
         request: { body: jsonBodyOf(def.schemas.create) },
         responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
       }),
@@ -96,7 +97,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
           operationId: `${method === "put" ? "update" : "patch"}${one}`,
           errors: ["conflict", ...writeErrors],
           tags,
-          summary: method === "put" ? `Update a ${singular} (partial)` : `Update a ${singular} (alias of PUT)`,
+          summary: method === "put" ? `Update ${aSingular} (partial)` : `Update ${aSingular} (alias of PUT)`,
           request: { params: IdParam, body: jsonBodyOf(def.schemas.update) },
           responses: { 200: jsonContent(envelope(Output), `The updated ${singular}`) },
         }),
@@ -116,7 +117,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         operationId: `delete${one}`,
         errors: ["conflict"],
         tags,
-        summary: `Delete a ${singular}`,
+        summary: `Delete ${aSingular}`,
         request: { params: IdParam },
         responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
       }),
