@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { logError } from "./log";
 
-/** The contract's closed set of error codes (API.md §1.3) and the status each maps to. */
+/** The closed set of error codes (docs/api-conventions.md, Errors) and the status each maps to. */
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,

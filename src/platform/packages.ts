@@ -1,6 +1,6 @@
 import type { BusinessResource } from "./auth/permissions";
 
-/** The package catalogue (API.md §6): which business resources each package serves. */
+/** The package catalogue: which business resources each package serves. */
 export const PACKAGES = {
   hrm: { title: "HRM", resources: ["employees"] },
   sales: { title: "Sales", resources: ["contacts", "leads", "deals"] },

@@ -1,6 +1,6 @@
 import type { Plan } from "../schema";
 
-/** Requests per 60-second window (API.md §3). */
+/** Requests per 60-second window (docs/api-conventions.md, Rate limits). */
 export const PLAN_LIMITS: Record<Plan, number> = { starter: 60, pro: 300, enterprise: 1000 };
 /** Requests without a valid credential, per client IP. */
 export const ANONYMOUS_LIMIT = 60;
