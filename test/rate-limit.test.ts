@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../src/platform/app";
+import { packages } from "../src/index";
+import { createPlatform } from "../src/platform/app";
 import type { Limiter } from "../src/platform/rate-limit/limiter";
 import { clock } from "../src/platform/time";
 import { call, env, expectError, setPlan, signup } from "./helpers";
@@ -143,7 +144,7 @@ describe("limiter failure", () => {
       check: () => Promise.reject(new Error("durable object unreachable")),
       setLimit: () => Promise.reject(new Error("durable object unreachable")),
     };
-    const app = createApp([], { limiter: () => broken });
+    const { app } = createPlatform(packages, { limiter: () => broken });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await app.request("/api/v1/no-such-route", {}, env, createExecutionContext());
     expect(res.status).toBe(404);

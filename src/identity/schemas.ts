@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ALL_SCOPES } from "../platform/auth/permissions";
+import { knownScopes } from "../platform/auth/permissions";
 import { fields } from "../platform/fields";
 import { PLANS, ROLES } from "../platform/schema";
 
@@ -54,7 +54,7 @@ export const CreateUserBody = z
 
 export const UpdateUserBody = z.strictObject({ name: fields.name().optional(), role: Role.optional() }).openapi("UpdateUserRequest");
 
-const Scope = z.string().refine((scope) => ALL_SCOPES.includes(scope), {
+const Scope = z.string().refine((scope) => knownScopes().includes(scope), {
   message: `must be one of read, write, admin or <resource>:read / <resource>:write`,
 });
 

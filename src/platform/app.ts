@@ -2,15 +2,20 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
-import { authenticate } from "./auth/middleware";
+import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
 import { configOf, readConfig } from "./config";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
 import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
-import type { AppEnv } from "./context";
+import type { AppEnv, Env } from "./context";
 import { ApiError, errorResponse, handleError } from "./errors";
+import { sweepIdempotencyKeys } from "./idempotency";
+import { logError } from "./log";
+import { type PackageManifest, PackageRegistry, setRegistry } from "./packages";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
+import { resealSweep } from "./secrets";
+import { runSweeps, sweepExpiredTokens } from "./sweeps";
 import { validationHook } from "./validation";
 
 export type Router = OpenAPIHono<AppEnv>;
@@ -23,10 +28,6 @@ export function newRouter(): Router {
 export type AppOptions = {
   /** The rate limiter for a request; tests may pass another implementation of the interface. */
   limiter?: (c: Context<AppEnv>) => Limiter;
-  /** Runs after a successful request that recorded events (the webhooks package dispatches them). */
-  onEventsRecorded?: (c: Context<AppEnv>, workspaceId: number) => void;
-  /** Pages served outside the API (the dashboard), mounted at the root. */
-  pages?: Hono<AppEnv>[];
 };
 
 /** Request headers browsers may send cross-origin, and response headers their scripts may read. */
@@ -112,11 +113,23 @@ function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
   return [...methods].sort();
 }
 
+/** What the composition root gets back: the handlers the worker exports. */
+export type Platform = {
+  app: Hono<AppEnv>;
+  registry: PackageRegistry;
+  queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
+  scheduled(env: Env, now?: number): Promise<void>;
+};
+
 /**
- * The whole HTTP surface: request ids and errors for everything, and under /api/v1 the shared request
- * pipeline (CORS → authenticate → rate limit → body) before the routers the composition root hands in.
+ * The whole worker from its packages: the registry (checked for unknown names and cycles here, when
+ * the worker starts), the HTTP surface — request ids and errors for everything, and under /api/v1 the
+ * shared pipeline (CORS → authenticate → rate limit → body) before each package's routes, each gated
+ * by its package — and the queue consumers and cron sweeps the packages declare.
  */
-export function createApp(routers: Router[], options: AppOptions = {}): Hono<AppEnv> {
+export function createPlatform(manifests: PackageManifest[], options: AppOptions = {}): Platform {
+  const packages = new PackageRegistry(manifests);
+  setRegistry(packages);
   const api = newRouter();
   api.onError(handleError);
 
@@ -149,7 +162,7 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
     };
     return ready ? c.json(body, 200) : c.json(body, 503);
   });
-  api.get("/openapi.json", (c) => c.json(openApiDocument(api, apiBaseUrl(c))));
+  api.get("/openapi.json", (c) => c.json(openApiDocument(api, apiBaseUrl(c), manifests)));
   api.get("/docs", (c) => {
     const nonce = newNonce();
     return c.html(docsPage(nonce), 200, docsSecurityHeaders(nonce));
@@ -158,15 +171,27 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   api.use("*", authenticate);
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));
   api.use("*", jsonBody);
+  const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   api.use("*", async (c, next) => {
     await next();
     const principal = c.get("principal");
-    if (c.get("eventsRecorded") && principal && c.res.status < 500) options.onEventsRecorded?.(c, principal.workspace.id);
+    if (c.get("eventsRecorded") && principal && c.res.status < 500) {
+      for (const hook of afterEvents) {
+        const workspaceId = principal.workspace.id;
+        c.executionCtx.waitUntil(hook(c.env, workspaceId).catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspaceId })));
+      }
+    }
   });
-  for (const router of routers) api.route("/", router);
+  for (const manifest of manifests) {
+    for (const router of manifest.routers) {
+      // Gating from the manifest: each route of a package answers 403 package_disabled while it is off.
+      if (manifest.tier !== "core") for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
+      api.route("/", router);
+    }
+  }
 
   registerCommonComponents(api);
-  registerWebhookDocs(api);
+  registerWebhookDocs(api, packages.events());
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
@@ -177,7 +202,7 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
   app.use("*", requestId());
   app.use("*", requireConfiguration);
   app.route("/api/v1", api);
-  for (const pages of options.pages ?? []) app.route("/", pages);
+  for (const manifest of manifests) for (const pages of manifest.pages ?? []) app.route("/", pages);
   app.notFound((c) => {
     const allow = allowedMethods(app, c.req.path);
     if (allow.length > 0) {
@@ -186,7 +211,20 @@ export function createApp(routers: Router[], options: AppOptions = {}): Hono<App
     return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
   });
   app.onError(handleError);
-  return app;
+
+  const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
+  const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);
+  const sweeps = [sweepExpiredTokens, sweepIdempotencyKeys, ...manifests.flatMap((manifest) => manifest.sweeps ?? []), ...(sealed.length > 0 ? [resealSweep(sealed)] : [])];
+  return {
+    app,
+    registry: packages,
+    async queue(batch, env) {
+      const consumer = consumers.get(batch.queue.replace(/-dlq$/, "")) ;
+      if (!consumer) throw new Error(`no consumer for queue ${batch.queue}`);
+      await consumer(batch, env);
+    },
+    scheduled: (env, now) => runSweeps(env, sweeps, now),
+  };
 }
 
 /** The API's public base URL (`…/api/v1`): PUBLIC_BASE_URL, or the request's origin in local development. */

@@ -36,7 +36,13 @@ export class Tenant {
     readonly workspaceId: number,
     /** Called when a statement recording an event is built, so the request can dispatch it after commit. */
     readonly onEventRecorded: () => void = () => {},
+    /** Packages switched off for this workspace: their data is not read (see `isEnabled`). */
+    readonly disabledPackages: readonly string[] = [],
   ) {}
+
+  isEnabled(packageName: string): boolean {
+    return !this.disabledPackages.includes(packageName);
+  }
 
   /** `workspace_id = <this workspace>` AND the given conditions. */
   scope(table: TenantTable, ...conditions: (SQL | undefined)[]): SQL {

@@ -1,27 +1,11 @@
-import type { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { base62, randomBytes } from "./crypto";
 import type { Tenant } from "./db";
 import { events } from "./schema";
 
-export const EVENT_TYPES = [
-  "invoice.created",
-  "payment.received",
-  "subscription.updated",
-  "employee.onboarded",
-  "deal.stage_changed",
-  "task.completed",
-  "webhook.test",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** Each event type's payload, declared by the code that fires it; the OpenAPI `webhooks` section is built from it. */
-export const EVENT_CATALOGUE: Partial<Record<EventType, { description: string; data: z.ZodType; previous?: z.ZodType }>> = {};
-
-export function describeEvent(type: EventType, entry: { description: string; data: z.ZodType; previous?: z.ZodType }): void {
-  EVENT_CATALOGUE[type] = entry;
-}
+/** An event type, such as `invoice.created`: declared by the package that fires it (its manifest's `events`). */
+export type EventType = string;
 
 export function newEventId(): string {
   return `evt_${base62(randomBytes(16))}`;

@@ -3,8 +3,8 @@ import { authorize } from "./auth/middleware";
 import type { Access } from "./auth/permissions";
 import type { AppEnv } from "./context";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
-import { EVENT_CATALOGUE } from "./events";
 import { idempotency } from "./idempotency";
+import type { EventDeclaration, PackageManifest } from "./packages";
 
 export const ErrorEnvelope = z
   .object({
@@ -176,8 +176,8 @@ export function describeTag(name: string, description: string): void {
 }
 
 const API_DESCRIPTION = [
-  "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices and",
-  "payments, each served by a package a workspace can switch on and off.",
+  "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices,",
+  "payments, recruitment and timesheets, each served by a package a workspace can switch on and off (GET /packages).",
   "",
   "Authenticate with `Authorization: Bearer <token>`: a session token (`bps_…`) from `POST /auth/token`, or an API token",
   "(`bpk_…`) created in the dashboard under Settings → API. Responses use the envelope `{success, data, meta?}`; errors",
@@ -185,8 +185,29 @@ const API_DESCRIPTION = [
   "ISO 4217 currency. Webhook events are signed per Standard Webhooks; their payloads are under `webhooks`.",
 ].join("\n");
 
+/** The tags of the operations a package's routers define. */
+function tagsOf(manifest: PackageManifest): string[] {
+  const tags = manifest.routers.flatMap((router) =>
+    router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === "route" ? (definition.route.tags ?? []) : [])),
+  );
+  return [...new Set(tags)];
+}
+
+/** Reference navigation by package (`x-tagGroups`, read by Scalar and Redocly): the platform first. */
+function tagGroups(manifests: PackageManifest[], used: Set<string>) {
+  const groups = manifests
+    .map((manifest) => ({ name: manifest.tier === "core" ? "Platform" : manifest.title, tags: tagsOf(manifest).filter((tag) => used.has(tag)) }))
+    .filter((group) => group.tags.length > 0);
+  const merged = new Map<string, string[]>();
+  for (const group of groups) merged.set(group.name, [...new Set([...(merged.get(group.name) ?? []), ...group.tags])]);
+  const grouped = new Set([...merged.values()].flat());
+  const rest = [...used].filter((tag) => !grouped.has(tag));
+  if (rest.length > 0) merged.set("Platform", [...(merged.get("Platform") ?? []), ...rest]);
+  return [...merged].map(([name, tags]) => ({ name, tags }));
+}
+
 /** The OpenAPI 3.1 document of everything registered on `router`, served at /openapi.json. */
-export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string) {
+export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, manifests: PackageManifest[]) {
   const document = router.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -201,12 +222,13 @@ export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string) 
   document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as typeof document.info.license;
   const used = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
   document.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+  (document as unknown as Record<string, unknown>)["x-tagGroups"] = tagGroups(manifests, used);
   return document;
 }
 
-/** Documents each webhook event's payload under `webhooks` (OpenAPI 3.1), from the event catalogue. */
-export function registerWebhookDocs(router: OpenAPIHono<AppEnv>): void {
-  for (const [type, entry] of Object.entries(EVENT_CATALOGUE)) {
+/** Documents each webhook event's payload under `webhooks` (OpenAPI 3.1), from the packages' declarations. */
+export function registerWebhookDocs(router: OpenAPIHono<AppEnv>, events: Record<string, EventDeclaration>): void {
+  for (const [type, entry] of Object.entries(events)) {
     const payload = z
       .object({
         id: z.string().openapi({ example: "evt_4Vd2…", description: "The event id; the webhook-id header; stable across retries" }),

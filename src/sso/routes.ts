@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
 import type { Context } from "hono";
 import { newRouter, publicOrigin } from "../platform/app";
+import { runSwitch, switchStatements } from "../platform/package-state";
 import { principalOf, tenantOf, unauthorized } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import type { AppEnv } from "../platform/context";
@@ -63,8 +64,10 @@ const routes = {
     method: "put",
     path: "/sso/apps/{app}",
     operationId: "updateSsoApp",
+    errors: ["dependency_disabled", "conflict"],
     tags,
     summary: "Set an app's URL and switch it on or off",
+    description: "Switching an app on obeys the package rules: its tier-1 package must be enabled (409 dependency_disabled) and it needs an app_url.",
     request: { params: AppParam, body: jsonBodyOf(z.strictObject({ app_url: appUrlSchema, enabled: z.boolean() }).partial().openapi("UpdateSsoApp")) },
     responses: { 200: jsonContent(envelope(SsoApp), "The app") },
   }),
@@ -144,12 +147,19 @@ export const ssoRoutes = newRouter()
     const body = c.req.valid("json");
     const tenant = tenantOf(c);
     const now = Date.now();
-    const values = { ...(body.app_url !== undefined ? { appUrl: body.app_url } : {}), ...(body.enabled !== undefined ? { enabled: body.enabled } : {}) };
-    const [row] = await tenant.db
-      .insert(ssoApps)
-      .values({ workspaceId: tenant.workspaceId, app, enabled: false, ...values, updatedAt: now })
-      .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { ...values, updatedAt: now } })
-      .returning();
+    const values = body.app_url !== undefined ? { appUrl: body.app_url } : {};
+    // One batch: the settings, then the switch, which obeys the package rule (its tier-1 package must
+    // be enabled) exactly as PUT /packages/{app} does; a refused switch writes nothing.
+    const statements = [
+      tenant.db
+        .insert(ssoApps)
+        .values({ workspaceId: tenant.workspaceId, app, enabled: false, ...values, updatedAt: now })
+        .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { ...values, updatedAt: now } }),
+      ...(body.enabled !== undefined ? switchStatements(tenant.db, tenant.workspaceId, [app], body.enabled, now) : []),
+      tenant.db.select().from(ssoApps).where(and(eq(ssoApps.workspaceId, tenant.workspaceId), eq(ssoApps.app, app))),
+    ];
+    const results = await runSwitch(tenant.db, tenant.workspaceId, app, body.enabled ?? false, statements);
+    const [row] = results.at(-1) as (typeof ssoApps.$inferSelect)[];
     return c.json({ success: true as const, data: toApp(row!) }, 200);
   })
   .openapi(routes.rotate, async (c) => {

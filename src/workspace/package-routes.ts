@@ -1,72 +1,92 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
-import { PACKAGE_NAMES, PACKAGES, type PackageName } from "../platform/packages";
+import { booleanParam } from "../platform/resource/filters";
+import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { packageStates, switchPackage } from "../platform/package-state";
+import { type PackageManifest, registry } from "../platform/packages";
 import { ListMeta } from "../platform/resource/routes";
-import { workspaces } from "../platform/schema";
 
 const tags = ["Packages"];
-describeTag("Packages", "The packages a workspace has switched on; a disabled package's routes answer 403 package_disabled.");
+describeTag(
+  "Packages",
+  "The packages a workspace runs and how they depend on each other. A disabled package's routes answer 403 package_disabled, its widgets leave the dashboard and the assistant does not touch its data; its data is kept.",
+);
 
 const Package = z
-  .object({ name: z.enum(PACKAGE_NAMES as [PackageName, ...PackageName[]]), title: z.string(), resources: z.array(z.string()), enabled: z.boolean() })
+  .object({
+    name: z.string().openapi({ example: "recruitment" }),
+    title: z.string(),
+    description: z.string(),
+    tier: z.union([z.literal(1), z.literal(2), z.literal("add-on")]).openapi({ description: "1: foundation; add-on: builds on foundations; 2: a pro app (SSO)" }),
+    depends_on: z.array(z.string()),
+    dependents: z.array(z.string()).openapi({ description: "The packages whose depends_on names this one" }),
+    resources: z.array(z.string()),
+    enabled: z.boolean().openapi({ description: "For a pro app (tier 2): its SSO app's enabled" }),
+  })
   .openapi("Package");
 
-const toPackage = (name: PackageName, disabled: string[]) => ({
-  name,
-  title: PACKAGES[name].title,
-  resources: [...PACKAGES[name].resources],
-  enabled: !disabled.includes(name),
-});
+function toPackage(manifest: PackageManifest, enabled: boolean): z.infer<typeof Package> {
+  return {
+    name: manifest.name,
+    title: manifest.title,
+    description: manifest.description,
+    tier: manifest.tier as 1 | 2 | "add-on",
+    depends_on: manifest.dependsOn,
+    dependents: registry().dependents(manifest.name),
+    resources: manifest.resources,
+    enabled,
+  };
+}
 
 const listPackages = defineRoute(access.authenticated, {
   method: "get",
   path: "/packages",
   operationId: "listPackages",
   tags,
-  summary: "The package catalogue and which packages are enabled for the workspace",
+  summary: "The package catalogue, tier 1 first, with dependencies and what is enabled",
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package), meta: ListMeta }), "Every package (one page)") },
 });
 
-const PackageParam = z.object({
-  name: z.enum(PACKAGE_NAMES as [PackageName, ...PackageName[]]).openapi({ param: { name: "name", in: "path" } }),
-});
+const PackageParam = z.object({ name: z.string().max(64).openapi({ param: { name: "name", in: "path" }, example: "recruitment" }) });
 
 const setPackage = defineRoute(access.admin, {
   method: "put",
   path: "/packages/{name}",
   operationId: "setPackage",
+  errors: ["dependency_disabled", "package_required", "conflict"],
   tags,
-  summary: "Enable or disable a package; a disabled package's routes answer 403 package_disabled",
-  request: { params: PackageParam, body: jsonBodyOf(z.strictObject({ enabled: z.boolean() }).openapi("UpdatePackage")) },
+  summary: "Enable or disable a package",
+  description:
+    "Enabling a package whose dependencies are disabled → 409 dependency_disabled (details.missing) unless ?with_dependencies=true, which enables them too in one write. Disabling a package an enabled package depends on → 409 package_required (details.required_by). A pro app (tier 2) needs its app_url set first.",
+  request: {
+    params: PackageParam,
+    query: z.strictObject({ with_dependencies: booleanParam().optional().openapi({ description: "Also enable the disabled packages this one needs" }) }),
+    body: jsonBodyOf(z.strictObject({ enabled: z.boolean() }).openapi("UpdatePackage")),
+  },
   responses: { 200: jsonContent(envelope(Package), "The package") },
 });
 
 export const packageRoutes = newRouter()
   .openapi(listPackages, async (c) => {
-    const row = await tenantOf(c).db.select({ disabled: workspaces.disabledPackages }).from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
-    const data = PACKAGE_NAMES.map((name) => toPackage(name, row?.disabled ?? []));
+    const states = await packageStates(tenantOf(c).db, principalOf(c).workspace.id);
+    const data = registry()
+      .catalogue()
+      .map((manifest) => toPackage(manifest, states.get(manifest.name) ?? false));
     return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(setPackage, async (c) => {
     const { name } = c.req.valid("param");
     const { enabled } = c.req.valid("json");
+    const manifest = registry().get(name);
+    if (!manifest || manifest.tier === "core") throw ApiError.notFound("package");
     const workspaceId = principalOf(c).workspace.id;
-    // One statement edits the JSON list, so concurrent toggles of different packages both survive.
-    const list = sql`(SELECT json_group_array(value) FROM json_each(${workspaces.disabledPackages}) WHERE value != ${name})`;
-    const next = enabled ? list : sql`json_insert(${list}, '$[#]', ${name})`;
-    const row = await tenantOf(c)
-      .db.update(workspaces)
-      .set({ disabledPackages: next, updatedAt: Date.now() })
-      .where(eq(workspaces.id, workspaceId))
-      .returning({ disabled: workspaces.disabledPackages })
-      .get();
-    if (!row) throw ApiError.notFound("workspace");
+    const db = tenantOf(c).db;
+    await switchPackage(db, workspaceId, name, enabled, c.req.valid("query").with_dependencies === true);
     evictCachedTokens((p) => p.workspace.id === workspaceId);
-    return c.json({ success: true as const, data: toPackage(name, row.disabled) }, 200);
+    const states = await packageStates(db, workspaceId);
+    return c.json({ success: true as const, data: toPackage(manifest, states.get(name) ?? false) }, 200);
   });

@@ -5,7 +5,8 @@ import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { describeEvent, recordEvent } from "../platform/events";
+import { recordEvent } from "../platform/events";
+import type { EventDeclaration } from "../platform/packages";
 import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { durableLimiter, workspaceKey } from "../platform/rate-limit/limiter";
 import { PLAN_LIMITS } from "../platform/rate-limit/plans";
@@ -19,12 +20,12 @@ const Subscription = z
   .object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() })
   .openapi("Subscription");
 
-describeEvent("subscription.updated", {
+export const subscriptionEvents = { "subscription.updated": {
   description: "The workspace's plan changed",
   data: z
     .object({ plan: z.enum(PLANS), previous_plan: z.enum(PLANS), change: z.enum(["upgrade", "downgrade"]) })
     .openapi("SubscriptionChange"),
-});
+} } satisfies Record<string, EventDeclaration>;
 
 const getSubscription = defineRoute(access.authenticated, {
   method: "get",

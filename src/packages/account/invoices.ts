@@ -1,4 +1,4 @@
-import { describeEvent } from "../../platform/events";
+import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, lt, not, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -49,7 +49,7 @@ const Invoice = z
   })
   .openapi("Invoice");
 
-describeEvent("invoice.created", { description: "An invoice was created (as a draft, with its number)", data: Invoice });
+export const invoiceEvents = { "invoice.created": { description: "An invoice was created (as a draft, with its number)", data: Invoice } } satisfies Record<string, EventDeclaration>;
 
 const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
 

@@ -4,7 +4,8 @@ import { newRouter } from "../../platform/app";
 import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
-import { recordEvent, describeEvent } from "../../platform/events";
+import { recordEvent } from "../../platform/events";
+import type { EventDeclaration } from "../../platform/packages";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
@@ -29,12 +30,12 @@ const Payment = z
   })
   .openapi("Payment");
 
-describeEvent("payment.received", {
+export const paymentEvents = { "payment.received": {
   description: "A payment was booked against an invoice",
   data: Payment.extend({
     invoice: z.object({ id: z.number().int(), number: z.string(), status: z.enum(INVOICE_STATUSES), amount_due: z.number().int() }).openapi({ description: "The invoice after the payment" }),
   }).openapi("PaymentReceived"),
-});
+} } satisfies Record<string, EventDeclaration>;
 
 const CreatePayment = z
   .strictObject({

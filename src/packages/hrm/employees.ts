@@ -1,4 +1,4 @@
-import { describeEvent } from "../../platform/events";
+import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
@@ -6,7 +6,7 @@ import { anyOf, dateBound } from "../../platform/resource/filters";
 import { isoTimestamp, today } from "../../platform/time";
 import { EMPLOYEE_STATUSES, employees } from "./schema";
 
-const Employee = z
+export const Employee = z
   .object({
     id: z.number().int(),
     name: z.string(),
@@ -22,7 +22,7 @@ const Employee = z
   })
   .openapi("Employee");
 
-describeEvent("employee.onboarded", { description: "An employee was created (directly, in a batch, or by hiring a candidate)", data: Employee });
+export const employeeEvents = { "employee.onboarded": { description: "An employee was created (directly, in a batch, or by hiring a candidate)", data: Employee } } satisfies Record<string, EventDeclaration>;
 
 const writable = {
   name: fields.name(),

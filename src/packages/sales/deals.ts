@@ -1,4 +1,4 @@
-import { describeEvent } from "../../platform/events";
+import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
@@ -29,11 +29,11 @@ const Deal = z
   })
   .openapi("Deal");
 
-describeEvent("deal.stage_changed", {
+export const dealEvents = { "deal.stage_changed": {
   description: "A deal moved to another stage (closing it won or lost, or reopening it)",
   data: Deal,
   previous: z.object({ stage: z.enum(DEAL_STAGES) }),
-});
+} } satisfies Record<string, EventDeclaration>;
 
 const writable = {
   name: fields.name(),

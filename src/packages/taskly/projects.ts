@@ -19,6 +19,7 @@ const Project = z
     end_date: z.string().nullable(),
     task_count: z.number().int().openapi({ description: "Live (not deleted) tasks" }),
     completed_task_count: z.number().int().openapi({ description: "Live tasks with status done" }),
+    logged_minutes: z.number().int().optional().openapi({ description: "Minutes logged on its live tasks; present while the timesheets package is enabled" }),
     created_at: fields.timestamp(),
     updated_at: fields.timestamp(),
   })

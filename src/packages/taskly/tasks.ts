@@ -1,4 +1,4 @@
-import { describeEvent } from "../../platform/events";
+import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -31,7 +31,7 @@ const Task = z
   })
   .openapi("Task");
 
-describeEvent("task.completed", { description: "A task entered done (also a task created as done)", data: Task });
+export const taskEvents = { "task.completed": { description: "A task entered done (also a task created as done)", data: Task } } satisfies Record<string, EventDeclaration>;
 
 const writable = {
   title: fields.name(),

@@ -3,7 +3,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { database, Tenant } from "../db";
 import { ApiError } from "../errors";
-import { packageOf } from "../packages";
 import { tokens } from "../schema";
 import { type Access, denial, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
@@ -49,14 +48,30 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
       if (need.kind === "authenticated" && need.sessionOnly && principal.tokenKind !== "session") {
         throw new ApiError("forbidden", "This endpoint needs a session token, not an API token");
       }
-      if (need.kind === "resource" && principal.disabledPackages.includes(packageOf(need.resource))) {
-        throw new ApiError("package_disabled", `The ${packageOf(need.resource)} package is disabled for this workspace; an admin can enable it at PUT /packages/${packageOf(need.resource)}`);
-      }
       if (!isAllowed(principal, need)) {
         const { message, details } = denial(principal, need);
         throw new ApiError("forbidden", message, details ? { details } : {});
       }
     }
+    await next();
+  };
+}
+
+export function packageDisabled(name: string): ApiError {
+  return new ApiError("package_disabled", `The ${name} package is disabled for this workspace; an admin can enable it with PUT /packages/${name}`, {
+    details: { package: name },
+  });
+}
+
+/**
+ * Route gating, derived from the manifests: every route of a package's routers passes here first and
+ * is refused (403 package_disabled) while the package is disabled for the caller's workspace. Without
+ * a credential it lets the route's own authorization answer 401.
+ */
+export function requirePackage(name: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get("principal");
+    if (principal?.disabledPackages.includes(name)) throw packageDisabled(name);
     await next();
   };
 }
@@ -70,5 +85,6 @@ export function principalOf(c: Context<AppEnv>): Principal {
 
 /** The caller's workspace as a query scope. */
 export function tenantOf(c: Context<AppEnv>): Tenant {
-  return new Tenant(database(c.env.DB), principalOf(c).workspace.id, () => c.set("eventsRecorded", true));
+  const principal = principalOf(c);
+  return new Tenant(database(c.env.DB), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
 }

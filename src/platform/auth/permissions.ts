@@ -1,25 +1,16 @@
+import { registry } from "../packages";
 import type { Role } from "../schema";
 
-/** Business resources; API-token scopes are `<resource>:read` / `<resource>:write` over these. */
-export const BUSINESS_RESOURCES = [
-  "contacts",
-  "customers",
-  "employees",
-  "leads",
-  "deals",
-  "projects",
-  "tasks",
-  "invoices",
-  "payments",
-] as const;
-export type BusinessResource = (typeof BUSINESS_RESOURCES)[number];
+/** A business resource a package serves ("contacts", "job-openings"): scopes are `<resource>:read|write`. */
+export type BusinessResource = string;
 
 export const BROAD_SCOPES = ["read", "write", "admin"] as const;
-export const ALL_SCOPES: readonly string[] = [
-  ...BROAD_SCOPES,
-  ...BUSINESS_RESOURCES.flatMap((resource) => [`${resource}:read`, `${resource}:write`]),
-];
 export const DEFAULT_API_TOKEN_SCOPES = ["write"];
+
+/** read, write, admin, and `<resource>:read|write` for every resource of the packages in this build. */
+export function knownScopes(): string[] {
+  return [...BROAD_SCOPES, ...registry().resources().flatMap((resource) => [`${resource}:read`, `${resource}:write`])];
+}
 
 /** What a route needs from its caller. */
 export type Access =

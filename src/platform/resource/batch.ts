@@ -157,7 +157,7 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     throw ApiError.validation(problems);
   }
-  const outcomes = presentOutcomes(def, await executeWrites(def, tenant, plans, () => concurrentChange(def)));
+  const outcomes = presentOutcomes(def, tenant, await executeWrites(def, tenant, plans, () => concurrentChange(def)));
   return outcomes.map((outcome, index) => ({ index, ...outcome }));
 }
 

@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BusinessResource } from "../auth/permissions";
 import type { Tenant } from "../db";
+import type { ErrorDetail } from "../errors";
 import type { EventType } from "../events";
 
 /** A tenant table every resource has: id, workspace_id and timestamps. */
@@ -68,6 +69,19 @@ export type OrderRule = {
 };
 
 /**
+ * A rule about other rows (a daily total across entries): an SQL condition the write's statements carry,
+ * and how to explain a refusal by reading the database. Resources with checks have no batch route.
+ */
+export type RowCheck = {
+  /** Holds before a create with these values is inserted (run as a guard statement). */
+  onCreate(values: Record<string, unknown>, tenant: Tenant): SQL;
+  /** Holds for the row being updated with these values (part of the UPDATE's WHERE); undefined = untouched. */
+  onUpdate(values: Record<string, unknown>): SQL | undefined;
+  /** The problems of the row as it would be (`id` null on create), read from the database. */
+  explain(tenant: Tenant, row: Record<string, unknown>, id: number | null): Promise<ErrorDetail[]>;
+};
+
+/**
  * An event a write fires, recorded in the outbox in the same D1 batch. `data` is the row as the API
  * shows it after the write, rendered by SQL inside the batch (see row-json.ts).
  */
@@ -115,6 +129,7 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   locks?: LockRule[];
   deletable?: DeleteRule;
   ordered?: OrderRule[];
+  checks?: RowCheck[];
   events?: EventRule[];
   /** Soft delete: DELETE sets this column; reads, lists and updates ignore such rows. */
   softDelete?: { column: SQLiteColumn; set: (now: number) => Partial<NewRow<T>> };

@@ -8,7 +8,7 @@ import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } 
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource } from "./definition";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
-import { loadRow, present, runWrite } from "./writes";
+import { loadRow, outputOf, present, runWrite } from "./writes";
 
 export const ListMeta = z
   .object({
@@ -29,6 +29,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   const [one, many] = [pascal(singular), pascal(name)];
   const aSingular = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
   describeTag(tags[0]!, def.description);
+  if (def.checks && options.batch !== false) throw new Error(`${name}: a resource with row checks has no batch route`);
   const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
   const path = `/${name}`;
   const Output = def.schemas.output;
@@ -47,7 +48,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     async (c) => {
       const tenant = tenantOf(c);
       const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: configOf(c.env).cursorSecret });
-      return c.json({ success: true as const, data: present(def, page.rows as never[]), meta: page.meta }, 200);
+      return c.json({ success: true as const, data: present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
     },
   );
 
@@ -65,7 +66,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       const tenant = tenantOf(c);
       const row = await loadRow(def, tenant, c.req.valid("param").id);
       if (!row) throw ApiError.notFound(singular);
-      return c.json({ success: true as const, data: def.toOutput(row) }, 200);
+      return c.json({ success: true as const, data: outputOf(def, tenant, row) }, 200);
     },
   );
 

@@ -3,7 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
 import { newEventId } from "../events";
-import { assertChanged, isGuardFailure } from "../guards";
+import { assertChanged, assertThat, isGuardFailure } from "../guards";
+import { registry } from "../packages";
 import { events } from "../schema";
 import { type AnyResource, columnKey, type EventRule, type ResourceTable, type Row } from "./definition";
 import { referenceGuards, referenceProblems } from "./references";
@@ -29,31 +30,49 @@ function live(def: AnyResource, ...conditions: (SQL | undefined)[]): (SQL | unde
   return [...conditions, def.softDelete ? isNull(def.softDelete.column) : undefined];
 }
 
-/** The columns a read returns: the table's plus the computed read-only fields. */
-export function selection(def: AnyResource) {
-  return { ...getTableColumns(def.table), ...def.computed };
+/** Fields other packages add to this resource, for the packages the workspace has enabled. */
+function extensions(def: AnyResource, tenant: Tenant) {
+  return registry()
+    .extensionsOf(def.name)
+    .filter(({ pkg }) => tenant.isEnabled(pkg));
+}
+
+/** The columns a read returns: the table's, the computed read-only fields, and enabled extensions'. */
+export function selection(def: AnyResource, tenant: Tenant) {
+  return Object.assign({ ...getTableColumns(def.table), ...def.computed }, ...extensions(def, tenant).map(({ extension }) => extension.computed));
 }
 
 /** SELECT <columns and computed fields> FROM <table> WHERE workspace_id = ? AND … */
 export function selectRows(def: AnyResource, tenant: Tenant, ...conditions: (SQL | undefined)[]) {
-  return tenant.db.select(selection(def)).from(def.table).where(tenant.scope(def.table, ...conditions));
+  return tenant.db.select(selection(def, tenant)).from(def.table).where(tenant.scope(def.table, ...conditions));
 }
 
-// The by-id lookup is the hottest query: its SQL is built once per resource and database, not per request.
-const byIdQueries = new WeakMap<Tenant["db"], Map<AnyResource, { get(values: { workspace: number; id: number }): Promise<unknown> }>>();
+/** A row as the API shows it: the resource's output plus the fields of enabled extensions. */
+export function outputOf(def: AnyResource, tenant: Tenant, row: AnyRow): unknown {
+  const output = def.toOutput(row);
+  for (const { extension } of extensions(def, tenant)) {
+    for (const [field, read] of Object.entries(extension.output)) (output as Record<string, unknown>)[field] = read(row);
+  }
+  return output;
+}
+
+// The by-id lookup is the hottest query: its SQL is built once per resource, database and set of
+// enabled extensions, not per request.
+const byIdQueries = new WeakMap<Tenant["db"], Map<string, { get(values: { workspace: number; id: number }): Promise<unknown> }>>();
 
 function byIdQuery(def: AnyResource, tenant: Tenant) {
   let queries = byIdQueries.get(tenant.db);
   if (!queries) byIdQueries.set(tenant.db, (queries = new Map()));
-  let query = queries.get(def);
+  const key = [def.name, ...extensions(def, tenant).map(({ pkg }) => pkg)].join("+");
+  let query = queries.get(key);
   if (!query) {
     const table = def.table;
     query = tenant.db
-      .select(selection(def))
+      .select(selection(def, tenant))
       .from(table)
       .where(and(eq(table.workspaceId, sql.placeholder("workspace")), eq(table.id, sql.placeholder("id")), ...live(def)))
       .prepare();
-    queries.set(def, query);
+    queries.set(key, query);
   }
   return query;
 }
@@ -73,12 +92,12 @@ export async function loadRows(def: AnyResource, tenant: Tenant, ids: number[]):
 }
 
 /** Rows as the API shows them. */
-export function present(def: AnyResource, rows: AnyRow[]): unknown[] {
-  return rows.map((row) => def.toOutput(row));
+export function present(def: AnyResource, tenant: Tenant, rows: AnyRow[]): unknown[] {
+  return rows.map((row) => outputOf(def, tenant, row));
 }
 
-export function presentOutcomes(def: AnyResource, outcomes: Outcome[]) {
-  return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: def.toOutput(outcome.row) } : outcome));
+export function presentOutcomes(def: AnyResource, tenant: Tenant, outcomes: Outcome[]) {
+  return outcomes.map((outcome) => ("row" in outcome ? { status: outcome.status, data: outputOf(def, tenant, outcome.row) } : outcome));
 }
 
 /** The column values a create or an update writes (before timestamps). */
@@ -116,7 +135,10 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
     const problems = orderProblems(def, values);
     if (problems.length > 0) throw ApiError.validation(problems);
     const before = def.beforeCreate?.(tenant, now) ?? [];
-    const guards = referenceGuards(tenant, def.references, operation.data as Values);
+    const guards = [
+      ...referenceGuards(tenant, def.references, operation.data as Values),
+      ...(def.checks ?? []).map((check, i) => assertThat(tenant.db, check.onCreate(values, tenant), `${def.name}:check:${i}`)),
+    ];
     const insert = tenant.insert(table, { ...values, createdAt: now, updatedAt: now } as never);
     // last_insert_rowid() is the new row until the next INSERT: read it back, then record its event.
     const inserted = sql`last_insert_rowid()`;
@@ -171,7 +193,8 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
       .insert(events)
       .select(sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`);
   });
-  const update = tenant.update(table, { ...values, updatedAt: now } as never, ...target, ...updateConditions(def, operation.data as Values, values));
+  const checks = (def.checks ?? []).map((check) => check.onUpdate(values));
+  const update = tenant.update(table, { ...values, updatedAt: now } as never, ...target, ...updateConditions(def, operation.data as Values, values), ...checks);
   const fills = eventIds.map((eventId) =>
     tenant.db
       .update(events)
@@ -204,7 +227,15 @@ export function explainRefusal(def: AnyResource, operation: Operation, values: V
 async function diagnose(def: AnyResource, tenant: Tenant, operation: Operation, now: number): Promise<ApiError> {
   const existing = operation.op === "create" ? null : await loadRow(def, tenant, operation.id);
   const references = operation.op === "delete" || (operation.op === "update" && !existing) ? [] : await referenceProblems(tenant, def.references, operation.data as Values);
-  return explainRefusal(def, operation, valuesOf(def, tenant, operation, now), existing, references) ?? concurrentChange(def);
+  const values = valuesOf(def, tenant, operation, now);
+  const refusal = explainRefusal(def, operation, values, existing, references);
+  if (refusal) return refusal;
+  if (operation.op !== "delete" && def.checks) {
+    const row = operation.op === "create" ? values : merged(existing!, values);
+    const problems = (await Promise.all(def.checks.map((check) => check.explain(tenant, row, operation.op === "update" ? operation.id : null)))).flat();
+    if (problems.length > 0) return ApiError.validation(problems);
+  }
+  return concurrentChange(def);
 }
 
 export function concurrentChange(def: AnyResource): ApiError {
@@ -251,6 +282,6 @@ export function constraintError(def: AnyResource, error: unknown): ApiError | nu
 /** One write on its own (the single-resource endpoints and the assistant's actions), presented. */
 export async function runWrite(def: AnyResource, tenant: Tenant, operation: Operation, now = Date.now()) {
   const plan = planWrite(def, tenant, operation, now);
-  const [outcome] = presentOutcomes(def, await executeWrites(def, tenant, [plan], () => diagnose(def, tenant, operation, now)));
+  const [outcome] = presentOutcomes(def, tenant, await executeWrites(def, tenant, [plan], () => diagnose(def, tenant, operation, now)));
   return outcome!;
 }

@@ -1,0 +1,24 @@
+import { definePackage } from "../../platform/packages";
+import { resourceRoutes } from "../../platform/resource/routes";
+import { customerResource } from "./customers";
+import { invoiceActionRoutes, invoiceEvents, invoiceResource } from "./invoices";
+import { paymentActionRoutes, paymentEvents, paymentResource } from "./payments";
+import { customers, invoices, payments } from "./schema";
+
+export default definePackage({
+  name: "account",
+  title: "Accounting",
+  tier: 1,
+  description: "Customers, invoices computed in integer minor units, and the payments booked against them.",
+  dependsOn: [],
+  resources: ["customers", "invoices", "payments"],
+  routers: [
+    resourceRoutes(customerResource),
+    resourceRoutes(invoiceResource, { batch: false }),
+    invoiceActionRoutes,
+    resourceRoutes(paymentResource, { create: false, update: false, delete: false, batch: false }),
+    paymentActionRoutes,
+  ],
+  tables: [customers, invoices, payments],
+  events: { ...invoiceEvents, ...paymentEvents },
+});

@@ -1,0 +1,16 @@
+import { definePackage } from "../../platform/packages";
+import { resourceRoutes } from "../../platform/resource/routes";
+import { employeeEvents, employeeResource } from "./employees";
+import { employees } from "./schema";
+
+export default definePackage({
+  name: "hrm",
+  title: "HRM",
+  tier: 1,
+  description: "The workforce: employees with their departments, designations, branches and status.",
+  dependsOn: [],
+  resources: ["employees"],
+  routers: [resourceRoutes(employeeResource)],
+  tables: [employees],
+  events: employeeEvents,
+});

@@ -1,4 +1,0 @@
-import { resourceRoutes } from "../../platform/resource/routes";
-import { employeeResource } from "./employees";
-
-export const hrmRoutes = [resourceRoutes(employeeResource)];

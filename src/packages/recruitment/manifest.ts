@@ -1,0 +1,16 @@
+import { definePackage } from "../../platform/packages";
+import { resourceRoutes } from "../../platform/resource/routes";
+import { candidateActionRoutes, candidateResource } from "./candidates";
+import { jobOpeningResource } from "./job-openings";
+import { candidates, jobOpenings } from "./schema";
+
+export default definePackage({
+  name: "recruitment",
+  title: "Recruitment",
+  tier: "add-on",
+  description: "Job openings and their candidates, hired straight into HRM's employees.",
+  dependsOn: ["hrm"],
+  resources: ["job-openings", "candidates"],
+  routers: [resourceRoutes(jobOpeningResource), resourceRoutes(candidateResource), candidateActionRoutes],
+  tables: [jobOpenings, candidates],
+});

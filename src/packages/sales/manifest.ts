@@ -1,0 +1,18 @@
+import { definePackage } from "../../platform/packages";
+import { resourceRoutes } from "../../platform/resource/routes";
+import { contactResource } from "./contacts";
+import { dealEvents, dealResource } from "./deals";
+import { leadResource } from "./leads";
+import { contacts, deals, leads } from "./schema";
+
+export default definePackage({
+  name: "sales",
+  title: "Sales",
+  tier: 1,
+  description: "CRM: contacts, leads from their sources, and deals moving through the pipeline to won or lost.",
+  dependsOn: [],
+  resources: ["contacts", "leads", "deals"],
+  routers: [resourceRoutes(contactResource), resourceRoutes(leadResource), resourceRoutes(dealResource)],
+  tables: [contacts, leads, deals],
+  events: dealEvents,
+});

@@ -1,0 +1,129 @@
+import { z } from "@hono/zod-openapi";
+import { eq, isNull, ne, sql } from "drizzle-orm";
+import { qualified as q } from "../../platform/db";
+import { fields } from "../../platform/fields";
+import type { ResourceDefinition, Row, RowCheck } from "../../platform/resource/definition";
+import { anyOf, booleanFilter, dateBound, integerValue } from "../../platform/resource/filters";
+import { isoTimestamp } from "../../platform/time";
+import { employees } from "../hrm/schema";
+import { projects, tasks } from "../taskly/schema";
+import { timeEntries } from "./schema";
+
+/** The most minutes one employee may log on one day, across all entries. */
+export const DAILY_CAP_MINUTES = 1440;
+
+const TimeEntry = z
+  .object({
+    id: z.number().int(),
+    employee_id: z.number().int(),
+    task_id: z.number().int(),
+    project_id: z.number().int().openapi({ description: "The task's project (read-only)" }),
+    date: z.string().openapi({ example: "2026-11-20" }),
+    minutes: z.number().int(),
+    billable: z.boolean(),
+    note: z.string().nullable(),
+    created_at: fields.timestamp(),
+    updated_at: fields.timestamp(),
+  })
+  .openapi("TimeEntry");
+
+const writable = {
+  employee_id: fields.id(),
+  task_id: fields.id(),
+  date: fields.date(),
+  minutes: z.number().int("must be a whole number of minutes").min(1, "must be at least 1").max(DAILY_CAP_MINUTES, `must be at most ${DAILY_CAP_MINUTES}`),
+  billable: z.boolean(),
+  note: fields.text(1000).nullable(),
+};
+const CreateTimeEntry = z.strictObject(writable).partial().required({ employee_id: true, task_id: true, date: true, minutes: true }).openapi("CreateTimeEntry");
+const UpdateTimeEntry = z.strictObject(writable).partial().openapi("UpdateTimeEntry");
+
+function toTimeEntry(row: Row<typeof timeEntries>): z.infer<typeof TimeEntry> {
+  return {
+    id: row.id,
+    employee_id: row.employeeId,
+    task_id: row.taskId,
+    project_id: row.projectId,
+    date: row.date,
+    minutes: row.minutes,
+    billable: row.billable,
+    note: row.note,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+/** The project of a task, as an SQL value (the task reference is checked by its own guard). */
+const projectOfTask = (taskId: number, workspace: ReturnType<typeof sql>) =>
+  sql`(SELECT ${q(tasks.projectId)} FROM ${tasks} WHERE ${q(tasks.id)} = ${taskId} AND ${q(tasks.workspaceId)} = ${workspace})`;
+
+/**
+ * At most 1,440 minutes per employee per day, enforced by the statement that writes (a guard before
+ * an insert, a condition of an update), so concurrent entries cannot pass it together.
+ */
+const dailyCap: RowCheck = {
+  onCreate: (values, tenant) =>
+    sql`(SELECT coalesce(sum(${q(timeEntries.minutes)}), 0) FROM ${timeEntries} WHERE ${q(timeEntries.workspaceId)} = ${tenant.workspaceId} AND ${q(timeEntries.employeeId)} = ${values.employeeId as number} AND ${q(timeEntries.date)} = ${values.date as string}) + ${values.minutes as number} <= ${DAILY_CAP_MINUTES}`,
+  onUpdate: (values) => {
+    if (values.employeeId === undefined && values.date === undefined && values.minutes === undefined) return undefined;
+    const employee = values.employeeId !== undefined ? sql`${values.employeeId as number}` : q(timeEntries.employeeId);
+    const date = values.date !== undefined ? sql`${values.date as string}` : q(timeEntries.date);
+    const minutes = values.minutes !== undefined ? sql`${values.minutes as number}` : q(timeEntries.minutes);
+    return sql`(SELECT coalesce(sum(other.minutes), 0) FROM ${timeEntries} other WHERE other.workspace_id = ${q(timeEntries.workspaceId)} AND other.employee_id = ${employee} AND other.date = ${date} AND other.id <> ${q(timeEntries.id)}) + ${minutes} <= ${DAILY_CAP_MINUTES}`;
+  },
+  async explain(tenant, row, id) {
+    const logged = await tenant.db
+      .select({ total: sql<number>`coalesce(sum(${timeEntries.minutes}), 0)`.mapWith(Number) })
+      .from(timeEntries)
+      .where(tenant.scope(timeEntries, eq(timeEntries.employeeId, row.employeeId as number), eq(timeEntries.date, row.date as string), id === null ? undefined : ne(timeEntries.id, id)))
+      .get();
+    const total = (logged?.total ?? 0) + (row.minutes as number);
+    return total > DAILY_CAP_MINUTES
+      ? [{ path: "minutes", message: `would bring employee ${row.employeeId as number}'s ${row.date as string} to ${total} minutes; at most ${DAILY_CAP_MINUTES} a day (${logged?.total ?? 0} already logged)` }]
+      : [];
+  },
+};
+
+export const timeEntryResource: ResourceDefinition<typeof timeEntries, z.infer<typeof CreateTimeEntry>, z.infer<typeof UpdateTimeEntry>, z.infer<typeof TimeEntry>> = {
+  name: "time-entries",
+  singular: "time entry",
+  tags: ["Time entries"],
+  description: "Minutes an employee logged on a task on a day (at most 1,440 a day per employee); they add up to each project's logged_minutes.",
+  table: timeEntries,
+  schemas: { output: TimeEntry, create: CreateTimeEntry, update: UpdateTimeEntry },
+  toOutput: toTimeEntry,
+  toInsert: (input, _now, tenant) => ({
+    employeeId: input.employee_id,
+    taskId: input.task_id,
+    projectId: projectOfTask(input.task_id, sql`${tenant.workspaceId}`),
+    date: input.date,
+    minutes: input.minutes,
+    billable: input.billable ?? true,
+    note: input.note ?? null,
+  }),
+  toUpdate: ({ employee_id, task_id, ...rest }) => ({
+    ...rest,
+    ...(employee_id !== undefined ? { employeeId: employee_id } : {}),
+    ...(task_id !== undefined ? { taskId: task_id, projectId: projectOfTask(task_id, q(timeEntries.workspaceId)) } : {}),
+  }),
+  // A deleted task or an employee who has left cannot take new time.
+  references: [
+    { field: "task_id", table: tasks, what: "live task", live: isNull(tasks.deletedAt) },
+    { field: "employee_id", table: employees, what: "current employee (not left)", live: ne(employees.status, "left") },
+  ],
+  checks: [dailyCap],
+  sortable: { id: timeEntries.id, date: timeEntries.date },
+  filters: {
+    employee_id: anyOf(timeEntries.employeeId, integerValue, "Employee id (comma list = any of)"),
+    task_id: anyOf(timeEntries.taskId, integerValue, "Task id (comma list = any of)"),
+    project_id: anyOf(timeEntries.projectId, integerValue, "Project id (comma list = any of)"),
+    date_from: dateBound(timeEntries.date, "after", "On or after this date (YYYY-MM-DD)"),
+    date_to: dateBound(timeEntries.date, "before", "On or before this date (YYYY-MM-DD)"),
+    billable: booleanFilter((billable) => eq(timeEntries.billable, billable), "true: billable entries only; false: non-billable only"),
+  },
+  searchable: [timeEntries.note],
+  uniques: [],
+};
+
+/** logged_minutes of a project: its entries on live tasks, in the statement that reads the project. */
+export const loggedMinutes = sql<number>`(SELECT coalesce(sum(te.minutes), 0) FROM ${timeEntries} te JOIN ${tasks} t ON t.id = te.task_id WHERE te.workspace_id = ${q(projects.workspaceId)} AND te.project_id = ${q(projects.id)} AND t.deleted_at IS NULL)`.mapWith(Number);

@@ -1,0 +1,26 @@
+import { definePackage } from "../platform/packages";
+import { handleWebhookBatch } from "./consumer";
+import { dispatchEvents, sweepOutbox, type WebhookMessage } from "./dispatch";
+import { webhookRoutes, webhookTestEvents } from "./routes";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
+
+/** Signed event delivery: endpoints, the outbox fan-out, the queue consumer and the sweeps. Always on. */
+export default definePackage({
+  name: "webhooks",
+  title: "Webhooks",
+  tier: "core",
+  description: "Signed webhook deliveries of every package's events.",
+  dependsOn: [],
+  resources: [],
+  routers: [webhookRoutes],
+  tables: [webhookEndpoints, webhookDeliveries],
+  events: webhookTestEvents,
+  sealedColumns: [
+    { table: webhookEndpoints, column: webhookEndpoints.secret, key: [webhookEndpoints.id] },
+    { table: webhookEndpoints, column: webhookEndpoints.previousSecret, key: [webhookEndpoints.id] },
+  ],
+  sweeps: [sweepOutbox],
+  consumers: { webhooks: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env) },
+  // After a request that recorded events answers, fan them out; the cron sweep picks up what this misses.
+  onEventsRecorded: (env, workspaceId) => dispatchEvents(env, workspaceId),
+});
