@@ -1,5 +1,5 @@
 // The composition root: the packages this worker is built from, and nothing else.
-import identity from "./identity/manifest";
+import dashboard from "./dashboard/manifest";import identity from "./identity/manifest";
 import account from "./packages/account/manifest";
 import accountingPro from "./packages/accounting-pro/manifest";
 import hrm from "./packages/hrm/manifest";
@@ -24,6 +24,7 @@ export const packages = [
   workspace,
   webhooks,
   sso,
+  dashboard,
   hrm,
   sales,
   account,

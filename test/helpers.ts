@@ -106,3 +106,66 @@ export async function recordedEvents(workspaceId: number, type?: string) {
     previous_attributes: row.previous_attributes ? JSON.parse(row.previous_attributes) : undefined,
   }));
 }
+
+/**
+ * A D1 binding that counts round trips (each statement run on its own, each batch): test-only, wrapped
+ * around the real local D1. Pass it as DB with `fetchWith`.
+ */
+export function countingD1(d1: D1Database) {
+  const counter = { calls: 0, statements: 0 };
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const wrapper = {
+      bind: (...values: unknown[]) => wrap(statement.bind(...values)),
+      first: (...args: [string?]) => (counter.calls++, counter.statements++, statement.first(...(args as []))),
+      all: () => (counter.calls++, counter.statements++, statement.all()),
+      run: () => (counter.calls++, counter.statements++, statement.run()),
+      raw: (options?: { columnNames?: boolean }) => (counter.calls++, counter.statements++, statement.raw(options as { columnNames: true })),
+    } as unknown as D1PreparedStatement;
+    real.set(wrapper, statement);
+    return wrapper;
+  };
+  const binding = {
+    prepare: (query: string) => wrap(d1.prepare(query)),
+    batch: (statements: D1PreparedStatement[]) => {
+      counter.calls++;
+      counter.statements += statements.length;
+      return d1.batch(statements.map((statement) => real.get(statement) ?? statement));
+    },
+    exec: (query: string) => (counter.calls++, d1.exec(query)),
+    withSession: (constraint?: string) => {
+      const session = d1.withSession(constraint as D1SessionConstraint);
+      return Object.assign(Object.create(binding), {
+        prepare: (query: string) => wrap(session.prepare(query)),
+        batch: (statements: D1PreparedStatement[]) => {
+          counter.calls++;
+          counter.statements += statements.length;
+          return session.batch(statements.map((statement) => real.get(statement) ?? statement));
+        },
+        getBookmark: () => session.getBookmark(),
+      });
+    },
+  } as unknown as D1Database;
+  return { binding, counter };
+}
+
+/** One request through the real worker module with some bindings or variables replaced. */
+export async function fetchWith(overrides: Record<string, unknown>, method: string, path: string, options: CallOptions = {}) {
+  const { default: worker } = await import("../src/index");
+  const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+  const headers: Record<string, string> = { "cf-connecting-ip": options.ip ?? freshIp(), ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`${BASE}${path}`, { method, headers, body }), { ...env, ...overrides } as typeof env, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}

@@ -2,7 +2,7 @@ import { and, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
-export type Database = DrizzleD1Database;
+export type Database = DrizzleD1Database & { $client: D1Database };
 
 const databases = new WeakMap<D1Database, Database>();
 
@@ -65,6 +65,16 @@ export class Tenant {
   insert<T extends TenantTable>(table: T, values: Omit<T["$inferInsert"], "workspaceId">) {
     return this.db.insert(table).values({ ...values, workspaceId: this.workspaceId } as T["$inferInsert"]);
   }
+}
+
+/**
+ * Raw SQL (`SELECT … WITH …`) that returns rows, usable alone or inside `db.batch`. drizzle 0.45's D1 batch
+ * binds parameters through a prepared `stmt` that its raw queries lack; this gives it one.
+ */
+export function rawRows<T>(db: Database, query: SQL) {
+  const raw = db.all<T>(query);
+  const { sql: text } = raw.getQuery();
+  return Object.assign(raw, { stmt: db.$client.prepare(text) });
 }
 
 /** True when the error (or its cause: drizzle wraps D1's) is a UNIQUE violation on `table.column`. */

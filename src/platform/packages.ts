@@ -8,6 +8,7 @@ import type { AppEnv, Env } from "./context";
 import type { Database } from "./db";
 import type { SealedColumn } from "./secrets";
 import type { Sweep } from "./sweeps";
+import type { WidgetDefinition } from "./widgets";
 
 export type Tier = "core" | 1 | 2 | "add-on";
 
@@ -59,8 +60,11 @@ export type PackageManifest = {
   sweeps?: Sweep[];
   /** Not in the workspace's list of disabled packages (tier 2: the SSO app). */
   enabledState?: EnabledState;
-  /** Filled by later capabilities: dashboard widgets and assistant skills. */
-  widgets?: unknown[];
+  /** Dashboard widgets, in the order the dashboard shows them. */
+  widgets?: WidgetDefinition[];
+  /** Where its widgets sit on the dashboard among other packages' (lower first; default 100). */
+  dashboardPosition?: number;
+  /** Filled by the assistant: what it can answer and do in this package. */
   skills?: unknown[];
   /** Queue consumers: queue name → handler (its dead-letter queue, `<name>-dlq`, goes to the same one). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>;

@@ -4,6 +4,7 @@ import { customerResource } from "./customers";
 import { invoiceActionRoutes, invoiceEvents, invoiceResource } from "./invoices";
 import { paymentActionRoutes, paymentEvents, paymentResource } from "./payments";
 import { customers, invoices, payments } from "./schema";
+import { accountWidgets } from "./widgets";
 
 export default definePackage({
   name: "account",
@@ -21,4 +22,6 @@ export default definePackage({
   ],
   tables: [customers, invoices, payments],
   events: { ...invoiceEvents, ...paymentEvents },
+  widgets: accountWidgets,
+  dashboardPosition: 1,
 });

@@ -68,6 +68,9 @@ export const invoices = sqliteTable(
     index("invoices_workspace_issue_idx").on(table.workspaceId, table.issueDate, table.id),
     index("invoices_workspace_due_idx").on(table.workspaceId, sql`coalesce(${table.dueDate}, '9999-12-31')`, table.id),
     index("invoices_workspace_total_idx").on(table.workspaceId, table.total, table.id),
+    // Dashboard aggregates: what is out (outstanding, overdue) and invoices issued in a period by status.
+    index("invoices_workspace_open_idx").on(table.workspaceId, table.status, table.currency, table.total, table.amountPaid, table.dueDate),
+    index("invoices_workspace_issued_status_idx").on(table.workspaceId, table.issueDate, table.status),
   ],
 );
 
@@ -93,6 +96,8 @@ export const payments = sqliteTable(
     index("payments_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("payments_workspace_invoice_idx").on(table.workspaceId, table.invoiceId, table.id),
     index("payments_workspace_paid_idx").on(table.workspaceId, table.paidAt, table.id),
+    // Dashboard aggregates: payments in a period per currency, and per customer through their invoice.
+    index("payments_workspace_revenue_idx").on(table.workspaceId, table.paidAt, table.currency, table.amount, table.invoiceId),
   ],
 );
 

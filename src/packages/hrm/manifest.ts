@@ -2,6 +2,7 @@ import { definePackage } from "../../platform/packages";
 import { resourceRoutes } from "../../platform/resource/routes";
 import { employeeEvents, employeeResource } from "./employees";
 import { employees } from "./schema";
+import { hrmWidgets } from "./widgets";
 
 export default definePackage({
   name: "hrm",
@@ -13,4 +14,6 @@ export default definePackage({
   routers: [resourceRoutes(employeeResource)],
   tables: [employees],
   events: employeeEvents,
+  widgets: hrmWidgets,
+  dashboardPosition: 3,
 });

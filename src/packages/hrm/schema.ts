@@ -28,5 +28,7 @@ export const employees = sqliteTable(
     index("employees_workspace_designation_idx").on(table.workspaceId, table.designation, table.id),
     index("employees_workspace_branch_idx").on(table.workspaceId, table.branch, table.id),
     index("employees_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    // Dashboard aggregate: active employees by department.
+    index("employees_workspace_status_department_idx").on(table.workspaceId, table.status, table.department),
   ],
 );

@@ -3,6 +3,7 @@ import { resourceRoutes } from "../../platform/resource/routes";
 import { candidateActionRoutes, candidateResource } from "./candidates";
 import { jobOpeningResource } from "./job-openings";
 import { candidates, jobOpenings } from "./schema";
+import { recruitmentWidgets } from "./widgets";
 
 export default definePackage({
   name: "recruitment",
@@ -13,4 +14,6 @@ export default definePackage({
   resources: ["job-openings", "candidates"],
   routers: [resourceRoutes(jobOpeningResource), resourceRoutes(candidateResource), candidateActionRoutes],
   tables: [jobOpenings, candidates],
+  widgets: recruitmentWidgets,
+  dashboardPosition: 10,
 });

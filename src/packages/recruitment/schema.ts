@@ -56,6 +56,7 @@ export const candidates = sqliteTable(
     index("candidates_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("candidates_workspace_opening_idx").on(table.workspaceId, table.jobOpeningId, table.stage),
     index("candidates_workspace_stage_idx").on(table.workspaceId, table.stage, table.id),
+
     index("candidates_employee_idx").on(table.employeeId),
   ],
 );

@@ -4,6 +4,7 @@ import { contactResource } from "./contacts";
 import { dealEvents, dealResource } from "./deals";
 import { leadResource } from "./leads";
 import { contacts, deals, leads } from "./schema";
+import { salesWidgets } from "./widgets";
 
 export default definePackage({
   name: "sales",
@@ -15,4 +16,6 @@ export default definePackage({
   routers: [resourceRoutes(contactResource), resourceRoutes(leadResource), resourceRoutes(dealResource)],
   tables: [contacts, leads, deals],
   events: dealEvents,
+  widgets: salesWidgets,
+  dashboardPosition: 2,
 });

@@ -47,6 +47,8 @@ export const leads = sqliteTable(
     index("leads_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("leads_workspace_status_idx").on(table.workspaceId, table.status, table.id),
     index("leads_workspace_source_idx").on(table.workspaceId, table.source, table.id),
+    // Dashboard aggregate: leads created in a period by source.
+    index("leads_workspace_created_source_idx").on(table.workspaceId, table.createdAt, table.source),
   ],
 );
 
@@ -79,6 +81,9 @@ export const deals = sqliteTable(
     index("deals_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("deals_workspace_stage_idx").on(table.workspaceId, table.stage, table.id),
     index("deals_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    // Dashboard aggregates: deals closed in a period (won value, win rate) and the open pipeline by stage.
+    index("deals_workspace_closed_idx").on(table.workspaceId, table.closedAt, table.status, table.currency, table.value),
+    index("deals_workspace_pipeline_idx").on(table.workspaceId, table.status, table.stage, table.currency, table.value),
     index("deals_contact_idx").on(table.contactId),
     index("deals_customer_idx").on(table.customerId),
   ],

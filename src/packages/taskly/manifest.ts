@@ -3,6 +3,7 @@ import { resourceRoutes } from "../../platform/resource/routes";
 import { projectResource } from "./projects";
 import { projects, tasks } from "./schema";
 import { taskActionRoutes, taskEvents, taskResource } from "./tasks";
+import { tasklyWidgets } from "./widgets";
 
 export default definePackage({
   name: "taskly",
@@ -14,4 +15,6 @@ export default definePackage({
   routers: [resourceRoutes(projectResource), resourceRoutes(taskResource), taskActionRoutes],
   tables: [projects, tasks],
   events: taskEvents,
+  widgets: tasklyWidgets,
+  dashboardPosition: 4,
 });

@@ -57,6 +57,9 @@ export const tasks = sqliteTable(
     // Covers the per-project task counts of GET /projects (live tasks by status).
     index("tasks_workspace_project_idx").on(table.workspaceId, table.projectId, table.deletedAt, table.status),
     index("tasks_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    // Dashboard aggregates: live tasks by status and overdue, and tasks completed in a period.
+    index("tasks_workspace_live_idx").on(table.workspaceId, table.deletedAt, table.status, table.dueDate),
+    index("tasks_workspace_completed_idx").on(table.workspaceId, table.completedAt, table.deletedAt),
     index("tasks_workspace_priority_idx").on(table.workspaceId, table.priority, table.id),
     index("tasks_workspace_assignee_idx").on(table.workspaceId, table.assigneeId, table.id),
     index("tasks_assignee_idx").on(table.assigneeId),

@@ -1,0 +1,14 @@
+import { definePackage } from "../platform/packages";
+import { dashboardRoutes } from "./routes";
+
+/** The dashboard's API: it shows the widgets the packages declare. Always on. */
+export default definePackage({
+  name: "dashboard",
+  title: "Dashboard",
+  tier: "core",
+  description: "The widgets of the enabled packages, for a period.",
+  dependsOn: [],
+  resources: [],
+  routers: [dashboardRoutes],
+  tables: [],
+});

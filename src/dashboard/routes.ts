@@ -1,0 +1,95 @@
+import { z } from "@hono/zod-openapi";
+import { newRouter } from "../platform/app";
+import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { access } from "../platform/auth/permissions";
+import { ApiError } from "../platform/errors";
+import { defineRoute, describeTag, jsonContent } from "../platform/openapi";
+import { clock } from "../platform/time";
+import { PERIODS, periodOf } from "../platform/widgets";
+import { allWidgets, computeWidgets, refusal } from "./service";
+
+const tags = ["Dashboard"];
+describeTag(
+  "Dashboard",
+  "The widgets of the enabled packages whose data the caller may read, computed in one database round trip. Money values are objects keyed by currency in minor units; percentages have one decimal or are null.",
+);
+
+const Widget = z
+  .object({
+    key: z.string().openapi({ example: "account.revenue" }),
+    package: z.string().openapi({ example: "account" }),
+    title: z.string(),
+    kind: z.enum(["stat", "series", "breakdown", "list"]),
+    unit: z.enum(["count", "money", "percent", "minutes"]),
+    data: z
+      .union([
+        z.object({ value: z.unknown() }).openapi({ description: "stat" }),
+        z.object({ interval: z.enum(["day", "week", "month"]), points: z.array(z.object({ date: z.string(), value: z.unknown() })) }).openapi({ description: "series" }),
+        z.object({ items: z.array(z.object({ label: z.string(), value: z.unknown() })) }).openapi({ description: "breakdown (largest first)" }),
+        z.object({ items: z.array(z.object({ id: z.number().int(), label: z.string() }).passthrough()) }).openapi({ description: "list (at most 5)" }),
+      ])
+      .openapi({ description: "stat: {value}; series: {interval, points}; breakdown: {items: [{label, value}]}; list: {items: [{id, label, …}]}. Money values: {CUR: minor units}." }),
+  })
+  .openapi("Widget");
+
+const PeriodParam = z.enum(PERIODS, `must be one of ${PERIODS.join(", ")}`).optional().openapi({ description: "Default 30d. All in UTC." });
+const DashboardMeta = z.object({ period: z.enum(PERIODS), from: z.string(), to: z.string() }).openapi("DashboardMeta");
+
+const dashboard = defineRoute(access.authenticated, {
+  method: "get",
+  path: "/dashboard",
+  operationId: "getDashboard",
+  tags,
+  summary: "Every widget the caller may see, for a period",
+  description:
+    "A widget is shown when its package is enabled and the caller may read every resource it is computed from (a contacts:read token sees only contacts widgets). widgets=a,b picks some; an unknown key → 400.",
+  request: {
+    query: z.strictObject({
+      period: PeriodParam,
+      widgets: z.string().max(2000).optional().openapi({ description: "Comma-separated widget keys", example: "account.revenue,sales.win_rate" }),
+    }),
+  },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Widget), meta: DashboardMeta }), "The widgets, in dashboard order") },
+});
+
+const one = defineRoute(access.authenticated, {
+  method: "get",
+  path: "/dashboard/widgets/{key}",
+  operationId: "getWidget",
+  errors: ["package_disabled"],
+  tags,
+  summary: "One widget",
+  request: {
+    params: z.object({ key: z.string().max(100).openapi({ param: { name: "key", in: "path" }, example: "sales.win_rate" }) }),
+    query: z.strictObject({ period: PeriodParam }),
+  },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: Widget, meta: DashboardMeta }), "The widget") },
+});
+
+export const dashboardRoutes = newRouter()
+  .openapi(dashboard, async (c) => {
+    const query = c.req.valid("query");
+    const now = clock.now();
+    const period = periodOf(query.period ?? "30d", now);
+    const all = allWidgets();
+    const wanted = query.widgets?.split(",").map((key) => key.trim()).filter(Boolean);
+    const unknown = wanted?.filter((key) => !all.some((entry) => entry.widget.key === key)) ?? [];
+    if (unknown.length > 0) throw ApiError.validation([{ path: "widgets", message: `unknown widget ${unknown.join(", ")}` }]);
+    const principal = principalOf(c);
+    const tenant = tenantOf(c);
+    const visible = all.filter((entry) => (!wanted || wanted.includes(entry.widget.key)) && !refusal(entry, principal, tenant));
+    const data = (await computeWidgets(visible, tenant, period, null, now)) as z.infer<typeof Widget>[];
+    return c.json({ success: true as const, data, meta: { period: period.name, from: period.from, to: period.to } }, 200);
+  })
+  .openapi(one, async (c) => {
+    const { key } = c.req.valid("param");
+    const now = clock.now();
+    const period = periodOf(c.req.valid("query").period ?? "30d", now);
+    const entry = allWidgets().find((candidate) => candidate.widget.key === key);
+    if (!entry) throw ApiError.notFound("widget");
+    const tenant = tenantOf(c);
+    const refused = refusal(entry, principalOf(c), tenant);
+    if (refused) throw refused;
+    const [data] = (await computeWidgets([entry], tenant, period, null, now)) as z.infer<typeof Widget>[];
+    return c.json({ success: true as const, data: data!, meta: { period: period.name, from: period.from, to: period.to } }, 200);
+  });

@@ -1,0 +1,66 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import { access, denial, isAllowed } from "../platform/auth/permissions";
+import type { Principal } from "../platform/auth/principal";
+import { packageDisabled } from "../platform/auth/middleware";
+import type { Tenant } from "../platform/db";
+import { ApiError } from "../platform/errors";
+import { registry } from "../platform/packages";
+import { type Period, type WidgetDefinition, type WidgetKind, type WidgetUnit } from "../platform/widgets";
+
+export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; data: unknown };
+export type RegisteredWidget = { pkg: string; widget: WidgetDefinition };
+
+/** Every widget of this build, in dashboard order: packages by their dashboard position, widgets as declared. */
+export function allWidgets(): RegisteredWidget[] {
+  return registry()
+    .all.filter((manifest) => (manifest.widgets ?? []).length > 0)
+    .sort((a, b) => (a.dashboardPosition ?? 100) - (b.dashboardPosition ?? 100))
+    .flatMap((manifest) => manifest.widgets!.map((widget) => ({ pkg: manifest.name, widget })));
+}
+
+/** Why the caller may not see a widget (a disabled package, a role or scope short of its resources), or null. */
+export function refusal(entry: RegisteredWidget, principal: Principal, tenant: Tenant): ApiError | null {
+  if (!tenant.isEnabled(entry.pkg)) return packageDisabled(entry.pkg);
+  for (const resource of entry.widget.reads) {
+    const need = access.read(resource);
+    if (!isAllowed(principal, need)) {
+      const { message, details } = denial(principal, need);
+      return new ApiError("forbidden", `${entry.widget.key}: ${message}`, details ? { details } : {});
+    }
+  }
+  return null;
+}
+
+/**
+ * Computes widgets: the statements of every business widget run as one D1 batch (one round trip), the
+ * analytics widgets' as one batch on the analytics database, both at once.
+ */
+export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant, period: Period, analytics: Tenant | null, now = Date.now()): Promise<Widget[]> {
+  const planned = entries.map((entry) => {
+    const source = entry.widget.source ?? "business";
+    const context = { tenant: source === "analytics" && analytics ? analytics : tenant, period, now };
+    return { entry, source, plan: entry.widget.query(context) };
+  });
+  const run = async (source: "business" | "analytics", on: Tenant | null) => {
+    const mine = planned.filter((p) => p.source === source);
+    const statements = mine.flatMap((p) => p.plan.statements);
+    if (statements.length === 0 || !on) return new Map<number, unknown[]>();
+    const results = (await on.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+    const out = new Map<number, unknown[]>();
+    let offset = 0;
+    for (const p of mine) {
+      out.set(planned.indexOf(p), results.slice(offset, offset + p.plan.statements.length));
+      offset += p.plan.statements.length;
+    }
+    return out;
+  };
+  const [business, fromAnalytics] = await Promise.all([run("business", tenant), run("analytics", analytics)]);
+  return planned.map((p, i) => ({
+    key: p.entry.widget.key,
+    package: p.entry.pkg,
+    title: p.entry.widget.title,
+    kind: p.entry.widget.kind,
+    unit: p.entry.widget.unit,
+    data: p.plan.build((p.source === "business" ? business : fromAnalytics).get(i) ?? []),
+  }));
+}

@@ -1,0 +1,143 @@
+import { count, gte, inArray, lt, sql } from "drizzle-orm";
+import { rawRows } from "../../platform/db";
+import { bucketOf, dateOfMs, defineWidget, largestFirst, money, periodOf, series } from "../../platform/widgets";
+import { customers, invoices, payments } from "./schema";
+
+type MoneyRow = { currency: string; amount: number };
+const OUT = ["sent", "partially_paid"] as const;
+
+export const accountWidgets = [
+  defineWidget({
+    key: "account.revenue",
+    title: "Revenue",
+    description: "Payments received in the period, per currency",
+    kind: "stat",
+    unit: "money",
+    reads: ["payments"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ currency: payments.currency, amount: sql<number>`sum(${payments.amount})` })
+          .from(payments)
+          .where(tenant.scope(payments, gte(payments.paidAt, period.fromMs), lt(payments.paidAt, period.untilMs)))
+          .groupBy(payments.currency),
+      ],
+      build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
+    }),
+  }),
+  defineWidget({
+    key: "account.outstanding",
+    title: "Outstanding",
+    description: "Amount due on sent and partially paid invoices, now",
+    kind: "stat",
+    unit: "money",
+    reads: ["invoices"],
+    query: ({ tenant }) => ({
+      statements: [
+        tenant.db
+          .select({ currency: invoices.currency, amount: sql<number>`sum(${invoices.total} - ${invoices.amountPaid})` })
+          .from(invoices)
+          .where(tenant.scope(invoices, inArray(invoices.status, [...OUT])))
+          .groupBy(invoices.currency),
+      ],
+      build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
+    }),
+  }),
+  defineWidget({
+    key: "account.overdue_invoices",
+    title: "Overdue invoices",
+    description: "Sent or partially paid invoices past their due date, now",
+    kind: "stat",
+    unit: "count",
+    reads: ["invoices"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ value: count() })
+          .from(invoices)
+          .where(tenant.scope(invoices, inArray(invoices.status, [...OUT]), lt(invoices.dueDate, period.today))),
+      ],
+      build: ([rows]) => ({ value: (rows as { value: number }[])[0]?.value ?? 0 }),
+    }),
+  }),
+  defineWidget({
+    key: "account.revenue_by_month",
+    title: "Revenue by month",
+    description: "Payments received per month over the last 12 months (whatever the period)",
+    kind: "series",
+    unit: "money",
+    reads: ["payments"],
+    query: ({ tenant, now }) => {
+      const months = periodOf("12mo", now);
+      const bucket = bucketOf(months, dateOfMs(payments.paidAt));
+      return {
+        statements: [
+          tenant.db
+            .select({ bucket: sql<string>`${bucket}`, currency: payments.currency, amount: sql<number>`sum(${payments.amount})` })
+            .from(payments)
+            .where(tenant.scope(payments, gte(payments.paidAt, months.fromMs), lt(payments.paidAt, months.untilMs)))
+            .groupBy(sql`1`, payments.currency),
+        ],
+        build: ([rows]) =>
+          series(
+            months,
+            (rows as (MoneyRow & { bucket: string })[]).map((row) => ({ bucket: row.bucket, value: money([row]) })),
+            () => ({}),
+            (a, b) => money([...Object.entries(a), ...Object.entries(b)].map(([currency, amount]) => ({ currency, amount: Number(amount) }))),
+          ),
+      };
+    },
+  }),
+  defineWidget({
+    key: "account.invoices_by_status",
+    title: "Invoices by status",
+    description: "Invoices issued in the period, by status",
+    kind: "breakdown",
+    unit: "count",
+    reads: ["invoices"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ label: invoices.status, value: count() })
+          .from(invoices)
+          .where(tenant.scope(invoices, gte(invoices.issueDate, period.from), sql`${invoices.issueDate} <= ${period.to}`))
+          .groupBy(invoices.status),
+      ],
+      build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
+    }),
+  }),
+  defineWidget({
+    key: "account.top_customers",
+    title: "Top customers",
+    description: "The 5 customers who paid most in the period (ranked by their largest single-currency total)",
+    kind: "list",
+    unit: "money",
+    reads: ["customers", "payments"],
+    query: ({ tenant, period }) => {
+      const ws = tenant.workspaceId;
+      return {
+        statements: [
+          rawRows(tenant.db, sql`
+            WITH paid AS (
+              SELECT i.customer_id AS customer, p.currency AS currency, sum(p.amount) AS amount
+              FROM ${payments} p JOIN ${invoices} i ON i.id = p.invoice_id
+              WHERE p.workspace_id = ${ws} AND p.paid_at >= ${period.fromMs} AND p.paid_at < ${period.untilMs}
+              GROUP BY 1, 2),
+            top AS (SELECT customer, max(amount) AS rank FROM paid GROUP BY customer ORDER BY rank DESC, customer LIMIT 5)
+            SELECT top.customer AS id, c.name AS label, paid.currency AS currency, paid.amount AS amount, top.rank AS rank
+            FROM top JOIN paid ON paid.customer = top.customer JOIN ${customers} c ON c.id = top.customer
+            ORDER BY top.rank DESC, top.customer`),
+        ],
+        build: ([rows]) => {
+          const items: { id: number; label: string; value: Record<string, number> }[] = [];
+          for (const row of rows as { id: number; label: string; currency: string; amount: number }[]) {
+            let item = items.find((candidate) => candidate.id === row.id);
+            if (!item) items.push((item = { id: row.id, label: row.label, value: {} }));
+            item.value[row.currency] = Number(row.amount);
+          }
+          return { items };
+        },
+      };
+    },
+  }),
+];

@@ -1,0 +1,18 @@
+import { count } from "drizzle-orm";
+import { defineWidget, largestFirst } from "../../platform/widgets";
+import { candidates } from "./schema";
+
+export const recruitmentWidgets = [
+  defineWidget({
+    key: "recruitment.pipeline",
+    title: "Hiring pipeline",
+    description: "Candidates by stage, now",
+    kind: "breakdown",
+    unit: "count",
+    reads: ["candidates"],
+    query: ({ tenant }) => ({
+      statements: [tenant.db.select({ label: candidates.stage, value: count() }).from(candidates).where(tenant.scope(candidates)).groupBy(candidates.stage)],
+      build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
+    }),
+  }),
+];

@@ -1,0 +1,104 @@
+import { count, eq, gte, lt, sql } from "drizzle-orm";
+import { bucketOf, dateOfMs, defineWidget, largestFirst, money, percent, series } from "../../platform/widgets";
+import { contacts, deals, leads } from "./schema";
+
+type MoneyRow = { currency: string; amount: number };
+
+export const salesWidgets = [
+  defineWidget({
+    key: "sales.pipeline_by_stage",
+    title: "Pipeline by stage",
+    description: "Value of open deals by stage, now",
+    kind: "breakdown",
+    unit: "money",
+    reads: ["deals"],
+    query: ({ tenant }) => ({
+      statements: [
+        tenant.db
+          .select({ label: deals.stage, currency: deals.currency, amount: sql<number>`sum(${deals.value})` })
+          .from(deals)
+          .where(tenant.scope(deals, eq(deals.status, "open")))
+          .groupBy(deals.stage, deals.currency),
+      ],
+      build: ([rows]) => {
+        const byStage = new Map<string, MoneyRow[]>();
+        for (const row of rows as (MoneyRow & { label: string })[]) byStage.set(row.label, [...(byStage.get(row.label) ?? []), row]);
+        return { items: largestFirst([...byStage].map(([label, amounts]) => ({ label, value: money(amounts) }))) };
+      },
+    }),
+  }),
+  defineWidget({
+    key: "sales.won_value",
+    title: "Won",
+    description: "Value of deals won (closed_at) in the period",
+    kind: "stat",
+    unit: "money",
+    reads: ["deals"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ currency: deals.currency, amount: sql<number>`sum(${deals.value})` })
+          .from(deals)
+          .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs), eq(deals.status, "won")))
+          .groupBy(deals.currency),
+      ],
+      build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
+    }),
+  }),
+  defineWidget({
+    key: "sales.win_rate",
+    title: "Win rate",
+    description: "Won ÷ (won + lost) among deals closed in the period",
+    kind: "stat",
+    unit: "percent",
+    reads: ["deals"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ won: sql<number>`coalesce(sum(${deals.status} = 'won'), 0)`, closed: count() })
+          .from(deals)
+          .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs))),
+      ],
+      build: ([rows]) => {
+        const row = (rows as { won: number; closed: number }[])[0] ?? { won: 0, closed: 0 };
+        return { value: percent(Number(row.won), Number(row.closed)) };
+      },
+    }),
+  }),
+  defineWidget({
+    key: "sales.leads_by_source",
+    title: "Leads by source",
+    description: "Leads created in the period, by source",
+    kind: "breakdown",
+    unit: "count",
+    reads: ["leads"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ label: sql<string>`coalesce(${leads.source}, 'unknown')`, value: count() })
+          .from(leads)
+          .where(tenant.scope(leads, gte(leads.createdAt, period.fromMs), lt(leads.createdAt, period.untilMs)))
+          .groupBy(sql`1`),
+      ],
+      build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
+    }),
+  }),
+  defineWidget({
+    key: "sales.new_contacts",
+    title: "New contacts",
+    description: "Contacts created per day (per week for 90d, per month for 12mo and ytd)",
+    kind: "series",
+    unit: "count",
+    reads: ["contacts"],
+    query: ({ tenant, period }) => ({
+      statements: [
+        tenant.db
+          .select({ bucket: sql<string>`${bucketOf(period, dateOfMs(contacts.createdAt))}`, value: count() })
+          .from(contacts)
+          .where(tenant.scope(contacts, gte(contacts.createdAt, period.fromMs), lt(contacts.createdAt, period.untilMs)))
+          .groupBy(sql`1`),
+      ],
+      build: ([rows]) => series(period, rows as { bucket: string; value: number }[], () => 0, (a, b) => a + b),
+    }),
+  }),
+];

@@ -1,0 +1,120 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Tenant } from "./db";
+
+/**
+ * Dashboard widgets are declared by packages (their manifest's `widgets`) and computed together: every
+ * business widget of a request contributes its aggregate statements to one D1 batch (one round trip).
+ */
+
+export const PERIODS = ["7d", "30d", "90d", "12mo", "mtd", "ytd"] as const;
+export type PeriodName = (typeof PERIODS)[number];
+export type Interval = "day" | "week" | "month";
+
+export type Period = {
+  name: PeriodName;
+  /** First and last day, inclusive (UTC, YYYY-MM-DD). */
+  from: string;
+  to: string;
+  /** [fromMs, untilMs): the same days as Unix milliseconds. */
+  fromMs: number;
+  untilMs: number;
+  interval: Interval;
+  today: string;
+};
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The days a period covers on `now`'s UTC date, and how its series are bucketed. */
+export function periodOf(name: PeriodName, now = Date.now()): Period {
+  const today = day(now);
+  const [year, month] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
+  const startOfToday = Date.parse(`${today}T00:00:00Z`);
+  const from = {
+    "7d": day(startOfToday - 6 * DAY_MS),
+    "30d": day(startOfToday - 29 * DAY_MS),
+    "90d": day(startOfToday - 89 * DAY_MS),
+    "12mo": day(Date.UTC(year, month - 1 - 11, 1)),
+    mtd: day(Date.UTC(year, month - 1, 1)),
+    ytd: `${year}-01-01`,
+  }[name];
+  const interval: Interval = name === "90d" ? "week" : name === "12mo" || name === "ytd" ? "month" : "day";
+  return { name, from, to: today, fromMs: Date.parse(`${from}T00:00:00Z`), untilMs: startOfToday + DAY_MS, interval, today };
+}
+
+/** The start date of every interval of the period, in order: the points a series always has. */
+export function buckets(period: Period): string[] {
+  const out: string[] = [];
+  if (period.interval === "month") {
+    for (let d = new Date(`${period.from.slice(0, 7)}-01T00:00:00Z`); day(d.getTime()) <= period.to; d.setUTCMonth(d.getUTCMonth() + 1)) out.push(day(d.getTime()));
+    return out;
+  }
+  const step = period.interval === "week" ? 7 : 1;
+  for (let ms = period.fromMs; ms < period.untilMs; ms += step * DAY_MS) out.push(day(ms));
+  return out;
+}
+
+/** The UTC date (YYYY-MM-DD) of a millisecond timestamp column, in SQL. */
+export const dateOfMs = (column: SQL | unknown) => sql`date(${column} / 1000, 'unixepoch')`;
+
+/**
+ * The bucket a date (an SQL YYYY-MM-DD expression) falls in: itself (day), its month's first day (month),
+ * or the start of its 7-day block counted from the period's first day (week).
+ */
+export function bucketOf(period: Period, date: SQL): SQL {
+  if (period.interval === "day") return date;
+  if (period.interval === "month") return sql`strftime('%Y-%m-01', ${date})`;
+  return sql`date(${period.from}, '+' || (CAST((julianday(${date}) - julianday(${period.from})) / 7 AS INTEGER) * 7) || ' days')`;
+}
+
+export type Money = Record<string, number>;
+
+/** Rows of (currency, amount) as a money value: `{"USD": 125050, "EUR": 900}`, `{}` when there are none. */
+export function money(rows: { currency: string; amount: number }[]): Money {
+  const out: Money = {};
+  for (const row of rows) out[row.currency] = (out[row.currency] ?? 0) + Number(row.amount);
+  return out;
+}
+
+/** A percentage with one decimal, or null when there is nothing to divide. */
+export function percent(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
+}
+
+/** Every interval of the period with its value (zero where no row fell in it). */
+export function series<V>(period: Period, rows: { bucket: string; value: V }[], zero: () => V, merge: (a: V, b: V) => V) {
+  const byBucket = new Map<string, V>();
+  for (const row of rows) byBucket.set(row.bucket, byBucket.has(row.bucket) ? merge(byBucket.get(row.bucket)!, row.value) : row.value);
+  return { interval: period.interval, points: buckets(period).map((date) => ({ date, value: byBucket.get(date) ?? zero() })) };
+}
+
+/** Largest first; money values by their largest currency amount. */
+export function largestFirst<T extends { value: number | Money }>(items: T[]): T[] {
+  const size = (value: number | Money) => (typeof value === "number" ? value : Math.max(0, ...Object.values(value)));
+  return [...items].sort((a, b) => size(b.value) - size(a.value));
+}
+
+export type WidgetKind = "stat" | "series" | "breakdown" | "list";
+export type WidgetUnit = "count" | "money" | "percent" | "minutes";
+export type WidgetContext = { tenant: Tenant; period: Period; now: number };
+
+/** Which database a widget reads: business widgets share one batch; analytics widgets another. */
+export type WidgetSource = "business" | "analytics";
+
+export type WidgetDefinition = {
+  key: string;
+  title: string;
+  description: string;
+  kind: WidgetKind;
+  unit: WidgetUnit;
+  /** The resources it is computed from: shown only to callers who may read every one of them. */
+  reads: string[];
+  source?: WidgetSource;
+  /** Its statements (for the shared batch) and how to turn their results into the widget's data. */
+  query(context: WidgetContext): { statements: BatchItem<"sqlite">[]; build(results: unknown[]): unknown };
+};
+
+export function defineWidget(widget: WidgetDefinition): WidgetDefinition {
+  return widget;
+}
