@@ -84,6 +84,40 @@ async function seedProjects(ws, projects, tasksPerProject, status = "todo") {
       .run();
   }
 }
+/** The dashboard's workload: 10,000 invoices with payments, 5,000 deals, 2,000 employees, 20,000 tasks. */
+async function seedDashboard(ws) {
+  const seq = (n) => `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${n})`;
+  const day = 86_400_000;
+  await env.DB.batch([
+    env.DB.prepare(`${seq(200)} INSERT INTO customers (workspace_id, name, currency, created_at, updated_at) SELECT ?1, 'Customer ' || n, CASE WHEN n % 3 = 0 THEN 'EUR' ELSE 'USD' END, ?2, ?2 FROM seq`).bind(ws.id, now),
+    env.DB.prepare(
+      `${seq(10000)} INSERT INTO invoices (workspace_id, customer_id, number, currency, issue_date, due_date, items, status, subtotal, tax_total, total, amount_paid, created_at, updated_at)
+       SELECT ?1, c.id, 'INV-' || printf('%06d', n), c.currency, date(?2 / 1000 - (n % 365) * 86400, 'unixepoch'), date(?2 / 1000 - (n % 365) * 86400 + 30 * 86400, 'unixepoch'), '[]',
+              CASE n % 5 WHEN 0 THEN 'draft' WHEN 1 THEN 'sent' WHEN 2 THEN 'partially_paid' ELSE 'paid' END, 10000 + n, 0, 10000 + n,
+              CASE n % 5 WHEN 2 THEN 5000 WHEN 3 THEN 10000 + n WHEN 4 THEN 10000 + n ELSE 0 END, ?2, ?2
+       FROM seq JOIN customers c ON c.workspace_id = ?1 AND c.id = (SELECT min(id) FROM customers WHERE workspace_id = ?1) + n % 200`,
+    ).bind(ws.id, now),
+    env.DB.prepare(
+      `INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at)
+       SELECT workspace_id, id, amount_paid, currency, 'card', ?2 - (id % 365) * ${day}, ?2, ?2 FROM invoices WHERE workspace_id = ?1 AND amount_paid > 0`,
+    ).bind(ws.id, now),
+    env.DB.prepare(
+      `${seq(5000)} INSERT INTO deals (workspace_id, name, value, currency, stage, status, closed_at, created_at, updated_at)
+       SELECT ?1, 'Deal ' || n, 1000 * (n % 97), CASE WHEN n % 4 = 0 THEN 'EUR' ELSE 'USD' END,
+              CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' WHEN 2 THEN 'proposal' WHEN 3 THEN 'meeting' WHEN 4 THEN 'negotiation' WHEN 5 THEN 'qualification' ELSE 'initial_contact' END,
+              CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' ELSE 'open' END, CASE WHEN n % 7 < 2 THEN ?2 - (n % 365) * ${day} END, ?2, ?2 FROM seq`,
+    ).bind(ws.id, now),
+    env.DB.prepare(
+      `${seq(2000)} INSERT INTO employees (workspace_id, name, email, department, status, date_of_joining, created_at, updated_at)
+       SELECT ?1, 'Employee ' || n, 'e' || n || '@bench.example', CASE n % 6 WHEN 0 THEN NULL ELSE 'Dept ' || (n % 6) END, CASE WHEN n % 20 = 0 THEN 'left' ELSE 'active' END,
+              date(?2 / 1000 - (n % 900) * 86400, 'unixepoch'), ?2, ?2 FROM seq`,
+    ).bind(ws.id, now),
+  ]);
+  await seedProjects(ws, 200, 100, "todo");
+  await env.DB.prepare(`UPDATE tasks SET completed_at = ?2 - (id % 120) * ${day}, due_date = date(?2 / 1000 - (id % 60) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status = 'done'`).bind(ws.id, now).run();
+  await env.DB.prepare(`UPDATE tasks SET due_date = date(?2 / 1000 + (id % 60 - 30) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status <> 'done'`).bind(ws.id, now).run();
+}
+
 const ids = async (table, ws) => (await env.DB.prepare(`SELECT id FROM ${table} WHERE workspace_id = ? ORDER BY id`).bind(ws.id).all()).results.map((r) => r.id);
 
 /** One measured load: warm-up, then DURATION seconds. */
@@ -111,6 +145,8 @@ await seedContacts(small, 1_000);
 await seedContacts(big, 100_000);
 await seedProjects(small, 25, 4);
 await seedProjects(big, 1_000, 10);
+const reporting = await workspace("dashboard");
+await seedDashboard(reporting);
 const smallContacts = await ids("contacts", small);
 const smallTasks = await ids("tasks", small);
 
@@ -149,6 +185,7 @@ rows.push(
     },
   }),
 );
+rows.push(await measure("GET /dashboard (10k invoices, 5k deals, 2k employees, 20k tasks)", { token: reporting.token, path: "/dashboard" }));
 const health = rows[0].rps;
 for (const row of rows) row.ratio_to_health = Number((row.rps / health).toFixed(2));
 
@@ -208,6 +245,7 @@ const results = {
   get_contact_ratio: rows[1].ratio_to_health,
   post_contact_ratio: rows[3].ratio_to_health,
   get_contact_p99_ratio: Number((rows[1].p99_ms / rows[0].p99_ms).toFixed(2)),
+  dashboard_p50_ratio_to_get_contact: Number((rows[6].p50_ms / Math.max(rows[1].p50_ms, 0.5)).toFixed(2)),
   list_scaling_ratio: Number((listBig.p50_ms / listSmall.p50_ms).toFixed(2)),
   projects_scaling_ratio: Number((projectsBig.p50_ms / projectsSmall.p50_ms).toFixed(2)),
   webhook_fanout_seconds: verified.size === hookTasks.length ? fanoutSeconds : null,
@@ -228,6 +266,7 @@ const table = [...rows, ...results.scaling].map((row) => ({
 console.table(table);
 console.log(`GET /contacts/{id}: ${results.get_contact_ratio}× /health throughput (target ≥ 0.5), p99 ${results.get_contact_p99_ratio}× /health p99 (target ≤ 3)`);
 console.log(`POST /contacts: ${results.post_contact_ratio}× /health (target ≥ 0.3)`);
+console.log(`GET /dashboard p50: ${results.dashboard_p50_ratio_to_get_contact}× GET /contacts/{id} p50 (target ≤ 3)`);
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`webhook fan-out: ${verified.size}/1000 task.completed verified in ${fanoutSeconds} s (target ≤ 30 s); ${rejected} bad signatures`);

@@ -338,15 +338,15 @@ describe("timesheets", () => {
 });
 
 describe("query plans of the new lists", () => {
-  it("reads a page of projects with task counts and logged minutes in one statement, one index lookup per row", async () => {
+  it("reads a page of projects with task counts (from their rollup) and logged minutes in one statement, index lookups per row", async () => {
     const tenant = new Tenant(database(env.DB), 1);
     const query = selectRows(projectResource, tenant).limit(26).toSQL();
     expect(query.sql).toMatch(/logged|time_entries/);
     const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
     expect(plan.filter((line) => line.startsWith("SEARCH"))).toEqual([
       expect.stringMatching(/^SEARCH projects USING INDEX projects_workspace_\w+ \(workspace_id=\?\)/),
-      expect.stringContaining("SEARCH tasks USING COVERING INDEX tasks_workspace_project_idx"),
-      expect.stringContaining("SEARCH tasks USING COVERING INDEX tasks_workspace_project_idx"),
+      expect.stringContaining("SEARCH task_counts USING INDEX sqlite_autoindex_task_counts_1 (workspace_id=? AND project_id=?)"),
+      expect.stringContaining("SEARCH task_counts USING INDEX sqlite_autoindex_task_counts_1 (workspace_id=? AND project_id=? AND status=?)"),
       expect.stringContaining("SEARCH te USING COVERING INDEX time_entries_workspace_project_idx"),
       "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)",
     ]);

@@ -43,16 +43,19 @@ export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant
   });
   const run = async (source: "business" | "analytics", on: Tenant | null) => {
     const mine = planned.filter((p) => p.source === source);
-    const statements = mine.flatMap((p) => p.plan.statements);
+    // One batch; a statement several widgets share runs once.
+    const statements: BatchItem<"sqlite">[] = [];
+    const positions = new Map<string, number>();
+    const slots = mine.map((p) =>
+      p.plan.statements.map((item) => {
+        if (!("share" in item)) return statements.push(item) - 1;
+        if (!positions.has(item.share)) positions.set(item.share, statements.push(item.statement) - 1);
+        return positions.get(item.share)!;
+      }),
+    );
     if (statements.length === 0 || !on) return new Map<number, unknown[]>();
     const results = (await on.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-    const out = new Map<number, unknown[]>();
-    let offset = 0;
-    for (const p of mine) {
-      out.set(planned.indexOf(p), results.slice(offset, offset + p.plan.statements.length));
-      offset += p.plan.statements.length;
-    }
-    return out;
+    return new Map(mine.map((p, i) => [planned.indexOf(p), slots[i]!.map((slot) => results[slot])]));
   };
   const [business, fromAnalytics] = await Promise.all([run("business", tenant), run("analytics", analytics)]);
   return planned.map((p, i) => ({

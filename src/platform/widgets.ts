@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Tenant } from "./db";
+import { rawRows, type Tenant } from "./db";
 
 /**
  * Dashboard widgets are declared by packages (their manifest's `widgets`) and computed together: every
@@ -23,7 +23,7 @@ export type Period = {
   today: string;
 };
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The days a period covers on `now`'s UTC date, and how its series are bucketed. */
@@ -55,17 +55,48 @@ export function buckets(period: Period): string[] {
   return out;
 }
 
-/** The UTC date (YYYY-MM-DD) of a millisecond timestamp column, in SQL. */
-export const dateOfMs = (column: SQL | unknown) => sql`date(${column} / 1000, 'unixepoch')`;
-
 /**
- * The bucket a date (an SQL YYYY-MM-DD expression) falls in: itself (day), its month's first day (month),
- * or the start of its 7-day block counted from the period's first day (week).
+ * Rows of a time series over a millisecond timestamp column, grouped by the index of the interval each
+ * row falls in (0 = the period's first). Days and weeks are integer arithmetic on the timestamp; months,
+ * which differ in length, are joined to their boundaries (a 12-row recursive CTE) — never a date
+ * function per row, and always through the column's index.
  */
-export function bucketOf(period: Period, date: SQL): SQL {
-  if (period.interval === "day") return date;
-  if (period.interval === "month") return sql`strftime('%Y-%m-01', ${date})`;
-  return sql`date(${period.from}, '+' || (CAST((julianday(${date}) - julianday(${period.from})) / 7 AS INTEGER) * 7) || ' days')`;
+export function timeSeries(
+  tenant: Tenant,
+  period: Period,
+  source: {
+    table: SQL;
+    /** The time column, in milliseconds — or in days with `unit: DAY_MS` (a daily rollup), so its index is used. */
+    time: SQL;
+    unit?: number;
+    select: SQL;
+    where?: SQL;
+    groupBy?: SQL;
+  },
+) {
+  const { table, time, select } = source;
+  const unit = source.unit ?? 1;
+  const where = source.where ? sql` AND ${source.where}` : sql``;
+  const groupBy = source.groupBy ? sql`, ${source.groupBy}` : sql``;
+  if (period.interval !== "month") {
+    const step = (period.interval === "week" ? 7 : 1) * DAY_MS;
+    return rawRows<{ bucket: number }>(
+      tenant.db,
+      sql`SELECT CAST((${time} * ${unit} - ${period.fromMs}) / ${step} AS INTEGER) AS bucket, ${select} FROM ${table}
+          WHERE ${table}.workspace_id = ${tenant.workspaceId} AND ${time} >= ${period.fromMs / unit} AND ${time} < ${period.untilMs / unit}${where}
+          GROUP BY bucket${groupBy}`,
+    );
+  }
+  const monthStart = (offset: SQL) => sql`unixepoch(date(${period.from}, '+' || ${offset} || ' months')) * 1000`;
+  return rawRows<{ bucket: number }>(
+    tenant.db,
+    sql`WITH RECURSIVE months(i, s, e) AS (
+          SELECT 0, ${period.fromMs}, min(${monthStart(sql`1`)}, ${period.untilMs})
+          UNION ALL SELECT i + 1, e, min(${monthStart(sql`(i + 2)`)}, ${period.untilMs}) FROM months WHERE e < ${period.untilMs})
+        SELECT months.i AS bucket, ${select} FROM months JOIN ${table}
+          ON ${table}.workspace_id = ${tenant.workspaceId} AND ${time} >= months.s / ${unit} AND ${time} < months.e / ${unit}${where}
+        GROUP BY bucket${groupBy}`,
+  );
 }
 
 export type Money = Record<string, number>;
@@ -82,11 +113,11 @@ export function percent(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
 }
 
-/** Every interval of the period with its value (zero where no row fell in it). */
-export function series<V>(period: Period, rows: { bucket: string; value: V }[], zero: () => V, merge: (a: V, b: V) => V) {
-  const byBucket = new Map<string, V>();
-  for (const row of rows) byBucket.set(row.bucket, byBucket.has(row.bucket) ? merge(byBucket.get(row.bucket)!, row.value) : row.value);
-  return { interval: period.interval, points: buckets(period).map((date) => ({ date, value: byBucket.get(date) ?? zero() })) };
+/** Every interval of the period with its value (zero where no row fell in it); rows name intervals by index. */
+export function series<V>(period: Period, rows: { bucket: number; value: V }[], zero: () => V, merge: (a: V, b: V) => V) {
+  const byBucket = new Map<number, V>();
+  for (const row of rows) byBucket.set(Number(row.bucket), byBucket.has(Number(row.bucket)) ? merge(byBucket.get(Number(row.bucket))!, row.value) : row.value);
+  return { interval: period.interval, points: buckets(period).map((date, i) => ({ date, value: byBucket.get(i) ?? zero() })) };
 }
 
 /** Largest first; money values by their largest currency amount. */
@@ -112,8 +143,18 @@ export type WidgetDefinition = {
   reads: string[];
   source?: WidgetSource;
   /** Its statements (for the shared batch) and how to turn their results into the widget's data. */
-  query(context: WidgetContext): { statements: BatchItem<"sqlite">[]; build(results: unknown[]): unknown };
+  query(context: WidgetContext): { statements: WidgetStatement[]; build(results: unknown[]): unknown };
 };
+
+/**
+ * A statement, or one several widgets read (`share` names it): the batch runs it once for all of them
+ * (e.g. headcount and headcount by department read the same grouped count).
+ */
+export type WidgetStatement = BatchItem<"sqlite"> | { share: string; statement: BatchItem<"sqlite"> };
+
+export function shared(share: string, statement: BatchItem<"sqlite">): WidgetStatement {
+  return { share, statement };
+}
 
 export function defineWidget(widget: WidgetDefinition): WidgetDefinition {
   return widget;

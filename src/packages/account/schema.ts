@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { timestamps, workspaces } from "../../platform/schema";
 
 export const customers = sqliteTable(
@@ -71,6 +71,7 @@ export const invoices = sqliteTable(
     // Dashboard aggregates: what is out (outstanding, overdue) and invoices issued in a period by status.
     index("invoices_workspace_open_idx").on(table.workspaceId, table.status, table.currency, table.total, table.amountPaid, table.dueDate),
     index("invoices_workspace_issued_status_idx").on(table.workspaceId, table.issueDate, table.status),
+    index("invoices_workspace_status_due_idx").on(table.workspaceId, table.status, table.dueDate),
   ],
 );
 
@@ -101,3 +102,32 @@ export const payments = sqliteTable(
   ],
 );
 
+
+/**
+ * Payments per UTC day and currency (day = paid_at ÷ 86,400,000), kept exact by triggers on payments
+ * (migration 0009): revenue for any day-aligned period reads at most a row per day and currency.
+ */
+export const paymentDays = sqliteTable(
+  "payment_days",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    day: integer("day").notNull(),
+    currency: text("currency").notNull(),
+    amount: integer("amount").notNull(),
+    payments: integer("payments").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.day, table.currency] })],
+);
+
+/** Invoices and what is due on them per status and currency, kept exact by triggers on invoices (migration 0009). */
+export const invoiceBalances = sqliteTable(
+  "invoice_balances",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    currency: text("currency").notNull(),
+    invoices: integer("invoices").notNull(),
+    due: integer("due").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.status, table.currency] })],
+);

@@ -1,10 +1,12 @@
-import { count, gte, inArray, lt, sql } from "drizzle-orm";
-import { rawRows } from "../../platform/db";
-import { bucketOf, dateOfMs, defineWidget, largestFirst, money, periodOf, series } from "../../platform/widgets";
-import { customers, invoices, payments } from "./schema";
+import { and, count, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { qualified as q, rawRows } from "../../platform/db";
+import { DAY_MS, defineWidget, largestFirst, money, periodOf, series, timeSeries } from "../../platform/widgets";
+import { customers, invoiceBalances, invoices, paymentDays, payments } from "./schema";
 
 type MoneyRow = { currency: string; amount: number };
 const OUT = ["sent", "partially_paid"] as const;
+
+const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);
 
 export const accountWidgets = [
   defineWidget({
@@ -17,10 +19,12 @@ export const accountWidgets = [
     query: ({ tenant, period }) => ({
       statements: [
         tenant.db
-          .select({ currency: payments.currency, amount: sql<number>`sum(${payments.amount})` })
-          .from(payments)
-          .where(tenant.scope(payments, gte(payments.paidAt, period.fromMs), lt(payments.paidAt, period.untilMs)))
-          .groupBy(payments.currency),
+          .select({ currency: paymentDays.currency, amount: sql<number>`sum(${paymentDays.amount})` })
+          .from(paymentDays)
+          .where(
+            and(eq(paymentDays.workspaceId, tenant.workspaceId), gte(paymentDays.day, dayNumber(period.fromMs)), lt(paymentDays.day, dayNumber(period.untilMs)), gt(paymentDays.payments, 0)),
+          )
+          .groupBy(paymentDays.currency),
       ],
       build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
     }),
@@ -35,10 +39,11 @@ export const accountWidgets = [
     query: ({ tenant }) => ({
       statements: [
         tenant.db
-          .select({ currency: invoices.currency, amount: sql<number>`sum(${invoices.total} - ${invoices.amountPaid})` })
-          .from(invoices)
-          .where(tenant.scope(invoices, inArray(invoices.status, [...OUT])))
-          .groupBy(invoices.currency),
+          .select({ currency: invoiceBalances.currency, amount: sql<number>`sum(${invoiceBalances.due})` })
+          .from(invoiceBalances)
+          .where(and(eq(invoiceBalances.workspaceId, tenant.workspaceId), inArray(invoiceBalances.status, [...OUT])))
+          .groupBy(invoiceBalances.currency)
+          .having(sql`sum(${invoiceBalances.invoices}) > 0`),
       ],
       build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
     }),
@@ -69,19 +74,22 @@ export const accountWidgets = [
     reads: ["payments"],
     query: ({ tenant, now }) => {
       const months = periodOf("12mo", now);
-      const bucket = bucketOf(months, dateOfMs(payments.paidAt));
       return {
         statements: [
-          tenant.db
-            .select({ bucket: sql<string>`${bucket}`, currency: payments.currency, amount: sql<number>`sum(${payments.amount})` })
-            .from(payments)
-            .where(tenant.scope(payments, gte(payments.paidAt, months.fromMs), lt(payments.paidAt, months.untilMs)))
-            .groupBy(sql`1`, payments.currency),
+          // The daily rollup, bucketed by month: at most a row per day and currency.
+          timeSeries(tenant, months, {
+            table: sql`${paymentDays}`,
+            time: sql`${q(paymentDays.day)}`,
+            unit: DAY_MS,
+            select: sql`${q(paymentDays.currency)} AS currency, sum(${q(paymentDays.amount)}) AS amount`,
+            groupBy: sql`${q(paymentDays.currency)}`,
+            where: sql`${q(paymentDays.payments)} > 0`,
+          }),
         ],
         build: ([rows]) =>
           series(
             months,
-            (rows as (MoneyRow & { bucket: string })[]).map((row) => ({ bucket: row.bucket, value: money([row]) })),
+            (rows as (MoneyRow & { bucket: number })[]).map((row) => ({ bucket: row.bucket, value: money([row]) })),
             () => ({}),
             (a, b) => money([...Object.entries(a), ...Object.entries(b)].map(([currency, amount]) => ({ currency, amount: Number(amount) }))),
           ),

@@ -1,6 +1,14 @@
 import { count, desc, eq, gte, sql } from "drizzle-orm";
-import { defineWidget, largestFirst } from "../../platform/widgets";
+import type { Tenant } from "../../platform/db";
+import { defineWidget, largestFirst, shared } from "../../platform/widgets";
 import { employees } from "./schema";
+
+/** Active employees per department, grouped by the column itself (streamed in index order); shared by two widgets. */
+const activeByDepartment = (tenant: Tenant) =>
+  shared(
+    "hrm.active_by_department",
+    tenant.db.select({ label: employees.department, value: count() }).from(employees).where(tenant.scope(employees, eq(employees.status, "active"))).groupBy(employees.department),
+  );
 
 export const hrmWidgets = [
   defineWidget({
@@ -11,8 +19,8 @@ export const hrmWidgets = [
     unit: "count",
     reads: ["employees"],
     query: ({ tenant }) => ({
-      statements: [tenant.db.select({ value: count() }).from(employees).where(tenant.scope(employees, eq(employees.status, "active")))],
-      build: ([rows]) => ({ value: (rows as { value: number }[])[0]?.value ?? 0 }),
+      statements: [activeByDepartment(tenant)],
+      build: ([rows]) => ({ value: (rows as { value: number }[]).reduce((sum, row) => sum + row.value, 0) }),
     }),
   }),
   defineWidget({
@@ -23,14 +31,8 @@ export const hrmWidgets = [
     unit: "count",
     reads: ["employees"],
     query: ({ tenant }) => ({
-      statements: [
-        tenant.db
-          .select({ label: sql<string>`coalesce(${employees.department}, 'unassigned')`, value: count() })
-          .from(employees)
-          .where(tenant.scope(employees, eq(employees.status, "active")))
-          .groupBy(sql`1`),
-      ],
-      build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
+      statements: [activeByDepartment(tenant)],
+      build: ([rows]) => ({ items: largestFirst((rows as { label: string | null; value: number }[]).map((row) => ({ label: row.label ?? "unassigned", value: row.value }))) }),
     }),
   }),
   defineWidget({

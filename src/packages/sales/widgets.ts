@@ -1,8 +1,22 @@
 import { count, eq, gte, lt, sql } from "drizzle-orm";
-import { bucketOf, dateOfMs, defineWidget, largestFirst, money, percent, series } from "../../platform/widgets";
+import { qualified as q, type Tenant } from "../../platform/db";
+import { defineWidget, largestFirst, money, type Period, percent, series, shared, timeSeries } from "../../platform/widgets";
 import { contacts, deals, leads } from "./schema";
 
 type MoneyRow = { currency: string; amount: number };
+
+type ClosedRow = MoneyRow & { status: string; deals: number };
+
+/** Deals closed in the period by status and currency: the won value and the win rate read the same rows. */
+const closedInPeriod = (tenant: Tenant, period: Period) =>
+  shared(
+    `sales.closed:${period.name}`,
+    tenant.db
+      .select({ status: deals.status, currency: deals.currency, amount: sql<number>`sum(${deals.value})`, deals: count() })
+      .from(deals)
+      .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs)))
+      .groupBy(deals.status, deals.currency),
+  );
 
 export const salesWidgets = [
   defineWidget({
@@ -35,14 +49,8 @@ export const salesWidgets = [
     unit: "money",
     reads: ["deals"],
     query: ({ tenant, period }) => ({
-      statements: [
-        tenant.db
-          .select({ currency: deals.currency, amount: sql<number>`sum(${deals.value})` })
-          .from(deals)
-          .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs), eq(deals.status, "won")))
-          .groupBy(deals.currency),
-      ],
-      build: ([rows]) => ({ value: money(rows as MoneyRow[]) }),
+      statements: [closedInPeriod(tenant, period)],
+      build: ([rows]) => ({ value: money((rows as ClosedRow[]).filter((row) => row.status === "won")) }),
     }),
   }),
   defineWidget({
@@ -53,15 +61,11 @@ export const salesWidgets = [
     unit: "percent",
     reads: ["deals"],
     query: ({ tenant, period }) => ({
-      statements: [
-        tenant.db
-          .select({ won: sql<number>`coalesce(sum(${deals.status} = 'won'), 0)`, closed: count() })
-          .from(deals)
-          .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs))),
-      ],
+      statements: [closedInPeriod(tenant, period)],
       build: ([rows]) => {
-        const row = (rows as { won: number; closed: number }[])[0] ?? { won: 0, closed: 0 };
-        return { value: percent(Number(row.won), Number(row.closed)) };
+        const closed = rows as ClosedRow[];
+        const count = (status?: string) => closed.filter((row) => !status || row.status === status).reduce((sum, row) => sum + row.deals, 0);
+        return { value: percent(count("won"), count()) };
       },
     }),
   }),
@@ -91,14 +95,8 @@ export const salesWidgets = [
     unit: "count",
     reads: ["contacts"],
     query: ({ tenant, period }) => ({
-      statements: [
-        tenant.db
-          .select({ bucket: sql<string>`${bucketOf(period, dateOfMs(contacts.createdAt))}`, value: count() })
-          .from(contacts)
-          .where(tenant.scope(contacts, gte(contacts.createdAt, period.fromMs), lt(contacts.createdAt, period.untilMs)))
-          .groupBy(sql`1`),
-      ],
-      build: ([rows]) => series(period, rows as { bucket: string; value: number }[], () => 0, (a, b) => a + b),
+      statements: [timeSeries(tenant, period, { table: sql`${contacts}`, time: sql`${q(contacts.createdAt)}`, select: sql`count(*) AS value` })],
+      build: ([rows]) => series(period, rows as { bucket: number; value: number }[], () => 0, (a, b) => a + b),
     }),
   }),
 ];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { timestamps, workspaces } from "../../platform/schema";
 import { customers } from "../account/schema";
 import { employees } from "../hrm/schema";
@@ -64,4 +64,20 @@ export const tasks = sqliteTable(
     index("tasks_workspace_assignee_idx").on(table.workspaceId, table.assigneeId, table.id),
     index("tasks_assignee_idx").on(table.assigneeId),
   ],
+);
+
+/**
+ * Live tasks per project and status, kept exact by triggers on tasks (migration 0009) in the same
+ * transaction as every write, whatever its path: project task counts and the dashboard's task widgets
+ * read a handful of rows here instead of counting tasks.
+ */
+export const taskCounts = sqliteTable(
+  "task_counts",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    status: text("status", { enum: TASK_STATUSES }).notNull(),
+    tasks: integer("tasks").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.projectId, table.status] })],
 );

@@ -1,9 +1,7 @@
-import { count, desc, eq, gte, isNull, lt, ne, sql } from "drizzle-orm";
-import { qualified as q } from "../../platform/db";
-import { bucketOf, dateOfMs, defineWidget, largestFirst, percent, series } from "../../platform/widgets";
-import { projects, tasks } from "./schema";
-
-const liveTasks = (project: typeof projects) => sql`${q(tasks.workspaceId)} = ${q(project.workspaceId)} AND ${q(tasks.projectId)} = ${q(project.id)} AND ${q(tasks.deletedAt)} IS NULL`;
+import { count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { qualified as q, rawRows } from "../../platform/db";
+import { defineWidget, largestFirst, percent, series, timeSeries } from "../../platform/widgets";
+import { projects, taskCounts, tasks } from "./schema";
 
 export const tasklyWidgets = [
   defineWidget({
@@ -14,7 +12,14 @@ export const tasklyWidgets = [
     unit: "count",
     reads: ["tasks"],
     query: ({ tenant }) => ({
-      statements: [tenant.db.select({ label: tasks.status, value: count() }).from(tasks).where(tenant.scope(tasks, isNull(tasks.deletedAt))).groupBy(tasks.status)],
+      statements: [
+        tenant.db
+          .select({ label: taskCounts.status, value: sql<number>`sum(${taskCounts.tasks})`.mapWith(Number) })
+          .from(taskCounts)
+          .where(eq(taskCounts.workspaceId, tenant.workspaceId))
+          .groupBy(taskCounts.status)
+          .having(sql`sum(${taskCounts.tasks}) > 0`),
+      ],
       build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
     }),
   }),
@@ -30,7 +35,8 @@ export const tasklyWidgets = [
         tenant.db
           .select({ value: count() })
           .from(tasks)
-          .where(tenant.scope(tasks, isNull(tasks.deletedAt), ne(tasks.status, "done"), lt(tasks.dueDate, period.today))),
+          // The open statuses, not "<> done": three index ranges bounded by the due date, not every live task.
+          .where(tenant.scope(tasks, isNull(tasks.deletedAt), inArray(tasks.status, ["todo", "in_progress", "review"]), lt(tasks.dueDate, period.today))),
       ],
       build: ([rows]) => ({ value: (rows as { value: number }[])[0]?.value ?? 0 }),
     }),
@@ -44,13 +50,9 @@ export const tasklyWidgets = [
     reads: ["tasks"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({ bucket: sql<string>`${bucketOf(period, dateOfMs(tasks.completedAt))}`, value: count() })
-          .from(tasks)
-          .where(tenant.scope(tasks, gte(tasks.completedAt, period.fromMs), lt(tasks.completedAt, period.untilMs), isNull(tasks.deletedAt)))
-          .groupBy(sql`1`),
+        timeSeries(tenant, period, { table: sql`${tasks}`, time: sql`${q(tasks.completedAt)}`, select: sql`count(*) AS value`, where: sql`${q(tasks.deletedAt)} IS NULL` }),
       ],
-      build: ([rows]) => series(period, rows as { bucket: string; value: number }[], () => 0, (a, b) => a + b),
+      build: ([rows]) => series(period, rows as { bucket: number; value: number }[], () => 0, (a, b) => a + b),
     }),
   }),
   defineWidget({
@@ -61,16 +63,16 @@ export const tasklyWidgets = [
     unit: "percent",
     reads: ["projects", "tasks"],
     query: ({ tenant }) => {
-      const taskCount = sql<number>`(SELECT count(*) FROM ${tasks} WHERE ${liveTasks(projects)})`;
-      const done = sql<number>`(SELECT count(*) FROM ${tasks} WHERE ${liveTasks(projects)} AND ${q(tasks.status)} = 'done')`;
+      // The task-count rollup, summed per project: a few rows per project, not its tasks.
       return {
         statements: [
-          tenant.db
-            .select({ id: projects.id, label: projects.name, taskCount, done })
-            .from(projects)
-            .where(tenant.scope(projects, eq(projects.status, "active")))
-            .orderBy(desc(taskCount), desc(projects.id))
-            .limit(5),
+          rawRows(
+            tenant.db,
+            sql`SELECT p.id AS id, p.name AS label, sum(c.tasks) AS taskCount, sum(CASE WHEN c.status = 'done' THEN c.tasks ELSE 0 END) AS done
+                FROM ${taskCounts} c JOIN ${projects} p ON p.id = c.project_id AND p.workspace_id = c.workspace_id AND p.status = 'active'
+                WHERE c.workspace_id = ${tenant.workspaceId}
+                GROUP BY p.id HAVING sum(c.tasks) > 0 ORDER BY taskCount DESC, p.id DESC LIMIT 5`,
+          ),
         ],
         build: ([rows]) => ({
           items: (rows as { id: number; label: string; taskCount: number; done: number }[]).map((row) => ({

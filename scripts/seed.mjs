@@ -1,0 +1,269 @@
+// The demo workspace for local development: a believable company with a year of history, so every
+// dashboard widget shows something on first run. Deterministic (seeded random, dates relative to today),
+// idempotent (skipped when the demo user exists, unless `recreate`), written with a few multi-row INSERTs
+// through `wrangler d1 execute --local`. Never run by the tests or in production.
+//   npm run seed            re-create it (deletes the demo workspace's rows first)
+import { spawnSync } from "node:child_process";
+import { pbkdf2Sync } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { OFFLINE_ENV } from "./local-server.mjs";
+
+export const DEMO = { workspace_name: "Demo Company", name: "Demo Owner", email: "demo@example.com", password: "demo-password-123" };
+export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", password: "demo-password-123" };
+
+const DAY = 86_400_000;
+
+function wrangler(args, persistTo) {
+  const result = spawnSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : []), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...OFFLINE_ENV, CI: "true" },
+  });
+  if (result.status !== 0) throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+function query(sql, persistTo) {
+  const out = wrangler(["--command", sql, "--json"], persistTo);
+  return JSON.parse(out.slice(out.indexOf("[")))[0].results;
+}
+
+/** mulberry32: a small seeded PRNG, so the demo is the same company every time. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const quote = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : typeof value === "boolean" ? (value ? "1" : "0") : `'${String(value).replaceAll("'", "''")}'`);
+
+/** Multi-row INSERTs of at most 200 rows each (a statement stays far under D1's 100 KB). */
+function inserts(table, columns, rows) {
+  const out = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const values = rows.slice(i, i + 200).map((row) => `(${columns.map((column) => quote(row[column])).join(", ")})`);
+    out.push(`INSERT INTO ${table} (${columns.join(", ")}) VALUES\n${values.join(",\n")};`);
+  }
+  return out;
+}
+
+function passwordHash(password, saltSeed) {
+  const salt = Buffer.alloc(16, saltSeed);
+  const hash = pbkdf2Sync(password.normalize("NFKC"), salt, 100_000, 32, "sha256");
+  return `pbkdf2-sha256$100000$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+const FIRST = ["Ada", "Alan", "Grace", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia", "Tim", "Katherine", "John", "Hedy", "Guido", "Anita", "Bjarne", "Sophie", "Niklaus", "Mary", "James", "Joan", "Donald", "Lynn", "Carl", "Evelyn", "Yukihiro", "Shafi", "Brian"];
+const LAST = ["Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra", "Perlman", "Berners-Lee", "Johnson", "McCarthy", "Lamarr", "van Rossum", "Borg", "Stroustrup", "Wilson", "Wirth", "Keller", "Gosling", "Clarke", "Knuth", "Conway", "Sagan", "Boyd", "Matsumoto", "Goldwasser", "Kernighan"];
+const COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne", "Cyberdyne", "Soylent", "Wonka", "Tyrell", "Aperture", "Pied Piper", "Massive Dynamic", "Gringotts", "Oscorp", "Monarch", "Nakatomi", "Prestige"];
+const DEPARTMENTS = ["Engineering", "Engineering", "Engineering", "Sales", "Sales", "Marketing", "Finance", "Operations", "Support", "Support"];
+const DESIGNATIONS = { Engineering: ["Engineer", "Senior Engineer", "Staff Engineer"], Sales: ["Account Executive", "Sales Manager"], Marketing: ["Marketer"], Finance: ["Accountant"], Operations: ["Operations Lead"], Support: ["Support Specialist"] };
+const SOURCES = ["website", "website", "website", "referral", "referral", "linkedin", "event", "cold call", null];
+const OPEN_STAGES = ["initial_contact", "qualification", "meeting", "proposal", "negotiation"];
+
+/** The demo company as SQL statements. */
+export function demoSql(ids, now = Date.now()) {
+  const rand = random(20261122);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const between = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+  const today = Date.parse(new Date(now).toISOString().slice(0, 10) + "T00:00:00Z");
+  const date = (ms) => new Date(ms).toISOString().slice(0, 10);
+  const ws = ids.workspaces + 1;
+  const person = (n) => `${FIRST[n % FIRST.length]} ${LAST[(n * 7 + Math.floor(n / FIRST.length)) % LAST.length]}`;
+  const email = (name, n, domain) => `${name.toLowerCase().replace(/[^a-z]+/g, ".")}.${n}@${domain}`;
+  const out = [];
+  const stamp = (ms) => ({ created_at: ms, updated_at: ms });
+
+  out.push(...inserts("workspaces", ["id", "name", "plan", "plan_updated_at", "disabled_packages", "invoice_counter", "created_at", "updated_at"], [
+    { id: ws, name: DEMO.workspace_name, plan: "pro", plan_updated_at: now, disabled_packages: "[]", invoice_counter: 0, ...stamp(today - 400 * DAY) },
+  ]));
+  out.push(...inserts("users", ["id", "workspace_id", "name", "email", "password_hash", "role", "created_at", "updated_at"], [
+    { id: ids.users + 1, workspace_id: ws, name: DEMO.name, email: DEMO.email, password_hash: passwordHash(DEMO.password, 7), role: "owner", ...stamp(today - 400 * DAY) },
+    { id: ids.users + 2, workspace_id: ws, name: DEMO_VIEWER.name, email: DEMO_VIEWER.email, password_hash: passwordHash(DEMO_VIEWER.password, 9), role: "viewer", ...stamp(today - 100 * DAY) },
+  ]));
+
+  // Employees: six departments, three years of joiners, a few who left.
+  const employees = [];
+  for (let n = 0; n < 48; n++) {
+    const department = n % 24 === 23 ? null : pick(DEPARTMENTS);
+    const joined = n < 5 ? today - between(0, 25) * DAY : today - between(30, 1100) * DAY;
+    const status = n % 17 === 5 ? "left" : n % 13 === 7 ? "inactive" : "active";
+    const name = person(n);
+    employees.push({ id: ids.employees + 1 + n, workspace_id: ws, name, email: email(name, n, "demo.example"), phone: `+1415555${String(1000 + n).slice(-4)}`, department, designation: department ? pick(DESIGNATIONS[department]) : null, branch: pick(["San Francisco", "Berlin", "Remote"]), status, date_of_joining: date(joined), ...stamp(joined) });
+  }
+  out.push(...inserts("employees", ["id", "workspace_id", "name", "email", "phone", "department", "designation", "branch", "status", "date_of_joining", "created_at", "updated_at"], employees));
+  const active = employees.filter((e) => e.status === "active");
+
+  // Contacts: a year of them, more recently.
+  const contacts = [];
+  for (let n = 0; n < 320; n++) {
+    const created = now - Math.floor(Math.pow(rand(), 1.6) * 365 * DAY);
+    const company = pick(COMPANIES);
+    const name = person(n + 50);
+    contacts.push({ id: ids.contacts + 1 + n, workspace_id: ws, name, email: email(name, n, `${company.toLowerCase().replace(/\s+/g, "")}.example`), phone: null, company, ...stamp(created) });
+  }
+  out.push(...inserts("contacts", ["id", "workspace_id", "name", "email", "phone", "company", "created_at", "updated_at"], contacts));
+
+  // Leads from several sources.
+  const leads = [];
+  for (let n = 0; n < 150; n++) {
+    const created = now - Math.floor(Math.pow(rand(), 1.4) * 200 * DAY);
+    const name = person(n + 400);
+    leads.push({ id: ids.leads + 1 + n, workspace_id: ws, name, email: email(name, n, "lead.example"), company: pick(COMPANIES), source: pick(SOURCES), status: pick(["new", "new", "contacted", "qualified", "unqualified", "converted"]), value: between(5, 120) * 1000, currency: rand() < 0.75 ? "USD" : "EUR", ...stamp(created) });
+  }
+  out.push(...inserts("leads", ["id", "workspace_id", "name", "email", "company", "source", "status", "value", "currency", "created_at", "updated_at"], leads));
+
+  // Customers, in two currencies.
+  const customers = [];
+  for (let n = 0; n < 60; n++) {
+    const company = `${COMPANIES[n % COMPANIES.length]}${n >= COMPANIES.length ? ` ${["Labs", "Holdings", "GmbH"][Math.floor(n / COMPANIES.length) - 1]}` : ""}`;
+    const currency = n % 10 < 7 ? "USD" : "EUR";
+    customers.push({ id: ids.customers + 1 + n, workspace_id: ws, name: company, email: `ap@${company.toLowerCase().replace(/[^a-z]+/g, "")}.example`, billing_country: currency === "USD" ? "US" : "DE", currency, ...stamp(today - between(200, 500) * DAY) });
+  }
+  out.push(...inserts("customers", ["id", "workspace_id", "name", "email", "billing_country", "currency", "created_at", "updated_at"], customers));
+
+  // Invoices across the last 12 months, and their payments.
+  const invoices = [];
+  const payments = [];
+  for (let n = 0; n < 400; n++) {
+    const customer = customers[Math.floor(Math.pow(rand(), 1.3) * customers.length)];
+    const issued = today - Math.floor(rand() * 360) * DAY;
+    const lines = Array.from({ length: between(1, 3) }, () => {
+      const quantity = between(1, 10);
+      const unit = between(20, 400) * 100;
+      const rate = customer.currency === "EUR" ? 19 : 0;
+      const amount = quantity * unit;
+      return { description: pick(["Consulting", "Implementation", "Support plan", "Training", "Licence"]), quantity, unit_amount: unit, tax_rate: rate, amount, tax_amount: Math.round((amount * rate) / 100) };
+    });
+    const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+    const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
+    const total = subtotal + tax;
+    const age = (today - issued) / DAY;
+    const roll = rand();
+    let status = age > 45 ? (roll < 0.82 ? "paid" : roll < 0.9 ? "partially_paid" : roll < 0.96 ? "sent" : "void") : roll < 0.2 ? "draft" : roll < 0.55 ? "sent" : roll < 0.7 ? "partially_paid" : "paid";
+    const paid = status === "paid" ? total : status === "partially_paid" ? Math.round(total * (0.3 + rand() * 0.4)) : 0;
+    const id = ids.invoices + 1 + n;
+    invoices.push({ id, workspace_id: ws, customer_id: customer.id, number: `INV-${String(n + 1).padStart(6, "0")}`, currency: customer.currency, issue_date: date(issued), due_date: date(issued + 30 * DAY), items: JSON.stringify(lines), status, subtotal, tax_total: tax, total, amount_paid: paid, sent_at: status === "draft" ? null : issued + 3_600_000, sent_to: status === "draft" ? null : customer.email, ...stamp(issued) });
+    if (paid > 0) {
+      const parts = status === "paid" && rand() < 0.3 ? 2 : 1;
+      for (let part = 0; part < parts; part++) {
+        const amount = parts === 2 ? (part === 0 ? Math.floor(paid / 2) : paid - Math.floor(paid / 2)) : paid;
+        const at = Math.min(now - 60_000, issued + between(2, 40) * DAY + part * 5 * DAY);
+        payments.push({ id: ids.payments + 1 + payments.length, workspace_id: ws, invoice_id: id, amount, currency: customer.currency, method: pick(["card", "bank_transfer", "bank_transfer", "cash"]), paid_at: at, ...stamp(at) });
+      }
+    }
+  }
+  out.push(...inserts("invoices", ["id", "workspace_id", "customer_id", "number", "currency", "issue_date", "due_date", "items", "status", "subtotal", "tax_total", "total", "amount_paid", "sent_at", "sent_to", "created_at", "updated_at"], invoices));
+  out.push(...inserts("payments", ["id", "workspace_id", "invoice_id", "amount", "currency", "method", "paid_at", "created_at", "updated_at"], payments));
+  out.push(`UPDATE workspaces SET invoice_counter = ${invoices.length} WHERE id = ${ws};`);
+
+  // Deals across the pipeline, won and lost over the year.
+  const deals = [];
+  for (let n = 0; n < 120; n++) {
+    const created = today - between(5, 330) * DAY;
+    const roll = rand();
+    const stage = roll < 0.3 ? "won" : roll < 0.48 ? "lost" : pick(OPEN_STAGES);
+    const closed = stage === "won" || stage === "lost" ? Math.min(now - 60_000, created + between(5, 60) * DAY) : null;
+    const contact = contacts[n % contacts.length];
+    deals.push({ id: ids.deals + 1 + n, workspace_id: ws, name: `${contact.company} — ${pick(["platform", "renewal", "expansion", "pilot", "migration"])}`, value: between(2, 150) * 1000 * 100, currency: rand() < 0.7 ? "USD" : "EUR", stage, status: stage === "won" || stage === "lost" ? stage : "open", contact_id: contact.id, lost_reason: stage === "lost" ? pick(["price", "timing", "competitor", "no budget"]) : null, closed_at: closed, expected_close_date: date(created + 45 * DAY), ...stamp(created) });
+  }
+  out.push(...inserts("deals", ["id", "workspace_id", "name", "value", "currency", "stage", "status", "contact_id", "lost_reason", "closed_at", "expected_close_date", "created_at", "updated_at"], deals));
+
+  // Projects and their tasks: some overdue, some done.
+  const projects = [];
+  const PROJECTS = ["Website relaunch", "Mobile app", "Data warehouse", "Customer portal", "ERP migration", "Security audit", "Onboarding revamp", "Billing v2", "Partner API", "Design system", "Support tooling", "Office move"];
+  PROJECTS.forEach((name, n) => {
+    const started = today - between(30, 300) * DAY;
+    projects.push({ id: ids.projects + 1 + n, workspace_id: ws, name, description: null, status: n < 8 ? "active" : n < 10 ? "on_hold" : "completed", customer_id: n % 3 === 0 ? customers[n].id : null, start_date: date(started), end_date: date(started + between(60, 240) * DAY), ...stamp(started) });
+  });
+  out.push(...inserts("projects", ["id", "workspace_id", "name", "description", "status", "customer_id", "start_date", "end_date", "created_at", "updated_at"], projects));
+  const tasks = [];
+  for (let n = 0; n < 300; n++) {
+    const project = projects[Math.floor(Math.pow(rand(), 0.8) * projects.length)];
+    const created = Math.max(Date.parse(`${project.start_date}T00:00:00Z`), today - between(1, 120) * DAY);
+    const roll = rand();
+    const status = project.status === "completed" ? "done" : roll < 0.42 ? "done" : roll < 0.62 ? "in_progress" : roll < 0.72 ? "review" : "todo";
+    const completed = status === "done" ? Math.min(now - 60_000, created + between(1, 40) * DAY) : null;
+    const due = rand() < 0.8 ? date(created + between(3, 45) * DAY) : null;
+    tasks.push({ id: ids.tasks + 1 + n, workspace_id: ws, project_id: project.id, title: `${pick(["Draft", "Review", "Build", "Test", "Ship", "Plan", "Fix"])} ${pick(["checkout", "login", "reports", "search", "exports", "emails", "dashboard", "permissions"])}`, status, priority: pick(["low", "medium", "medium", "high", "urgent"]), assignee_id: pick(active).id, due_date: due, completed_at: completed, ...stamp(created) });
+  }
+  out.push(...inserts("tasks", ["id", "workspace_id", "project_id", "title", "status", "priority", "assignee_id", "due_date", "completed_at", "created_at", "updated_at"], tasks));
+
+  // Recruitment: openings and their candidates.
+  const openings = [
+    ["Senior Engineer", "Engineering", 2],
+    ["Account Executive", "Sales", 1],
+    ["Support Specialist", "Support", 2],
+    ["Product Marketer", "Marketing", 1],
+    ["Finance Analyst", "Finance", 1],
+  ].map(([title, department, positions], n) => ({ id: ids.job_openings + 1 + n, workspace_id: ws, title, department, branch: "Berlin", positions, status: "open", ...stamp(today - between(10, 90) * DAY) }));
+  out.push(...inserts("job_openings", ["id", "workspace_id", "title", "department", "branch", "positions", "status", "created_at", "updated_at"], openings));
+  const candidates = [];
+  for (let n = 0; n < 40; n++) {
+    const opening = openings[n % openings.length];
+    const name = person(n + 700);
+    const stage = pick(["applied", "applied", "applied", "screening", "screening", "interview", "offer", "rejected"]);
+    candidates.push({ id: ids.candidates + 1 + n, workspace_id: ws, job_opening_id: opening.id, name, email: email(name, n, "mail.example"), stage, ...stamp(today - between(0, 60) * DAY) });
+  }
+  out.push(...inserts("candidates", ["id", "workspace_id", "job_opening_id", "name", "email", "stage", "created_at", "updated_at"], candidates));
+
+  // Timesheets: engineers log time on tasks of active projects, never more than 8 h a day.
+  const entries = [];
+  const engineers = active.filter((e) => e.department === "Engineering").slice(0, 8);
+  const workable = tasks.filter((t) => projects.find((p) => p.id === t.project_id).status === "active");
+  for (let d = 1; d <= 60; d++) {
+    const day = today - d * DAY;
+    if ([0, 6].includes(new Date(day).getUTCDay())) continue;
+    for (const engineer of engineers) {
+      if (rand() < 0.2) continue;
+      for (let k = 0; k < between(1, 3); k++) {
+        const task = workable[Math.floor(rand() * workable.length)];
+        entries.push({ id: ids.time_entries + 1 + entries.length, workspace_id: ws, employee_id: engineer.id, task_id: task.id, project_id: task.project_id, date: date(day), minutes: between(3, 16) * 15, billable: rand() < 0.8, ...stamp(day + 17 * 3_600_000) });
+      }
+    }
+  }
+  out.push(...inserts("time_entries", ["id", "workspace_id", "employee_id", "task_id", "project_id", "date", "minutes", "billable", "created_at", "updated_at"], entries));
+  return out;
+}
+
+const TABLES = ["workspaces", "users", "employees", "contacts", "leads", "customers", "invoices", "payments", "deals", "projects", "tasks", "job_openings", "candidates", "time_entries"];
+/** Child tables first, for deleting a workspace's rows. */
+const DELETE_ORDER = ["time_entries", "candidates", "job_openings", "tasks", "projects", "deals", "payments", "invoices", "customers", "leads", "contacts", "employees", "tokens", "idempotency_keys", "webhook_deliveries", "webhook_endpoints", "events", "sso_apps", "users"];
+
+/** Seeds the demo workspace unless it exists (or re-creates it). Returns what it did. */
+export function seedDemo({ persistTo, recreate = false } = {}) {
+  const started = Date.now();
+  // One look: is the demo there, and where do new ids start.
+  const [ids] = query(
+    `SELECT (SELECT workspace_id FROM users WHERE email = '${DEMO.email}') AS existing, ${TABLES.map((table) => `(SELECT coalesce(max(id), 0) FROM ${table}) AS ${table}`).join(", ")}`,
+    persistTo,
+  );
+  const existing = ids.existing;
+  if (existing && !recreate) return "kept";
+  const statements = [];
+  if (existing) {
+    statements.push(...DELETE_ORDER.map((table) => `DELETE FROM ${table} WHERE workspace_id = ${existing};`), `DELETE FROM workspaces WHERE id = ${existing};`);
+  }
+  statements.push(...demoSql(ids));
+  const dir = mkdtempSync(join(tmpdir(), "bp-seed-"));
+  try {
+    writeFileSync(join(dir, "seed.sql"), statements.join("\n"));
+    wrangler(["--file", join(dir, "seed.sql"), "--yes"], persistTo);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return `${existing ? "re-created" : "created"} in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { migrateLocal } = await import("./local-server.mjs");
+  migrateLocal();
+  console.log(`demo workspace ${seedDemo({ recreate: true })}: ${DEMO.email} / ${DEMO.password} (viewer: ${DEMO_VIEWER.email})`);
+}
