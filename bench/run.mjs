@@ -29,6 +29,7 @@ const { url } = await server.listen();
 const base = new URL("/api/v1", url).href;
 const worker = server.getWorker();
 await worker.applyD1Migrations("DB");
+await worker.applyD1Migrations("ANALYTICS_DB");
 const env = await worker.getEnv();
 
 async function api(method, path, token, body) {

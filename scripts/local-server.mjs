@@ -31,11 +31,16 @@ export function ensureDevVars(path = ".dev.vars") {
   }
 }
 
-/** Applies the D1 migrations to the local database (the same files the tests apply). */
+/** Every D1 binding with its own migrations (the same files the tests apply). */
+export const DATABASES = ["DB", "ANALYTICS_DB"];
+
+/** Applies the D1 migrations to the local databases. */
 export function migrateLocal({ persistTo } = {}) {
-  const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-  const result = spawnSync("npx", args, { stdio: "inherit", env: wranglerEnv({ CI: "true" }) });
-  if (result.status !== 0) throw new Error("applying the local D1 migrations failed");
+  for (const binding of DATABASES) {
+    const args = ["wrangler", "d1", "migrations", "apply", binding, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+    const result = spawnSync("npx", args, { stdio: "inherit", env: wranglerEnv({ CI: "true" }) });
+    if (result.status !== 0) throw new Error(`applying the local D1 migrations of ${binding} failed`);
+  }
 }
 
 /**

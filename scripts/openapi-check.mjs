@@ -24,6 +24,7 @@ try {
   const { url } = await server.listen();
   const worker = server.getWorker();
   await worker.applyD1Migrations("DB");
+  await worker.applyD1Migrations("ANALYTICS_DB");
   const document = await (await fetch(new URL("/api/v1/openapi.json", url))).json();
   writeFileSync(`${out}/openapi.json`, `${JSON.stringify(document, null, 2)}\n`);
   console.log(`openapi: ${Object.keys(document.paths).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhooks → ${out}/openapi.json`);

@@ -1,5 +1,7 @@
 // The composition root: the packages this worker is built from, and nothing else.
-import dashboard from "./dashboard/manifest";import identity from "./identity/manifest";
+import dashboard from "./dashboard/manifest";
+import identity from "./identity/manifest";
+import analytics from "./packages/analytics/manifest";
 import account from "./packages/account/manifest";
 import accountingPro from "./packages/accounting-pro/manifest";
 import hrm from "./packages/hrm/manifest";
@@ -31,6 +33,7 @@ export const packages = [
   taskly,
   recruitment,
   timesheets,
+  analytics,
   hrmPro,
   salesPro,
   accountingPro,
@@ -45,5 +48,5 @@ export const app = platform.app;
 export default {
   fetch: app.fetch,
   queue: (batch, env) => platform.queue(batch, env),
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(platform.scheduled(env)),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(platform.scheduled(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env, unknown>;

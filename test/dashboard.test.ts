@@ -40,6 +40,8 @@ const KEYS = [
   "taskly.overdue_tasks",
   "taskly.completed_tasks",
   "taskly.project_progress",
+  "analytics.visitors",
+  "analytics.checkout_conversion",
   "recruitment.pipeline",
   "timesheets.logged_by_project",
 ];
@@ -203,7 +205,7 @@ describe("the dashboard", () => {
     const { list } = await dashboard(ws);
     expect(list.map((w) => w.package)).not.toContain("sales");
     expect(list.map((w) => w.package)).not.toContain("hrm");
-    expect(list).toHaveLength(10);
+    expect(list).toHaveLength(12);
     expectError(await call("GET", "/dashboard/widgets/sales.win_rate", { token: ws.token }), 403, "package_disabled");
     expect((await call("GET", "/dashboard?widgets=sales.win_rate", { token: ws.token })).json.data).toEqual([]);
   });
@@ -220,9 +222,10 @@ describe("the dashboard", () => {
       "hrm.headcount_by_department",
       "hrm.new_joiners",
     ]);
-    expect((await dashboard(await token(["read"]))).list).toHaveLength(20);
+    expect((await dashboard(await token(["read"]))).list).toHaveLength(22);
+    // Web analytics are for members and above: a viewer sees the 20 business widgets.
     const viewer = await userWithRole(ws, "viewer");
-    expect((await dashboard(viewer)).list).toHaveLength(20);
+    expect((await dashboard(viewer)).list.map((w) => w.key)).toEqual(KEYS.filter((key) => !key.startsWith("analytics.")));
     const denied = expectError(await call("GET", "/dashboard/widgets/account.revenue", { token: await token(["contacts:read"]) }), 403, "forbidden");
     expect(denied.message).toMatch(/payments:read/);
   });
@@ -237,17 +240,21 @@ describe("the dashboard", () => {
     expectError(await call("GET", "/dashboard"), 401, "unauthorized");
   });
 
-  it("computes every business widget in one D1 round trip", async () => {
+  it("computes every business widget in one D1 round trip, and the analytics widgets in one more on their database", async () => {
     const { ws } = await company();
-    const { binding, counter } = countingD1(env.DB);
-    await fetchWith({ DB: binding }, "GET", "/me", { token: ws.token }); // the token is verified (and cached) first
-    counter.calls = 0;
-    counter.statements = 0;
-    const res = await fetchWith({ DB: binding }, "GET", "/dashboard", { token: ws.token });
+    const business = countingD1(env.DB);
+    const analytics = countingD1(env.ANALYTICS_DB);
+    const bindings = { DB: business.binding, ANALYTICS_DB: analytics.binding };
+    await fetchWith(bindings, "GET", "/me", { token: ws.token }); // the token is verified (and cached) first
+    business.counter.calls = 0;
+    business.counter.statements = 0;
+    const res = await fetchWith(bindings, "GET", "/dashboard", { token: ws.token });
     expect(res.status).toBe(200);
-    expect(res.json.data).toHaveLength(20);
-    expect(counter.calls).toBe(1);
-    expect(counter.statements).toBeGreaterThanOrEqual(15); // 20 widgets; a few share a statement
+    expect(res.json.data).toHaveLength(22);
+    expect(business.counter.calls).toBe(1);
+    expect(business.counter.statements).toBeGreaterThanOrEqual(15); // 20 widgets; a few share a statement
+    expect(analytics.counter.calls).toBe(1);
+    expect(analytics.counter.statements).toBe(3);
   });
 });
 

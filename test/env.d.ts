@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_ANALYTICS_MIGRATIONS: D1Migration[];
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

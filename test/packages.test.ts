@@ -34,6 +34,7 @@ describe("the package catalogue", () => {
       ["taskly", 1, true],
       ["recruitment", "add-on", true],
       ["timesheets", "add-on", true],
+      ["analytics", "add-on", true],
       ["hrm-pro", 2, false],
       ["sales-pro", 2, false],
       ["accounting-pro", 2, false],

@@ -102,11 +102,12 @@ describe("OpenAPI", () => {
         for (const parameter of (path.match(/\{(\w+)\}/g) ?? []).map((p) => p.slice(1, -1))) {
           expect(operation.parameters?.some((p: any) => p.in === "path" && p.name === parameter), `${where} documents {${parameter}}`).toBe(true);
         }
-        // Only the errors it can return: no 401/403 on public routes, no 404 without a path parameter
-        // (or a declared one), 413/415 only with a body, 422 only on authenticated POSTs.
+        // Only the errors it can return: no 403 on public routes but a package's switch, no 404 without a
+        // path parameter but for a key in the body (the collector's site), 413/415 only with a body, 422
+        // only on authenticated POSTs.
         const isPublic = operation.security.length === 0;
-        if (isPublic) expect(statuses, where).not.toContain("403");
-        if (!path.includes("{")) expect(statuses, where).not.toContain("404");
+        if (isPublic && statuses.includes("403")) expect(operation.responses["403"].description, where).toMatch(/^`package_disabled`[^;]*$/);
+        if (!path.includes("{") && statuses.includes("404")) expect(operation.requestBody, where).toBeDefined();
         if (!operation.requestBody) expect(statuses, where).not.toContain("413");
         if (method !== "post" || isPublic) expect(statuses, where).not.toContain("422");
         if (path.startsWith("/health")) continue;

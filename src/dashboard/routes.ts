@@ -78,7 +78,7 @@ export const dashboardRoutes = newRouter()
     const principal = principalOf(c);
     const tenant = tenantOf(c);
     const visible = all.filter((entry) => (!wanted || wanted.includes(entry.widget.key)) && !refusal(entry, principal, tenant));
-    const data = (await computeWidgets(visible, tenant, period, null, now)) as z.infer<typeof Widget>[];
+    const data = (await computeWidgets(visible, tenant, period, tenantOf(c, c.env.ANALYTICS_DB), now)) as z.infer<typeof Widget>[];
     return c.json({ success: true as const, data, meta: { period: period.name, from: period.from, to: period.to } }, 200);
   })
   .openapi(one, async (c) => {
@@ -90,6 +90,6 @@ export const dashboardRoutes = newRouter()
     const tenant = tenantOf(c);
     const refused = refusal(entry, principalOf(c), tenant);
     if (refused) throw refused;
-    const [data] = (await computeWidgets([entry], tenant, period, null, now)) as z.infer<typeof Widget>[];
+    const [data] = (await computeWidgets([entry], tenant, period, tenantOf(c, c.env.ANALYTICS_DB), now)) as z.infer<typeof Widget>[];
     return c.json({ success: true as const, data: data!, meta: { period: period.name, from: period.from, to: period.to } }, 200);
   });

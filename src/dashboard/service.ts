@@ -35,13 +35,13 @@ export function refusal(entry: RegisteredWidget, principal: Principal, tenant: T
  * Computes widgets: the statements of every business widget run as one D1 batch (one round trip), the
  * analytics widgets' as one batch on the analytics database, both at once.
  */
-export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant, period: Period, analytics: Tenant | null, now = Date.now()): Promise<Widget[]> {
+export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant, period: Period, analytics: Tenant, now = Date.now()): Promise<Widget[]> {
   const planned = entries.map((entry) => {
     const source = entry.widget.source ?? "business";
-    const context = { tenant: source === "analytics" && analytics ? analytics : tenant, period, now };
+    const context = { tenant: source === "analytics" ? analytics : tenant, period, now };
     return { entry, source, plan: entry.widget.query(context) };
   });
-  const run = async (source: "business" | "analytics", on: Tenant | null) => {
+  const run = async (source: "business" | "analytics", on: Tenant) => {
     const mine = planned.filter((p) => p.source === source);
     // One batch; a statement several widgets share runs once.
     const statements: BatchItem<"sqlite">[] = [];
@@ -53,7 +53,7 @@ export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant
         return positions.get(item.share)!;
       }),
     );
-    if (statements.length === 0 || !on) return new Map<number, unknown[]>();
+    if (statements.length === 0) return new Map<number, unknown[]>();
     const results = (await on.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
     return new Map(mine.map((p, i) => [planned.indexOf(p), slots[i]!.map((slot) => results[slot])]));
   };

@@ -169,8 +169,9 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   });
 
   api.use("*", authenticate);
-  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER))));
-  api.use("*", jsonBody);
+  const collectors = new Map(manifests.flatMap((manifest) => (manifest.collectors ?? []).map(({ path, perMinute }) => [`/api/v1${path}`, perMinute] as const)));
+  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER)), collectors));
+  api.use("*", jsonBody(new Set(collectors.keys())));
   const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   api.use("*", async (c, next) => {
     await next();
@@ -219,7 +220,8 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     app,
     registry: packages,
     async queue(batch, env) {
-      const consumer = consumers.get(batch.queue.replace(/-dlq$/, "")) ;
+      // A dead-letter queue without a consumer of its own goes to its queue's.
+      const consumer = consumers.get(batch.queue) ?? consumers.get(batch.queue.replace(/-dlq$/, ""));
       if (!consumer) throw new Error(`no consumer for queue ${batch.queue}`);
       await consumer(batch, env);
     },

@@ -8,38 +8,47 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 /**
  * Reads the body of POST/PUT/PATCH once, enforcing the contract's rules before any route runs:
  * over 1 MiB → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
+ * `beaconPaths` also take JSON sent as text/plain: what navigator.sendBeacon posts, with no CORS preflight.
  */
-export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const method = c.req.method;
-  if (method !== "POST" && method !== "PUT" && method !== "PATCH") return next();
+export function jsonBody(beaconPaths: ReadonlySet<string> = new Set()): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method !== "POST" && method !== "PUT" && method !== "PATCH") return next();
 
-  const declaredLength = Number(c.req.header("content-length") ?? "0");
-  if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
-  const text = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
-  if (text.length === 0) {
-    // An empty body is no body: the stream is spent, so hand the routes a request without one (and
-    // without a Content-Type that promises JSON), whatever headers the client sent with it.
-    const headers = new Headers(c.req.raw.headers);
-    headers.delete("content-type");
-    headers.delete("content-length");
-    c.req.raw = new Request(c.req.raw.url, { method: method, headers });
+    const declaredLength = Number(c.req.header("content-length") ?? "0");
+    if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
+    const text = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
+    if (text.length === 0) {
+      // An empty body is no body: the stream is spent, so hand the routes a request without one (and
+      // without a Content-Type that promises JSON), whatever headers the client sent with it.
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete("content-type");
+      headers.delete("content-length");
+      c.req.raw = new Request(c.req.raw.url, { method: method, headers });
+      return next();
+    }
+
+    const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
+    const beacon = mediaType.toLowerCase() === "text/plain" && beaconPaths.has(c.req.path);
+    if (!JSON_MEDIA_TYPE.test(mediaType) && !beacon) {
+      throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
+    }
+    try {
+      JSON.parse(text);
+    } catch {
+      throw new ApiError("invalid_json", "The request body is not valid JSON");
+    }
+    if (beacon) {
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("content-type", "application/json");
+      c.req.raw = new Request(c.req.raw.url, { method, headers });
+    }
+    // The validators read the body through Hono's cache; the stream itself is spent.
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    c.set("bodyText", text);
     return next();
-  }
-
-  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
-  if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
-  }
-  try {
-    JSON.parse(text);
-  } catch {
-    throw new ApiError("invalid_json", "The request body is not valid JSON");
-  }
-  // The validators read the body through Hono's cache; the stream itself is spent.
-  (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
-  c.set("bodyText", text);
-  return next();
-};
+  };
+}
 
 async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();

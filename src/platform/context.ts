@@ -5,6 +5,10 @@ import type { RateLimiter } from "./rate-limit/durable-object";
 /** Bindings and variables declared in wrangler.toml. */
 export interface Env {
   DB: D1Database;
+  /** The analytics package's database (sites, events, rollups, salts). */
+  ANALYTICS_DB: D1Database;
+  ANALYTICS_QUEUE: Queue<unknown>;
+  ANALYTICS_DLQ: Queue<unknown>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   WEBHOOKS_QUEUE: Queue<{ deliveryId: number }>;
   ALLOW_INSECURE_WEBHOOK_URLS: string;

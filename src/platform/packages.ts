@@ -6,6 +6,7 @@ import type { Router } from "./app";
 import type { Hono } from "hono";
 import type { AppEnv, Env } from "./context";
 import type { Database } from "./db";
+import type { Role } from "./schema";
 import type { SealedColumn } from "./secrets";
 import type { Sweep } from "./sweeps";
 import type { WidgetDefinition } from "./widgets";
@@ -51,6 +52,13 @@ export type PackageManifest = {
   dependsOn: string[];
   /** Business resources it serves (API-token scopes are `<resource>:read|write`). */
   resources: string[];
+  /** The lowest role that may read or write a resource, where it is not viewer (read) and member (write). */
+  roles?: Record<string, { read?: Role; write?: Role }>;
+  /**
+   * Public collection endpoints (web pages post to them): counted per client IP under their own limit
+   * instead of the anonymous 60 a minute, and taking JSON sent as text/plain (navigator.sendBeacon).
+   */
+  collectors?: { path: string; perMinute: number }[];
   routers: Router[];
   /** Every table holding a workspace's rows for this package (for moving a workspace between shards). */
   tables: SQLiteTable[];
@@ -66,7 +74,7 @@ export type PackageManifest = {
   dashboardPosition?: number;
   /** Filled by the assistant: what it can answer and do in this package. */
   skills?: unknown[];
-  /** Queue consumers: queue name → handler (its dead-letter queue, `<name>-dlq`, goes to the same one). */
+  /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */
   onEventsRecorded?: (env: Env, workspaceId: number) => Promise<unknown>;
@@ -159,6 +167,12 @@ export class PackageRegistry {
 
   resources(): string[] {
     return this.all.flatMap((manifest) => manifest.resources);
+  }
+
+  /** The lowest role for reading or writing a resource. */
+  minimumRole(resource: string, action: "read" | "write"): Role {
+    const declared = this.all.find((manifest) => manifest.resources.includes(resource))?.roles?.[resource]?.[action];
+    return declared ?? (action === "read" ? "viewer" : "member");
   }
 
   extensionsOf(resource: string): { pkg: string; extension: ResourceExtension }[] {

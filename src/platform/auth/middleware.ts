@@ -83,8 +83,8 @@ export function principalOf(c: Context<AppEnv>): Principal {
   return principal;
 }
 
-/** The caller's workspace as a query scope. */
-export function tenantOf(c: Context<AppEnv>): Tenant {
+/** The caller's workspace as a query scope, on the business database or another (the analytics one). */
+export function tenantOf(c: Context<AppEnv>, on: D1Database = c.env.DB): Tenant {
   const principal = principalOf(c);
-  return new Tenant(database(c.env.DB), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
+  return new Tenant(database(on), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
 }

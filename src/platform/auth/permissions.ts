@@ -41,7 +41,7 @@ function roleAllows(role: Role, need: Access): boolean {
     case "authenticated":
       return true;
     case "resource":
-      return ROLE_RANK[role] >= (need.action === "read" ? ROLE_RANK.viewer : ROLE_RANK.member);
+      return ROLE_RANK[role] >= ROLE_RANK[registry().minimumRole(need.resource, need.action)];
     case "admin":
       return ROLE_RANK[role] >= ROLE_RANK.admin;
     case "owner":
@@ -93,7 +93,7 @@ const MINIMUM_ROLE: Record<Exclude<Access["kind"], "public" | "authenticated">, 
 export function denial(principal: { role: Role; scopes: readonly string[] | null }, need: Access): { message: string; details?: Record<string, unknown> } {
   if (need.kind === "public" || need.kind === "authenticated") return { message: "Not allowed" };
   if (!roleAllows(principal.role, need)) {
-    const minimum = need.kind === "resource" ? (need.action === "read" ? "viewer or above" : "member or above") : MINIMUM_ROLE[need.kind];
+    const minimum = need.kind === "resource" ? `${registry().minimumRole(need.resource, need.action)} or above` : MINIMUM_ROLE[need.kind];
     const action = need.kind === "resource" ? `${need.action} ${need.resource}` : need.kind === "admin" ? "administer the workspace" : "do this";
     return { message: `Your role (${principal.role}) cannot ${action}; that needs ${minimum}`, details: { role: principal.role, required_role: minimum } };
   }

@@ -31,12 +31,15 @@ function tooMany(c: Context<AppEnv>, decision: Pick<LimitDecision, "limit" | "re
  * writes wait for the count, so a refused write never runs. If the limiter is unreachable the request
  * is served (fail open) and the failure logged.
  */
-export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter): MiddlewareHandler<AppEnv> {
+export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collectors: ReadonlyMap<string, number> = new Map()): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get("principal");
     const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
-    const key = principal ? workspaceKey(principal.workspace.id) : ipKey(c.req.header("cf-connecting-ip") ?? "unknown");
-    const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : ANONYMOUS_LIMIT);
+    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
+    // A public route with its own per-IP limit (the analytics collector) counts in its own bucket.
+    const own = principal ? undefined : collectors.get(c.req.path);
+    const key = principal ? workspaceKey(principal.workspace.id) : own ? ipKey(`${c.req.path}:${ip}`) : ipKey(ip);
+    const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : (own ?? ANONYMOUS_LIMIT));
     const at = clock.now();
 
     const counting = limiterFor(c)

@@ -1,0 +1,28 @@
+import { definePackage } from "../../platform/packages";
+import { collectRoutes } from "./collect";
+import { consumeAnalytics, consumeDeadLetters } from "./consumer";
+import { analyticsRoutes } from "./routes";
+import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
+import { analyticsWidgets } from "./widgets";
+
+/**
+ * Cookie-less web analytics for the workspace's own sites. Its tables live in their own database
+ * (ANALYTICS_DB, migrations-analytics/): collecting never contends with business writes.
+ */
+export default definePackage({
+  name: "analytics",
+  title: "Analytics",
+  tier: "add-on",
+  description: "Cookie-less web analytics and checkout funnels for the workspace's own sites, collected through a queue.",
+  dependsOn: [],
+  resources: ["analytics"],
+  // Stats and funnels are for members and above (viewers see the business data only).
+  roles: { analytics: { read: "member", write: "member" } },
+  collectors: [{ path: "/analytics/collect", perMinute: 600 }],
+  routers: [collectRoutes, analyticsRoutes],
+  tables: [],
+  widgets: analyticsWidgets,
+  dashboardPosition: 5,
+  sweeps: [rotateSalts, expireRawEvents, purgeDeletedSites],
+  consumers: { analytics: consumeAnalytics, "analytics-dlq": consumeDeadLetters },
+});

@@ -1,0 +1,158 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Every table here lives in the analytics database (ANALYTICS_DB, migrations-analytics/), so collecting
+// events never contends with business writes. Nothing stores an IP address or a user agent.
+
+export const sites = sqliteTable(
+  "analytics_sites",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull(),
+    /** Lower case, without a leading "www."; its subdomains count as the site. */
+    domain: text("domain").notNull(),
+    /** `site_` + 16 random bytes base62: public, it goes in the web pages' snippet. */
+    siteKey: text("site_key").notNull().unique(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [index("analytics_sites_workspace_idx").on(table.workspaceId, table.id)],
+);
+
+/** Raw events; deleted after 400 days by the cron (the daily rollups stay). */
+export const events = sqliteTable(
+  "analytics_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The queue message it came from: a redelivered message is written once. */
+    eventKey: text("event_key").notNull().unique(),
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    /** 16 hex characters: SHA-256 of a daily salt, the site and the client, or of the site and a caller's id. */
+    visitor: text("visitor").notNull(),
+    visitId: text("visit_id").notNull(),
+    name: text("name").notNull(),
+    /** URL path without the query string. */
+    path: text("path").notNull(),
+    /** Where the visit came from: the referring host of its first event ("" when none or the site itself). */
+    referrer: text("referrer").notNull(),
+    country: text("country").notNull(),
+    device: text("device").notNull(),
+    props: text("props"),
+    revenueAmount: integer("revenue_amount"),
+    revenueCurrency: text("revenue_currency"),
+    ts: integer("ts").notNull(),
+  },
+  (table) => [
+    index("analytics_events_site_ts_idx").on(table.workspaceId, table.siteId, table.ts),
+    index("analytics_events_site_name_ts_idx").on(table.workspaceId, table.siteId, table.name, table.ts),
+    index("analytics_events_site_visitor_idx").on(table.workspaceId, table.siteId, table.visitor, table.name, table.ts),
+  ],
+);
+
+/** A visit: a visitor's events with no gap of 30 minutes. */
+export const visits = sqliteTable(
+  "analytics_visits",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    visitor: text("visitor").notNull(),
+    /** The UTC day the visit started (YYYY-MM-DD): its rollup row. */
+    day: text("day").notNull(),
+    /** The referring host of its first event: every event of the visit is attributed to it. */
+    referrer: text("referrer").notNull(),
+    startedAt: integer("started_at").notNull(),
+    lastAt: integer("last_at").notNull(),
+    pageviews: integer("pageviews").notNull(),
+    events: integer("events").notNull(),
+  },
+  (table) => [index("analytics_visits_visitor_idx").on(table.workspaceId, table.siteId, table.visitor, table.lastAt)],
+);
+
+/** One row per visitor and day: the visitors of a day, and of a period for visitor ids that last (server events). */
+export const visitorDays = sqliteTable(
+  "analytics_visitor_days",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    day: text("day").notNull(),
+    visitor: text("visitor").notNull(),
+    /** browser (the id changes every day with the salt) or server (the caller's id, the same every day). */
+    source: text("source", { enum: ["browser", "server"] }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.workspaceId, table.siteId, table.day, table.visitor] }),
+    index("analytics_visitor_days_source_idx").on(table.workspaceId, table.siteId, table.source, table.day, table.visitor),
+  ],
+);
+
+/** Per site and UTC day: the counts stats add up (kept by the consumer in the batch that writes the events). */
+export const daily = sqliteTable(
+  "analytics_daily",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    day: text("day").notNull(),
+    /** Distinct browser visitors that day (their ids are that day's alone). */
+    browserVisitors: integer("browser_visitors").notNull().default(0),
+    /** Distinct visitors of any kind that day. */
+    visitors: integer("visitors").notNull().default(0),
+    visits: integer("visits").notNull().default(0),
+    pageviews: integer("pageviews").notNull().default(0),
+    events: integer("events").notNull().default(0),
+    /** Visits that started that day with exactly one pageview. */
+    bounces: integer("bounces").notNull().default(0),
+    /** Σ (last event − first event) of the visits that started that day, ms. */
+    durationMs: integer("duration_ms").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.siteId, table.day] })],
+);
+
+export const dailyRevenue = sqliteTable(
+  "analytics_daily_revenue",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    day: text("day").notNull(),
+    currency: text("currency").notNull(),
+    amount: integer("amount").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.siteId, table.day, table.currency] })],
+);
+
+/** The daily salt of browser visitor ids: created on first use of a UTC day, deleted after 48 h. */
+export const salts = sqliteTable("analytics_salts", {
+  day: text("day").primaryKey(),
+  salt: text("salt").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const funnels = sqliteTable(
+  "analytics_funnels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    name: text("name").notNull(),
+    steps: text("steps", { mode: "json" }).$type<{ type: "page" | "event"; value: string }[]>().notNull(),
+    windowMinutes: integer("window_minutes").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [index("analytics_funnels_site_idx").on(table.workspaceId, table.siteId, table.id)],
+);
+
+/** Deleted sites whose events, visits and visitor-days the cron is still deleting (in chunks, by index). */
+export const deletedSites = sqliteTable("analytics_deleted_sites", {
+  siteId: integer("site_id").primaryKey(),
+  workspaceId: integer("workspace_id").notNull(),
+  deletedAt: integer("deleted_at").notNull(),
+});
+
+/** Queue messages the consumer could not read, kept for the operator after the dead-letter queue. */
+export const deadLetters = sqliteTable("analytics_dead_letters", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  body: text("body").notNull(),
+  reason: text("reason").notNull(),
+  receivedAt: integer("received_at").notNull(),
+});
