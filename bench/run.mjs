@@ -123,16 +123,18 @@ const ids = async (table, ws) => (await env.DB.prepare(`SELECT id FROM ${table} 
 
 /** One measured load: warm-up, then DURATION seconds. */
 async function measure(name, options) {
-  const { token, method = "GET", path, setupRequest } = options;
+  const { token, method = "GET", path, setupRequest, body, headers = {}, connections = CONNECTIONS, amount } = options;
   const config = {
     url: `${base}${path}`,
     method,
-    connections: CONNECTIONS,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    connections,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    ...(body ? { body } : {}),
     ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
   };
-  await autocannon({ ...config, duration: 2 });
-  const result = await autocannon({ ...config, duration: DURATION });
+  // A fixed number of requests (slow reports), or DURATION seconds; either after a warm-up.
+  await autocannon({ ...config, ...(amount ? { amount: Math.max(2, Math.ceil(amount / 5)) } : { duration: 2 }) });
+  const result = await autocannon({ ...config, ...(amount ? { amount } : { duration: DURATION }) });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) console.warn(`  ${name}: ${failures} non-2xx/errors of ${result.requests.total}`);
   return { name, rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, failures };
@@ -240,6 +242,112 @@ while (verified.size < hookTasks.length && Date.now() < deadline) await new Prom
 const fanoutSeconds = Number(((performance.now() - started) / 1000).toFixed(2));
 receiver.close();
 
+console.log("measuring analytics…");
+const DAY_MS = 86_400_000;
+const shop = await workspace("analytics");
+const site = async (domain) => (await api("POST", "/analytics/sites", shop.token, { domain })).data;
+/**
+ * A site's history generated inside D1: `visitors` visitors with 10 events each over 90 days (pageviews
+ * over several days; for some, the checkout steps minutes apart on one day, a tenth of them purchasing),
+ * then its visits, visitor-days and daily rollups computed from those events as the consumer keeps them.
+ */
+async function seedAnalytics(siteId, visitors) {
+  const events = visitors * 10;
+  const start = Date.parse(new Date(now).toISOString().slice(0, 10)) - 89 * DAY_MS;
+  const mine = `workspace_id = ${shop.id} AND site_id = ${siteId}`;
+  const step = ["view_item", "add_to_cart", "begin_checkout", "add_payment_info", "purchase"];
+  for (let from = 0; from < events; from += 100_000) {
+    await env.ANALYTICS_DB.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT n + 1 FROM seq WHERE n < ?2),
+         e AS (SELECT n, n % CAST(?3 AS INTEGER) AS v, n / CAST(?3 AS INTEGER) AS k FROM seq),
+         named AS (SELECT n, v, CASE WHEN k >= 5 AND v % 10 < 9 - k THEN json_extract(?7, '$[' || (k - 5) || ']') ELSE 'pageview' END AS name,
+                          ?6 + ((v + CASE WHEN k < 5 THEN k * 3 ELSE 15 END) % 90) * ${DAY_MS} + (v % 900) * 60000 + k * 60000 AS ts FROM e)
+       INSERT INTO analytics_events (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, revenue_amount, revenue_currency, ts)
+       SELECT 'bench-' || ?4 || '-' || n, ?5, ?4, printf('%016x', v), ?4 || '.' || printf('%016x', v) || '.' || (ts / ${DAY_MS}), name,
+              CASE WHEN name = 'pageview' THEN '/page/' || (v % 50) ELSE '/checkout' END,
+              CASE v % 4 WHEN 0 THEN 'google.com' ELSE '' END, CASE v % 3 WHEN 0 THEN 'DE' WHEN 1 THEN 'US' ELSE 'FR' END, CASE v % 5 WHEN 0 THEN 'mobile' ELSE 'desktop' END,
+              CASE WHEN name = 'purchase' THEN 2500 + v % 100 * 100 END, CASE WHEN name = 'purchase' THEN 'EUR' END, ts
+       FROM named`,
+    )
+      .bind(from, Math.min(from + 100_000, events) - 1, visitors, siteId, shop.id, start, JSON.stringify(step))
+      .run();
+  }
+  await env.ANALYTICS_DB.batch([
+    env.ANALYTICS_DB.prepare(
+      `INSERT INTO analytics_visits (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
+       SELECT visit_id, workspace_id, site_id, visitor, date(min(ts) / 1000, 'unixepoch'), min(referrer), min(ts), max(ts), sum(name = 'pageview'), count(*)
+       FROM analytics_events WHERE ${mine} GROUP BY visit_id`,
+    ),
+    env.ANALYTICS_DB.prepare(`INSERT INTO analytics_visitor_days (workspace_id, site_id, day, visitor, source) SELECT DISTINCT workspace_id, site_id, date(ts / 1000, 'unixepoch'), visitor, 'browser' FROM analytics_events WHERE ${mine}`),
+    env.ANALYTICS_DB.prepare(
+      `INSERT INTO analytics_daily (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
+       SELECT ${shop.id}, ${siteId}, v.day, (SELECT count(*) FROM analytics_visitor_days d WHERE d.${mine.replaceAll(" AND ", " AND d.")} AND d.day = v.day),
+              (SELECT count(*) FROM analytics_visitor_days d WHERE d.${mine.replaceAll(" AND ", " AND d.")} AND d.day = v.day),
+              count(*), sum(v.pageviews), sum(v.events), sum(v.pageviews = 1 AND v.events = 1), sum(v.last_at - v.started_at)
+       FROM analytics_visits v WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY v.day`,
+    ),
+    env.ANALYTICS_DB.prepare(
+      `INSERT INTO analytics_daily_revenue (workspace_id, site_id, day, currency, amount)
+       SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events WHERE ${mine} AND revenue_amount IS NOT NULL GROUP BY 3, 4`,
+    ),
+  ]);
+}
+const smallSite = await site("small.bench.example");
+const bigSite = await site("big.bench.example");
+const seedStarted = performance.now();
+await seedAnalytics(smallSite.id, 1_000);
+await seedAnalytics(bigSite.id, 100_000);
+console.log(`  seeded 10,000 + 1,000,000 events in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+const statsSmall = await measure("GET /analytics/sites/{id}/stats?period=30d (10,000 events)", { token: shop.token, path: `/analytics/sites/${smallSite.id}/stats?period=30d`, connections: 1, amount: 200 });
+const statsBig = await measure("GET /analytics/sites/{id}/stats?period=30d (1,000,000 events, 100,000 visitors, 90 days)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/stats?period=30d`,
+  connections: 1,
+  amount: 200,
+});
+const funnelBig = await measure("GET /analytics/sites/{id}/funnels/checkout/report?period=30d (1,000,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/funnels/checkout/report?period=30d`,
+  connections: 1,
+  amount: 10,
+});
+const collected = await measure("POST /analytics/collect", {
+  method: "POST",
+  path: "/analytics/collect",
+  body: JSON.stringify({ site: smallSite.site_key, name: "pageview", url: "https://small.bench.example/pricing", referrer: "https://www.google.com/" }),
+  headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" },
+});
+collected.ratio_to_health = Number((collected.rps / health).toFixed(2));
+
+// The consumer on its own: 20,000 events put straight on the queue, one per message (the collector's
+// quietest case: under load it packs many into one), timed until all are in ANALYTICS_DB.
+const countEvents = async () => (await env.ANALYTICS_DB.prepare("SELECT count(*) AS n FROM analytics_events").first()).n;
+await new Promise((resolve) => setTimeout(resolve, 3000));
+for (let before = -1, current = await countEvents(); before !== current; before = current, current = await countEvents()) await new Promise((resolve) => setTimeout(resolve, 2500));
+const queued = 20_000;
+const baseline = await countEvents();
+const ingestStarted = performance.now();
+for (let i = 0; i < queued; i += 100) {
+  await env.ANALYTICS_QUEUE.sendBatch(
+    Array.from({ length: 100 }, (_, j) => ({
+      body: { v: 1, events: [{ workspaceId: shop.id, siteId: smallSite.id, source: "browser", visitor: (i + j).toString(16).padStart(16, "0"), name: "pageview", path: "/", referrer: "", country: "DE", device: "desktop", ts: Date.now() }] },
+      contentType: "json",
+    })),
+  );
+}
+const ingestDeadline = Date.now() + 120_000;
+while ((await countEvents()) < baseline + queued && Date.now() < ingestDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+const ingested = (await countEvents()) - baseline;
+const analytics = {
+  collect_ratio_to_health: collected.ratio_to_health,
+  consumer_events_per_second: ingested === queued ? Math.round(queued / ingestSeconds) : null,
+  stats_p50_ms_1m_events: statsBig.p50_ms,
+  stats_p50_ratio_1m_to_10k: Number((statsBig.p50_ms / Math.max(statsSmall.p50_ms, 0.5)).toFixed(2)),
+  checkout_funnel_p50_ms_1m_events: funnelBig.p50_ms,
+  rows: [collected, statsSmall, statsBig, funnelBig],
+};
+
 const results = {
   measured_at: new Date().toISOString(),
   machine: { cores: (await import("node:os")).cpus().length, node: process.version, connections: CONNECTIONS, duration_s: DURATION },
@@ -254,10 +362,11 @@ const results = {
   webhook_signatures_rejected: rejected,
   rows,
   scaling: [listSmall, listBig, projectsSmall, projectsBig],
+  analytics,
 };
 writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
 
-const table = [...rows, ...results.scaling].map((row) => ({
+const table = [...rows, ...results.scaling, ...analytics.rows].map((row) => ({
   endpoint: row.name,
   "req/s": row.rps,
   "p50 ms": row.p50_ms,
@@ -270,6 +379,10 @@ console.log(`POST /contacts: ${results.post_contact_ratio}× /health (target ≥
 console.log(`GET /dashboard p50: ${results.dashboard_p50_ratio_to_get_contact}× GET /contacts/{id} p50 (target ≤ 3)`);
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
+console.log(`POST /analytics/collect: ${analytics.collect_ratio_to_health}× /health (target ≥ 0.7)`);
+console.log(`analytics consumer: ${analytics.consumer_events_per_second ?? `only ${ingested} of ${queued}`} events/s written (target ≥ 2,000)`);
+console.log(`stats?period=30d p50 at 1,000,000 events: ${analytics.stats_p50_ms_1m_events} ms (target ≤ 100), ${analytics.stats_p50_ratio_1m_to_10k}× the p50 at 10,000 (target ≤ 1.5)`);
+console.log(`checkout funnel report p50 at 1,000,000 events: ${analytics.checkout_funnel_p50_ms_1m_events} ms (target ≤ 3,000)`);
 console.log(`webhook fan-out: ${verified.size}/1000 task.completed verified in ${fanoutSeconds} s (target ≤ 30 s); ${rejected} bad signatures`);
 await server.close();
 process.exit(0);

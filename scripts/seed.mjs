@@ -16,8 +16,8 @@ export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", p
 
 const DAY = 86_400_000;
 
-function wrangler(args, persistTo) {
-  const result = spawnSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : []), ...args], {
+function wrangler(args, persistTo, binding = "DB") {
+  const result = spawnSync("npx", ["wrangler", "d1", "execute", binding, "--local", ...(persistTo ? ["--persist-to", persistTo] : []), ...args], {
     encoding: "utf8",
     env: { ...process.env, ...OFFLINE_ENV, CI: "true" },
   });
@@ -25,8 +25,8 @@ function wrangler(args, persistTo) {
   return result.stdout;
 }
 
-function query(sql, persistTo) {
-  const out = wrangler(["--command", sql, "--json"], persistTo);
+function query(sql, persistTo, binding = "DB") {
+  const out = wrangler(["--command", sql, "--json"], persistTo, binding);
   return JSON.parse(out.slice(out.indexOf("[")))[0].results;
 }
 
@@ -233,6 +233,82 @@ export function demoSql(ids, now = Date.now()) {
   return out;
 }
 
+export const DEMO_SITE = { domain: "shop.demo.example", site_key: "site_DemoCompanyShop2026" };
+const PAGES = ["/", "/", "/", "/pricing", "/pricing", "/products", "/products/espresso-machine", "/products/grinder", "/blog/brewing-guide", "/about"];
+const REFERRERS = ["", "", "", "", "google.com", "google.com", "google.com", "news.ycombinator.com", "twitter.com", "duckduckgo.com", "newsletter.example"];
+const COUNTRIES = ["DE", "DE", "US", "US", "US", "GB", "FR", "NL", "IN", "BR", "JP", ""];
+const DEVICES = ["desktop", "desktop", "desktop", "mobile", "mobile", "tablet"];
+const CHECKOUT = [
+  ["view_item", 0.35],
+  ["add_to_cart", 0.45],
+  ["begin_checkout", 0.6],
+  ["add_payment_info", 0.75],
+  ["purchase", 0.85],
+];
+
+/**
+ * The demo shop's last 30 days of analytics, as the consumer would have written them: raw events in
+ * visits, then the visitor-days and daily rollups computed from those rows in SQL (the same definitions).
+ */
+export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
+  const rand = random(20261123);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const between = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+  const today = Date.parse(new Date(now).toISOString().slice(0, 10) + "T00:00:00Z");
+  const hex = () => Array.from({ length: 16 }, () => "0123456789abcdef"[Math.floor(rand() * 16)]).join("");
+  const out = [`INSERT INTO analytics_sites (id, workspace_id, domain, site_key, created_at, updated_at) VALUES (${siteId}, ${workspaceId}, '${DEMO_SITE.domain}', '${DEMO_SITE.site_key}', ${today - 31 * DAY}, ${today - 31 * DAY});`];
+  const events = [];
+  const visits = [];
+  for (let d = 29; d >= 0; d--) {
+    const day = today - d * DAY;
+    const weekend = [0, 6].includes(new Date(day).getUTCDay());
+    const visitors = between(weekend ? 25 : 45, weekend ? 40 : 80) + (29 - d);
+    for (let v = 0; v < visitors; v++) {
+      const visitor = hex();
+      const [referrer, country, device] = [pick(REFERRERS), pick(COUNTRIES), pick(DEVICES)];
+      // Today only up to now; other days over the whole day.
+      let ts = day + Math.floor(rand() * Math.min(DAY - 3_600_000, d === 0 ? Math.max(60_000, now - day - 3_600_000) : DAY - 3_600_000));
+      const visit = { id: `${siteId}.${visitor}.${ts}`, workspace_id: workspaceId, site_id: siteId, visitor, day: new Date(ts).toISOString().slice(0, 10), referrer, started_at: ts, last_at: ts, pageviews: 0, events: 0 };
+      const add = (name, path, extra = {}) => {
+        events.push({ event_key: `demo-${events.length}`, workspace_id: workspaceId, site_id: siteId, visitor, visit_id: visit.id, name, path, referrer, country, device, props: null, revenue_amount: null, revenue_currency: null, ts, ...extra });
+        visit.last_at = ts;
+        visit.events += 1;
+        if (name === "pageview") visit.pageviews += 1;
+        ts += between(15, 240) * 1000;
+      };
+      for (let p = 0, pages = rand() < 0.45 ? 1 : between(2, 5); p < pages; p++) add("pageview", p === 0 ? pick(PAGES) : pick(PAGES.slice(3)));
+      for (const [name, chance] of CHECKOUT) {
+        if (rand() >= chance) break;
+        const revenue = name === "purchase" ? { revenue_amount: between(12, 60) * 500 - 1, revenue_currency: "EUR" } : {};
+        add(name, name === "view_item" ? "/products/espresso-machine" : "/checkout", { props: name === "view_item" ? JSON.stringify({ sku: "ESP-1" }) : null, ...revenue });
+      }
+      visits.push(visit);
+    }
+  }
+  out.push(...inserts("analytics_events", Object.keys(events[0]), events));
+  out.push(...inserts("analytics_visits", Object.keys(visits[0]), visits));
+  const mine = `workspace_id = ${workspaceId} AND site_id = ${siteId}`;
+  out.push(
+    `INSERT INTO analytics_visitor_days (workspace_id, site_id, day, visitor, source) SELECT DISTINCT workspace_id, site_id, date(ts / 1000, 'unixepoch'), visitor, 'browser' FROM analytics_events WHERE ${mine};`,
+    `INSERT INTO analytics_daily (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
+       SELECT ${workspaceId}, ${siteId}, d.day,
+         (SELECT count(*) FROM analytics_visitor_days WHERE ${mine} AND day = d.day),
+         (SELECT count(*) FROM analytics_visitor_days WHERE ${mine} AND day = d.day),
+         (SELECT count(*) FROM analytics_visits WHERE ${mine} AND day = d.day),
+         (SELECT count(*) FROM analytics_events WHERE ${mine} AND date(ts / 1000, 'unixepoch') = d.day AND name = 'pageview'),
+         (SELECT count(*) FROM analytics_events WHERE ${mine} AND date(ts / 1000, 'unixepoch') = d.day),
+         (SELECT count(*) FROM analytics_visits WHERE ${mine} AND day = d.day AND pageviews = 1 AND events = 1),
+         (SELECT coalesce(sum(last_at - started_at), 0) FROM analytics_visits WHERE ${mine} AND day = d.day)
+       FROM (SELECT DISTINCT day FROM analytics_visitor_days WHERE ${mine}) d;`,
+    `INSERT INTO analytics_daily_revenue (workspace_id, site_id, day, currency, amount)
+       SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events
+       WHERE ${mine} AND revenue_amount IS NOT NULL GROUP BY 1, 2, 3, 4;`,
+  );
+  return out;
+}
+
+const ANALYTICS_TABLES = ["analytics_events", "analytics_visits", "analytics_visitor_days", "analytics_daily", "analytics_daily_revenue", "analytics_funnels", "analytics_sites"];
+
 const TABLES = ["workspaces", "users", "employees", "contacts", "leads", "customers", "invoices", "payments", "deals", "projects", "tasks", "job_openings", "candidates", "time_entries"];
 /** Child tables first, for deleting a workspace's rows. */
 const DELETE_ORDER = ["time_entries", "candidates", "job_openings", "tasks", "projects", "deals", "payments", "invoices", "customers", "leads", "contacts", "employees", "tokens", "idempotency_keys", "webhook_deliveries", "webhook_endpoints", "events", "sso_apps", "users"];
@@ -252,10 +328,18 @@ export function seedDemo({ persistTo, recreate = false } = {}) {
     statements.push(...DELETE_ORDER.map((table) => `DELETE FROM ${table} WHERE workspace_id = ${existing};`), `DELETE FROM workspaces WHERE id = ${existing};`);
   }
   statements.push(...demoSql(ids));
+  // The demo shop's analytics live in the analytics database: its old rows go, its new ones come.
+  const [{ site }] = query(`SELECT coalesce(max(id), 0) + 1 AS site FROM analytics_sites`, persistTo, "ANALYTICS_DB");
+  const analytics = [
+    ...(existing ? ANALYTICS_TABLES.map((table) => `DELETE FROM ${table} WHERE workspace_id = ${existing};`) : []),
+    ...demoAnalyticsSql(ids.workspaces + 1, site),
+  ];
   const dir = mkdtempSync(join(tmpdir(), "bp-seed-"));
   try {
     writeFileSync(join(dir, "seed.sql"), statements.join("\n"));
     wrangler(["--file", join(dir, "seed.sql"), "--yes"], persistTo);
+    writeFileSync(join(dir, "analytics.sql"), analytics.join("\n"));
+    wrangler(["--file", join(dir, "analytics.sql"), "--yes"], persistTo, "ANALYTICS_DB");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

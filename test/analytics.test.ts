@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import type { AnalyticsMessage } from "../src/packages/analytics/collect";
+import type { AnalyticsEvent, AnalyticsMessage } from "../src/packages/analytics/collect";
 import { clock } from "../src/platform/time";
 import { call, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 
@@ -557,8 +557,7 @@ describe("funnels", () => {
 });
 
 describe("the queue", () => {
-  const message = (site: Site & { workspace_id: number }, overrides: Partial<AnalyticsMessage> = {}): AnalyticsMessage => ({
-    v: 1,
+  const event = (site: Site & { workspace_id: number }, overrides: Partial<AnalyticsEvent> = {}): AnalyticsEvent => ({
     workspaceId: site.workspace_id,
     siteId: site.id,
     source: "server",
@@ -571,12 +570,13 @@ describe("the queue", () => {
     ts: now,
     ...overrides,
   });
+  const message = (...events: AnalyticsEvent[]): AnalyticsMessage => ({ v: 1, events });
 
   it("sends a poison message to the dead-letter queue, where it is kept and logged, while the rest of the batch lands", async () => {
     const ws = await workspace();
     const site = { ...(await addSite(ws)), workspace_id: ws.workspaceId };
     const marker = `poison-${crypto.randomUUID()}`;
-    await env.ANALYTICS_QUEUE.sendBatch([{ body: { v: 99, marker } }, { body: message(site) }, { body: message(site, { visitor: "ffeeddccbbaa9988" }) }]);
+    await env.ANALYTICS_QUEUE.sendBatch([{ body: { v: 99, marker } }, { body: message(event(site)) }, { body: message(event(site, { visitor: "ffeeddccbbaa9988" })) }]);
     await landed(site.id, 2);
     await vi.waitUntil(async () => (await rows(env.ANALYTICS_DB, "SELECT id FROM analytics_dead_letters WHERE body LIKE ?", `%${marker}%`)).length === 1, { timeout: 10_000, interval: 20 });
   });
@@ -591,10 +591,14 @@ describe("the queue", () => {
       return getQueueResult(batch, ctx);
     };
     const id = `m-${crypto.randomUUID()}`;
-    expect((await deliver(id, message(site))).explicitAcks).toEqual([id]);
-    expect((await deliver(id, message(site))).explicitAcks).toEqual([id]);
-    expect(await eventCount(site.id)).toBe(1);
-    expect(await rows(env.ANALYTICS_DB, "SELECT visitors, visits, pageviews, events FROM analytics_daily WHERE site_id = ?", site.id)).toEqual([{ visitors: 1, visits: 1, pageviews: 1, events: 1 }]);
+    // One message carries the events an isolate gathered: each is written once, however often it comes.
+    const two = message(event(site), event(site, { name: "signup", ts: now + 1000 }));
+    expect((await deliver(id, two)).explicitAcks).toEqual([id]);
+    expect((await deliver(id, two)).explicitAcks).toEqual([id]);
+    expect(await eventCount(site.id)).toBe(2);
+    expect(await rows(env.ANALYTICS_DB, "SELECT visitors, visits, pageviews, events, bounces, duration_ms FROM analytics_daily WHERE site_id = ?", site.id)).toEqual([
+      { visitors: 1, visits: 1, pageviews: 1, events: 2, bounces: 0, duration_ms: 1000 },
+    ]);
 
     // The analytics database refuses the write (a fault injected around the real binding): nothing is acked.
     let batches = 0;
@@ -607,11 +611,11 @@ describe("the queue", () => {
       },
     });
     const other = `m-${crypto.randomUUID()}`;
-    const failed = await deliver(other, message(site, { visitor: "0123456789abcdef" }), { ANALYTICS_DB: failingWrites });
+    const failed = await deliver(other, message(event(site, { visitor: "0123456789abcdef" })), { ANALYTICS_DB: failingWrites });
     expect(failed.explicitAcks).toEqual([]);
     expect(failed.retryMessages.map((m) => m.msgId)).toEqual([other]);
     expect(batches).toBe(2);
-    expect(await eventCount(site.id)).toBe(1);
+    expect(await eventCount(site.id)).toBe(2);
   });
 });
 

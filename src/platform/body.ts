@@ -33,8 +33,9 @@ export function jsonBody(beaconPaths: ReadonlySet<string> = new Set()): Middlewa
     if (!JSON_MEDIA_TYPE.test(mediaType) && !beacon) {
       throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
     }
+    let parsed: unknown;
     try {
-      JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       throw new ApiError("invalid_json", "The request body is not valid JSON");
     }
@@ -43,8 +44,8 @@ export function jsonBody(beaconPaths: ReadonlySet<string> = new Set()): Middlewa
       headers.set("content-type", "application/json");
       c.req.raw = new Request(c.req.raw.url, { method, headers });
     }
-    // The validators read the body through Hono's cache; the stream itself is spent.
-    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    // The validators read the body (parsed once) through Hono's cache; the stream itself is spent.
+    Object.assign(c.req.bodyCache, { text: Promise.resolve(text), json: Promise.resolve(parsed) });
     c.set("bodyText", text);
     return next();
   };

@@ -15,6 +15,7 @@ import { defineRoute, describeTag, jsonBodyOf, jsonContent } from "../../platfor
 import { clock } from "../../platform/time";
 import { TRACKER_SCRIPT } from "./script";
 import { sites } from "./schema";
+import { sendSoon } from "./sender";
 import { browserVisitor, visitorId } from "./visitor";
 
 const tags = ["Analytics"];
@@ -23,9 +24,8 @@ describeTag(
   "Self-hosted, cookie-less web analytics for the workspace's own sites: a tracker script, a public collector, server-side events, stats, breakdowns and checkout funnels. No cookies; no IP address or user agent is stored.",
 );
 
-/** What the queue carries from the collector to the consumer: never an IP address or a user agent. */
-export const AnalyticsMessage = z.object({
-  v: z.literal(1),
+/** One event as the queue carries it from the collector to the consumer: never an IP address or a user agent. */
+export const AnalyticsEvent = z.object({
   workspaceId: z.number().int().positive(),
   siteId: z.number().int().positive(),
   source: z.enum(["browser", "server"]),
@@ -40,6 +40,10 @@ export const AnalyticsMessage = z.object({
   revenue: z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) }).optional(),
   ts: z.number().int().positive(),
 });
+export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
+
+/** A queue message: the events an isolate gathered (one per queue operation, not one per page view). */
+export const AnalyticsMessage = z.object({ v: z.literal(1), events: z.array(AnalyticsEvent).min(1).max(100) });
 export type AnalyticsMessage = z.infer<typeof AnalyticsMessage>;
 
 const MAX_PROPS = 30;
@@ -126,15 +130,24 @@ function referrerHost(referrer: string | undefined, domain: string): string {
   }
 }
 
-function deviceOf(userAgent: string): string {
-  const type = new UAParser(userAgent).getDevice().type;
-  return type === "mobile" || type === "tablet" ? type : "desktop";
+// A browser sends many events with one user agent: classify each agent once per isolate.
+const agents = new Map<string, { bot: boolean; device: string }>();
+
+/** Whether a user agent is a bot (isbot's maintained list), and its device class (ua-parser-js). */
+function agentOf(userAgent: string): { bot: boolean; device: string } {
+  let agent = agents.get(userAgent);
+  if (!agent) {
+    const type = new UAParser(userAgent).getDevice().type;
+    agent = { bot: isbot(userAgent), device: type === "mobile" || type === "tablet" ? type : "desktop" };
+    if (agents.size >= 2_000) agents.clear();
+    agents.set(userAgent, agent);
+  }
+  return agent;
 }
 
-function message(site: Site, input: z.infer<typeof CollectBody>, extra: Pick<AnalyticsMessage, "source" | "visitor" | "previousVisitor" | "country" | "device" | "ts">): AnalyticsMessage {
+function eventOf(site: Site, input: z.infer<typeof CollectBody>, extra: Pick<AnalyticsEvent, "source" | "visitor" | "previousVisitor" | "country" | "device" | "ts">): AnalyticsEvent {
   const url = new URL(input.url);
   return {
-    v: 1,
     workspaceId: site.workspaceId,
     siteId: site.id,
     name: input.name,
@@ -196,9 +209,6 @@ const script = defineRoute(access.public, {
   responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
 });
 
-async function enqueue(c: Context<AppEnv>, event: AnalyticsMessage) {
-  await c.env.ANALYTICS_QUEUE.send(event, { contentType: "json" });
-}
 
 export const collectRoutes = newRouter()
   .openapi(script, (c) =>
@@ -213,11 +223,12 @@ export const collectRoutes = newRouter()
     if (!collecting) throw packageDisabled("analytics");
     checkUrl(site, input.url);
     const userAgent = c.req.header("user-agent") ?? "";
-    if (!userAgent || isbot(userAgent)) return c.json({ success: true as const }, 202);
+    const agent = userAgent ? agentOf(userAgent) : null;
+    if (!agent || agent.bot) return c.json({ success: true as const }, 202);
     const ip = c.req.header("cf-connecting-ip") ?? "";
     const ids = await browserVisitor(database(c.env.ANALYTICS_DB), site.id, ip, userAgent, now);
     const country = (c.req.header("cf-ipcountry") ?? "").toUpperCase();
-    await enqueue(c, message(site, input, { source: "browser", ...ids, country: /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : "", device: deviceOf(userAgent), ts: now }));
+    sendSoon(c.executionCtx as ExecutionContext, c.env.ANALYTICS_QUEUE, eventOf(site, input, { source: "browser", ...ids, country: /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : "", device: agent.device, ts: now }));
     return c.json({ success: true as const }, 202);
   })
   .openapi(serverEvent, async (c) => {
@@ -230,7 +241,9 @@ export const collectRoutes = newRouter()
     if (ts > now + 60_000) throw ApiError.validation([{ path: "timestamp", message: "must not be in the future" }]);
     if (ts < now - 24 * 3_600_000) throw ApiError.validation([{ path: "timestamp", message: "must be at most 24 hours old" }]);
     const { visitor: own, timestamp: _timestamp, ...rest } = input;
-    await enqueue(c, message(site, rest, { source: "server", visitor: await visitorId(site.id, own), country: "", device: "", ts }));
+    // A backend's event is on the queue before the 202 (its caller may rely on it).
+    const event = eventOf(site, rest, { source: "server", visitor: await visitorId(site.id, own), country: "", device: "", ts });
+    await c.env.ANALYTICS_QUEUE.send({ v: 1, events: [event] } satisfies AnalyticsMessage, { contentType: "json" });
     return c.json({ success: true as const }, 202);
   });
 

@@ -1,9 +1,8 @@
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { sql } from "drizzle-orm";
 import type { Env } from "../../platform/context";
-import { type Database, database } from "../../platform/db";
+import { type Database, database, rawRows } from "../../platform/db";
 import { logError } from "../../platform/log";
-import { AnalyticsMessage } from "./collect";
+import { AnalyticsMessage, type AnalyticsEvent } from "./collect";
 import { daily, dailyRevenue, deadLetters, events, visitorDays, visits } from "./schema";
 
 /** A visit ends after 30 minutes without events. */
@@ -14,72 +13,62 @@ type Totals = { browserVisitors: number; visitors: number; visits: number; pagev
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const isBounce = (visit: Pick<Visit, "pageviews" | "events">) => visit.pageviews === 1 && visit.events === 1;
-
-/** Values per chunk so that no statement binds more than D1's 100 values (`columns` each). */
-function chunks<T>(rows: T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(100 / columns));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
-
-/** Rows per multi-row INSERT: as many as fit in 100 bound values. */
-const insertChunks = <T extends object>(rows: T[]) => chunks(rows, Math.max(1, ...rows.map((row) => Object.keys(row).length)));
+/** Rows travel as one JSON array per statement (json_each): any number of rows in one bound value. */
+const rows = (values: unknown[][]) => JSON.stringify(values);
+const column = (i: number) => sql.raw(`j.value ->> ${i}`);
+const columns = (n: number) => sql.join(Array.from({ length: n }, (_, i) => column(i)), sql`, `);
 
 /**
  * Writes a queue batch of events in one D1 batch, with what they add to the rollups. First one read
- * (one batch): which of these messages were already written (a redelivery), the visitors' open visits
- * and which visitor-days exist. Then, in timestamp order, each event continues its visitor's visit (no
- * gap of 30 minutes; a browser visitor whose id changed at midnight continues under yesterday's id) or
- * starts one, and its day's totals change by what it adds: a first event of a visitor that day, a visit,
- * a pageview, a bounce won or lost, the visit's duration.
+ * (one batch of three statements): which of these events were already written (a redelivery), the
+ * visitors' open visits and which visitor-days exist. Then, in timestamp order, each event continues its
+ * visitor's visit (no gap of 30 minutes; a browser visitor whose id changed at midnight continues under
+ * yesterday's id) or starts one, and its day's totals change by what it adds: a first event of a visitor
+ * that day, a visit, a pageview, a bounce won or lost, the visit's duration. Every statement takes its
+ * rows as one JSON value, so a batch of any size is five statements and never near D1's 100 bound values.
  */
-export async function ingest(db: Database, batch: { key: string; event: AnalyticsMessage }[]): Promise<number> {
+export async function ingest(db: Database, batch: { key: string; event: AnalyticsEvent }[]): Promise<number> {
+  if (batch.length === 0) return 0;
   const ordered = [...batch].sort((a, b) => a.event.ts - b.event.ts);
-  const since = Math.min(...ordered.map(({ event }) => event.ts)) - VISIT_GAP_MS;
-  // What to read, grouped so that every lookup uses an index: visitors per site, visitor-days per site and day.
-  const visitorsBySite = new Map<string, Set<string>>();
-  const visitorsByDay = new Map<string, Set<string>>();
+  const since = ordered[0]!.event.ts - VISIT_GAP_MS;
+  const visitorKeys = new Map<string, unknown[]>();
+  const dayKeys = new Map<string, unknown[]>();
   for (const { event } of ordered) {
-    const site = `${event.workspaceId}:${event.siteId}`;
-    const ids = visitorsBySite.get(site) ?? new Set<string>();
-    ids.add(event.visitor);
-    if (event.previousVisitor) ids.add(event.previousVisitor);
-    visitorsBySite.set(site, ids);
-    const dayKey = `${site}:${dayOf(event.ts)}`;
-    visitorsByDay.set(dayKey, (visitorsByDay.get(dayKey) ?? new Set<string>()).add(event.visitor));
+    for (const visitor of [event.visitor, event.previousVisitor]) {
+      if (visitor) visitorKeys.set(`${event.workspaceId}:${event.siteId}:${visitor}`, [event.workspaceId, event.siteId, visitor]);
+    }
+    dayKeys.set(`${event.workspaceId}:${event.siteId}:${dayOf(event.ts)}:${event.visitor}`, [event.workspaceId, event.siteId, dayOf(event.ts), event.visitor]);
   }
-  const reads: BatchItem<"sqlite">[] = chunks(ordered.map((item) => item.key), 1).map((part) => db.select({ key: events.eventKey }).from(events).where(inArray(events.eventKey, part)));
-  const visitReads = [...visitorsBySite].flatMap(([site, ids]) => {
-    const [workspaceId, siteId] = site.split(":").map(Number) as [number, number];
-    return chunks([...ids], 1.1).map((part) =>
-      db.select().from(visits).where(and(eq(visits.workspaceId, workspaceId), eq(visits.siteId, siteId), inArray(visits.visitor, part), gte(visits.lastAt, since))),
-    );
-  });
-  const dayReads = [...visitorsByDay].flatMap(([key, ids]) => {
-    const [workspaceId, siteId, day] = key.split(":") as [string, string, string];
-    return chunks([...ids], 1.1).map((part) =>
-      db
-        .select({ key: sql<string>`${visitorDays.workspaceId} || ':' || ${visitorDays.siteId} || ':' || ${visitorDays.day} || ':' || ${visitorDays.visitor}` })
-        .from(visitorDays)
-        .where(and(eq(visitorDays.workspaceId, Number(workspaceId)), eq(visitorDays.siteId, Number(siteId)), eq(visitorDays.day, day), inArray(visitorDays.visitor, part))),
-    );
-  });
-  const results = (await db.batch([...reads, ...visitReads, ...dayReads] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
-  const written = new Set(results.slice(0, reads.length).flat().map((row) => (row as { key: string }).key));
+  const [written, open, seen] = await db.batch([
+    rawRows<{ key: string }>(db, sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`),
+    // json_each drives the loop: each visitor is one lookup in the (workspace, site, visitor, last_at) index.
+    rawRows<{ id: string; workspaceId: number; siteId: number; visitor: string; day: string; referrer: string; startedAt: number; lastAt: number; pageviews: number; events: number }>(
+      db,
+      sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
+          FROM json_each(${rows([...visitorKeys.values()])}) j CROSS JOIN ${visits} v
+          WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(2)} AND v.last_at >= ${since}`,
+    ),
+    rawRows<{ key: string }>(
+      db,
+      sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
+          FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visitorDays} d
+          WHERE d.workspace_id = ${column(0)} AND d.site_id = ${column(1)} AND d.day = ${column(2)} AND d.visitor = ${column(3)}`,
+    ),
+  ]);
+  const done = new Set(written.map((row) => row.key));
   const openVisits = new Map<string, Visit>();
-  for (const row of results.slice(reads.length, reads.length + visitReads.length).flat() as Visit[]) {
+  for (const row of open) {
     const key = `${row.workspaceId}:${row.siteId}:${row.visitor}`;
     if (!openVisits.has(key) || openVisits.get(key)!.lastAt < row.lastAt) openVisits.set(key, row);
   }
-  const seenDays = new Set(results.slice(reads.length + visitReads.length).flat().map((row) => (row as { key: string }).key));
+  const seenDays = new Set(seen.map((row) => row.key));
 
-  const newEvents: (typeof events.$inferInsert)[] = [];
+  const newEvents: unknown[][] = [];
   const touched = new Map<string, Visit>();
-  const newDays: (typeof visitorDays.$inferInsert)[] = [];
+  const newDays: unknown[][] = [];
   const totals = new Map<string, Totals>();
-  const revenue = new Map<string, { workspaceId: number; siteId: number; day: string; currency: string; amount: number }>();
-  const totalsOf = (event: AnalyticsMessage, day: string) => {
+  const revenue = new Map<string, number>();
+  const totalsOf = (event: AnalyticsEvent, day: string) => {
     const key = `${event.workspaceId}:${event.siteId}:${day}`;
     let entry = totals.get(key);
     if (!entry) totals.set(key, (entry = { browserVisitors: 0, visitors: 0, visits: 0, pageviews: 0, events: 0, bounces: 0, durationMs: 0 }));
@@ -87,16 +76,16 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
   };
 
   for (const { key, event } of ordered) {
-    if (written.has(key)) continue;
+    if (done.has(key)) continue;
     const site = `${event.workspaceId}:${event.siteId}`;
-    const open = (visitor: string) => {
+    const openVisit = (visitor: string) => {
       const visit = openVisits.get(`${site}:${visitor}`);
       return visit && event.ts - visit.lastAt <= VISIT_GAP_MS && visit.startedAt - event.ts <= VISIT_GAP_MS ? visit : undefined;
     };
     // Across midnight a browser's id changes with the salt: an open visit under yesterday's id goes on.
-    const visitor = !open(event.visitor) && event.previousVisitor && open(event.previousVisitor) ? event.previousVisitor : event.visitor;
+    const visitor = !openVisit(event.visitor) && event.previousVisitor && openVisit(event.previousVisitor) ? event.previousVisitor : event.visitor;
     const pageview = event.name === "pageview" ? 1 : 0;
-    let visit = open(visitor);
+    let visit = openVisit(visitor);
     if (visit) {
       const before = { bounce: isBounce(visit), duration: visit.lastAt - visit.startedAt };
       visit.lastAt = Math.max(visit.lastAt, event.ts);
@@ -116,11 +105,10 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
     touched.set(visit.id, visit);
 
     const day = dayOf(event.ts);
-    const dayKey = `${site}:${day}:${visitor}`;
     const dayTotals = totalsOf(event, day);
-    if (!seenDays.has(dayKey)) {
-      seenDays.add(dayKey);
-      newDays.push({ workspaceId: event.workspaceId, siteId: event.siteId, day, visitor, source: event.source });
+    if (!seenDays.has(`${site}:${day}:${visitor}`)) {
+      seenDays.add(`${site}:${day}:${visitor}`);
+      newDays.push([event.workspaceId, event.siteId, day, visitor, event.source]);
       dayTotals.visitors += 1;
       if (event.source === "browser") dayTotals.browserVisitors += 1;
     }
@@ -128,89 +116,81 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
     dayTotals.events += 1;
     if (event.revenue) {
       const revenueKey = `${site}:${day}:${event.revenue.currency}`;
-      const entry = revenue.get(revenueKey) ?? { workspaceId: event.workspaceId, siteId: event.siteId, day, currency: event.revenue.currency, amount: 0 };
-      entry.amount += event.revenue.amount;
-      revenue.set(revenueKey, entry);
+      revenue.set(revenueKey, (revenue.get(revenueKey) ?? 0) + event.revenue.amount);
     }
-    newEvents.push({
-      eventKey: key,
-      workspaceId: event.workspaceId,
-      siteId: event.siteId,
+    newEvents.push([
+      key,
+      event.workspaceId,
+      event.siteId,
       visitor,
-      visitId: visit.id,
-      name: event.name,
-      path: event.path,
-      referrer: visit.referrer,
-      country: event.country,
-      device: event.device,
-      props: event.props ? JSON.stringify(event.props) : null,
-      revenueAmount: event.revenue?.amount ?? null,
-      revenueCurrency: event.revenue?.currency ?? null,
-      ts: event.ts,
-    });
+      visit.id,
+      event.name,
+      event.path,
+      visit.referrer,
+      event.country,
+      event.device,
+      event.props ? JSON.stringify(event.props) : null,
+      event.revenue?.amount ?? null,
+      event.revenue?.currency ?? null,
+      event.ts,
+    ]);
   }
   if (newEvents.length === 0) return 0;
 
-  const writes: BatchItem<"sqlite">[] = [];
-  for (const part of insertChunks(newEvents)) writes.push(db.insert(events).values(part));
-  for (const part of insertChunks([...touched.values()])) {
-    writes.push(
-      db
-        .insert(visits)
-        .values(part)
-        .onConflictDoUpdate({
-          target: visits.id,
-          set: { startedAt: sql`excluded.started_at`, lastAt: sql`excluded.last_at`, pageviews: sql`excluded.pageviews`, events: sql`excluded.events` },
-        }),
+  const visitRows = [...touched.values()].map((v) => [v.id, v.workspaceId, v.siteId, v.visitor, v.day, v.referrer, v.startedAt, v.lastAt, v.pageviews, v.events]);
+  const dailyRows = [...totals].map(([key, t]) => [...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)), t.browserVisitors, t.visitors, t.visits, t.pageviews, t.events, t.bounces, t.durationMs]);
+  const revenueRows = [...revenue].map(([key, amount]) => [...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)), amount]);
+  const add = (name: string) => sql.raw(`${name} = ${name} + excluded.${name}`);
+  const statements = [
+    rawRows(
+      db,
+      sql`INSERT INTO ${events} (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, props, revenue_amount, revenue_currency, ts)
+          SELECT ${columns(14)} FROM json_each(${rows(newEvents)}) j`,
+    ),
+    // "WHERE true" lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT.
+    rawRows(
+      db,
+      sql`INSERT INTO ${visits} (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
+          SELECT ${columns(10)} FROM json_each(${rows(visitRows)}) j WHERE true
+          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events`,
+    ),
+    rawRows(
+      db,
+      sql`INSERT INTO ${daily} (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
+          SELECT ${columns(10)} FROM json_each(${rows(dailyRows)}) j WHERE true
+          ON CONFLICT (workspace_id, site_id, day) DO UPDATE SET
+            ${sql.join(["browser_visitors", "visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`,
+    ),
+  ];
+  if (newDays.length > 0) {
+    statements.push(
+      rawRows(db, sql`INSERT INTO ${visitorDays} (workspace_id, site_id, day, visitor, source) SELECT ${columns(5)} FROM json_each(${rows(newDays)}) j WHERE true ON CONFLICT DO NOTHING`),
     );
   }
-  for (const part of insertChunks(newDays)) writes.push(db.insert(visitorDays).values(part).onConflictDoNothing());
-  const add = (column: keyof Totals) => sql`${sql.identifier(daily[column].name)} + excluded.${sql.identifier(daily[column].name)}`;
-  const dailyRows = [...totals].map(([key, value]) => {
-    const [workspaceId, siteId, day] = key.split(":") as [string, string, string];
-    return { workspaceId: Number(workspaceId), siteId: Number(siteId), day, ...value };
-  });
-  for (const part of insertChunks(dailyRows)) {
-    writes.push(
-      db
-        .insert(daily)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [daily.workspaceId, daily.siteId, daily.day],
-          set: {
-            browserVisitors: add("browserVisitors"),
-            visitors: add("visitors"),
-            visits: add("visits"),
-            pageviews: add("pageviews"),
-            events: add("events"),
-            bounces: add("bounces"),
-            durationMs: add("durationMs"),
-          },
-        }),
+  if (revenueRows.length > 0) {
+    statements.push(
+      rawRows(
+        db,
+        sql`INSERT INTO ${dailyRevenue} (workspace_id, site_id, day, currency, amount) SELECT ${columns(5)} FROM json_each(${rows(revenueRows)}) j WHERE true
+            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET ${add("amount")}`,
+      ),
     );
   }
-  for (const part of insertChunks([...revenue.values()])) {
-    writes.push(
-      db
-        .insert(dailyRevenue)
-        .values(part)
-        .onConflictDoUpdate({ target: [dailyRevenue.workspaceId, dailyRevenue.siteId, dailyRevenue.day, dailyRevenue.currency], set: { amount: sql`amount + excluded.amount` } }),
-    );
-  }
-  await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   return newEvents.length;
 }
 
 /**
- * The analytics queue's consumer. Messages it cannot read are poison: they go straight to the
- * dead-letter queue (and are logged) while the rest of the batch is written; if writing fails, the
- * whole batch is retried (the written check makes a redelivery write nothing twice).
+ * The analytics queue's consumer. A message it cannot read is poison: it goes straight to the
+ * dead-letter queue (and is logged) while the rest of the batch is written; if writing fails, the
+ * whole batch is retried (the written check makes a redelivery write nothing twice). An event's key is
+ * its message's id and its place in the message.
  */
 export async function consumeAnalytics(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const good: { message: Message<unknown>; event: AnalyticsMessage }[] = [];
+  const good: { message: Message<unknown>; events: AnalyticsEvent[] }[] = [];
   for (const message of batch.messages) {
     const parsed = AnalyticsMessage.safeParse(message.body);
-    if (parsed.success) good.push({ message, event: parsed.data });
+    if (parsed.success) good.push({ message, events: parsed.data.events });
     else {
       logError("analytics: unreadable message sent to the dead-letter queue", parsed.error, { message_id: message.id });
       await env.ANALYTICS_DLQ.send(message.body, { contentType: "json" });
@@ -221,7 +201,7 @@ export async function consumeAnalytics(batch: MessageBatch<unknown>, env: Env): 
   try {
     await ingest(
       database(env.ANALYTICS_DB),
-      good.map(({ message, event }) => ({ key: message.id, event })),
+      good.flatMap(({ message, events }) => events.map((event, i) => ({ key: `${message.id}:${i}`, event }))),
     );
     for (const { message } of good) message.ack();
   } catch (error) {
@@ -234,8 +214,8 @@ export async function consumeAnalytics(batch: MessageBatch<unknown>, env: Env): 
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = database(env.ANALYTICS_DB);
   const now = Date.now();
-  const rows = batch.messages.map((message) => ({ body: JSON.stringify(message.body).slice(0, 100_000), reason: "unreadable or undeliverable analytics event", receivedAt: now }));
-  for (const part of insertChunks(rows)) await db.insert(deadLetters).values(part).run();
-  console.error(JSON.stringify({ level: "error", msg: "analytics: dead letters stored", count: rows.length }));
+  const letters = batch.messages.map((message) => [JSON.stringify(message.body).slice(0, 100_000), "unreadable or undeliverable analytics event", now]);
+  await db.run(sql`INSERT INTO ${deadLetters} (body, reason, received_at) SELECT ${columns(3)} FROM json_each(${rows(letters)}) j`);
+  console.error(JSON.stringify({ level: "error", msg: "analytics: dead letters stored", count: letters.length }));
   batch.ackAll();
 }

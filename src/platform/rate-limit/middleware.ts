@@ -45,7 +45,8 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
     const counting = limiterFor(c)
       .check(key, limit, at, override !== null || !principal)
       .catch((error: unknown) => {
-        console.error(JSON.stringify({ level: "error", msg: "rate limiter unreachable; failing open", key, error: String(error) }));
+        // Never an IP address in the logs: a client is named by its workspace only.
+        console.error(JSON.stringify({ level: "error", msg: "rate limiter unreachable; failing open", key: principal ? key : "ip", error: String(error) }));
         return null;
       });
 
