@@ -2,6 +2,8 @@
 import dashboard from "./dashboard/manifest";
 import identity from "./identity/manifest";
 import analytics from "./packages/analytics/manifest";
+import assistant from "./packages/assistant/manifest";
+import chatbot from "./packages/chatbot/manifest";
 import account from "./packages/account/manifest";
 import accountingPro from "./packages/accounting-pro/manifest";
 import hrm from "./packages/hrm/manifest";
@@ -34,6 +36,8 @@ export const packages = [
   recruitment,
   timesheets,
   analytics,
+  assistant,
+  chatbot,
   hrmPro,
   salesPro,
   accountingPro,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import "../src/index";
-import { allWidgets } from "../src/dashboard/service";
+import { allWidgets } from "../src/platform/widget-runner";
 import { database, Tenant } from "../src/platform/db";
 import { clock } from "../src/platform/time";
 import { buckets, periodOf } from "../src/platform/widgets";

@@ -35,6 +35,8 @@ describe("the package catalogue", () => {
       ["recruitment", "add-on", true],
       ["timesheets", "add-on", true],
       ["analytics", "add-on", true],
+      ["assistant", "add-on", true],
+      ["chatbot", "add-on", true],
       ["hrm-pro", 2, false],
       ["sales-pro", 2, false],
       ["accounting-pro", 2, false],

@@ -5,8 +5,8 @@ import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
 import { defineRoute, describeTag, jsonContent } from "../platform/openapi";
 import { clock } from "../platform/time";
-import { PERIODS, periodOf } from "../platform/widgets";
-import { allWidgets, computeWidgets, refusal } from "./service";
+import { PERIODS, PeriodQuery, periodFromQuery } from "../platform/widgets";
+import { allWidgets, computeWidgets, refusal } from "../platform/widget-runner";
 
 const tags = ["Dashboard"];
 describeTag(
@@ -32,8 +32,9 @@ const Widget = z
   })
   .openapi("Widget");
 
-const PeriodParam = z.enum(PERIODS, `must be one of ${PERIODS.join(", ")}`).optional().openapi({ description: "Default 30d. All in UTC." });
-const DashboardMeta = z.object({ period: z.enum(PERIODS), from: z.string(), to: z.string() }).openapi("DashboardMeta");
+const DashboardMeta = z
+  .object({ period: z.enum([...PERIODS, "custom"]).openapi({ description: "custom: from/to were sent" }), from: z.string(), to: z.string() })
+  .openapi("DashboardMeta");
 
 const dashboard = defineRoute(access.authenticated, {
   method: "get",
@@ -42,10 +43,10 @@ const dashboard = defineRoute(access.authenticated, {
   tags,
   summary: "Every widget the caller may see, for a period",
   description:
-    "A widget is shown when its package is enabled and the caller may read every resource it is computed from (a contacts:read token sees only contacts widgets). widgets=a,b picks some; an unknown key → 400.",
+    "A widget is shown when its package is enabled and the caller may read every resource it is computed from (a contacts:read token sees only contacts widgets). widgets=a,b picks some; an unknown key → 400. A period is named (period=30d) or custom (from and to, at most 400 days; series by day up to 31 days, by week up to 180, else by month).",
   request: {
     query: z.strictObject({
-      period: PeriodParam,
+      ...PeriodQuery,
       widgets: z.string().max(2000).optional().openapi({ description: "Comma-separated widget keys", example: "account.revenue,sales.win_rate" }),
     }),
   },
@@ -61,7 +62,7 @@ const one = defineRoute(access.authenticated, {
   summary: "One widget",
   request: {
     params: z.object({ key: z.string().max(100).openapi({ param: { name: "key", in: "path" }, example: "sales.win_rate" }) }),
-    query: z.strictObject({ period: PeriodParam }),
+    query: z.strictObject(PeriodQuery),
   },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: Widget, meta: DashboardMeta }), "The widget") },
 });
@@ -70,7 +71,7 @@ export const dashboardRoutes = newRouter()
   .openapi(dashboard, async (c) => {
     const query = c.req.valid("query");
     const now = clock.now();
-    const period = periodOf(query.period ?? "30d", now);
+    const period = periodFromQuery(query, now);
     const all = allWidgets();
     const wanted = query.widgets?.split(",").map((key) => key.trim()).filter(Boolean);
     const unknown = wanted?.filter((key) => !all.some((entry) => entry.widget.key === key)) ?? [];
@@ -84,7 +85,7 @@ export const dashboardRoutes = newRouter()
   .openapi(one, async (c) => {
     const { key } = c.req.valid("param");
     const now = clock.now();
-    const period = periodOf(c.req.valid("query").period ?? "30d", now);
+    const period = periodFromQuery(c.req.valid("query"), now);
     const entry = allWidgets().find((candidate) => candidate.widget.key === key);
     if (!entry) throw ApiError.notFound("widget");
     const tenant = tenantOf(c);

@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
+import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
 import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
@@ -170,8 +171,9 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
 
   api.use("*", authenticate);
   const collectors = new Map(manifests.flatMap((manifest) => (manifest.collectors ?? []).map(({ path, perMinute }) => [`/api/v1${path}`, perMinute] as const)));
-  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER)), collectors));
-  api.use("*", jsonBody(new Set(collectors.keys())));
+  const inbound = manifests.flatMap((manifest) => (manifest.inbound ?? []).map((prefix) => `/api/v1${prefix}`));
+  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER)), collectors, inbound));
+  api.use("*", jsonBody(new Set(collectors.keys()), inbound));
   const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   api.use("*", async (c, next) => {
     await next();
@@ -212,6 +214,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
   });
   app.onError(handleError);
+  setDispatchTarget(app);
 
   const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
   const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);

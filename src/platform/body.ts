@@ -8,12 +8,15 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 /**
  * Reads the body of POST/PUT/PATCH once, enforcing the contract's rules before any route runs:
  * over 1 MiB → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
- * `beaconPaths` also take JSON sent as text/plain: what navigator.sendBeacon posts, with no CORS preflight.
+ * `beaconPaths` also take JSON sent as text/plain: what navigator.sendBeacon posts, with no CORS preflight;
+ * `rawPrefixes` are left alone (signed inbound webhooks verify and parse their own bytes).
  */
-export function jsonBody(beaconPaths: ReadonlySet<string> = new Set()): MiddlewareHandler<AppEnv> {
+export function jsonBody(beaconPaths: ReadonlySet<string> = new Set(), rawPrefixes: readonly string[] = []): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method !== "POST" && method !== "PUT" && method !== "PATCH") return next();
+    // Signed webhooks read their own raw bytes (the signature covers them exactly).
+    if (rawPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();
 
     const declaredLength = Number(c.req.header("content-length") ?? "0");
     if (declaredLength > MAX_BODY_BYTES) throw tooLarge();

@@ -23,6 +23,9 @@ export interface Env {
   REDELIVER_AFTER_SECONDS?: string;
   /** The API's public origin (https://api.example.com): the SSO issuer. Required unless in local development. */
   PUBLIC_BASE_URL?: string;
+  /** Optional: a Workers AI binding and model the assistant may plan with (off unless both are set). */
+  AI?: { run(model: string, input: Record<string, unknown>): Promise<unknown> };
+  ASSISTANT_MODEL?: string;
 }
 
 export type AppEnv = {
@@ -34,6 +37,8 @@ export type AppEnv = {
     credentialRejected?: boolean;
     /** The request recorded outbox events; they are dispatched once the response is ready. */
     eventsRecorded?: boolean;
+    /** An in-process call made for a request already counted by the rate limiter (see dispatch.ts). */
+    dispatched?: boolean;
     /** The raw JSON body text, read once by the body middleware (idempotency hashes it). */
     bodyText?: string;
   };

@@ -8,6 +8,7 @@ import type { AppEnv, Env } from "./context";
 import type { Database } from "./db";
 import type { Role } from "./schema";
 import type { SealedColumn } from "./secrets";
+import type { Skill } from "./skills";
 import type { Sweep } from "./sweeps";
 import type { WidgetDefinition } from "./widgets";
 
@@ -59,6 +60,11 @@ export type PackageManifest = {
    * instead of the anonymous 60 a minute, and taking JSON sent as text/plain (navigator.sendBeacon).
    */
   collectors?: { path: string; perMinute: number }[];
+  /**
+   * Path prefixes of public endpoints authenticated by a signature over their raw body (chat platforms'
+   * webhooks): the platform neither parses their body nor counts them; they do both themselves.
+   */
+  inbound?: string[];
   routers: Router[];
   /** Every table holding a workspace's rows for this package (for moving a workspace between shards). */
   tables: SQLiteTable[];
@@ -72,8 +78,8 @@ export type PackageManifest = {
   widgets?: WidgetDefinition[];
   /** Where its widgets sit on the dashboard among other packages' (lower first; default 100). */
   dashboardPosition?: number;
-  /** Filled by the assistant: what it can answer and do in this package. */
-  skills?: unknown[];
+  /** What the assistant can answer and do in this package (see skills.ts). */
+  skills?: Skill[];
   /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */

@@ -1,6 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { z } from "@hono/zod-openapi";
 import { rawRows, type Tenant } from "./db";
+import { ApiError } from "./errors";
 
 /**
  * Dashboard widgets are declared by packages (their manifest's `widgets`) and computed together: every
@@ -12,7 +14,8 @@ export type PeriodName = (typeof PERIODS)[number];
 export type Interval = "day" | "week" | "month";
 
 export type Period = {
-  name: PeriodName;
+  /** A named period, or "custom" for from/to dates. */
+  name: PeriodName | "custom";
   /** First and last day, inclusive (UTC, YYYY-MM-DD). */
   from: string;
   to: string;
@@ -41,6 +44,36 @@ export function periodOf(name: PeriodName, now = Date.now()): Period {
   }[name];
   const interval: Interval = name === "90d" ? "week" : name === "12mo" || name === "ytd" ? "month" : "day";
   return { name, from, to: today, fromMs: Date.parse(`${from}T00:00:00Z`), untilMs: startOfToday + DAY_MS, interval, today };
+}
+
+/** At most this many days in a from/to range. */
+export const MAX_RANGE_DAYS = 400;
+
+/** A from/to range of UTC days (inclusive): series by day up to 31 days, by week up to 180, else by month. */
+export function rangePeriod(from: string, to: string, now = Date.now()): Period {
+  const fromMs = Date.parse(`${from}T00:00:00Z`);
+  const untilMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+  const days = (untilMs - fromMs) / DAY_MS;
+  const interval: Interval = days <= 31 ? "day" : days <= 180 ? "week" : "month";
+  return { name: "custom", from, to, fromMs, untilMs, interval, today: day(now) };
+}
+
+/** The query parameters that choose a period: `period`, or `from` and `to`. */
+export const PeriodQuery = {
+  period: z.enum(PERIODS, `must be one of ${PERIODS.join(", ")}`).optional().openapi({ description: "Default 30d (or send from and to). All in UTC." }),
+  from: z.iso.date("must be a date YYYY-MM-DD").optional().openapi({ description: "First day (UTC), with to" }),
+  to: z.iso.date("must be a date YYYY-MM-DD").optional().openapi({ description: "Last day (UTC, inclusive), with from; at most 400 days after from" }),
+};
+
+/** The period a request asks for: a named one (default 30d), or from/to (both, in order, at most 400 days). */
+export function periodFromQuery(query: { period?: PeriodName; from?: string; to?: string }, now = Date.now()): Period {
+  if (query.from === undefined && query.to === undefined) return periodOf(query.period ?? "30d", now);
+  if (query.period !== undefined) throw ApiError.validation([{ path: "period", message: "must not be sent with from and to" }]);
+  if (query.from === undefined || query.to === undefined) throw ApiError.validation([{ path: query.from === undefined ? "from" : "to", message: "is required with the other" }]);
+  const period = rangePeriod(query.from, query.to, now);
+  if (period.untilMs <= period.fromMs) throw ApiError.validation([{ path: "to", message: "must not be before from" }]);
+  if (period.untilMs - period.fromMs > MAX_RANGE_DAYS * DAY_MS) throw ApiError.validation([{ path: "to", message: `the range may cover at most ${MAX_RANGE_DAYS} days` }]);
+  return period;
 }
 
 /** The start date of every interval of the period, in order: the points a series always has. */

@@ -9,7 +9,7 @@ import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
 import { workspaces } from "../../platform/schema";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf, booleanFilter, integerValue } from "../../platform/resource/filters";
+import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
 import { loadRow } from "../../platform/resource/writes";
 import { isoTimestamp, today } from "../../platform/time";
 import { computeInvoice } from "./money";
@@ -169,6 +169,12 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
       (overdue) => (overdue ? outstanding(Date.now()) : not(outstanding(Date.now()))),
       "true: sent or partially paid and past due_date; false: all others",
     ),
+    issued_after: dateBound(invoices.issueDate, "after", "Issued on or after this date (YYYY-MM-DD)"),
+    issued_before: dateBound(invoices.issueDate, "before", "Issued on or before this date (YYYY-MM-DD)"),
+    due_after: dateBound(invoices.dueDate, "after", "Due on or after this date (YYYY-MM-DD)"),
+    due_before: dateBound(invoices.dueDate, "before", "Due on or before this date (YYYY-MM-DD)"),
+    total_min: numberBound(invoices.total, "min", "Total at least this (minor units)"),
+    total_max: numberBound(invoices.total, "max", "Total at most this (minor units)"),
   },
   searchable: [invoices.number, invoices.notes],
   uniques: [],

@@ -4,6 +4,7 @@ import { customerResource } from "./customers";
 import { invoiceActionRoutes, invoiceEvents, invoiceResource } from "./invoices";
 import { paymentActionRoutes, paymentEvents, paymentResource } from "./payments";
 import { customers, invoices, payments } from "./schema";
+import { accountSkills } from "./skills";
 import { accountWidgets } from "./widgets";
 
 export default definePackage({
@@ -23,5 +24,6 @@ export default definePackage({
   tables: [customers, invoices, payments],
   events: { ...invoiceEvents, ...paymentEvents },
   widgets: accountWidgets,
+  skills: accountSkills,
   dashboardPosition: 1,
 });

@@ -9,7 +9,7 @@ import type { EventDeclaration } from "../../platform/packages";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf, integerValue } from "../../platform/resource/filters";
+import { anyOf, integerValue, timeBound } from "../../platform/resource/filters";
 import { constraintError } from "../../platform/resource/writes";
 import { Deleted } from "../../platform/resource/routes";
 import { isoTimestamp } from "../../platform/time";
@@ -85,7 +85,11 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
     throw new Error("payments cannot be updated");
   },
   sortable: { id: payments.id, paid_at: payments.paidAt },
-  filters: { invoice_id: anyOf(payments.invoiceId, integerValue, "Invoice id (comma list = any of)") },
+  filters: {
+    invoice_id: anyOf(payments.invoiceId, integerValue, "Invoice id (comma list = any of)"),
+    paid_after: timeBound(payments.paidAt, "after", "Paid at or after this time (ISO 8601)"),
+    paid_before: timeBound(payments.paidAt, "before", "Paid at or before this time (ISO 8601)"),
+  },
   searchable: [payments.processorPaymentId],
   uniques: [{ constraint: "payments.processor_payment_id", field: "processor_payment_id" }],
 };

@@ -3,6 +3,7 @@ import { collectRoutes } from "./collect";
 import { consumeAnalytics, consumeDeadLetters } from "./consumer";
 import { analyticsRoutes } from "./routes";
 import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
+import { analyticsSkills } from "./skills";
 import { analyticsWidgets } from "./widgets";
 
 /**
@@ -22,6 +23,7 @@ export default definePackage({
   routers: [collectRoutes, analyticsRoutes],
   tables: [],
   widgets: analyticsWidgets,
+  skills: analyticsSkills,
   dashboardPosition: 5,
   sweeps: [rotateSalts, expireRawEvents, purgeDeletedSites],
   consumers: { analytics: consumeAnalytics, "analytics-dlq": consumeDeadLetters },

@@ -10,7 +10,7 @@ import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import { Deleted, ListMeta } from "../../platform/resource/routes";
 import { clock, isoTimestamp } from "../../platform/time";
-import { PERIODS, periodOf } from "../../platform/widgets";
+import { type PERIODS, PeriodQuery, periodFromQuery } from "../../platform/widgets";
 import { analyticsTenant, forgetSite, siteOf } from "./collect";
 import { buildFunnel, CHECKOUT, type FunnelDefinition, funnelStatement } from "./funnels";
 import { daily, dailyRevenue, deletedSites, funnels, sites } from "./schema";
@@ -37,26 +37,8 @@ const domain = z
   .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a domain name such as shop.example.com"))
   .openapi({ type: "string", example: "shop.example.com" });
 
-/** `period`, or `from` and `to` (dates, inclusive, UTC, at most 400 days). */
-const RangeQuery = {
-  period: z.enum(PERIODS, `must be one of ${PERIODS.join(", ")}`).optional().openapi({ description: "Default 30d (or use from and to)" }),
-  from: fields.date().optional().openapi({ description: "First day, with to" }),
-  to: fields.date().optional().openapi({ description: "Last day (inclusive), with from" }),
-};
-
-function rangeOf(query: { period?: (typeof PERIODS)[number]; from?: string; to?: string }): Range {
-  if (query.from === undefined && query.to === undefined) {
-    const period = periodOf(query.period ?? "30d", clock.now());
-    return { from: period.from, to: period.to, fromMs: period.fromMs, untilMs: period.untilMs };
-  }
-  if (query.period !== undefined) throw ApiError.validation([{ path: "period", message: "must not be sent with from and to" }]);
-  if (query.from === undefined || query.to === undefined) throw ApiError.validation([{ path: query.from === undefined ? "from" : "to", message: "is required with the other" }]);
-  const fromMs = Date.parse(`${query.from}T00:00:00Z`);
-  const untilMs = Date.parse(`${query.to}T00:00:00Z`) + DAY_MS;
-  if (untilMs <= fromMs) throw ApiError.validation([{ path: "to", message: "must not be before from" }]);
-  if (untilMs - fromMs > 400 * DAY_MS) throw ApiError.validation([{ path: "to", message: "the range may cover at most 400 days" }]);
-  return { from: query.from, to: query.to, fromMs, untilMs };
-}
+const RangeQuery = PeriodQuery;
+const rangeOf = (query: { period?: (typeof PERIODS)[number]; from?: string; to?: string }): Range => periodFromQuery(query, clock.now());
 
 const SiteParam = z.object({ id: idPathParam("id") });
 const FunnelParams = z.object({

@@ -2,7 +2,7 @@ import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf, dateBound } from "../../platform/resource/filters";
+import { anyOf, anyText, dateBound } from "../../platform/resource/filters";
 import { isoTimestamp, today } from "../../platform/time";
 import { EMPLOYEE_STATUSES, employees } from "./schema";
 
@@ -75,9 +75,9 @@ export const employeeResource: ResourceDefinition<typeof employees, z.infer<type
   events: [{ type: "employee.onboarded", on: "create" }],
   sortable: { id: employees.id, name: employees.name, date_of_joining: employees.dateOfJoining },
   filters: {
-    department: anyOf(employees.department, z.string(), "Department (exact, comma list = any of)"),
-    designation: anyOf(employees.designation, z.string(), "Designation (exact, comma list = any of)"),
-    branch: anyOf(employees.branch, z.string(), "Branch (exact, comma list = any of)"),
+    department: anyText(employees.department, "Department (any case; comma list = any of)"),
+    designation: anyText(employees.designation, "Designation (any case; comma list = any of)"),
+    branch: anyText(employees.branch, "Branch (any case; comma list = any of)"),
     status: anyOf(employees.status, z.enum(EMPLOYEE_STATUSES), "Status (comma list = any of)"),
     joined_after: dateBound(employees.dateOfJoining, "after", "Joined on or after this date (YYYY-MM-DD)"),
     joined_before: dateBound(employees.dateOfJoining, "before", "Joined on or before this date (YYYY-MM-DD)"),

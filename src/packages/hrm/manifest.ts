@@ -2,6 +2,7 @@ import { definePackage } from "../../platform/packages";
 import { resourceRoutes } from "../../platform/resource/routes";
 import { employeeEvents, employeeResource } from "./employees";
 import { employees } from "./schema";
+import { hrmSkills } from "./skills";
 import { hrmWidgets } from "./widgets";
 
 export default definePackage({
@@ -15,5 +16,6 @@ export default definePackage({
   tables: [employees],
   events: employeeEvents,
   widgets: hrmWidgets,
+  skills: hrmSkills,
   dashboardPosition: 3,
 });

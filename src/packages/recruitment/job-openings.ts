@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf } from "../../platform/resource/filters";
+import { anyOf, anyText } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
 import { JOB_OPENING_STATUSES, jobOpenings } from "./schema";
 
@@ -64,7 +64,7 @@ export const jobOpeningResource: ResourceDefinition<typeof jobOpenings, z.infer<
   sortable: { id: jobOpenings.id, title: jobOpenings.title, created_at: jobOpenings.createdAt },
   filters: {
     status: anyOf(jobOpenings.status, z.enum(JOB_OPENING_STATUSES), "Status (comma list = any of)"),
-    department: anyOf(jobOpenings.department, z.string(), "Department (exact, comma list = any of)"),
+    department: anyText(jobOpenings.department, "Department (any case; comma list = any of)"),
   },
   searchable: [jobOpenings.title, jobOpenings.department, jobOpenings.description],
   uniques: [],

@@ -3,6 +3,7 @@ import { resourceRoutes } from "../../platform/resource/routes";
 import { candidateActionRoutes, candidateResource } from "./candidates";
 import { jobOpeningResource } from "./job-openings";
 import { candidates, jobOpenings } from "./schema";
+import { recruitmentSkills } from "./skills";
 import { recruitmentWidgets } from "./widgets";
 
 export default definePackage({
@@ -15,5 +16,6 @@ export default definePackage({
   routers: [resourceRoutes(jobOpeningResource), resourceRoutes(candidateResource), candidateActionRoutes],
   tables: [jobOpenings, candidates],
   widgets: recruitmentWidgets,
+  skills: recruitmentSkills,
   dashboardPosition: 10,
 });

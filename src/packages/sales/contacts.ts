@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition } from "../../platform/resource/definition";
-import { anyOf } from "../../platform/resource/filters";
+import { anyOf, anyText } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
 import { contacts } from "./schema";
 
@@ -50,7 +50,7 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
   sortable: { id: contacts.id, name: contacts.name, created_at: contacts.createdAt },
   filters: {
     email: anyOf(contacts.email, z.string().trim().toLowerCase(), "E-mail address (exact, comma list = any of)"),
-    company: anyOf(contacts.company, z.string(), "Company (exact, comma list = any of)"),
+    company: anyText(contacts.company, "Company (any case; comma list = any of)"),
   },
   searchable: [contacts.name, contacts.email, contacts.company],
   uniques: [{ constraint: "contacts.email", field: "email" }],

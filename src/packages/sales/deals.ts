@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf } from "../../platform/resource/filters";
+import { anyOf, numberBound } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
 import { customers } from "../account/schema";
 import { contacts, DEAL_STAGES, DEAL_STATUSES, deals, OPEN_STAGES } from "./schema";
@@ -132,6 +132,8 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
   filters: {
     stage: anyOf(deals.stage, z.enum(DEAL_STAGES), "Stage (comma list = any of)"),
     status: anyOf(deals.status, z.enum(DEAL_STATUSES), "Status: open, won or lost (comma list = any of)"),
+    value_min: numberBound(deals.value, "min", "Value at least this (minor units)"),
+    value_max: numberBound(deals.value, "max", "Value at most this (minor units)"),
   },
   searchable: [deals.name, deals.lostReason],
   uniques: [],

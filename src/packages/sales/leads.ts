@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf } from "../../platform/resource/filters";
+import { anyOf, anyText } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
 import { LEAD_STATUSES, leads } from "./schema";
 
@@ -68,7 +68,7 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
   sortable: { id: leads.id, name: leads.name, created_at: leads.createdAt },
   filters: {
     status: anyOf(leads.status, z.enum(LEAD_STATUSES), "Status (comma list = any of)"),
-    source: anyOf(leads.source, z.string(), "Source (exact, comma list = any of)"),
+    source: anyText(leads.source, "Source (any case; comma list = any of)"),
   },
   searchable: [leads.name, leads.email, leads.company],
   uniques: [],

@@ -4,6 +4,7 @@ import { contactResource } from "./contacts";
 import { dealEvents, dealResource } from "./deals";
 import { leadResource } from "./leads";
 import { contacts, deals, leads } from "./schema";
+import { salesSkills } from "./skills";
 import { salesWidgets } from "./widgets";
 
 export default definePackage({
@@ -17,5 +18,6 @@ export default definePackage({
   tables: [contacts, leads, deals],
   events: dealEvents,
   widgets: salesWidgets,
+  skills: salesSkills,
   dashboardPosition: 2,
 });

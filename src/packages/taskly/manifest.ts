@@ -3,6 +3,7 @@ import { resourceRoutes } from "../../platform/resource/routes";
 import { projectResource } from "./projects";
 import { projects, tasks } from "./schema";
 import { taskActionRoutes, taskEvents, taskResource } from "./tasks";
+import { tasklySkills } from "./skills";
 import { tasklyWidgets } from "./widgets";
 
 export default definePackage({
@@ -16,5 +17,6 @@ export default definePackage({
   tables: [projects, tasks],
   events: taskEvents,
   widgets: tasklyWidgets,
+  skills: tasklySkills,
   dashboardPosition: 4,
 });

@@ -8,7 +8,7 @@ import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf, integerValue } from "../../platform/resource/filters";
+import { anyOf, dateBound, integerValue } from "../../platform/resource/filters";
 import { runWrite } from "../../platform/resource/writes";
 import { isoTimestamp } from "../../platform/time";
 import { employees } from "../hrm/schema";
@@ -109,6 +109,8 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
     status: anyOf(tasks.status, z.enum(TASK_STATUSES), "Status (comma list = any of)"),
     priority: anyOf(tasks.priority, z.enum(TASK_PRIORITIES), "Priority (comma list = any of)"),
     assignee_id: anyOf(tasks.assigneeId, integerValue, "Assignee (employee id, comma list = any of)"),
+    due_after: dateBound(tasks.dueDate, "after", "Due on or after this date (YYYY-MM-DD)"),
+    due_before: dateBound(tasks.dueDate, "before", "Due on or before this date (YYYY-MM-DD)"),
   },
   searchable: [tasks.title, tasks.description],
   uniques: [],

@@ -2,6 +2,7 @@ import { definePackage } from "../../platform/packages";
 import { resourceRoutes } from "../../platform/resource/routes";
 import { timeEntries } from "./schema";
 import { loggedMinutes, timeEntryResource } from "./time-entries";
+import { timesheetSkills } from "./skills";
 import { timesheetWidgets } from "./widgets";
 
 export default definePackage({
@@ -16,5 +17,6 @@ export default definePackage({
   // While timesheets is enabled, projects show logged_minutes, read in the same statement as the project.
   extends: [{ resource: "projects", computed: { loggedMinutes }, output: { logged_minutes: (row) => row.loggedMinutes } }],
   widgets: timesheetWidgets,
+  skills: timesheetSkills,
   dashboardPosition: 11,
 });

@@ -3,7 +3,7 @@ import type { AppEnv } from "../context";
 import { clock } from "../time";
 import { ApiError, errorResponse } from "../errors";
 import type { LimitDecision } from "./durable-object";
-import { ipKey, type Limiter, workspaceKey } from "./limiter";
+import { durableLimiter, ipKey, type Limiter, workspaceKey } from "./limiter";
 import { ANONYMOUS_LIMIT, limitOverride, PLAN_LIMITS } from "./plans";
 
 function setHeaders(res: Response, decision: Pick<LimitDecision, "limit" | "remaining" | "resetAt">): void {
@@ -31,8 +31,11 @@ function tooMany(c: Context<AppEnv>, decision: Pick<LimitDecision, "limit" | "re
  * writes wait for the count, so a refused write never runs. If the limiter is unreachable the request
  * is served (fail open) and the failure logged.
  */
-export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collectors: ReadonlyMap<string, number> = new Map()): MiddlewareHandler<AppEnv> {
+export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collectors: ReadonlyMap<string, number> = new Map(), selfCounted: readonly string[] = []): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // An in-process call belongs to a request that was counted already; an inbound endpoint counts
+    // its requests itself once it knows whose they are (see countRequest).
+    if (c.get("dispatched") || selfCounted.some((prefix) => c.req.path.startsWith(prefix))) return next();
     const principal = c.get("principal");
     const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
     const ip = c.req.header("cf-connecting-ip") ?? "unknown";
@@ -68,4 +71,21 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
     }
     if (decision) setHeaders(c.res, decision);
   };
+}
+
+/**
+ * Counts one request of an endpoint that authenticates itself (a chat bot's signed webhook): against the
+ * workspace's plan once verified, against the client IP otherwise. Throws 429 when over the limit.
+ */
+export async function countRequest(c: Context<AppEnv>, subject: { workspace: { id: number; plan: keyof typeof PLAN_LIMITS } } | { ip: string }): Promise<void> {
+  const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
+  const at = clock.now();
+  const [key, limit] = "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
+  const decision = await durableLimiter(c.env.RATE_LIMITER)
+    .check(key, override ?? limit, at, override !== null || !("workspace" in subject))
+    .catch(() => null);
+  if (decision && !decision.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((decision.resetAt - at) / 1000));
+    throw new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, { headers: { "Retry-After": String(retryAfter) } });
+  }
 }

@@ -1,7 +1,19 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, eq, gte, inArray, lte } from "drizzle-orm";
+import { type SQL, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Filter } from "./definition";
+
+/** `?field=a,b` → the text column is any of the values, ignoring case ("engineering" finds "Engineering"). */
+export function anyText(column: SQLiteColumn, description: string): Filter {
+  return {
+    schema: z
+      .string()
+      .transform((value) => value.split(",").map((item) => item.trim()))
+      .pipe(z.array(z.string().min(1).max(200)).min(1).max(50, "at most 50 values")),
+    where: (values: string[]) => sql`${column} COLLATE NOCASE IN (${sql.join(values.map((value) => sql`${value}`), sql`, `)})`,
+    description,
+  };
+}
 
 /** `?field=a,b` → the column is any of the comma-separated values (each validated by `item`). */
 export function anyOf<T>(column: SQLiteColumn, item: z.ZodType<T, string>, description: string): Filter {
@@ -43,6 +55,28 @@ export function booleanFilter(where: (value: boolean) => SQL | undefined, descri
   return {
     schema: booleanParam(),
     where,
+    description,
+  };
+}
+
+/** `?field=N` as an inclusive bound on an integer column (money in minor units). */
+export function numberBound(column: SQLiteColumn, bound: "min" | "max", description: string): Filter {
+  return {
+    schema: z
+      .string()
+      .regex(/^(0|[1-9][0-9]{0,15})$/, "must be a non-negative integer")
+      .transform(Number)
+      .openapi({ type: "integer" }),
+    where: (value: number) => (bound === "min" ? gte(column, value) : lte(column, value)),
+    description,
+  };
+}
+
+/** `?field=<ISO 8601 date-time>` as an inclusive bound on a millisecond timestamp column. */
+export function timeBound(column: SQLiteColumn, bound: "after" | "before", description: string): Filter {
+  return {
+    schema: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value)),
+    where: (value: number) => (bound === "after" ? gte(column, value) : lte(column, value)),
     description,
   };
 }

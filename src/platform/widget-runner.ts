@@ -1,11 +1,11 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { access, denial, isAllowed } from "../platform/auth/permissions";
-import type { Principal } from "../platform/auth/principal";
-import { packageDisabled } from "../platform/auth/middleware";
-import type { Tenant } from "../platform/db";
-import { ApiError } from "../platform/errors";
-import { registry } from "../platform/packages";
-import { type Period, type WidgetDefinition, type WidgetKind, type WidgetUnit } from "../platform/widgets";
+import { access, denial, isAllowed } from "./auth/permissions";
+import type { Principal } from "./auth/principal";
+import { packageDisabled } from "./auth/middleware";
+import type { Tenant } from "./db";
+import { ApiError } from "./errors";
+import { registry } from "./packages";
+import { type Period, type WidgetDefinition, type WidgetKind, type WidgetUnit } from "./widgets";
 
 export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; data: unknown };
 export type RegisteredWidget = { pkg: string; widget: WidgetDefinition };

@@ -1,0 +1,170 @@
+import * as chrono from "chrono-node";
+
+/**
+ * Dates in a message, as a range of UTC days: periods people name ("this quarter", "last 30 days",
+ * "year to date") from a table, everything else ("since 3 March", "Friday", "2026-12-01", "5 Dec to
+ * 10 Dec") with chrono-node. `direction` decides what a bare "Friday" or "March" means: the next one
+ * for due dates and actions, the last one for metrics and history.
+ */
+
+export type DayRange = { from: string; to: string; label: string; start: number; end: number };
+export type Direction = "past" | "future";
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+type Span = { from: number; to: number };
+
+function startOfWeek(ms: number): number {
+  const weekday = (new Date(ms).getUTCDay() + 6) % 7; // Monday = 0
+  return ms - weekday * DAY;
+}
+function monthStart(year: number, month: number): number {
+  return Date.UTC(year, month, 1);
+}
+function quarterOf(ms: number): [number, number] {
+  const date = new Date(ms);
+  return [date.getUTCFullYear(), Math.floor(date.getUTCMonth() / 3)];
+}
+
+/** Periods by name, relative to today (UTC midnight ms). */
+function named(unit: string, which: "this" | "last" | "next", today: number, direction: Direction): Span {
+  const date = new Date(today);
+  const [year, month] = [date.getUTCFullYear(), date.getUTCMonth()];
+  // "this month" so far for history, the whole month for what is due.
+  const cap = (span: Span) => (which === "this" && direction === "past" ? { from: span.from, to: Math.min(span.to, today) } : span);
+  switch (unit) {
+    case "week": {
+      const start = startOfWeek(today) + (which === "last" ? -7 : which === "next" ? 7 : 0) * DAY;
+      return cap({ from: start, to: start + 6 * DAY });
+    }
+    case "month": {
+      const offset = which === "last" ? -1 : which === "next" ? 1 : 0;
+      return cap({ from: monthStart(year, month + offset), to: monthStart(year, month + offset + 1) - DAY });
+    }
+    case "quarter": {
+      const [y, q] = quarterOf(today);
+      const index = q + (which === "last" ? -1 : which === "next" ? 1 : 0);
+      return cap({ from: Date.UTC(y, index * 3, 1), to: Date.UTC(y, index * 3 + 3, 1) - DAY });
+    }
+    default: {
+      const y = year + (which === "last" ? -1 : which === "next" ? 1 : 0);
+      return cap({ from: Date.UTC(y, 0, 1), to: Date.UTC(y + 1, 0, 1) - DAY });
+    }
+  }
+}
+
+const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, direction: Direction): Span }[] = [
+  { pattern: /\b(?:so far )?(?:this year so far|year to date|ytd|so far this year)\b/, span: (_m, today) => named("year", "this", today, "past") },
+  { pattern: /\b(?:month to date|mtd|so far this month|this month so far)\b/, span: (_m, today) => named("month", "this", today, "past") },
+  { pattern: /\b(?:quarter to date|qtd)\b/, span: (_m, today) => named("quarter", "this", today, "past") },
+  {
+    pattern: /\b(?:in the |over the |during the |for the )?(?:last|past|previous) (\d{1,3}|two|three|four|five|six|seven|ten|twelve|thirty|ninety) (day|week|month)s?\b/,
+    span: (m, today) => {
+      const words: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, twelve: 12, thirty: 30, ninety: 90 };
+      const n = Number(m[1]) || words[m[1]!]!;
+      if (m[2] === "month") {
+        const date = new Date(today);
+        return { from: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - n, date.getUTCDate() + 1), to: today };
+      }
+      return { from: today - (n * (m[2] === "week" ? 7 : 1) - 1) * DAY, to: today };
+    },
+  },
+  {
+    pattern: /\b(this|current|last|previous|past|next|coming) (week|month|quarter|year)\b/,
+    span: (m, today, direction) => named(m[2]!, m[1] === "last" || m[1] === "previous" || m[1] === "past" ? "last" : m[1] === "next" || m[1] === "coming" ? "next" : "this", today, direction),
+  },
+  { pattern: /\b(?:the )?(?:past|last) (week|month|quarter|year)\b/, span: (m, today, direction) => named(m[1]!, "last", today, direction) },
+  {
+    pattern: /\bq([1-4])(?:[ -]?(\d{4}))?\b/,
+    span: (m, today, direction) => {
+      const now = new Date(today);
+      const quarter = Number(m[1]) - 1;
+      let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
+      const current = Math.floor(now.getUTCMonth() / 3);
+      if (!m[2] && direction === "past" && quarter > current) year -= 1;
+      if (!m[2] && direction === "future" && quarter < current) year += 1;
+      return { from: Date.UTC(year, quarter * 3, 1), to: Math.min(Date.UTC(year, quarter * 3 + 3, 1) - DAY, direction === "past" ? today : Infinity) };
+    },
+  },
+  { pattern: /\btoday\b/, span: (_m, today) => ({ from: today, to: today }) },
+  { pattern: /\byesterday\b/, span: (_m, today) => ({ from: today - DAY, to: today - DAY }) },
+  { pattern: /\btomorrow\b/, span: (_m, today) => ({ from: today + DAY, to: today + DAY }) },
+  { pattern: /\bovermorrow|day after tomorrow\b/, span: (_m, today) => ({ from: today + 2 * DAY, to: today + 2 * DAY }) },
+  {
+    pattern: new RegExp(`\\b(?:in|for|during|of) (${MONTHS.join("|")}|${MONTHS.map((m) => m.slice(0, 3)).join("|")})(?: (\\d{4}))?\\b`),
+    span: (m, today, direction) => {
+      const month = MONTHS.findIndex((name) => name.startsWith(m[1]!));
+      const now = new Date(today);
+      let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
+      if (!m[2] && direction === "past" && month > now.getUTCMonth()) year -= 1;
+      if (!m[2] && direction === "future" && month < now.getUTCMonth()) year += 1;
+      return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) - DAY };
+    },
+  },
+];
+
+/**
+ * A chrono result's day. chrono picks the nearest year for "3 March"; history means the last one, so a
+ * past-facing date without a year that lands after today moves back a year.
+ */
+function dayOf(component: chrono.ParsedComponents, today: number, direction: Direction): number {
+  let ms = Date.parse(`${iso(component.date().getTime())}T00:00:00Z`);
+  if (direction === "past" && ms > today && !component.isCertain("year")) {
+    const date = new Date(ms);
+    ms = Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate());
+  }
+  return ms;
+}
+
+/** The first date range the text names, with where it was found; null if none. */
+export function findRange(text: string, now: number, direction: Direction): DayRange | null {
+  const lower = text.toLowerCase();
+  const today = Date.parse(`${iso(now)}T00:00:00Z`);
+  let best: (Span & { start: number; end: number }) | null = null;
+  for (const { pattern, span } of PATTERNS) {
+    const match = pattern.exec(lower);
+    if (match && (!best || match.index < best.start)) best = { ...span(match, today, direction), start: match.index, end: match.index + match[0].length };
+  }
+  // "since 3 March": from that day until today.
+  const since = /\b(?:since|from) (.+?)(?:$| (?:to|until|till) )/.exec(lower);
+  if (since && !/ (?:to|until|till) /.test(lower.slice(since.index))) {
+    const parsed = chrono.parse(since[1]!, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
+    if (parsed && parsed.index === 0 && (!best || since.index < best.start)) {
+      best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };
+    }
+  }
+  if (!best) {
+    const parsed = chrono.parse(lower, { instant: new Date(now), timezone: "UTC" }, { forwardDate: direction === "future" });
+    const first = parsed.find((result) => !/^\d{1,3}$/.test(result.text.trim()));
+    if (first) {
+      const from = dayOf(first.start, today, direction);
+      const to = first.end ? dayOf(first.end, today, direction) : from;
+      best = { from, to, start: first.index, end: first.index + first.text.length };
+    }
+  }
+  if (!best) return null;
+  const label = best.from === best.to ? iso(best.from) : `${iso(best.from)} to ${iso(best.to)}`;
+  return { from: iso(best.from), to: iso(Math.max(best.from, best.to)), label, start: best.start, end: best.end };
+}
+
+/** The named dashboard period a range is, if it is one (so widgets use their own bucketing). */
+export function namedPeriod(range: { from: string; to: string }, now: number): "7d" | "30d" | "90d" | "12mo" | "mtd" | "ytd" | null {
+  const today = Date.parse(`${iso(now)}T00:00:00Z`);
+  if (range.to !== iso(today)) return null;
+  const date = new Date(today);
+  const candidates = {
+    "7d": iso(today - 6 * DAY),
+    "30d": iso(today - 29 * DAY),
+    "90d": iso(today - 89 * DAY),
+    "12mo": iso(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 11, 1)),
+    mtd: iso(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)),
+    ytd: iso(Date.UTC(date.getUTCFullYear(), 0, 1)),
+  } as const;
+  for (const [name, from] of Object.entries(candidates)) if (from === range.from) return name as keyof typeof candidates;
+  return null;
+}
+
+export const todayIso = (now: number) => iso(now);
+export const shiftDays = (day: string, days: number) => iso(Date.parse(`${day}T00:00:00Z`) + days * DAY);

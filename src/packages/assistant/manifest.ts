@@ -1,0 +1,20 @@
+import { definePackage } from "../../platform/packages";
+import { assistantRoutes } from "./routes";
+import { actions, conversations, messages } from "./schema";
+import { expireConversations } from "./sweeps";
+
+/**
+ * The assistant: answers from the workspace's own data and prepares actions, inside the worker, calling
+ * nothing outside. Its understanding covers every package through their skills.
+ */
+export default definePackage({
+  name: "assistant",
+  title: "AI assistant",
+  tier: "add-on",
+  description: "Answers questions about the workspace and prepares actions, offline, from the packages' own routes.",
+  dependsOn: [],
+  resources: [],
+  routers: [assistantRoutes],
+  tables: [conversations, messages, actions],
+  sweeps: [expireConversations],
+});

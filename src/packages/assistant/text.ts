@@ -1,0 +1,88 @@
+/** Tokens of a message, with their original spelling kept for names and titles. */
+export type Token = { raw: string; lower: string; start: number; end: number };
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}@._+'’&-]*/gu;
+
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    // Trailing dots, apostrophes and dashes belong to the sentence, not the word (emails keep theirs).
+    let raw = match[0].replace(/[.'’-]+$/u, "");
+    if (raw.endsWith("'s") || raw.endsWith("’s")) raw = raw.slice(0, -2);
+    if (!raw) continue;
+    // "win-rate", "e-mail", "non-billable": the words either side, unless it is a reference or an address (INV-000012).
+    if (/^\p{L}+(-\p{L}+)+$/u.test(raw)) {
+      let offset = match.index;
+      for (const part of raw.split("-")) {
+        out.push({ raw: part, lower: part.toLowerCase(), start: offset, end: offset + part.length });
+        offset += part.length + 1;
+      }
+      continue;
+    }
+    out.push({ raw, lower: raw.toLowerCase().replace(/’/g, "'"), start: match.index, end: match.index + raw.length });
+  }
+  return out;
+}
+
+/** Words that carry no name or value: function words and the verbs of questions and commands. */
+export const STOP = new Set(
+  (
+    "a an the of for to in on at by with from and or but is are was were be been being am do does did done have has had " +
+    "what whats what's which who whom whose where when why how much many me my mine our ours we us i you your it its " +
+    "this that these those there here please can could would will shall should may might must show list give get find " +
+    "display tell let see view pull up bring look lookup check any all every some each number count total about info " +
+    "details detail information on off out into onto as is it's there's let's just also only still currently right now " +
+    "so far than then them they their he she his her him hers kindly quickly need want like know is any anything everything " +
+    "named called titled with without via per whats show's who's ok okay hey hi hello"
+  ).split(" "),
+);
+
+/** Damerau–Levenshtein distance, capped: enough to tell "invoces" from "invoices". */
+export function distance(a: string, b: string, cap = 3): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = value;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * Corrects a typo to the domain word it is one (or, for long words, two) edits away from: "invoces" →
+ * "invoices", "employes" → "employees". Short words and words close to several are left alone, so a
+ * name like "Mary" is not turned into "many".
+ */
+export function correct(word: string, vocabulary: ReadonlySet<string>): string {
+  if (word.length < 5 || vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
+  const cap = word.length >= 8 ? 2 : 1;
+  let best: string[] = [];
+  let bestDistance = cap + 1;
+  for (const candidate of vocabulary) {
+    if (candidate.length < 4 || Math.abs(candidate.length - word.length) > cap) continue;
+    const d = distance(word, candidate, cap);
+    if (d < bestDistance) [best, bestDistance] = [[candidate], d];
+    else if (d === bestDistance) best.push(candidate);
+  }
+  if (best.length === 0) return word;
+  // Ties between forms of one word ("employee", "employees") are fine: take the longest.
+  const stem = best[0]!.slice(0, 4);
+  if (!best.every((candidate) => candidate.startsWith(stem))) return word;
+  return best.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
+/** Where a phrase occurs as whole words in a token list (token indexes), or -1. */
+export function findPhrase(tokens: readonly string[], phrase: string, from = 0): number {
+  const words = phrase.toLowerCase().split(/\s+/);
+  for (let i = from; i + words.length <= tokens.length; i++) {
+    if (words.every((word, k) => tokens[i + k] === word)) return i;
+  }
+  return -1;
+}
+
+export const EMAIL = /[^\s@<>(),;:"']+@[^\s@<>(),;:"']+\.[a-z]{2,}/i;

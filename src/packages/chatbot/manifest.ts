@@ -1,0 +1,17 @@
+import { definePackage } from "../../platform/packages";
+import { chatbotRoutes } from "./routes";
+import { integrations } from "./schema";
+
+/** The assistant in Slack, Teams and Telegram: signed webhooks in, answers in the response, nothing out. */
+export default definePackage({
+  name: "chatbot",
+  title: "Chat bot",
+  tier: "add-on",
+  description: "The assistant in Slack, Microsoft Teams and Telegram, answering in the request's own response.",
+  dependsOn: ["assistant"],
+  resources: [],
+  routers: [chatbotRoutes],
+  tables: [integrations],
+  sealedColumns: [{ table: integrations, column: integrations.secret, key: [integrations.workspaceId, integrations.provider] }],
+  inbound: ["/chatbot/slack/", "/chatbot/teams/", "/chatbot/telegram/"],
+});

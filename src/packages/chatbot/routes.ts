@@ -1,0 +1,280 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { apiBaseUrl, newRouter, publicOrigin } from "../../platform/app";
+import { packageDisabled, tenantOf } from "../../platform/auth/middleware";
+import { access } from "../../platform/auth/permissions";
+import type { Principal } from "../../platform/auth/principal";
+import { configOf } from "../../platform/config";
+import type { AppEnv } from "../../platform/context";
+import { database, rawRows } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { countRequest } from "../../platform/rate-limit/middleware";
+import { ListMeta } from "../../platform/resource/routes";
+import { users, workspaces } from "../../platform/schema";
+import { openSecret, sealSecret } from "../../platform/secrets";
+import { clock, isoTimestamp } from "../../platform/time";
+import { answer } from "../assistant/routes";
+import { integrations, PROVIDERS, type Provider } from "./schema";
+import { verifySlack, verifyTeams, verifyTelegram } from "./verify";
+
+const tags = ["Chat bot"];
+describeTag(
+  "Chat bot",
+  "The assistant in Slack, Microsoft Teams and Telegram. Inbound requests are authenticated by the platform's signature alone and answered in the HTTP response: the worker never calls the chat platform. The bot acts as a chosen user, read-only; actions are answered with a link to confirm them in the dashboard.",
+);
+
+const MAX_BODY = 64 * 1024;
+
+const Integration = z
+  .object({
+    provider: z.enum(PROVIDERS),
+    enabled: z.boolean(),
+    acts_as_user_id: z.number().int(),
+    endpoint_url: z.string().openapi({ description: "Where the chat platform must send its requests" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("ChatIntegration");
+
+const ProviderParam = z.object({ provider: z.enum(PROVIDERS, "must be slack, teams or telegram").openapi({ param: { name: "provider", in: "path" }, example: "slack" }) });
+
+const putIntegration = defineRoute(access.admin, {
+  method: "put",
+  path: "/chatbot/integrations/{provider}",
+  operationId: "setChatIntegration",
+  tags,
+  summary: "Connect or change a chat platform (the secret is stored encrypted and never shown again)",
+  description:
+    "secret: the Slack signing secret, the Teams outgoing-webhook security token (base64), or the Telegram secret_token given to setWebhook. Required when connecting; omit it to keep the current one.",
+  request: {
+    params: ProviderParam,
+    body: jsonBodyOf(
+      z
+        .strictObject({
+          enabled: z.boolean(),
+          secret: z.string().min(8, "must be at least 8 characters").max(512).optional(),
+          acts_as_user_id: z.number().int().positive(),
+        })
+        .openapi("SetChatIntegration"),
+    ),
+  },
+  responses: { 200: jsonContent(envelope(Integration), "The integration") },
+});
+
+const listIntegrations = defineRoute(access.admin, {
+  method: "get",
+  path: "/chatbot/integrations",
+  operationId: "listChatIntegrations",
+  tags,
+  summary: "The connected chat platforms (without their secrets)",
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Integration), meta: ListMeta }), "Every integration") },
+});
+
+const WorkspaceParam = z.object({
+  workspace_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/)
+    .transform(Number)
+    .openapi({ param: { name: "workspace_id", in: "path" }, type: "integer", example: 7 }),
+});
+
+// Documented here, read raw by the route: the signature covers the exact bytes, so no validator parses them first.
+const BODIES: Record<Provider, { type: string; schema: Record<string, unknown> }> = {
+  slack: {
+    type: "application/x-www-form-urlencoded",
+    schema: { type: "object", description: "Slack's slash-command payload; the question is `text`", properties: { command: { type: "string" }, text: { type: "string" }, user_id: { type: "string" } } },
+  },
+  teams: {
+    type: "application/json",
+    schema: { type: "object", description: "A Bot Framework activity; the question is `text` (the bot's <at> mention removed)", properties: { type: { type: "string" }, text: { type: "string" } } },
+  },
+  telegram: {
+    type: "application/json",
+    schema: { type: "object", description: "A Telegram Update; the question is `message.text`", properties: { update_id: { type: "integer" }, message: { type: "object" } } },
+  },
+};
+
+const inboundRoute = (provider: Provider, summary: string, description: string, response: z.ZodType) =>
+  defineRoute(access.public, {
+    method: "post",
+    path: `/chatbot/${provider}/{workspace_id}`,
+    operationId: `receive${provider[0]!.toUpperCase()}${provider.slice(1)}Message`,
+    tags,
+    summary,
+    description,
+    requestBody: { required: true, content: { [BODIES[provider].type]: { schema: BODIES[provider].schema } } },
+    request: { params: WorkspaceParam },
+    responses: { 200: jsonContent(response, "The bot's answer, in the platform's format") },
+    errors: ["unauthorized", "package_disabled", "payload_too_large"],
+  });
+
+const slack = inboundRoute(
+  "slack",
+  "Slack slash command",
+  "Form-encoded slash command. X-Slack-Signature = v0= + hex HMAC-SHA256(signing secret, v0:{X-Slack-Request-Timestamp}:{raw body}), the timestamp within 300 s; otherwise 401 and nothing is answered.",
+  z.object({ response_type: z.literal("ephemeral"), text: z.string() }).openapi("SlackAnswer"),
+);
+const teams = inboundRoute(
+  "teams",
+  "Microsoft Teams outgoing webhook",
+  "An activity (JSON). Authorization: HMAC <base64 HMAC-SHA256(base64-decoded security token, raw body)>; otherwise 401.",
+  z.object({ type: z.literal("message"), text: z.string() }).openapi("TeamsAnswer"),
+);
+const telegram = inboundRoute(
+  "telegram",
+  "Telegram bot webhook",
+  "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text get {}).",
+  z.object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() }).openapi("TelegramAnswer"),
+);
+
+type Row = typeof integrations.$inferSelect;
+const toIntegration = (c: Context<AppEnv>, row: Row): z.infer<typeof Integration> => ({
+  provider: row.provider,
+  enabled: row.enabled,
+  acts_as_user_id: row.actsAsUserId,
+  endpoint_url: `${apiBaseUrl(c)}/chatbot/${row.provider}/${row.workspaceId}`,
+  created_at: isoTimestamp(row.createdAt),
+  updated_at: isoTimestamp(row.updatedAt),
+});
+
+/** The bot's caller: the chosen user with a read-only scope, so every answer is a read the user could make. */
+function botPrincipal(row: { userId: number; userName: string; email: string; role: Principal["role"]; workspaceId: number; workspaceName: string; plan: Principal["workspace"]["plan"]; disabledPackages: string[] }): Principal {
+  return {
+    tokenId: 0,
+    tokenKind: "api",
+    tokenHash: "",
+    expiresAt: null,
+    scopes: ["read"],
+    role: row.role,
+    user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
+    workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+    disabledPackages: row.disabledPackages,
+  };
+}
+
+const refused = () => new ApiError("unauthorized", "The request's signature is missing, invalid or expired, or this integration is not enabled");
+
+/**
+ * An inbound chat request: the integration and its user in one read, the signature checked over the raw
+ * bytes, the request counted (against the workspace once verified, the client IP otherwise), then the
+ * assistant's answer as the bot's user — all in this request, so Slack's 3 s are never at risk.
+ */
+async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: number, read: (body: Uint8Array) => Promise<{ text: string } | null>) {
+  const ip = c.req.header("cf-connecting-ip") ?? "unknown";
+  if (Number(c.req.header("content-length") ?? 0) > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
+  const body = new Uint8Array(await c.req.raw.arrayBuffer());
+  if (body.length > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
+  const row = await database(c.env.DB)
+    .select({
+      enabled: integrations.enabled,
+      secret: integrations.secret,
+      userId: users.id,
+      userName: users.name,
+      email: users.email,
+      role: users.role,
+      workspaceId: workspaces.id,
+      workspaceName: workspaces.name,
+      plan: workspaces.plan,
+      disabledPackages: workspaces.disabledPackages,
+    })
+    .from(integrations)
+    .innerJoin(users, and(eq(users.id, integrations.actsAsUserId), eq(users.workspaceId, integrations.workspaceId)))
+    .innerJoin(workspaces, eq(workspaces.id, integrations.workspaceId))
+    .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.provider, provider)))
+    .get();
+  const secret = row?.enabled ? await openSecret(row.secret, configOf(c.env).sealingKeys) : null;
+  const verified =
+    secret !== null &&
+    (provider === "slack" ? await verifySlack(secret, c.req.raw.headers, body, clock.now()) : provider === "teams" ? await verifyTeams(secret, c.req.raw.headers, body) : await verifyTelegram(secret, c.req.raw.headers));
+  if (!row || !verified) {
+    await countRequest(c, { ip });
+    throw refused();
+  }
+  await countRequest(c, { workspace: { id: row.workspaceId, plan: row.plan } });
+  for (const name of ["chatbot", "assistant"]) if (row.disabledPackages.includes(name)) throw packageDisabled(name);
+  const message = await read(body);
+  if (!message) return null;
+  const principal = botPrincipal(row);
+  c.set("principal", principal);
+  const { reply } = await answer(c, principal, message.text.trim().slice(0, 2000) || "help", { readOnly: true });
+  return reply.action ? `${reply.action.summary}. Confirm it in the dashboard: ${publicOrigin(c)}/app/assistant?action=${reply.action.id}` : reply.text;
+}
+
+const json = (body: Uint8Array) => {
+  try {
+    return JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+
+export const chatbotRoutes = newRouter()
+  .openapi(putIntegration, async (c) => {
+    const { provider } = c.req.valid("param");
+    const input = c.req.valid("json");
+    if (provider === "teams" && input.secret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(input.secret)) {
+      throw ApiError.validation([{ path: "secret", message: "must be the base64 security token Teams shows when the outgoing webhook is created" }]);
+    }
+    const tenant = tenantOf(c);
+    const ws = tenant.workspaceId;
+    const now = Date.now();
+    const sealed = input.secret === undefined ? null : await sealSecret(input.secret, configOf(c.env).sealingKeys);
+    // One statement: the user must belong to this workspace; a missing secret keeps the current one.
+    const [row] = await rawRows<Record<string, unknown>>(
+      tenant.db,
+      sealed
+        ? sql`INSERT INTO ${integrations} (workspace_id, provider, enabled, secret, acts_as_user_id, created_at, updated_at)
+              SELECT ${ws}, ${provider}, ${input.enabled ? 1 : 0}, ${sealed}, id, ${now}, ${now} FROM ${users} WHERE id = ${input.acts_as_user_id} AND workspace_id = ${ws}
+              ON CONFLICT (workspace_id, provider) DO UPDATE SET enabled = excluded.enabled, secret = excluded.secret, acts_as_user_id = excluded.acts_as_user_id, updated_at = excluded.updated_at
+              RETURNING *`
+        : sql`UPDATE ${integrations} SET enabled = ${input.enabled ? 1 : 0}, acts_as_user_id = ${input.acts_as_user_id}, updated_at = ${now}
+              WHERE workspace_id = ${ws} AND provider = ${provider} AND EXISTS (SELECT 1 FROM ${users} WHERE id = ${input.acts_as_user_id} AND workspace_id = ${ws})
+              RETURNING *`,
+    );
+    if (!row) {
+      const known = await tenant.db.select({ id: users.id }).from(users).where(and(eq(users.id, input.acts_as_user_id), eq(users.workspaceId, ws))).get();
+      if (!known) throw ApiError.validation([{ path: "acts_as_user_id", message: "no user with this id in this workspace" }]);
+      throw ApiError.validation([{ path: "secret", message: "is required to connect a platform" }]);
+    }
+    const integration: Row = {
+      workspaceId: Number(row.workspace_id),
+      provider: row.provider as Provider,
+      enabled: Boolean(row.enabled),
+      secret: "",
+      actsAsUserId: Number(row.acts_as_user_id),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    };
+    return c.json({ success: true as const, data: toIntegration(c, integration) }, 200);
+  })
+  .openapi(listIntegrations, async (c) => {
+    const rows = await tenantOf(c).select(integrations).orderBy(integrations.provider);
+    const data = rows.map((row) => toIntegration(c, row));
+    return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
+  })
+  .openapi(slack, async (c) => {
+    const text = await receive(c, "slack", c.req.valid("param").workspace_id, async (body) => ({ text: new URLSearchParams(new TextDecoder().decode(body)).get("text") ?? "" }));
+    return c.json({ response_type: "ephemeral" as const, text: text ?? "" }, 200);
+  })
+  .openapi(teams, async (c) => {
+    // Teams wraps the mention of the bot in <at>…</at> and may send HTML.
+    const text = await receive(c, "teams", c.req.valid("param").workspace_id, async (body) => {
+      const activity = json(body);
+      return { text: String(activity?.text ?? "").replace(/<at>.*?<\/at>/g, "").replace(/<[^>]+>/g, " ").replace(/&nbsp;/g, " ") };
+    });
+    return c.json({ type: "message" as const, text: text ?? "" }, 200);
+  })
+  .openapi(telegram, async (c) => {
+    let chatId: number | string | undefined;
+    const text = await receive(c, "telegram", c.req.valid("param").workspace_id, async (body) => {
+      const update = json(body) as { message?: { text?: unknown; chat?: { id?: number | string } } } | null;
+      if (typeof update?.message?.text !== "string" || update.message.chat?.id === undefined) return null;
+      chatId = update.message.chat.id;
+      // "/ask overdue invoices" or "/start": the command is not the question.
+      return { text: update.message.text.replace(/^\/\w+(@\w+)?\s*/, "") };
+    });
+    if (text === null || chatId === undefined) return c.json({}, 200);
+    return c.json({ method: "sendMessage" as const, chat_id: chatId, text }, 200);
+  });

@@ -1,0 +1,132 @@
+import { formatMoney, words } from "../../platform/format";
+import type { ApiRecord, Skill } from "../../platform/skills";
+
+const money = (record: ApiRecord, field = "value") => formatMoney(Number(record[field]), String(record.currency));
+const STAGE_WORDS: Record<string, string[]> = {
+  initial_contact: ["initial contact", "first contact", "new"],
+  qualification: ["qualification", "qualifying", "qualified"],
+  meeting: ["meeting", "meetings", "meeting stage"],
+  proposal: ["proposal", "proposals", "proposal stage", "quoted"],
+  negotiation: ["negotiation", "negotiating", "in negotiation"],
+  won: ["won", "win", "closed won", "success"],
+  lost: ["lost", "lose", "closed lost", "dead"],
+};
+
+export const salesSkills: Skill[] = [
+  {
+    kind: "resource",
+    resource: "contacts",
+    singular: "contact",
+    plural: "contacts",
+    synonyms: ["person", "persons"],
+    nameField: "name",
+    label: (r) => String(r.name),
+    line: (r) => `${r.name}${r.company ? ` (${r.company})` : ""} — ${r.email}${r.phone ? `, ${r.phone}` : ""}`,
+    fields: {
+      email: { words: ["email", "e-mail", "email address", "mail"] },
+      phone: { words: ["phone", "phone number", "telephone", "mobile", "cell", "number"] },
+      company: { words: ["company", "employer", "organisation", "organization", "work for", "works for", "work at", "works at"] },
+    },
+    values: [{ words: ["at", "from company", "working at", "who work at", "company"], param: "company" }],
+  },
+  {
+    kind: "resource",
+    resource: "leads",
+    singular: "lead",
+    plural: "leads",
+    synonyms: ["prospect", "prospects"],
+    nameField: "name",
+    label: (r) => String(r.name),
+    line: (r) => `${r.name}${r.company ? ` (${r.company})` : ""} — ${words(r.status)}${r.source ? `, from ${r.source}` : ""}${r.value !== null && r.value !== undefined ? `, ${money(r)}` : ""}`,
+    fields: {
+      email: { words: ["email", "e-mail", "email address"] },
+      phone: { words: ["phone", "phone number", "telephone", "mobile"] },
+      company: { words: ["company", "organisation", "organization"] },
+      source: { words: ["source", "where from", "come from", "came from"] },
+      status: { words: ["status", "state"] },
+      value: { words: ["value", "worth", "potential"], format: "money" },
+    },
+    filters: [
+      { words: ["new", "fresh", "untouched"], query: { status: "new" }, label: "new" },
+      { words: ["contacted", "reached out"], query: { status: "contacted" }, label: "contacted" },
+      { words: ["qualified"], query: { status: "qualified" }, label: "qualified" },
+      { words: ["unqualified", "disqualified"], query: { status: "unqualified" }, label: "unqualified" },
+      { words: ["converted"], query: { status: "converted" }, label: "converted" },
+    ],
+    values: [{ words: ["from", "via", "source", "sourced from", "coming from", "came from"], param: "source" }],
+  },
+  {
+    kind: "resource",
+    resource: "deals",
+    singular: "deal",
+    plural: "deals",
+    synonyms: ["opportunity", "opportunities", "oppty", "opp", "opps"],
+    nameField: "name",
+    label: (r) => `${r.name} (${money(r)})`,
+    line: (r) => `${r.name} — ${money(r)}, ${words(r.stage)}${r.expected_close_date ? `, expected to close ${r.expected_close_date}` : ""}`,
+    fields: {
+      value: { words: ["value", "worth", "amount", "size", "how much"], format: "money" },
+      stage: { words: ["stage", "status", "state", "where"] },
+      expected_close_date: { words: ["close date", "expected close", "closing date", "when will it close"], format: "date" },
+    },
+    filters: [
+      { words: ["open", "active", "ongoing", "in progress"], query: { status: "open" }, label: "open" },
+      ...Object.entries(STAGE_WORDS).map(([stage, list]) => ({ words: list, query: { stage }, label: `in ${words(stage)}` })),
+    ],
+    amount: { min: "value_min", max: "value_max" },
+    sorts: [{ words: ["biggest", "largest", "top", "most valuable", "highest"], sort: "-value" }],
+  },
+  {
+    kind: "metric",
+    widget: "sales.won_value",
+    title: "Won deals",
+    phrases: ["won value", "value won", "deals won", "won deals", "closed won", "sales won", "how much did we win", "bookings"],
+  },
+  {
+    kind: "metric",
+    widget: "sales.win_rate",
+    title: "Win rate",
+    phrases: ["win rate", "winrate", "close rate", "win ratio", "success rate", "conversion of deals", "how often do we win"],
+  },
+  {
+    kind: "metric",
+    widget: "sales.pipeline_by_stage",
+    now: true,
+    title: "Open pipeline",
+    phrases: ["pipeline", "pipeline value", "open pipeline", "pipeline by stage", "deals by stage", "sales pipeline"],
+  },
+  {
+    kind: "metric",
+    widget: "sales.leads_by_source",
+    title: "Leads by source",
+    phrases: ["leads by source", "lead sources", "where do leads come from", "where our leads come from", "lead source breakdown"],
+  },
+  {
+    kind: "metric",
+    widget: "sales.new_contacts",
+    title: "New contacts",
+    phrases: ["new contacts", "contacts added", "contacts created", "contact growth"],
+  },
+  {
+    kind: "action",
+    name: "move_deal",
+    resource: "deals",
+    slots: [
+      { name: "deal", kind: "record", resource: "deals", required: true },
+      { name: "stage", kind: "state", states: STAGE_WORDS, after: ["to", "into", "as", "stage"], required: true },
+    ],
+    request: (v) => ({ method: "PATCH", path: `/deals/${v.deal}`, body: { stage: v.stage } }),
+    summary: (v, labels) => `Move the deal ${labels.deal} to ${words(v.stage)}`,
+  },
+  {
+    kind: "action",
+    name: "create_contact",
+    resource: "contacts",
+    slots: [
+      { name: "name", kind: "title", required: true },
+      { name: "email", kind: "email", required: true },
+    ],
+    request: (v) => ({ method: "POST", path: "/contacts", body: { name: v.name, email: v.email } }),
+    summary: (v) => `Create the contact ${v.name} <${v.email}>`,
+  },
+];

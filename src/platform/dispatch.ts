@@ -1,0 +1,45 @@
+import type { Context, Hono } from "hono";
+import type { Principal } from "./auth/principal";
+import type { AppEnv } from "./context";
+import type { ErrorCode } from "./errors";
+
+/**
+ * Calls an API route in-process, as a given principal: the request goes through the same pipeline as
+ * one from the network — validation, roles and token scopes, package gating, the write path, events,
+ * idempotency — with no network and no second authentication. The assistant's tools are built on it,
+ * so what it reads and writes is exactly what the caller could over HTTP. The principal travels in a
+ * WeakMap keyed by the Request object: nothing a client sends can claim one.
+ */
+const principals = new WeakMap<Request, Principal>();
+let target: Hono<AppEnv> | null = null;
+
+export function setDispatchTarget(app: Hono<AppEnv>): void {
+  target = app;
+}
+
+/** The principal of an in-process request, if it is one. */
+export function dispatchedPrincipal(request: Request): Principal | undefined {
+  return principals.get(request);
+}
+
+export type ApiErrorBody = { code: ErrorCode; message: string; details?: unknown };
+export type Dispatched<T> = { ok: true; status: number; data: T; meta?: Record<string, unknown> } | { ok: false; status: number; error: ApiErrorBody };
+
+export async function dispatch<T = unknown>(
+  c: Context<AppEnv>,
+  principal: Principal,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Dispatched<T>> {
+  if (!target) throw new Error("dispatch: the platform has not been created");
+  const request = new Request(new URL(`/api/v1${path}`, c.req.url), {
+    method,
+    headers: { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  principals.set(request, principal);
+  const response = await target.fetch(request, c.env, c.executionCtx);
+  const json = (await response.json()) as { success: boolean; data?: T; meta?: Record<string, unknown>; error?: ApiErrorBody };
+  return json.success ? { ok: true, status: response.status, data: json.data as T, ...(json.meta ? { meta: json.meta } : {}) } : { ok: false, status: response.status, error: json.error! };
+}

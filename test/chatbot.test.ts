@@ -1,0 +1,194 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { clock } from "../src/platform/time";
+import { BASE, call, create, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
+import { exports } from "cloudflare:workers";
+
+const realNow = clock.now;
+let outbound: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  // Answers go in the HTTP response: no response_url, no Bot API call, no fetch at all.
+  outbound = vi.spyOn(globalThis, "fetch");
+});
+afterEach(() => {
+  expect(outbound).not.toHaveBeenCalled();
+  vi.restoreAllMocks();
+  clock.now = realNow;
+});
+
+const encoder = new TextEncoder();
+async function hmac(key: Uint8Array, data: Uint8Array) {
+  const imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", imported, data));
+}
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+async function post(path: string, body: string, headers: Record<string, string>, ip = freshIp()) {
+  const res = await exports.default.fetch(new Request(`${BASE}${path}`, { method: "POST", body, headers: { "cf-connecting-ip": ip, ...headers } }));
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers, text };
+}
+
+const SLACK_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
+const TEAMS_SECRET = b64(crypto.getRandomValues(new Uint8Array(32)));
+const TELEGRAM_SECRET = "telegram-secret-token-123";
+
+/** A workspace with an overdue invoice, its three integrations acting as a member. */
+async function connected() {
+  const ws = await signup("Chat Co");
+  await setPlan(ws, "enterprise");
+  const customer = await create(ws, "customers", { name: "Acme", email: "ap@acme.example", currency: "USD" });
+  const invoice = await create(ws, "invoices", { customer_id: customer.id, currency: "USD", issue_date: "2026-01-05", due_date: "2026-02-05", items: [{ description: "Work", quantity: 1, unit_amount: 10000 }] });
+  await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token });
+  const project = await create(ws, "projects", { name: "Website" });
+  const members = (await call("GET", "/users", { token: ws.token })).json.data;
+  const owner = members[0];
+  for (const [provider, secret] of [
+    ["slack", SLACK_SECRET],
+    ["teams", TEAMS_SECRET],
+    ["telegram", TELEGRAM_SECRET],
+  ] as const) {
+    const res = await call("PUT", `/chatbot/integrations/${provider}`, { token: ws.token, body: { enabled: true, secret, acts_as_user_id: owner.id } });
+    expect(res.status, res.text).toBe(200);
+  }
+  return { ws, invoice, project, owner };
+}
+
+async function slack(ws: Workspace, text: string, options: { secret?: string; timestamp?: number; ip?: string } = {}) {
+  const body = new URLSearchParams({
+    token: "gIkuvaNzQIHg97ATvDxqgjtO",
+    team_id: "T0001",
+    team_domain: "example",
+    channel_id: "C2147483705",
+    channel_name: "general",
+    user_id: "U2147483697",
+    user_name: "ada",
+    command: "/bp",
+    text,
+    response_url: "https://hooks.slack.com/commands/1234/5678",
+    trigger_id: "13345224609.738474920.8088930838d88f008e0",
+  }).toString();
+  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  const signature = `v0=${hex(await hmac(encoder.encode(options.secret ?? SLACK_SECRET), encoder.encode(`v0:${timestamp}:${body}`)))}`;
+  return post(`/chatbot/slack/${ws.workspaceId}`, body, { "content-type": "application/x-www-form-urlencoded", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature }, options.ip);
+}
+
+describe("chat integrations", () => {
+  it("are set by admins, store the secret encrypted and never show it", async () => {
+    const { ws, owner } = await connected();
+    const list = await call("GET", "/chatbot/integrations", { token: ws.token });
+    expect(list.json.data.map((i: { provider: string }) => i.provider)).toEqual(["slack", "teams", "telegram"]);
+    expect(list.json.data[0]).toEqual({
+      provider: "slack",
+      enabled: true,
+      acts_as_user_id: owner.id,
+      endpoint_url: `${BASE}/chatbot/slack/${ws.workspaceId}`,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(list.text).not.toContain(SLACK_SECRET);
+    const stored = await env.DB.prepare("SELECT secret FROM chatbot_integrations WHERE workspace_id = ?").bind(ws.workspaceId).all<{ secret: string }>();
+    for (const row of stored.results) expect(row.secret).toMatch(/^v2:/);
+
+    const member = await userWithRole(ws, "member");
+    expectError(await call("PUT", "/chatbot/integrations/slack", { token: member, body: { enabled: false, acts_as_user_id: owner.id } }), 403, "forbidden");
+    expectError(await call("GET", "/chatbot/integrations", { token: member }), 403, "forbidden");
+    const fresh = await signup("Fresh Co");
+    const freshOwner = (await call("GET", "/users", { token: fresh.token })).json.data[0];
+    expectError(await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, acts_as_user_id: freshOwner.id } }), 400, "validation_error");
+    expectError(await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: owner.id } }), 400, "validation_error");
+    expectError(await call("PUT", "/chatbot/integrations/teams", { token: fresh.token, body: { enabled: true, secret: "not base64!!", acts_as_user_id: freshOwner.id } }), 400, "validation_error");
+    expectError(await call("PUT", "/chatbot/integrations/discord", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: freshOwner.id } }), 404, "not_found");
+    // Without a new secret the current one is kept.
+    expect((await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: true, acts_as_user_id: owner.id } })).status).toBe(200);
+    expect((await slack(ws, "overdue invoices")).status).toBe(200);
+  });
+});
+
+describe("Slack", () => {
+  it("answers a signed slash command in the response; refuses bad or stale signatures with nothing answered", async () => {
+    const { ws, invoice } = await connected();
+    const ok = await slack(ws, "overdue invoices");
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ response_type: "ephemeral", text: expect.stringContaining(invoice.number) });
+
+    for (const bad of [await slack(ws, "overdue invoices", { secret: "wrong-secret-wrong-secret" }), await slack(ws, "overdue invoices", { timestamp: Math.floor(Date.now() / 1000) - 301 })]) {
+      expectError(bad, 401, "unauthorized");
+      expect(bad.text).not.toContain(invoice.number);
+    }
+    expectError(await post(`/chatbot/slack/${ws.workspaceId}`, "text=hi", { "content-type": "application/x-www-form-urlencoded" }), 401, "unauthorized");
+    // Another workspace's id, or one that does not exist: the same 401.
+    const other = await signup("Other Co");
+    expectError(await slack(other, "overdue invoices"), 401, "unauthorized");
+    expectError(await slack({ ...ws, workspaceId: 999_999 }, "overdue invoices"), 401, "unauthorized");
+  });
+
+  it("refuses a disabled integration (401) or package (403), and proposes actions with a dashboard link, read-only", async () => {
+    const { ws, owner } = await connected();
+    const action = await slack(ws, "create a task Call Acme in Website due Friday");
+    expect(action.json.text).toMatch(/^Create the task "Call Acme" in project Website, due \d{4}-\d{2}-\d{2}\. Confirm it in the dashboard: http:\/\/127\.0\.0\.1:8787\/app\/assistant\?action=act_\w+$/);
+    const actionId = /action=(act_\w+)/.exec(action.json.text)![1];
+    // The link is for the bot's user, who confirms with their own session.
+    const confirmed = await call("POST", `/assistant/actions/${actionId}/confirm`, { token: ws.token });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.json.data.result.title).toBe("Call Acme");
+
+    expect((await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: false, acts_as_user_id: owner.id } })).status).toBe(200);
+    expectError(await slack(ws, "overdue invoices"), 401, "unauthorized");
+    expect((await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: true, acts_as_user_id: owner.id } })).status).toBe(200);
+    expect((await call("PUT", "/packages/chatbot", { token: ws.token, body: { enabled: false } })).status).toBe(200);
+    expectError(await slack(ws, "overdue invoices"), 403, "package_disabled");
+  });
+
+  it("counts verified requests against the workspace and refused ones against the client IP", async () => {
+    const { ws } = await connected();
+    const ip = freshIp();
+    const refused = [];
+    for (let i = 0; i < 61; i++) refused.push(await slack(ws, "hi", { secret: "wrong-secret-wrong-secret", ip }));
+    expect(refused.slice(0, 60).every((res) => res.status === 401)).toBe(true);
+    expectError(refused[60]!, 429, "rate_limited");
+    // A verified request from that IP is the workspace's, not the IP's.
+    expect((await slack(ws, "hi", { ip })).status).toBe(200);
+  });
+});
+
+describe("Microsoft Teams and Telegram", () => {
+  it("Teams: an HMAC-signed activity is answered as a message", async () => {
+    const { ws, invoice } = await connected();
+    const activity = JSON.stringify({
+      type: "message",
+      id: "1485983408511",
+      timestamp: "2026-11-22T10:00:00.000Z",
+      serviceUrl: "https://smba.trafficmanager.net/emea/",
+      channelId: "msteams",
+      from: { id: "29:1XJKJMvc5GBtc2JwZq0oj8tHZmzrQgFmB", name: "Ada" },
+      conversation: { isGroup: true, id: "19:253b1f341670408fb6fcb79ac4571e9a@thread.skype;messageid=1485983408511" },
+      recipient: null,
+      textFormat: "plain",
+      text: "<at>Business Bot</at>&nbsp;overdue invoices",
+      entities: [{ type: "mention", text: "<at>Business Bot</at>", mentioned: { id: "28:c9e8c047-2a74-40a2-b28a-b162d5f5327c", name: "Business Bot" } }],
+    });
+    const key = Uint8Array.from(atob(TEAMS_SECRET), (ch) => ch.charCodeAt(0));
+    const signature = b64(await hmac(key, encoder.encode(activity)));
+    const ok = await post(`/chatbot/teams/${ws.workspaceId}`, activity, { "content-type": "application/json", authorization: `HMAC ${signature}` });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ type: "message", text: expect.stringContaining(invoice.number) });
+    expectError(await post(`/chatbot/teams/${ws.workspaceId}`, activity.replace("overdue", "paid"), { "content-type": "application/json", authorization: `HMAC ${signature}` }), 401, "unauthorized");
+    expectError(await post(`/chatbot/teams/${ws.workspaceId}`, activity, { "content-type": "application/json" }), 401, "unauthorized");
+  });
+
+  it("Telegram: the secret-token header authenticates; the answer is a sendMessage in the response", async () => {
+    const { ws, invoice } = await connected();
+    const update = JSON.stringify({
+      update_id: 10000,
+      message: { message_id: 1365, date: 1795312800, chat: { id: 1111111, type: "private", first_name: "Ada" }, from: { id: 1111111, is_bot: false, first_name: "Ada" }, text: "/ask overdue invoices" },
+    });
+    const ok = await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ method: "sendMessage", chat_id: 1111111, text: expect.stringContaining(invoice.number) });
+    const sticker = JSON.stringify({ update_id: 10001, message: { message_id: 1366, date: 1795312800, chat: { id: 1111111, type: "private" }, sticker: { file_id: "x" } } });
+    expect((await post(`/chatbot/telegram/${ws.workspaceId}`, sticker, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET })).json).toEqual({});
+    expectError(await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": "guess" }), 401, "unauthorized");
+    expectError(await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json" }), 401, "unauthorized");
+  });
+});
