@@ -189,6 +189,17 @@ rows.push(
   }),
 );
 rows.push(await measure("GET /dashboard (10k invoices, 5k deals, 2k employees, 20k tasks)", { token: reporting.token, path: "/dashboard" }));
+// The assistant: a metric and a list question, answered through the same routes (in-process) as the caller.
+const assistantRows = [];
+for (const [label, message] of [
+  ["metric", "revenue this month"],
+  ["list", "overdue invoices"],
+]) {
+  assistantRows.push(
+    await measure(`POST /assistant/messages (${label}: "${message}", 10k invoices)`, { token: reporting.token, method: "POST", path: "/assistant/messages", body: JSON.stringify({ message }) }),
+  );
+}
+rows.push(...assistantRows);
 const health = rows[0].rps;
 for (const row of rows) row.ratio_to_health = Number((row.rps / health).toFixed(2));
 
@@ -355,6 +366,8 @@ const results = {
   post_contact_ratio: rows[3].ratio_to_health,
   get_contact_p99_ratio: Number((rows[1].p99_ms / rows[0].p99_ms).toFixed(2)),
   dashboard_p50_ratio_to_get_contact: Number((rows[6].p50_ms / Math.max(rows[1].p50_ms, 0.5)).toFixed(2)),
+  assistant_metric_p50_ratio_to_list: Number((assistantRows[0].p50_ms / Math.max(rows[2].p50_ms, 0.5)).toFixed(2)),
+  assistant_list_p50_ratio_to_list: Number((assistantRows[1].p50_ms / Math.max(rows[2].p50_ms, 0.5)).toFixed(2)),
   list_scaling_ratio: Number((listBig.p50_ms / listSmall.p50_ms).toFixed(2)),
   projects_scaling_ratio: Number((projectsBig.p50_ms / projectsSmall.p50_ms).toFixed(2)),
   webhook_fanout_seconds: verified.size === hookTasks.length ? fanoutSeconds : null,
@@ -377,6 +390,7 @@ console.table(table);
 console.log(`GET /contacts/{id}: ${results.get_contact_ratio}× /health throughput (target ≥ 0.5), p99 ${results.get_contact_p99_ratio}× /health p99 (target ≤ 3)`);
 console.log(`POST /contacts: ${results.post_contact_ratio}× /health (target ≥ 0.3)`);
 console.log(`GET /dashboard p50: ${results.dashboard_p50_ratio_to_get_contact}× GET /contacts/{id} p50 (target ≤ 3)`);
+console.log(`POST /assistant/messages p50 ÷ GET /contacts?limit=25 p50: metric ${results.assistant_metric_p50_ratio_to_list}×, list ${results.assistant_list_p50_ratio_to_list}× (target ≤ 2)`);
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`POST /analytics/collect: ${analytics.collect_ratio_to_health}× /health (target ≥ 0.7)`);
