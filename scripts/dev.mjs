@@ -17,9 +17,24 @@ migrateLocal();
 const seeded = seedDemo();
 const server = await startLocalServer({ port, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));
+await connectDemoProApp(server.url);
+
+/** The demo workspace's HRM Pro app points at the demo pro app this server hosts (its port is only known now). */
+async function connectDemoProApp(url) {
+  const call = (method, path, token, body) =>
+    fetch(`${url}/api/v1${path}`, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const login = await (await call("POST", "/auth/token", undefined, { email: DEMO.email, password: DEMO.password })).json();
+  if (!login.token) return;
+  const apps = await (await call("GET", "/sso/apps", login.token)).json();
+  const hrmPro = apps.data?.find((app) => app.app === "hrm-pro");
+  if (hrmPro?.app_url?.startsWith(url)) return;
+  await call("PUT", "/sso/apps/hrm-pro", login.token, { app_url: `${url}/demo/pro-app`, enabled: true });
+  await call("POST", "/sso/apps/hrm-pro/secret", login.token);
+}
 
 console.log(`
-  Business Platform API on ${server.url}/api/v1  (reference: ${server.url}/api/v1/docs)
+  Dashboard:  ${server.url}/app   (sign in with the demo login below)
+  API:        ${server.url}/api/v1  (reference: ${server.url}/api/v1/docs)
   Demo workspace (${seeded}; npm run seed re-creates it):
     ${DEMO.email} / ${DEMO.password} (owner), ${DEMO_VIEWER.email} / ${DEMO_VIEWER.password} (viewer)
   Get a token:  curl -s -X POST ${server.url}/api/v1/auth/token -H 'content-type: application/json' \\

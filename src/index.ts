@@ -18,6 +18,7 @@ import { createPlatform } from "./platform/app";
 import type { Env } from "./platform/context";
 import sso from "./sso/manifest";
 import webhooks from "./webhooks/manifest";
+import web from "./web/manifest";
 import workspace from "./workspace/manifest";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";
@@ -29,6 +30,7 @@ export const packages = [
   webhooks,
   sso,
   dashboard,
+  web,
   hrm,
   sales,
   account,

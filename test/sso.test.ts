@@ -155,7 +155,7 @@ describe("SSO refresh", () => {
 });
 
 describe("embedding", () => {
-  it("serves the embed script and demo pages, and the demo app's backend verifies tokens", async () => {
+  it("serves the embed script and the demo pro app, whose backend verifies tokens", async () => {
     const script = await call("GET", "/sso/embed.js");
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toContain("text/javascript");
@@ -171,10 +171,10 @@ describe("embedding", () => {
     const bad = await verify(`${grant.token}x`);
     expect(bad.status).toBe(401);
     await bad.text();
-    for (const path of ["/demo/pro-app", "/demo/dashboard"]) {
-      const page = await exports.default.fetch(`http://127.0.0.1:8787${path}`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain("<!doctype html>");
-    }
+    const page = await exports.default.fetch("http://127.0.0.1:8787/demo/pro-app");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("<!doctype html>");
+    // The stand-in dashboard is gone: the real one embeds apps at /app/apps/{app}.
+    expect((await exports.default.fetch("http://127.0.0.1:8787/demo/dashboard")).status).toBe(404);
   });
 });

@@ -27,19 +27,23 @@ export type Dispatched<T> = { ok: true; status: number; data: T; meta?: Record<s
 
 export async function dispatch<T = unknown>(
   c: Context<AppEnv>,
-  principal: Principal,
+  principal: Principal | null,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Dispatched<T>> {
   if (!target) throw new Error("dispatch: the platform has not been created");
+  // Without a principal (a sign-in form) the call is anonymous and counted per client IP, as over HTTP.
+  const ip = c.req.header("cf-connecting-ip");
   const request = new Request(new URL(`/api/v1${path}`, c.req.url), {
     method,
-    headers: { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    headers: { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...(principal || !ip ? {} : { "cf-connecting-ip": ip }), ...options.headers },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  principals.set(request, principal);
+  if (principal) principals.set(request, principal);
   const response = await target.fetch(request, c.env, c.executionCtx);
-  const json = (await response.json()) as { success: boolean; data?: T; meta?: Record<string, unknown>; error?: ApiErrorBody };
-  return json.success ? { ok: true, status: response.status, data: json.data as T, ...(json.meta ? { meta: json.meta } : {}) } : { ok: false, status: response.status, error: json.error! };
+  const json = (await response.json()) as { success?: boolean; data?: T; meta?: Record<string, unknown>; error?: ApiErrorBody };
+  if (!response.ok) return { ok: false, status: response.status, error: json.error ?? { code: "internal_error", message: `HTTP ${response.status}` } };
+  // Most routes answer {success, data, meta}; a few (POST /auth/token) answer their object as it is.
+  return json.success === true ? { ok: true, status: response.status, data: json.data as T, ...(json.meta ? { meta: json.meta } : {}) } : { ok: true, status: response.status, data: json as T };
 }

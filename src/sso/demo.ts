@@ -4,10 +4,9 @@ import { publicOrigin } from "../platform/app";
 import { verifyIssuedToken } from "./service";
 
 /**
- * Demo pages, to see single sign-on work in a browser:
- * - /demo/dashboard#session=<bps_ token>&app=hrm-pro — a stand-in for the dashboard: mounts the app with embed.js;
- * - /demo/pro-app — a stand-in pro app: takes the token from the fragment or a postMessage, has its
- *   "backend" (/demo/pro-app/verify, using src/sso/verify.ts with the app secret) check it, shows the user.
+ * A demo pro app, to see single sign-on work locally (point a pro app's app_url at it and open it in the
+ * dashboard at /app/apps/{app}): /demo/pro-app takes the token from the fragment or a postMessage, has its
+ * "backend" (/demo/pro-app/verify, using src/sso/verify.ts with the app secret) check it, shows the user.
  */
 export const demoPages = new Hono<AppEnv>();
 
@@ -55,29 +54,3 @@ demoPages.post("/demo/pro-app/verify", async (c) => {
   if (!verified) return c.json({ error: "invalid token" }, 401);
   return c.json({ claims: verified.claims }, 200);
 });
-
-demoPages.get("/demo/dashboard", (c) =>
-  c.html(
-    page(
-      "Demo dashboard",
-      `<h1>Demo dashboard</h1>
-<p>Embedded app tokens refreshed: <strong id="refreshes">0</strong></p>
-<div id="app"></div>
-<script src="/api/v1/sso/embed.js"></script>
-<script>
-  const params = new URLSearchParams(location.hash.slice(1));
-  history.replaceState(null, "", location.pathname);
-  BusinessPlatformSSO.mount({
-    container: document.getElementById("app"),
-    app: params.get("app") || "hrm-pro",
-    apiBase: location.origin + "/api/v1",
-    sessionToken: params.get("session"),
-    refreshBeforeSeconds: params.has("lead") ? Number(params.get("lead")) : undefined,
-    height: "240px",
-    onToken: (_token, refreshes) => { document.getElementById("refreshes").textContent = String(refreshes); document.body.dataset.refreshes = String(refreshes); },
-    onError: (error) => { document.getElementById("refreshes").textContent = "error: " + error.message; },
-  });
-</script>`,
-    ),
-  ),
-);

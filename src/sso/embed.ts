@@ -7,7 +7,8 @@
  *       apiBase: "https://api.example.com/api/v1", sessionToken: "bps_…" });
  *   </script>
  *
- * It asks POST /sso/token for a token, loads the app at its launch_url (token in the fragment), and
+ * It asks POST /sso/token for a token (or takes `initial`, a token its server already issued), loads the app
+ * at its launch_url (token in the fragment), and
  * ~15 s before each token expires gets a fresh one from POST /sso/refresh and hands it to the iframe
  * with postMessage({type: "bp:sso_token", token}) addressed to the app's exact origin.
  */
@@ -29,7 +30,8 @@ export const EMBED_SCRIPT = `(() => {
     const lead = options.refreshBeforeSeconds === undefined ? 15 : options.refreshBeforeSeconds;
     const notify = options.onToken || (() => {});
     const fail = options.onError || ((error) => console.error("BusinessPlatformSSO:", error));
-    let current = await call(apiBase, "/sso/token", options.sessionToken, { app: options.app });
+    // A host that already holds a first token (issued by its server) passes it as initial.
+    let current = options.initial || (await call(apiBase, "/sso/token", options.sessionToken, { app: options.app }));
     const origin = new URL(current.app_url).origin;
     const iframe = document.createElement("iframe");
     iframe.title = options.app;
