@@ -51,6 +51,9 @@ async function pendingDelivery(ws: Workspace, endpointId: number, attempt = 0) {
   return { deliveryId: row!.id, eventId };
 }
 
+/** An endpoint that existed before the back-dated events a test writes (endpoints never receive older events). */
+const backdate = (endpointId: number, ms = 10 * 60_000) => env.DB.prepare("UPDATE webhook_endpoints SET created_at = created_at - ? WHERE id = ?").bind(ms, endpointId).run();
+
 /** Seconds between `before` and the delivery's next attempt. */
 const delayOf = (row: Record<string, any>, before: number) => (row.next_attempt_at - before) / 1000;
 
@@ -160,7 +163,7 @@ describe("webhook endpoints", () => {
 describe("delivery end to end", () => {
   it("delivers signed events to subscribed endpoints only, once per change", async () => {
     const ws = await signup();
-    await setPlan(ws, "pro");
+    await setPlan(ws, "pro"); // a subscription.updated before any endpoint existed: never delivered to them
     const onlyTasks = await endpoint(ws, ["task.completed"], "https://tasks.example/hook");
     const everything = await endpoint(ws, ["*"], "https://all.example/hook");
     const project = await create(ws, "projects", { name: "P" });
@@ -222,6 +225,7 @@ describe("delivery end to end", () => {
   it("re-enqueues outbox events that were never enqueued from the cron sweep", async () => {
     const ws = await signup();
     const hook = await endpoint(ws);
+    await backdate(hook.id);
     const eventId = newEventId();
     await env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
       .bind(eventId, ws.workspaceId, Date.now() - 60_000)
@@ -390,6 +394,8 @@ describe("outbox after a crash", () => {
     const quiet = await signup();
     const busyHook = await endpoint(busy, ["employee.onboarded"]);
     const quietHook = await endpoint(quiet);
+    await backdate(busyHook.id);
+    await backdate(quietHook.id);
     const old = Date.now() - 60_000;
     const backlog = (ws: Workspace, count: number) =>
       env.DB.prepare(

@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
+import { d1Session } from "./d1-session";
 import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
@@ -174,6 +175,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   const inbound = manifests.flatMap((manifest) => (manifest.inbound ?? []).map((prefix) => `/api/v1${prefix}`));
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER)), collectors, inbound));
   api.use("*", jsonBody(new Set(collectors.keys()), inbound));
+  api.use("*", d1Session);
   const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   api.use("*", async (c, next) => {
     await next();
@@ -181,7 +183,9 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     if (c.get("eventsRecorded") && principal && c.res.status < 500) {
       for (const hook of afterEvents) {
         const workspaceId = principal.workspace.id;
-        c.executionCtx.waitUntil(hook(c.env, workspaceId).catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspaceId })));
+        // Started on the next turn of the event loop: the response is on its way before the hook's first query.
+        const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspaceId));
+        c.executionCtx.waitUntil(later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspaceId })));
       }
     }
   });

@@ -52,6 +52,7 @@ const COMMON_HEADERS = {
   "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),
   "X-RateLimit-Remaining": ref("headers", "X-RateLimit-Remaining"),
   "X-RateLimit-Reset": ref("headers", "X-RateLimit-Reset"),
+  "X-D1-Bookmark": ref("headers", "X-D1-Bookmark"),
 };
 
 /** Registers the shared headers and parameters the routes refer to. */
@@ -65,6 +66,7 @@ export function registerCommonComponents(router: OpenAPIHono<AppEnv>): void {
   header("X-RateLimit-Reset", "Unix time (seconds) when the current window ends", "integer");
   header("Retry-After", "Seconds to wait before retrying", "integer");
   header("Idempotent-Replayed", "true when this response is the stored one for the request's Idempotency-Key");
+  header("X-D1-Bookmark", "The database position this request saw or wrote; send it back as X-D1-Bookmark on a later request to read at least that state (read-your-writes on read replicas)");
   registry.registerComponent("parameters", "IdempotencyKey", {
     name: "Idempotency-Key",
     in: "header",

@@ -14,7 +14,8 @@ const NEXT_EVENTS = `SELECT id FROM events WHERE workspace_id = ?1 AND enqueued_
 
 /**
  * One round of fan-out, atomically: in one D1 batch, a delivery row per (event, subscribed endpoint)
- * is inserted straight from the events joined to the endpoints, and the same events are claimed.
+ * is inserted straight from the events joined to the endpoints (those that existed when the event
+ * happened: an endpoint never receives older events), and the same events are claimed.
  * A crash after the batch leaves pending deliveries that the sweep re-sends; a crash before it leaves
  * unclaimed events that the sweep dispatches. Nothing is claimed without its deliveries.
  */
@@ -24,7 +25,7 @@ async function fanOutRound(d1: D1Database, workspaceId: number, now: number): Pr
       .prepare(
         `INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at)
          SELECT e.workspace_id, w.id, e.id, e.type, 0, 'pending', ?2, ?2, ?2
-         FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.enabled = 1
+         FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.enabled = 1 AND w.created_at <= e.created_at
          WHERE e.id IN (${NEXT_EVENTS})
            AND CASE WHEN e.type = 'webhook.test'
              THEN json_extract(e.data, '$.webhook_id') = w.id
@@ -36,6 +37,33 @@ async function fanOutRound(d1: D1Database, workspaceId: number, now: number): Pr
     d1.prepare(`UPDATE events SET enqueued_at = ?2 WHERE id IN (${NEXT_EVENTS}) RETURNING id`).bind(workspaceId, now),
   ]);
   return { claimed: claimed!.results.length, deliveryIds: inserted!.results.map((row) => row.id) };
+}
+
+// Whether a workspace has an enabled endpoint, per isolate for a few seconds: most workspaces have none,
+// and their writes then cost no fan-out batch after the response (the sweep claims their events).
+const SUBSCRIBERS_TTL_MS = 10_000;
+const subscribers = new Map<number, { any: boolean; at: number }>();
+
+/** Forgets what this isolate knows of a workspace's endpoints (after one is created, changed or deleted). */
+export function forgetSubscribers(workspaceId: number): void {
+  subscribers.delete(workspaceId);
+}
+
+async function hasEndpoints(env: Env, workspaceId: number, now: number): Promise<boolean> {
+  const known = subscribers.get(workspaceId);
+  if (known && now - known.at < SUBSCRIBERS_TTL_MS) return known.any;
+  const row = await env.DB.prepare("SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE workspace_id = ?1 AND enabled = 1) AS any").bind(workspaceId).first<{ any: number }>();
+  if (subscribers.size > 10_000) subscribers.clear();
+  subscribers.set(workspaceId, { any: row?.any === 1, at: now });
+  return row?.any === 1;
+}
+
+/**
+ * After a request recorded events: fan them out at once when the workspace has endpoints. Without any
+ * (as far as this isolate knew in the last 10 s), the cron sweep claims them within a minute or two.
+ */
+export async function dispatchAfterRequest(env: Env, workspaceId: number, now = Date.now()): Promise<number> {
+  return (await hasEndpoints(env, workspaceId, now)) ? dispatchEvents(env, workspaceId, now) : 0;
 }
 
 /**

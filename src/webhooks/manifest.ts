@@ -1,6 +1,6 @@
 import { definePackage } from "../platform/packages";
 import { handleWebhookBatch } from "./consumer";
-import { dispatchEvents, sweepOutbox, type WebhookMessage } from "./dispatch";
+import { dispatchAfterRequest, sweepOutbox, type WebhookMessage } from "./dispatch";
 import { webhookRoutes, webhookTestEvents } from "./routes";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 
@@ -22,5 +22,5 @@ export default definePackage({
   sweeps: [sweepOutbox],
   consumers: { webhooks: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env) },
   // After a request that recorded events answers, fan them out; the cron sweep picks up what this misses.
-  onEventsRecorded: (env, workspaceId) => dispatchEvents(env, workspaceId),
+  onEventsRecorded: (env, workspaceId) => dispatchAfterRequest(env, workspaceId),
 });

@@ -2,7 +2,7 @@ import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { tenantOf } from "../platform/auth/middleware";
+import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
 import { newEventId, recordEvent } from "../platform/events";
@@ -13,7 +13,7 @@ import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent, d
 import { idPage, PageQuery, pageQueryShape } from "../platform/resource/id-page";
 import { Deleted, ListMeta } from "../platform/resource/routes";
 import { isoTimestamp } from "../platform/time";
-import { sendMessages } from "./dispatch";
+import { forgetSubscribers, sendMessages } from "./dispatch";
 import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
 import { sealSecret } from "../platform/secrets";
 import { newSigningSecret } from "./signing";
@@ -220,6 +220,7 @@ export const webhookRoutes = newRouter()
         updatedAt: now,
       })
       .returning();
+    forgetSubscribers(principalOf(c).workspace.id);
     return c.json({ success: true as const, data: { ...toEndpoint(row!), secret } }, 201);
   })
   .openapi(routes.get, async (c) => {
@@ -238,6 +239,7 @@ export const webhookRoutes = newRouter()
       )
       .returning();
     if (!row) throw ApiError.notFound("webhook endpoint");
+    forgetSubscribers(principalOf(c).workspace.id);
     return c.json({ success: true as const, data: toEndpoint(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
@@ -248,6 +250,7 @@ export const webhookRoutes = newRouter()
       tenant.delete(webhookEndpoints, eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
     ]);
     if (removed.length === 0) throw ApiError.notFound("webhook endpoint");
+    forgetSubscribers(principalOf(c).workspace.id);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
   })
   .openapi(routes.rotate, async (c) => {

@@ -221,28 +221,25 @@ export const invoiceActionRoutes = newRouter()
     const { id } = c.req.valid("param");
     const body = c.req.valid("json") ?? {};
     const tenant = tenantOf(c);
-    const invoice = await loadRow(invoiceResource, tenant, id);
-    if (!invoice) throw ApiError.notFound("invoice");
-    if (!SENDABLE.includes(invoice.status as InvoiceStatus)) throw transitionError(invoice.status as InvoiceStatus, "send", SENDABLE);
-    let to = body.to;
-    if (!to) {
-      const customer = await tenant.select(customers, eq(customers.id, invoice.customerId as number)).get();
-      to = customer?.billingEmail ?? customer?.email ?? undefined;
-    }
-    if (!to) throw ApiError.validation([{ path: "to", message: "is required: the customer has no billing or contact e-mail" }]);
     const now = Date.now();
+    // One statement: the recipient defaults to the customer's billing e-mail, then its e-mail, read in
+    // the same UPDATE; nothing is read first.
+    const customerEmail = sql`(SELECT coalesce(${customers.billingEmail}, ${customers.email}) FROM ${customers} WHERE ${customers.id} = ${invoices.customerId} AND ${customers.workspaceId} = ${invoices.workspaceId})`;
+    const recipient = body.to ? sql`${body.to}` : customerEmail;
     const [row] = await tenant
       .update(
         invoices,
-        { status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never, sentAt: now, sentTo: to, updatedAt: now },
+        { status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never, sentAt: now, sentTo: recipient as never, updatedAt: now },
         eq(invoices.id, id),
         inArray(invoices.status, SENDABLE),
+        sql`${recipient} IS NOT NULL`,
       )
       .returning();
     if (!row) {
       const current = await loadRow(invoiceResource, tenant, id);
       if (!current) throw ApiError.notFound("invoice");
-      throw transitionError(current.status as InvoiceStatus, "send", SENDABLE);
+      if (!SENDABLE.includes(current.status as InvoiceStatus)) throw transitionError(current.status as InvoiceStatus, "send", SENDABLE);
+      throw ApiError.validation([{ path: "to", message: "is required: the customer has no billing or contact e-mail" }]);
     }
     return c.json({ success: true as const, data: toInvoice(row) }, 200);
   })

@@ -128,8 +128,6 @@ export const paymentActionRoutes = newRouter()
   .openapi(createPayment, async (c) => {
     const input = c.req.valid("json");
     const tenant = tenantOf(c);
-    const invoice = await tenant.select(invoices, eq(invoices.id, input.invoice_id)).get();
-    if (!invoice) throw ApiError.validation([{ path: "invoice_id", message: "no invoice with this id in this workspace" }]);
     const refuse = (status: string, amountDue: number) => {
       if (!(PAYABLE as readonly string[]).includes(status)) {
         return new ApiError("invalid_transition", `Cannot record a payment on an invoice that is ${status}`, {
@@ -138,25 +136,23 @@ export const paymentActionRoutes = newRouter()
       }
       return ApiError.validation([{ path: "amount", message: `must not exceed the invoice's amount due (${amountDue})` }]);
     };
-    if (!(PAYABLE as readonly string[]).includes(invoice.status) || input.amount > invoice.total - invoice.amountPaid) {
-      throw refuse(invoice.status, invoice.total - invoice.amountPaid);
-    }
 
     const now = Date.now();
     const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
     const paid = sql`${invoices.amountPaid} + ${input.amount}`;
-    // One batch, each step conditional on the one before: the invoice takes the amount only if it is
-    // still payable and not over-paid (a single conditional UPDATE, safe under concurrent payments),
-    // the payment row exists only if it did, and the event only if the payment does.
+    const ofInvoice = (column: string) => sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id} AND ${invoices.workspaceId} = ${tenant.workspaceId})`;
+    // One batch, nothing read first, each step conditional on the one before: the invoice takes the
+    // amount only if it is still payable and not over-paid (a single conditional UPDATE, safe under
+    // concurrent payments), the payment row exists only if it did, and the event only if the payment does.
     const [updated, inserted] = await tenant.db
       .batch([
         tenant
-          .update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, eq(invoices.id, invoice.id), inArray(invoices.status, [...PAYABLE]), sql`${paid} <= ${invoices.total}`)
+          .update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, eq(invoices.id, input.invoice_id), inArray(invoices.status, [...PAYABLE]), sql`${paid} <= ${invoices.total}`)
           .returning(),
         tenant.db
           .insert(payments)
           .select(
-            sql`SELECT NULL, ${tenant.workspaceId}, ${invoice.id}, ${input.amount}, ${invoice.currency}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
+            sql`SELECT NULL, ${tenant.workspaceId}, ${input.invoice_id}, ${input.amount}, ${ofInvoice("currency")}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
           )
           .returning(),
         recordEvent(
@@ -166,9 +162,9 @@ export const paymentActionRoutes = newRouter()
             data: toPayment({
               id: 0,
               workspaceId: tenant.workspaceId,
-              invoiceId: invoice.id,
+              invoiceId: input.invoice_id,
               amount: input.amount,
-              currency: invoice.currency,
+              currency: "",
               method: input.method ?? "other",
               processor: input.processor ?? null,
               processorPaymentId: input.processor_payment_id ?? null,
@@ -178,7 +174,8 @@ export const paymentActionRoutes = newRouter()
             }),
             insertedInto: { table: payments, id: payments.id },
             computed: {
-              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${invoices.id} = ${invoice.id}))`,
+              currency: ofInvoice("currency"),
+              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id}))`,
             },
             onlyIfChanged: true,
           },
@@ -190,8 +187,8 @@ export const paymentActionRoutes = newRouter()
       });
     const payment = inserted[0];
     if (!updated[0] || !payment) {
-      // Another payment or a void got there first: explain against the invoice as it is now.
-      const current = await tenant.select(invoices, eq(invoices.id, invoice.id)).get();
+      // Refused (missing, not payable, over-paid, or another payment got there first): explain against the invoice as it is now.
+      const current = await tenant.select(invoices, eq(invoices.id, input.invoice_id)).get();
       if (!current) throw ApiError.validation([{ path: "invoice_id", message: "no invoice with this id in this workspace" }]);
       throw refuse(current.status, current.total - current.amountPaid);
     }

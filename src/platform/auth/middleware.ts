@@ -4,6 +4,7 @@ import type { AppEnv } from "../context";
 import { database, Tenant } from "../db";
 import { ApiError } from "../errors";
 import { tokens } from "../schema";
+import { sessionAware } from "../d1-session";
 import { dispatchedPrincipal } from "../dispatch";
 import { type Access, denial, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
@@ -91,8 +92,12 @@ export function principalOf(c: Context<AppEnv>): Principal {
   return principal;
 }
 
-/** The caller's workspace as a query scope, on the business database or another (the analytics one). */
+/**
+ * The caller's workspace as a query scope — the one place every business query starts from — on the
+ * business database (in the request's D1 session) or another one (the analytics database).
+ */
 export function tenantOf(c: Context<AppEnv>, on: D1Database = c.env.DB): Tenant {
   const principal = principalOf(c);
-  return new Tenant(database(on), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
+  // The business database runs in the request's session (replicas, bookmarks).
+  return new Tenant(database(on === c.env.DB ? sessionAware(on) : on), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
 }

@@ -42,9 +42,18 @@ function remember(principal: Principal, now: number): void {
 export type Resolution = { principal: Principal; fromCache: boolean } | null;
 
 /** A bearer token → its principal, or null when it is malformed, unknown, expired or revoked. */
+// The hash of each token this isolate has seen recently: a SHA-256 per request is the one cryptographic
+// step of the hot path, and a token's hash never changes (the principal behind it is cached apart).
+const hashes = new Map<string, string>();
+
 export async function resolveToken(d1: D1Database, token: string, now: number): Promise<Resolution> {
   if (!looksLikeToken(token)) return null;
-  const hash = await hashToken(token);
+  let hash = hashes.get(token);
+  if (hash === undefined) {
+    hash = await hashToken(token);
+    if (hashes.size >= TOKEN_CACHE_MAX_ENTRIES) hashes.clear();
+    hashes.set(token, hash);
+  }
   const cached = cache.get(hash);
   if (cached && now - cached.cachedAt < TOKEN_CACHE_TTL_MS) {
     if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= now) return null;

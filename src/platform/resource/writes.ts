@@ -201,6 +201,12 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
       .set({ data: sql`(SELECT ${rowJson(def)} FROM ${table} WHERE ${tenant.scope(table, eq(table.id, operation.id))})` })
       .where(eq(events.id, eventId)),
   );
+  // Without computed fields the UPDATE returns the row as it is after the write: no read-back statement.
+  if (!def.computed && extensions(def, tenant).length === 0) {
+    const statements = [...guards, ...recorded, update.returning(), assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills];
+    const updateIndex = guards.length + recorded.length;
+    return { statements, finish: (results) => ({ status: 200, row: (results[updateIndex] as AnyRow[])[0]! }) };
+  }
   const statements = [...guards, ...recorded, update, assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills, readBack(def, tenant, operation.id)];
   return { statements, finish: (results) => ({ status: 200, row: (results.at(-1) as AnyRow[])[0]! }) };
 }
