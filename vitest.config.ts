@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const analyticsMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-analytics"));
+  const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shard", "SHARD_1"));
   return {
     plugins: [
       cloudflareTest({
@@ -15,6 +16,7 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_ANALYTICS_MIGRATIONS: analyticsMigrations,
+            TEST_SHARD_MIGRATIONS: shardMigrations,
             ALLOW_INSECURE_WEBHOOK_URLS: "true",
             CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
             SIGNING_SECRETS_KEY: `test2:${Buffer.alloc(32, 2).toString("base64")},test1:${Buffer.alloc(32, 1).toString("base64")}`,

@@ -16,6 +16,8 @@ export function localSecrets() {
   return {
     CURSOR_SECRET: randomBytes(32).toString("base64url"),
     SIGNING_SECRETS_KEY: `local1:${randomBytes(32).toString("base64")}`,
+    // The operator's token for /ops (npm run shard:move reads it from .dev.vars).
+    OPERATOR_TOKEN: randomBytes(32).toString("base64url"),
   };
 }
 
@@ -32,7 +34,7 @@ export function ensureDevVars(path = ".dev.vars") {
 }
 
 /** Every D1 binding with its own migrations (the same files the tests apply). */
-export const DATABASES = ["DB", "ANALYTICS_DB"];
+export const DATABASES = ["DB", "SHARD_1", "ANALYTICS_DB"];
 
 /** Applies the D1 migrations to the local databases. */
 export function migrateLocal({ persistTo } = {}) {

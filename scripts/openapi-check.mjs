@@ -25,6 +25,7 @@ try {
   const worker = server.getWorker();
   await worker.applyD1Migrations("DB");
   await worker.applyD1Migrations("ANALYTICS_DB");
+  await worker.applyD1Migrations("SHARD_1");
   const document = await (await fetch(new URL("/api/v1/openapi.json", url))).json();
   writeFileSync(`${out}/openapi.json`, `${JSON.stringify(document, null, 2)}\n`);
   console.log(`openapi: ${Object.keys(document.paths).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhooks → ${out}/openapi.json`);

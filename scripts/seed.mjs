@@ -81,8 +81,9 @@ export function demoSql(ids, now = Date.now()) {
   const out = [];
   const stamp = (ms) => ({ created_at: ms, updated_at: ms });
 
-  out.push(...inserts("workspaces", ["id", "name", "plan", "plan_updated_at", "disabled_packages", "invoice_counter", "created_at", "updated_at"], [
-    { id: ws, name: DEMO.workspace_name, plan: "pro", plan_updated_at: now, disabled_packages: "[]", invoice_counter: 0, ...stamp(today - 400 * DAY) },
+  // The demo lives on DB, shard 0: the directory and its business rows in the one local database.
+  out.push(...inserts("workspaces", ["id", "name", "plan", "plan_updated_at", "disabled_packages", "shard", "created_at", "updated_at"], [
+    { id: ws, name: DEMO.workspace_name, plan: "pro", plan_updated_at: now, disabled_packages: "[]", shard: "DB", ...stamp(today - 400 * DAY) },
   ]));
   out.push(...inserts("users", ["id", "workspace_id", "name", "email", "password_hash", "role", "created_at", "updated_at"], [
     { id: ids.users + 1, workspace_id: ws, name: DEMO.name, email: DEMO.email, password_hash: passwordHash(DEMO.password, 7), role: "owner", ...stamp(today - 400 * DAY) },
@@ -162,7 +163,7 @@ export function demoSql(ids, now = Date.now()) {
   }
   out.push(...inserts("invoices", ["id", "workspace_id", "customer_id", "number", "currency", "issue_date", "due_date", "items", "status", "subtotal", "tax_total", "total", "amount_paid", "sent_at", "sent_to", "created_at", "updated_at"], invoices));
   out.push(...inserts("payments", ["id", "workspace_id", "invoice_id", "amount", "currency", "method", "paid_at", "created_at", "updated_at"], payments));
-  out.push(`UPDATE workspaces SET invoice_counter = ${invoices.length} WHERE id = ${ws};`);
+  out.push(`INSERT INTO invoice_counters (workspace_id, last) VALUES (${ws}, ${invoices.length});`);
 
   // Deals across the pipeline, won and lost over the year.
   const deals = [];
@@ -311,7 +312,7 @@ const ANALYTICS_TABLES = ["analytics_events", "analytics_visits", "analytics_vis
 
 const TABLES = ["workspaces", "users", "employees", "contacts", "leads", "customers", "invoices", "payments", "deals", "projects", "tasks", "job_openings", "candidates", "time_entries"];
 /** Child tables first, for deleting a workspace's rows. */
-const DELETE_ORDER = ["time_entries", "candidates", "job_openings", "tasks", "projects", "deals", "payments", "invoices", "customers", "leads", "contacts", "employees", "tokens", "idempotency_keys", "webhook_deliveries", "webhook_endpoints", "events", "sso_apps", "users"];
+const DELETE_ORDER = ["time_entries", "candidates", "job_openings", "tasks", "projects", "deals", "payments", "invoices", "customers", "leads", "contacts", "employees", "tokens", "idempotency_keys", "webhook_deliveries", "webhook_endpoints", "events", "sso_apps", "assistant_messages", "assistant_actions", "assistant_conversations", "chatbot_integrations", "users", "invoice_counters", "task_counts", "payment_days", "invoice_balances"];
 
 /** Seeds the demo workspace unless it exists (or re-creates it). Returns what it did. */
 export function seedDemo({ persistTo, recreate = false } = {}) {

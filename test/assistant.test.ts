@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { planWithModel } from "../src/packages/assistant/workers-ai";
 import { clock } from "../src/platform/time";
-import { call, create, env, expectError, fetchWith, recordedEvents, setPlan, signup, userWithRole } from "./helpers";
+import { call, create, expectError, fetchWith, recordedEvents, setPlan, signup, userWithRole } from "./helpers";
 
 const realNow = clock.now;
 let outbound: ReturnType<typeof vi.spyOn>;
@@ -219,13 +219,13 @@ describe("conversations", () => {
 
   it("answers a metric and a list question in few D1 round trips", async () => {
     const { ws } = await company();
-    const { countingD1 } = await import("./helpers");
-    const { binding, counter } = countingD1(env.DB);
-    await fetchWith({ DB: binding }, "GET", "/me", { token: ws.token });
-    counter.calls = 0;
-    expect((await fetchWith({ DB: binding }, "POST", "/assistant/messages", { token: ws.token, body: { message: "overdue invoices" } })).status).toBe(200);
+    const { countingDatabases } = await import("./helpers");
+    const counting = countingDatabases();
+    await fetchWith(counting.bindings, "GET", "/me", { token: ws.token });
+    counting.reset();
+    expect((await fetchWith(counting.bindings, "POST", "/assistant/messages", { token: ws.token, body: { message: "overdue invoices" } })).status).toBe(200);
     // The list (with its total) and the conversation's writes: two round trips.
-    expect(counter.calls).toBe(2);
+    expect(counting.calls()).toBe(2);
   });
 });
 

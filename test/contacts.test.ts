@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, env, expectError, setPlan, signup, type Workspace } from "./helpers";
+import { call, dbOf, env, expectError, setPlan, signup, type Workspace } from "./helpers";
 
 const contact = (n: number | string, extra: Record<string, unknown> = {}) => ({ name: `Contact ${n}`, email: `c${n}@example.com`, ...extra });
 
@@ -80,7 +80,7 @@ describe("contacts CRUD", () => {
       const error = expectError(await call("POST", "/contacts", { token: ws.token, body }), 400, "validation_error");
       expect(error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
     }
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(count?.n).toBe(0);
   });
 
@@ -115,7 +115,7 @@ describe("contacts lists", () => {
     const ws = await signup();
     await setPlan(ws, "enterprise");
     await createContacts(ws, 1000);
-    const ids = new Set<number>((await env.DB.prepare("SELECT id FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all<{ id: number }>()).results.map((r) => r.id));
+    const ids = new Set<number>((await (await dbOf(ws.workspaceId)).prepare("SELECT id FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all<{ id: number }>()).results.map((r) => r.id));
     expect(ids.size).toBe(1000);
     let inserted = 0;
     const seen = await walk(ws, "limit=7", async (page) => {
@@ -262,7 +262,7 @@ describe("contacts batch", () => {
       { index: 2, path: "operations.2.data.email", message: "must be a valid e-mail address" },
       { index: 4, path: "operations.4.id", message: "is required" },
     ]);
-    const rows = await env.DB.prepare("SELECT name FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all();
+    const rows = await (await dbOf(ws.workspaceId)).prepare("SELECT name FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all();
     expect(rows.results).toEqual([{ name: "Contact 0" }]);
   });
 
@@ -293,7 +293,7 @@ describe("contacts batch", () => {
     await call("POST", "/contacts", { token: ws.token, body: contact(0) });
     const conflict = await call("POST", "/contacts/batch", { token: ws.token, body: { operations: [{ op: "create", data: contact(1) }, { op: "create", data: contact(0) }] } });
     expectError(conflict, 409, "conflict");
-    const count = () => env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = async () => (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect((await count())?.n).toBe(1);
 
     const loose = await call("POST", "/contacts/batch", {
@@ -327,7 +327,7 @@ describe("idempotency", () => {
     expect(second.text).toBe(first.text);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     expect(second.headers.get("idempotent-replayed")).toBe("true");
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(count?.n).toBe(1);
 
     expectError(await call("POST", "/contacts", { token: ws.token, body: contact("bob"), headers }), 422, "idempotency_key_reused");
@@ -339,7 +339,7 @@ describe("idempotency", () => {
   it("answers 409 while the first request is in progress and validates the key", async () => {
     const ws = await signup();
     const me = (await call("GET", "/me", { token: ws.token })).json.data;
-    await env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, credential, key, request_hash, locked_until, expires_at) VALUES (?, ?, 'busy', 'h', ?, ?)")
+    await (await dbOf(ws.workspaceId)).prepare("INSERT INTO idempotency_keys (workspace_id, credential, key, request_hash, locked_until, expires_at) VALUES (?, ?, 'busy', 'h', ?, ?)")
       .bind(ws.workspaceId, `user:${me.user.id}`, Date.now() + 60_000, Date.now() + 86_400_000)
       .run();
     expectError(await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "busy" } }), 409, "idempotency_in_progress");
@@ -353,7 +353,7 @@ describe("idempotency", () => {
     const first = await call("POST", "/contacts/batch", { token: ws.token, body, headers: { "idempotency-key": "batch-1" } });
     const again = await call("POST", "/contacts/batch", { token: ws.token, body, headers: { "idempotency-key": "batch-1" } });
     expect(again.text).toBe(first.text);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(count?.n).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { allWidgets } from "../src/platform/widget-runner";
 import { database, Tenant } from "../src/platform/db";
 import { clock } from "../src/platform/time";
 import { buckets, periodOf } from "../src/platform/widgets";
-import { call, countingD1, create, env, expectError, fetchWith, setPlan, signup, userWithRole, type Workspace } from "./helpers";
+import { call, countingD1, create, dbOf, env, expectError, fetchWith, setPlan, shardOf, signup, userWithRole, type Workspace } from "./helpers";
 
 const realNow = clock.now;
 afterEach(() => {
@@ -242,9 +242,10 @@ describe("the dashboard", () => {
 
   it("computes every business widget in one D1 round trip, and the analytics widgets in one more on their database", async () => {
     const { ws } = await company();
-    const business = countingD1(env.DB);
+    const shard = await shardOf(ws.workspaceId);
+    const business = countingD1(shard.db);
     const analytics = countingD1(env.ANALYTICS_DB);
-    const bindings = { DB: business.binding, ANALYTICS_DB: analytics.binding };
+    const bindings = { [shard.name]: business.binding, ANALYTICS_DB: analytics.binding };
     await fetchWith(bindings, "GET", "/me", { token: ws.token }); // the token is verified (and cached) first
     business.counter.calls = 0;
     business.counter.statements = 0;
@@ -282,8 +283,9 @@ describe("periods, in UTC", () => {
     const ws = await signup();
     const customer = await create(ws, "customers", { name: "C" });
     const invoice = await create(ws, "invoices", { customer_id: customer.id, items: [{ description: "x", quantity: 1, unit_amount: 1_000 }] });
+    const db = await dbOf(ws.workspaceId);
     const insert = (amount: number, paidAt: number) =>
-      env.DB.prepare("INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at) VALUES (?, ?, ?, 'USD', 'cash', ?, ?, ?)")
+      db.prepare("INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at) VALUES (?, ?, ?, 'USD', 'cash', ?, ?, ?)")
         .bind(ws.workspaceId, invoice.id, amount, paidAt, paidAt, paidAt)
         .run();
     await insert(1, Date.UTC(2026, 11, 31, 23, 59, 59, 999));
@@ -358,7 +360,8 @@ describe("rollups kept by triggers", () => {
       body: { items: [{ description: "d", quantity: 2, unit_amount: 7 }] },
     });
 
-    const rows = async (query: string) => (await env.DB.prepare(query).bind(ws.workspaceId).all()).results;
+    const db = await dbOf(ws.workspaceId);
+    const rows = async (query: string) => (await db.prepare(query).bind(ws.workspaceId).all()).results;
     expect(await rows("SELECT project_id, status, tasks FROM task_counts WHERE workspace_id = ? AND tasks > 0 ORDER BY 1, 2")).toEqual(
       await rows("SELECT project_id, status, count(*) AS tasks FROM tasks WHERE workspace_id = ? AND deleted_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2"),
     );

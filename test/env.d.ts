@@ -6,6 +6,8 @@ declare global {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
       TEST_ANALYTICS_MIGRATIONS: D1Migration[];
+      TEST_SHARD_MIGRATIONS: D1Migration[];
+      SHARD_1: D1Database;
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { fromBase64 } from "../src/platform/crypto";
-import { call, env, expectError, freshIp, signup, uniqueEmail, userWithRole } from "./helpers";
+import { call, dbOf, env, expectError, freshIp, signup, uniqueEmail, userWithRole } from "./helpers";
 
 async function apiToken(token: string, scopes: string[]) {
   const res = await call("POST", "/api-tokens", { token, body: { name: `t-${scopes.join("-")}`, scopes } });
@@ -197,7 +197,7 @@ describe("configuration: no public fallback keys", () => {
     const oldRing = { SIGNING_SECRETS_KEY: `old:${btoa(String.fromCharCode(...new Uint8Array(32).fill(9)))}` };
     const created = await withEnv(oldRing, "POST", "/webhooks", { token: ws.token, body: { url: "https://hooks.example.com/x", events: ["*"] } });
     expect(created.status, created.text).toBe(201);
-    const stored = async () => (await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(created.json.data.id).first<{ secret: string }>())!.secret;
+    const stored = async () => (await (await dbOf(ws.workspaceId)).prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(created.json.data.id).first<{ secret: string }>())!.secret;
     expect(await stored()).toMatch(/^v2:old:/);
     // The current ring puts a new key first and keeps the old one: the cron re-seals, then the old key may go.
     const rotated = { SIGNING_SECRETS_KEY: `${env.SIGNING_SECRETS_KEY},${oldRing.SIGNING_SECRETS_KEY}` };

@@ -93,9 +93,19 @@ export async function create(ws: Workspace, resource: string, body: Record<strin
   return res.json.data;
 }
 
+/** The shard (binding name and database) that holds a workspace's business rows, read from the directory. */
+export async function shardOf(workspaceId: number): Promise<{ name: string; db: D1Database }> {
+  const row = await env.DB.prepare("SELECT shard FROM workspaces WHERE id = ?").bind(workspaceId).first<{ shard: string }>();
+  if (!row) throw new Error(`no workspace ${workspaceId}`);
+  return { name: row.shard, db: (env as unknown as Record<string, D1Database>)[row.shard]! };
+}
+
+/** The database that holds a workspace's business rows (its shard). */
+export const dbOf = async (workspaceId: number) => (await shardOf(workspaceId)).db;
+
 /** The events recorded in the outbox for a workspace, oldest first. */
 export async function recordedEvents(workspaceId: number, type?: string) {
-  const rows = await env.DB.prepare(
+  const rows = await (await dbOf(workspaceId)).prepare(
     `SELECT type, data, previous_attributes FROM events WHERE workspace_id = ? ${type ? "AND type = ?" : ""} ORDER BY created_at, rowid`,
   )
     .bind(...(type ? [workspaceId, type] : [workspaceId]))
@@ -147,6 +157,17 @@ export function countingD1(d1: D1Database) {
     },
   } as unknown as D1Database;
   return { binding, counter };
+}
+
+/** Counting wrappers around every database binding (directory and shards), summed: test-only. */
+export function countingDatabases() {
+  const names = String(env.SHARDS).split(",").map((name) => name.trim());
+  const wrapped = names.map((name) => [name, countingD1((env as unknown as Record<string, D1Database>)[name]!)] as const);
+  return {
+    bindings: Object.fromEntries(wrapped.map(([name, counting]) => [name, counting.binding])),
+    calls: () => wrapped.reduce((sum, [, counting]) => sum + counting.counter.calls, 0),
+    reset: () => wrapped.forEach(([, counting]) => ((counting.counter.calls = 0), (counting.counter.statements = 0))),
+  };
 }
 
 /** One request through the real worker module with some bindings or variables replaced. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeInvoice } from "../src/packages/account/money";
-import { call, create, env, expectError, recordedEvents, setPlan, signup, type Workspace } from "./helpers";
+import { call, create, dbOf, expectError, recordedEvents, setPlan, signup, type Workspace } from "./helpers";
 
 async function customer(ws: Workspace, extra: Record<string, unknown> = {}) {
   return create(ws, "customers", { name: "Initech", email: "ap@initech.example", ...extra });
@@ -86,7 +86,7 @@ describe("invoice money", () => {
       const error = expectError(await call("POST", "/invoices", { token: ws.token, body }), 400, "validation_error");
       expect(error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
     }
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM invoices WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(count?.n).toBe(0);
   });
 });
@@ -196,7 +196,7 @@ describe("payments", () => {
     for (const refused of results.filter((r) => r.status !== 201)) expect([400, 409]).toContain(refused.status);
     const final = (await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data;
     expect(final).toMatchObject({ status: "paid", amount_paid: 1000, amount_due: 0 });
-    const sum = await env.DB.prepare("SELECT sum(amount) AS s, count(*) AS n FROM payments WHERE invoice_id = ?").bind(invoice.id).first<{ s: number; n: number }>();
+    const sum = await (await dbOf(ws.workspaceId)).prepare("SELECT sum(amount) AS s, count(*) AS n FROM payments WHERE invoice_id = ?").bind(invoice.id).first<{ s: number; n: number }>();
     expect(sum).toEqual({ s: 1000, n: 10 });
   });
 

@@ -4,7 +4,7 @@ import { projectResource } from "../src/packages/taskly/projects";
 import { database, Tenant } from "../src/platform/db";
 import { definePackage, PackageRegistry } from "../src/platform/packages";
 import { selectRows } from "../src/platform/resource/writes";
-import { call, create, env, expectError, recordedEvents, setPlan, signup, userWithRole, type Workspace } from "./helpers";
+import { call, create, dbOf, env, expectError, recordedEvents, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 
 type Package = { name: string; tier: number | string; depends_on: string[]; dependents: string[]; resources: string[]; enabled: boolean };
 
@@ -317,7 +317,7 @@ describe("timesheets", () => {
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     expect(results.filter((r) => r.status === 400)).toHaveLength(6);
-    const total = await env.DB.prepare("SELECT sum(minutes) AS total FROM time_entries WHERE workspace_id = ?").bind(ws.workspaceId).first<{ total: number }>();
+    const total = await (await dbOf(ws.workspaceId)).prepare("SELECT sum(minutes) AS total FROM time_entries WHERE workspace_id = ?").bind(ws.workspaceId).first<{ total: number }>();
     expect(total!.total).toBe(1200);
   });
 

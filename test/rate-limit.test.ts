@@ -4,15 +4,15 @@ import { packages } from "../src/index";
 import { createPlatform } from "../src/platform/app";
 import type { Limiter } from "../src/platform/rate-limit/limiter";
 import { clock } from "../src/platform/time";
-import { call, env, expectError, setPlan, signup } from "./helpers";
+import { call, dbOf, env, expectError, setPlan, signup } from "./helpers";
 
 const realNow = clock.now;
 afterEach(() => {
   clock.now = realNow;
 });
 
-const count = (workspaceId: number) =>
-  env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>().then((r) => r?.n);
+const count = async (workspaceId: number) =>
+  (await dbOf(workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>().then((r) => r?.n);
 
 let pinned = 0;
 /** Pins the worker's clock to a fresh minute window, plus `offsetMs`; `advance` moves it on. */
@@ -73,12 +73,12 @@ describe("per-workspace limits", () => {
     const next = await call("GET", "/me", { token: ws.token });
     expect(next.headers.get("x-ratelimit-limit")).toBe("300");
     expect(next.json.data.workspace.plan).toBe("pro");
-    const event = await env.DB.prepare("SELECT type, data FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ type: string; data: string }>();
+    const event = await (await dbOf(ws.workspaceId)).prepare("SELECT type, data FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ type: string; data: string }>();
     expect(event?.type).toBe("subscription.updated");
     expect(JSON.parse(event!.data)).toEqual({ plan: "pro", previous_plan: "starter", change: "upgrade" });
     // The same plan again is a no-op: no second event.
     await setPlan(ws, "pro");
-    const events = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const events = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(events?.n).toBe(1);
   });
 

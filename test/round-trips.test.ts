@@ -1,22 +1,22 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { BASE, call, countingD1, create, env, expectError, freshIp, setPlan, signup } from "./helpers";
+import { BASE, call, countingDatabases, create, env, expectError, freshIp, setPlan, signup } from "./helpers";
 
 /**
  * One D1 round trip per request on the hot paths: counted with a wrapper around the real local D1 (test
  * only), at the moment the response is returned — event fan-out after the response does not count.
  */
 async function roundTrips(token: string, method: string, path: string, body?: unknown) {
-  const { binding, counter } = countingD1(env.DB);
+  const counting = countingDatabases();
   const ctx = createExecutionContext();
   const request = new Request(`${BASE}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "cf-connecting-ip": freshIp(), ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const response = await worker.fetch(request, { ...env, DB: binding } as typeof env, ctx);
-  const calls = counter.calls;
+  const response = await worker.fetch(request, { ...env, ...counting.bindings } as typeof env, ctx);
+  const calls = counting.calls();
   const text = await response.text();
   await waitOnExecutionContext(ctx);
   expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300);

@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/consumer";
 import type { WebhookMessage } from "../src/webhooks/dispatch";
 import { signature, signedHeaders } from "../src/webhooks/signing";
 import { webhookUrlProblem } from "../src/webhooks/url-policy";
-import { call, create, env, expectError, setPlan, signup, type Workspace } from "./helpers";
+import { call, create, dbOf, env, expectError, setPlan, shardOf, signup, type Workspace } from "./helpers";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
 let received: Received[] = [];
@@ -34,16 +34,17 @@ async function endpoint(ws: Workspace, events: string[] = ["*"], url = "https://
   return res.json.data as { id: number; secret: string; url: string };
 }
 
-const deliveries = (endpointId: number) =>
-  env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id").bind(endpointId).all<Record<string, any>>().then((r) => r.results);
+const deliveries = async (ws: Workspace, endpointId: number) =>
+  (await dbOf(ws.workspaceId)).prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id").bind(endpointId).all<Record<string, any>>().then((r) => r.results);
 
 /** An outbox event and its pending delivery, written directly so no queue message exists for it. */
 async function pendingDelivery(ws: Workspace, endpointId: number, attempt = 0) {
   const eventId = newEventId();
-  await env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', ?, ?, ?)")
+  const db = await dbOf(ws.workspaceId);
+  await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', ?, ?, ?)")
     .bind(eventId, ws.workspaceId, JSON.stringify({ id: 1, status: "done" }), Date.now(), Date.now())
     .run();
-  const row = await env.DB.prepare(
+  const row = await db.prepare(
     "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', ?, 'pending', ?, ?, ?) RETURNING id",
   )
     .bind(ws.workspaceId, endpointId, eventId, attempt, Date.now(), Date.now(), Date.now())
@@ -52,13 +53,16 @@ async function pendingDelivery(ws: Workspace, endpointId: number, attempt = 0) {
 }
 
 /** An endpoint that existed before the back-dated events a test writes (endpoints never receive older events). */
-const backdate = (endpointId: number, ms = 10 * 60_000) => env.DB.prepare("UPDATE webhook_endpoints SET created_at = created_at - ? WHERE id = ?").bind(ms, endpointId).run();
+const backdate = async (ws: Workspace, endpointId: number, ms = 10 * 60_000) =>
+  (await dbOf(ws.workspaceId)).prepare("UPDATE webhook_endpoints SET created_at = created_at - ? WHERE id = ?").bind(ms, endpointId).run();
 
 /** Seconds between `before` and the delivery's next attempt. */
 const delayOf = (row: Record<string, any>, before: number) => (row.next_attempt_at - before) / 1000;
 
-async function consume(deliveryId: number, attempts = 1) {
-  const batch = createMessageBatch("webhooks", [{ id: `msg-${deliveryId}-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId } }]);
+async function consume(ws: Workspace, deliveryId: number, attempts = 1) {
+  const { name: shard } = await shardOf(ws.workspaceId);
+  const body: WebhookMessage = { deliveryId, shard };
+  const batch = createMessageBatch("webhooks", [{ id: `msg-${deliveryId}-${attempts}`, timestamp: new Date(), attempts, body }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
   return getQueueResult(batch, ctx);
@@ -142,7 +146,7 @@ describe("webhook endpoints", () => {
     const ws = await signup();
     const hook = await endpoint(ws, ["invoice.created", "task.completed"]);
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(hook.id).first<{ secret: string }>();
+    const stored = await (await dbOf(ws.workspaceId)).prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(hook.id).first<{ secret: string }>();
     expect(stored!.secret).not.toContain(hook.secret.slice(6));
     const listed = await call("GET", "/webhooks", { token: ws.token });
     expect(listed.text).not.toContain(hook.secret);
@@ -198,7 +202,7 @@ describe("delivery end to end", () => {
     const stage = JSON.parse(toAll.find((r) => JSON.parse(r.body).type === "deal.stage_changed")!.body);
     expect(stage.previous_attributes).toEqual({ stage: "initial_contact" });
 
-    await vi.waitUntil(async () => (await deliveries(everything.id)).every((d) => d.status === "succeeded"), { timeout: 5000 });
+    await vi.waitUntil(async () => (await deliveries(ws, everything.id)).every((d) => d.status === "succeeded"), { timeout: 5000 });
     const log = await call("GET", `/webhooks/${everything.id}/deliveries?limit=100`, { token: ws.token });
     expect(log.json.data).toHaveLength(6);
     expect(log.json.data[0]).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200, duration_ms: expect.any(Number), next_attempt_at: null });
@@ -219,22 +223,22 @@ describe("delivery end to end", () => {
     expect(received[0]!.url).toBe(hook.url);
     expect(new Webhook(newSecret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ type: "webhook.test", data: { webhook_id: hook.id } });
     expect(new Webhook(hook.secret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ id: test.json.data.event_id });
-    expect(await deliveries(other.id)).toHaveLength(0);
+    expect(await deliveries(ws, other.id)).toHaveLength(0);
   });
 
   it("re-enqueues outbox events that were never enqueued from the cron sweep", async () => {
     const ws = await signup();
     const hook = await endpoint(ws);
-    await backdate(hook.id);
+    await backdate(ws, hook.id);
     const eventId = newEventId();
-    await env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+    await (await dbOf(ws.workspaceId)).prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
       .bind(eventId, ws.workspaceId, Date.now() - 60_000)
       .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);
     await vi.waitUntil(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 });
-    expect((await deliveries(hook.id)).map((d) => d.event_id)).toEqual([eventId]);
+    expect((await deliveries(ws, hook.id)).map((d) => d.event_id)).toEqual([eventId]);
   });
 });
 
@@ -243,11 +247,11 @@ describe("queue consumer", () => {
     const ws = await signup();
     const hook = await endpoint(ws);
     const { deliveryId } = await pendingDelivery(ws, hook.id);
-    const first = await consume(deliveryId);
+    const first = await consume(ws, deliveryId);
     expect(first.explicitAcks).toEqual([`msg-${deliveryId}-1`]);
     expect(first.retryMessages).toEqual([]);
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 1, response_status: 200 });
-    const duplicate = await consume(deliveryId);
+    expect((await deliveries(ws, hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 1, response_status: 200 });
+    const duplicate = await consume(ws, deliveryId);
     expect(duplicate.explicitAcks).toHaveLength(1);
     expect(received).toHaveLength(1);
   });
@@ -262,10 +266,10 @@ describe("queue consumer", () => {
     const { deliveryId } = await pendingDelivery(ws, hook.id);
     respond = reply as () => Response;
     const before = Date.now();
-    const result = await consume(deliveryId);
+    const result = await consume(ws, deliveryId);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toEqual([{ msgId: `msg-${deliveryId}-1` }]);
-    const row = (await deliveries(hook.id))[0]!;
+    const row = (await deliveries(ws, hook.id))[0]!;
     // The plugin's getQueueResult does not report delaySeconds; the delivery row records the same delay.
     expect(delayOf(row, before)).toBeGreaterThanOrEqual(4);
     expect(delayOf(row, before)).toBeLessThanOrEqual(6.1);
@@ -273,9 +277,9 @@ describe("queue consumer", () => {
     expect(row.last_error).toContain(error);
 
     respond = () => new Response("ok");
-    const second = await consume(deliveryId, 2);
+    const second = await consume(ws, deliveryId, 2);
     expect(second.explicitAcks).toHaveLength(1);
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 2 });
+    expect((await deliveries(ws, hook.id))[0]).toMatchObject({ status: "succeeded", attempt: 2 });
   });
 
   it("honours Retry-After on 429 and 503", async () => {
@@ -284,13 +288,13 @@ describe("queue consumer", () => {
     const { deliveryId } = await pendingDelivery(ws, hook.id, 2);
     respond = () => new Response("slow down", { status: 429, headers: { "retry-after": "3600" } });
     let before = Date.now();
-    expect((await consume(deliveryId)).retryMessages).toHaveLength(1);
-    expect(Math.round(delayOf((await deliveries(hook.id))[0]!, before))).toBe(3600);
+    expect((await consume(ws, deliveryId)).retryMessages).toHaveLength(1);
+    expect(Math.round(delayOf((await deliveries(ws, hook.id))[0]!, before))).toBe(3600);
     const { deliveryId: other } = await pendingDelivery(ws, hook.id);
     respond = () => new Response("busy", { status: 503, headers: { "retry-after": "90" } });
     before = Date.now();
-    expect((await consume(other)).retryMessages).toHaveLength(1);
-    expect(Math.round(delayOf((await deliveries(hook.id))[1]!, before))).toBe(90);
+    expect((await consume(ws, other)).retryMessages).toHaveLength(1);
+    expect(Math.round(delayOf((await deliveries(ws, hook.id))[1]!, before))).toBe(90);
   });
 
   it("disables the endpoint on 410 Gone", async () => {
@@ -298,12 +302,12 @@ describe("queue consumer", () => {
     const hook = await endpoint(ws);
     const { deliveryId } = await pendingDelivery(ws, hook.id);
     respond = () => new Response("gone", { status: 410 });
-    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect((await consume(ws, deliveryId)).explicitAcks).toHaveLength(1);
     expect((await call("GET", `/webhooks/${hook.id}`, { token: ws.token })).json.data).toMatchObject({ enabled: false, disabled_reason: "gone" });
-    expect((await deliveries(hook.id))[0]!.status).toBe("failed");
+    expect((await deliveries(ws, hook.id))[0]!.status).toBe("failed");
     // A disabled endpoint gets nothing more.
     const { deliveryId: next } = await pendingDelivery(ws, hook.id);
-    await consume(next);
+    await consume(ws, next);
     expect(received).toHaveLength(1);
   });
 
@@ -312,38 +316,38 @@ describe("queue consumer", () => {
     const hook = await endpoint(ws);
     const { deliveryId } = await pendingDelivery(ws, hook.id, MAX_ATTEMPTS - 1);
     respond = () => new Response("no", { status: 500 });
-    const result = await consume(deliveryId);
+    const result = await consume(ws, deliveryId);
     expect(result.explicitAcks).toHaveLength(1);
     expect(result.retryMessages).toEqual([]);
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS, next_attempt_at: null });
+    expect((await deliveries(ws, hook.id))[0]).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS, next_attempt_at: null });
     const failedLog = await call("GET", `/webhooks/${hook.id}/deliveries?status=failed`, { token: ws.token });
     expect(failedLog.json.data).toHaveLength(1);
 
     respond = () => new Response("ok");
     const retried = await call("POST", `/webhooks/${hook.id}/deliveries/${deliveryId}/retry`, { token: ws.token });
     expect(retried.json.data.status).toBe("pending");
-    await vi.waitUntil(async () => (await deliveries(hook.id))[0]!.status === "succeeded", { timeout: 5000 });
+    await vi.waitUntil(async () => (await deliveries(ws, hook.id))[0]!.status === "succeeded", { timeout: 5000 });
     expectError(await call("POST", `/webhooks/${hook.id}/deliveries/999999/retry`, { token: ws.token }), 404, "not_found");
   });
 
   it("disables an endpoint whose deliveries have all failed for 5 days", async () => {
     const ws = await signup();
     const hook = await endpoint(ws);
-    await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(Date.now() - 5 * 24 * 3600 * 1000 - 1, hook.id).run();
+    await (await dbOf(ws.workspaceId)).prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(Date.now() - 5 * 24 * 3600 * 1000 - 1, hook.id).run();
     const { deliveryId } = await pendingDelivery(ws, hook.id);
     respond = () => new Response("no", { status: 500 });
-    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect((await consume(ws, deliveryId)).explicitAcks).toHaveLength(1);
     expect((await call("GET", `/webhooks/${hook.id}`, { token: ws.token })).json.data).toMatchObject({ enabled: false, disabled_reason: "failing" });
   });
 
   it("re-checks the URL at delivery time", async () => {
     const ws = await signup();
     const hook = await endpoint(ws);
-    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'ftp://receiver.example/x' WHERE id = ?").bind(hook.id).run();
+    await (await dbOf(ws.workspaceId)).prepare("UPDATE webhook_endpoints SET url = 'ftp://receiver.example/x' WHERE id = ?").bind(hook.id).run();
     const { deliveryId } = await pendingDelivery(ws, hook.id);
-    expect((await consume(deliveryId)).explicitAcks).toHaveLength(1);
+    expect((await consume(ws, deliveryId)).explicitAcks).toHaveLength(1);
     expect(received).toHaveLength(0);
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "failed", last_error: "must be an https:// URL" });
+    expect((await deliveries(ws, hook.id))[0]).toMatchObject({ status: "failed", last_error: "must be an https:// URL" });
   });
 });
 
@@ -362,17 +366,18 @@ describe("outbox after a crash", () => {
     const longAgo = Date.now() - 11 * 60_000;
     // The state a crash leaves: events claimed, delivery rows pending and overdue, no queue messages.
     const insert = async (ws: Workspace, endpointId: number, count: number) => {
+      const db = await dbOf(ws.workspaceId);
       for (let i = 0; i < count; i += 50) {
         const statements = Array.from({ length: Math.min(50, count - i) }, () => {
           const eventId = newEventId();
           return [
-            env.DB.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', '{}', ?, ?)").bind(eventId, ws.workspaceId, longAgo, longAgo),
-            env.DB.prepare(
+            db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', '{}', ?, ?)").bind(eventId, ws.workspaceId, longAgo, longAgo),
+            db.prepare(
               "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', 'pending', ?, ?, ?)",
             ).bind(ws.workspaceId, endpointId, eventId, longAgo, longAgo, longAgo),
           ];
         });
-        await env.DB.batch(statements.flat());
+        await db.batch(statements.flat());
       }
     };
     await insert(busy, busyHook.id, 160);
@@ -380,12 +385,12 @@ describe("outbox after a crash", () => {
     const sent = vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch");
     await sweep();
     const first = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => (m.body as WebhookMessage).deliveryId));
-    const busyIds = new Set((await deliveries(busyHook.id)).map((d) => d.id));
+    const busyIds = new Set((await deliveries(busy, busyHook.id)).map((d) => d.id));
     expect(first.filter((id) => busyIds.has(id))).toHaveLength(50);
     expect(first.filter((id) => !busyIds.has(id))).toHaveLength(5);
     // Later sweeps pick up the rest, none twice while it is not overdue again.
     for (let i = 0; i < 3; i++) await sweep({ REDELIVER_AFTER_SECONDS: "0.001" });
-    await vi.waitUntil(async () => (await deliveries(busyHook.id)).every((d) => d.status === "succeeded"), { timeout: 10_000, interval: 50 });
+    await vi.waitUntil(async () => (await deliveries(busy, busyHook.id)).every((d) => d.status === "succeeded"), { timeout: 10_000, interval: 50 });
     expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(165);
   });
 
@@ -394,11 +399,11 @@ describe("outbox after a crash", () => {
     const quiet = await signup();
     const busyHook = await endpoint(busy, ["employee.onboarded"]);
     const quietHook = await endpoint(quiet);
-    await backdate(busyHook.id);
-    await backdate(quietHook.id);
+    await backdate(busy, busyHook.id);
+    await backdate(quiet, quietHook.id);
     const old = Date.now() - 60_000;
-    const backlog = (ws: Workspace, count: number) =>
-      env.DB.prepare(
+    const backlog = async (ws: Workspace, count: number) =>
+      (await dbOf(ws.workspaceId)).prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
          INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_backlog_' || ?2 || '_' || i, ?2, 'employee.onboarded', '{}', ?3 + i FROM n`,
       )
@@ -407,10 +412,10 @@ describe("outbox after a crash", () => {
     await backlog(busy, 250);
     await backlog(quiet, 3);
     await sweep();
-    expect(await deliveries(busyHook.id)).toHaveLength(100);
-    expect(await deliveries(quietHook.id)).toHaveLength(3);
+    expect(await deliveries(busy, busyHook.id)).toHaveLength(100);
+    expect(await deliveries(quiet, quietHook.id)).toHaveLength(3);
     // Every claimed event has its delivery rows: claiming and fan-out are one batch.
-    const orphans = await env.DB.prepare(
+    const orphans = await (await dbOf(busy.workspaceId)).prepare(
       "SELECT count(*) AS n FROM events e WHERE e.workspace_id = ? AND e.enqueued_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)",
     )
       .bind(busy.workspaceId)
@@ -418,8 +423,8 @@ describe("outbox after a crash", () => {
     expect(orphans!.n).toBe(0);
     await sweep();
     await sweep();
-    expect(await deliveries(busyHook.id)).toHaveLength(250);
-    const settled = async () => [...(await deliveries(busyHook.id)), ...(await deliveries(quietHook.id))].every((d) => d.status === "succeeded");
+    expect(await deliveries(busy, busyHook.id)).toHaveLength(250);
+    const settled = async () => [...(await deliveries(busy, busyHook.id)), ...(await deliveries(quiet, quietHook.id))].every((d) => d.status === "succeeded");
     await vi.waitUntil(settled, { timeout: 15_000, interval: 50 });
   });
 });

@@ -2,7 +2,7 @@ import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { principalOf, directoryOf } from "../platform/auth/middleware";
 import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { issueToken } from "../platform/auth/tokens";
@@ -64,7 +64,7 @@ const revokeApiToken = defineRoute(access.admin, {
 
 export const apiTokenRoutes = newRouter()
   .openapi(listTokens, async (c) => {
-    const page = await idPage(tenantOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorSecret);
+    const page = await idPage(directoryOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorSecret);
     return c.json({ success: true as const, data: page.rows.map(toApiToken), meta: page.meta }, 200);
   })
   .openapi(createToken, async (c) => {
@@ -75,7 +75,7 @@ export const apiTokenRoutes = newRouter()
       throw ApiError.validation([{ path: "expires_at", message: "must be in the future" }]);
     }
     const issued = await issueToken("api");
-    const [row] = await tenantOf(c)
+    const [row] = await directoryOf(c)
       .insert(tokens, {
         userId: principalOf(c).user.id,
         kind: "api",
@@ -92,7 +92,7 @@ export const apiTokenRoutes = newRouter()
   })
   .openapi(revokeApiToken, async (c) => {
     const { id } = c.req.valid("param");
-    const deleted = await tenantOf(c).delete(tokens, eq(tokens.id, id), eq(tokens.kind, "api")).run();
+    const deleted = await directoryOf(c).delete(tokens, eq(tokens.id, id), eq(tokens.kind, "api")).run();
     if (deleted.meta.changes === 0) throw ApiError.notFound("API token");
     evictCachedTokens((p) => p.tokenId === id);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);

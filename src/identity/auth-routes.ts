@@ -10,6 +10,7 @@ import { ApiError } from "../platform/errors";
 import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { users, workspaces } from "../platform/schema";
 import { isoTimestamp } from "../platform/time";
+import { leastLoadedShard } from "../platform/shards";
 import { z } from "@hono/zod-openapi";
 import { LoginBody, Me, SessionGrant, SignupBody, SignupGrant } from "./schemas";
 import { newSession, revokeToken } from "./sessions";
@@ -73,11 +74,12 @@ export const authRoutes = newRouter()
     const db = database(c.env.DB);
     const now = Date.now();
     const passwordHash = await hashPassword(body.password);
-    // One batch: the workspace, its owner and the first session stand or fall together.
+    // One batch: the workspace (on the shard with the fewest workspaces), its owner and the first session
+    // stand or fall together.
     const session = await newSession(db, { id: sql`last_insert_rowid()`, workspaceId: sql`(SELECT workspace_id FROM users WHERE id = last_insert_rowid())` }, now);
     try {
       const [[workspace]] = await db.batch([
-        db.insert(workspaces).values({ name: body.workspace_name, planUpdatedAt: now, createdAt: now, updatedAt: now }).returning({ id: workspaces.id }),
+        db.insert(workspaces).values({ name: body.workspace_name, shard: leastLoadedShard(c.env), planUpdatedAt: now, createdAt: now, updatedAt: now }).returning({ id: workspaces.id }),
         db.insert(users).values({
           workspaceId: sql`last_insert_rowid()`,
           name: body.name,

@@ -2,7 +2,7 @@ import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq, exists, ne, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { principalOf, directoryOf } from "../platform/auth/middleware";
 import { hashPassword } from "../platform/auth/password";
 import { access, actsAsOwner } from "../platform/auth/permissions";
 import type { Principal } from "../platform/auth/principal";
@@ -83,7 +83,7 @@ function mayManage(actor: Principal, target: Role, newRole?: Role): boolean {
 
 export const userRoutes = newRouter()
   .openapi(listUsers, async (c) => {
-    const page = await idPage(tenantOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorSecret);
+    const page = await idPage(directoryOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorSecret);
     return c.json({ success: true as const, data: page.rows.map(toUser), meta: page.meta }, 200);
   })
   .openapi(createUser, async (c) => {
@@ -92,7 +92,7 @@ export const userRoutes = newRouter()
     if (!mayManage(actor, body.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can create an owner");
     const now = Date.now();
     try {
-      const [row] = await tenantOf(c)
+      const [row] = await directoryOf(c)
         .insert(users, { name: body.name, email: body.email, passwordHash: await hashPassword(body.password), role: body.role, createdAt: now, updatedAt: now })
         .returning();
       return c.json({ success: true as const, data: toUser(row!) }, 201);
@@ -105,7 +105,7 @@ export const userRoutes = newRouter()
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const actor = principalOf(c);
-    const tenant = tenantOf(c);
+    const tenant = directoryOf(c);
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
     if (!mayManage(actor, target.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can promote to or demote an owner");
@@ -123,7 +123,7 @@ export const userRoutes = newRouter()
     const { id } = c.req.valid("param");
     const actor = principalOf(c);
     if (actor.user.id === id) throw new ApiError("conflict", "You cannot remove yourself; ask another admin or owner");
-    const tenant = tenantOf(c);
+    const tenant = directoryOf(c);
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
     if (!mayManage(actor, target.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can remove an owner");

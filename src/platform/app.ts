@@ -5,6 +5,8 @@ import { requestId } from "hono/request-id";
 import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
 import { d1Session } from "./d1-session";
+import { shardMoveRoutes } from "./shard-move";
+import { allShards } from "./shards";
 import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
@@ -72,13 +74,13 @@ const readyRoute = createRoute({
   path: "/health/ready",
   operationId: "getReadiness",
   tags: ["Health"],
-  summary: "Readiness: one trivial D1 query, and the configuration is complete",
+  summary: "Readiness: one trivial query on the directory and on every shard, and the configuration is complete",
   security: [],
   request: { query: z.strictObject({}) },
   responses: {
     400: { description: "`validation_error`: an unknown query parameter", content: { "application/json": { schema: ErrorEnvelope } } },
     200: { description: "Ready", content: { "application/json": { schema: Readiness } } },
-    503: { description: "Not ready: the database is unreachable or the worker is misconfigured", content: { "application/json": { schema: Readiness } } },
+    503: { description: "Not ready: a database (the directory or a shard) is unreachable or the worker is misconfigured", content: { "application/json": { schema: Readiness } } },
   },
 });
 
@@ -152,10 +154,17 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   api.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
   api.openapi(readyRoute, async (c) => {
     const configured = !("problems" in readConfig(c.env));
-    const database = await c.env.DB.prepare("SELECT 1 AS ok")
-      .first<{ ok: number }>()
-      .then((row) => row?.ok === 1)
-      .catch(() => false);
+    // The directory and every shard, in parallel: one unreachable database makes the worker unready.
+    const reachable = await Promise.all(
+      allShards(c.env).map(({ db }) =>
+        db
+          .prepare("SELECT 1 AS ok")
+          .first<{ ok: number }>()
+          .then((row) => row?.ok === 1)
+          .catch(() => false),
+      ),
+    ).catch(() => [false]);
+    const database = reachable.every(Boolean);
     const ready = configured && database;
     const body = {
       status: ready ? ("ok" as const) : ("unavailable" as const),
@@ -182,10 +191,10 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     const principal = c.get("principal");
     if (c.get("eventsRecorded") && principal && c.res.status < 500) {
       for (const hook of afterEvents) {
-        const workspaceId = principal.workspace.id;
+        const workspace = { id: principal.workspace.id, shard: principal.shard };
         // Started on the next turn of the event loop: the response is on its way before the hook's first query.
-        const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspaceId));
-        c.executionCtx.waitUntil(later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspaceId })));
+        const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace));
+        c.executionCtx.waitUntil(later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })));
       }
     }
   });
@@ -209,6 +218,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   app.use("*", requestId());
   app.use("*", requireConfiguration);
   app.route("/api/v1", api);
+  app.route("/ops", shardMoveRoutes);
   for (const manifest of manifests) for (const pages of manifest.pages ?? []) app.route("/", pages);
   app.notFound((c) => {
     const allow = allowedMethods(app, c.req.path);

@@ -4,19 +4,26 @@ import type { RateLimiter } from "./rate-limit/durable-object";
 
 /** Bindings and variables declared in wrangler.toml. */
 export interface Env {
+  /** The directory (and shard 0). */
   DB: D1Database;
+  /** The D1 bindings holding business data, comma-separated ("DB,SHARD_1"); see shards.ts. */
+  SHARDS?: string;
+  /** Shard bindings (SHARD_1, SHARD_2 …), looked up by name. */
+  [shard: `SHARD_${number}`]: D1Database | undefined;
   /** The analytics package's database (sites, events, rollups, salts). */
   ANALYTICS_DB: D1Database;
   ANALYTICS_QUEUE: Queue<unknown>;
   ANALYTICS_DLQ: Queue<unknown>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  WEBHOOKS_QUEUE: Queue<{ deliveryId: number }>;
+  WEBHOOKS_QUEUE: Queue<{ deliveryId: number; shard?: string }>;
   ALLOW_INSECURE_WEBHOOK_URLS: string;
   RATE_LIMIT_OVERRIDE: string;
   /** Secret (wrangler secret put CURSOR_SECRET): the MAC key of list cursors, ≥ 32 characters. Required. */
   CURSOR_SECRET?: string;
   /** Secret: `kid:base64(32 bytes)[,kid:…]`, the keyring that encrypts signing secrets at rest. Required. */
   SIGNING_SECRETS_KEY?: string;
+  /** Secret, optional (≥ 32 characters): the operator's bearer token for /ops (moving workspaces between shards); without it /ops does not exist. */
+  OPERATOR_TOKEN?: string;
   /** Seconds before the cron dispatches outbox events a request's own dispatch missed (default 30). */
   OUTBOX_GRACE_SECONDS?: string;
   /** Seconds a pending delivery may be overdue before the cron re-sends its lost queue message (default 600). */

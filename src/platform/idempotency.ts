@@ -6,7 +6,8 @@ import { sha256Hex } from "./crypto";
 import { database } from "./db";
 import { ApiError } from "./errors";
 import { idempotencyKeys } from "./schema";
-import type { Sweep } from "./sweeps";
+import { onEveryShard } from "./sweeps";
+import { tenantOf } from "./auth/middleware";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request that has not finished after this long is presumed dead and its key can be taken over. */
@@ -34,7 +35,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw ApiError.validation([{ path: "Idempotency-Key", message: "must be 1–255 printable ASCII characters" }]);
   }
 
-  const db = database(c.env.DB);
+  // Keys live with the workspace's data, on its shard.
+  const db = tenantOf(c).db;
   const scope = { workspaceId: principal.workspace.id, credential: credentialOf(principal), key };
   const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${c.get("bodyText") ?? ""}`);
   const now = Date.now();
@@ -77,5 +79,6 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   await db.update(idempotencyKeys).set({ responseStatus: c.res.status, responseBody: body }).where(where).run();
 };
 
-export const sweepIdempotencyKeys: Sweep = (env, now) =>
-  database(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run();
+export const sweepIdempotencyKeys = onEveryShard("sweepIdempotencyKeys", (db, now) =>
+  database(db).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run(),
+);

@@ -41,7 +41,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   idempotency_key_reused: "this Idempotency-Key was used with another request",
   rate_limited: "over the plan's requests per minute; see Retry-After",
   internal_error: "an unexpected error; quote the request id",
-  service_unavailable: "the service cannot take this request now; see Retry-After when present",
+  service_unavailable: "the service cannot take this request now (e.g. the workspace is being moved to another database for a few seconds); retry after Retry-After seconds",
 };
 
 const ref = (kind: "headers" | "parameters", name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -92,6 +92,8 @@ function errorCodes(need: Access, config: RouteInput, extra: readonly ErrorCode[
       codes.add("idempotency_in_progress");
       codes.add("idempotency_key_reused");
     }
+    // A workspace being moved to another shard refuses writes for a few seconds.
+    if (config.method !== "get") codes.add("service_unavailable");
   }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

@@ -44,6 +44,9 @@ export type EnabledState = {
  * dashboard widgets and assistant skills; the platform derives the catalogue, the dependency graph,
  * route gating (403 package_disabled), scopes and the reference's tag groups from these manifests.
  */
+/** A workspace and the shard holding its data. */
+export type WorkspaceOnShard = { id: number; shard: string };
+
 export type PackageManifest = {
   name: string;
   title: string;
@@ -83,7 +86,7 @@ export type PackageManifest = {
   /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */
-  onEventsRecorded?: (env: Env, workspaceId: number) => Promise<unknown>;
+  onEventsRecorded?: (env: Env, workspace: WorkspaceOnShard) => Promise<unknown>;
   /** Pages served outside the API, at the site root. */
   pages?: Hono<AppEnv>[];
 };

@@ -17,8 +17,12 @@ export const workspaces = sqliteTable("workspaces", {
   planUpdatedAt: integer("plan_updated_at").notNull(),
   /** JSON array of package names switched off for this workspace (all are on by default). */
   disabledPackages: text("disabled_packages", { mode: "json" }).$type<string[]>().notNull().default([]),
-  /** Last invoice number handed out; bumped in the same batch as each invoice INSERT. */
+  /** Unused since invoice numbers moved to the shards (invoice_counters); kept so old rows stay readable. */
   invoiceCounter: integer("invoice_counter").notNull().default(0),
+  /** The binding of the D1 database holding the workspace's business data (see SHARDS). */
+  shard: text("shard").notNull().default("DB"),
+  /** Set while `npm run shard:move` switches the workspace to another shard: writes answer 503 meanwhile. */
+  movingSince: integer("moving_since"),
   ...timestamps,
 });
 

@@ -1,9 +1,10 @@
-import { and, getTableColumns, isNotNull, like, not, sql } from "drizzle-orm";
+import { and, getTableColumns, getTableName, isNotNull, like, not, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Config, configOf, type SealingKey } from "./config";
 import { base64, fromBase64, randomBytes, utf8 } from "./crypto";
 import { database } from "./db";
 import type { Sweep } from "./sweeps";
+import { allShards, DIRECTORY_TABLES } from "./shards";
 
 // Signing secrets (webhooks, SSO apps, chat integrations) must be readable to sign, so they are
 // encrypted at rest (AES-256-GCM) rather than hashed, under the keyring in SIGNING_SECRETS_KEY.
@@ -50,10 +51,13 @@ const RESEAL_BATCH = 50;
 export function resealSweep(columns: SealedColumn[]): Sweep {
   return async (env) => {
     const keys = configOf(env).sealingKeys;
-    const db = database(env.DB);
     const current = `v2:${keys[0].id}:%`;
     let resealed = 0;
-    for (const { table, column, key } of columns) {
+    // A directory table is in DB only; a business table on every shard.
+    const places = columns.flatMap((sealed) =>
+      (DIRECTORY_TABLES.includes(getTableName(sealed.table)) ? [env.DB] : allShards(env).map((shard) => shard.db)).map((d1) => ({ ...sealed, db: database(d1) })),
+    );
+    for (const { table, column, key, db } of places) {
       const stale = (await db
         .select({ value: column, ...Object.fromEntries(key.map((part) => [part.name, part])) })
         .from(table)

@@ -4,7 +4,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Context } from "hono";
 import { newRouter, publicOrigin } from "../platform/app";
 import { runSwitch, switchStatements } from "../platform/package-state";
-import { principalOf, tenantOf, unauthorized } from "../platform/auth/middleware";
+import { directoryOf, principalOf, unauthorized } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import type { AppEnv } from "../platform/context";
 import { database } from "../platform/db";
@@ -134,7 +134,7 @@ async function grant(c: Context<AppEnv>, input: { app: ProApp; appUrl: string; s
 
 export const ssoRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const rows = await tenantOf(c).select(ssoApps);
+    const rows = await directoryOf(c).select(ssoApps);
     const byApp = new Map(rows.map((row) => [row.app, row]));
     const data = PRO_APPS.map((app) => {
       const row = byApp.get(app);
@@ -145,7 +145,7 @@ export const ssoRoutes = newRouter()
   .openapi(routes.update, async (c) => {
     const { app } = c.req.valid("param");
     const body = c.req.valid("json");
-    const tenant = tenantOf(c);
+    const tenant = directoryOf(c);
     const now = Date.now();
     const values = body.app_url !== undefined ? { appUrl: body.app_url } : {};
     // One batch: the settings, then the switch, which obeys the package rule (its tier-1 package must
@@ -164,7 +164,7 @@ export const ssoRoutes = newRouter()
   })
   .openapi(routes.rotate, async (c) => {
     const { app } = c.req.valid("param");
-    const tenant = tenantOf(c);
+    const tenant = directoryOf(c);
     const secret = newAppSecret();
     const sealed = await sealSecret(secret, configOf(c.env).sealingKeys);
     const now = Date.now();

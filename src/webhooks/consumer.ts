@@ -8,6 +8,7 @@ import { isoTimestamp } from "../platform/time";
 import type { WebhookMessage } from "./dispatch";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 import { openSecret } from "../platform/secrets";
+import { shardDatabase, shardNames } from "../platform/shards";
 import { signedHeaders } from "./signing";
 import { webhookUrlProblem } from "./url-policy";
 
@@ -59,7 +60,9 @@ async function attempt(url: string, headers: Record<string, string>, body: strin
  * is acknowledged without a second POST.
  */
 export async function deliver(message: Message<WebhookMessage>, env: Env, now = Date.now()): Promise<void> {
-  const db = database(env.DB);
+  // A message whose shard is no longer bound (or one from before shards) is read from DB.
+  const shard = message.body.shard && shardNames(env).includes(message.body.shard) ? message.body.shard : "DB";
+  const db = database(shardDatabase(env, shard));
   const id = message.body.deliveryId;
   const claimed = await db
     .update(webhookDeliveries)

@@ -1,8 +1,11 @@
 import type { Env } from "../platform/context";
 import { logError } from "../platform/log";
+import type { WorkspaceOnShard } from "../platform/packages";
+import { allShards, residentWorkspaces, shardDatabase } from "../platform/shards";
 import type { Sweep } from "../platform/sweeps";
 
-export type WebhookMessage = { deliveryId: number };
+/** One attempt of one delivery, on the shard holding it (messages sent before shards carry none: DB). */
+export type WebhookMessage = { deliveryId: number; shard?: string };
 
 /** Events fanned out per D1 batch: the statements name them by a subquery, never by a bound list. */
 const EVENTS_PER_ROUND = 100;
@@ -42,19 +45,22 @@ async function fanOutRound(d1: D1Database, workspaceId: number, now: number): Pr
 // Whether a workspace has an enabled endpoint, per isolate for a few seconds: most workspaces have none,
 // and their writes then cost no fan-out batch after the response (the sweep claims their events).
 const SUBSCRIBERS_TTL_MS = 10_000;
-const subscribers = new Map<number, { any: boolean; at: number }>();
+const subscribers = new Map<number, { any: boolean; at: number; shard: string }>();
 
 /** Forgets what this isolate knows of a workspace's endpoints (after one is created, changed or deleted). */
 export function forgetSubscribers(workspaceId: number): void {
   subscribers.delete(workspaceId);
 }
 
-async function hasEndpoints(env: Env, workspaceId: number, now: number): Promise<boolean> {
-  const known = subscribers.get(workspaceId);
-  if (known && now - known.at < SUBSCRIBERS_TTL_MS) return known.any;
-  const row = await env.DB.prepare("SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE workspace_id = ?1 AND enabled = 1) AS any").bind(workspaceId).first<{ any: number }>();
+async function hasEndpoints(env: Env, workspace: WorkspaceOnShard, now: number): Promise<boolean> {
+  const known = subscribers.get(workspace.id);
+  if (known && known.shard === workspace.shard && now - known.at < SUBSCRIBERS_TTL_MS) return known.any;
+  const row = await shardDatabase(env, workspace.shard)
+    .prepare("SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE workspace_id = ?1 AND enabled = 1) AS any")
+    .bind(workspace.id)
+    .first<{ any: number }>();
   if (subscribers.size > 10_000) subscribers.clear();
-  subscribers.set(workspaceId, { any: row?.any === 1, at: now });
+  subscribers.set(workspace.id, { any: row?.any === 1, at: now, shard: workspace.shard });
   return row?.any === 1;
 }
 
@@ -62,8 +68,8 @@ async function hasEndpoints(env: Env, workspaceId: number, now: number): Promise
  * After a request recorded events: fan them out at once when the workspace has endpoints. Without any
  * (as far as this isolate knew in the last 10 s), the cron sweep claims them within a minute or two.
  */
-export async function dispatchAfterRequest(env: Env, workspaceId: number, now = Date.now()): Promise<number> {
-  return (await hasEndpoints(env, workspaceId, now)) ? dispatchEvents(env, workspaceId, now) : 0;
+export async function dispatchAfterRequest(env: Env, workspace: WorkspaceOnShard, now = Date.now()): Promise<number> {
+  return (await hasEndpoints(env, workspace, now)) ? dispatchEvents(env, workspace, now) : 0;
 }
 
 /**
@@ -71,20 +77,20 @@ export async function dispatchAfterRequest(env: Env, workspaceId: number, now = 
  * are left (or `rounds` ran), then one message per new delivery. A failed send loses nothing: the
  * deliveries are pending in D1 and the sweep re-sends them.
  */
-export async function dispatchEvents(env: Env, workspaceId: number, now = Date.now(), rounds = 50): Promise<number> {
+export async function dispatchEvents(env: Env, workspace: WorkspaceOnShard, now = Date.now(), rounds = 50): Promise<number> {
   let sent = 0;
   for (let round = 0; round < rounds; round++) {
-    const { claimed, deliveryIds } = await fanOutRound(env.DB, workspaceId, now);
-    await sendMessages(env, deliveryIds);
+    const { claimed, deliveryIds } = await fanOutRound(shardDatabase(env, workspace.shard), workspace.id, now);
+    await sendMessages(env, workspace.shard, deliveryIds);
     sent += deliveryIds.length;
     if (claimed < EVENTS_PER_ROUND) break;
   }
   return sent;
 }
 
-export async function sendMessages(env: Env, deliveryIds: number[]): Promise<void> {
+export async function sendMessages(env: Env, shard: string, deliveryIds: number[]): Promise<void> {
   for (let i = 0; i < deliveryIds.length; i += MESSAGES_PER_SEND) {
-    await env.WEBHOOKS_QUEUE.sendBatch(deliveryIds.slice(i, i + MESSAGES_PER_SEND).map((deliveryId) => ({ body: { deliveryId } })));
+    await env.WEBHOOKS_QUEUE.sendBatch(deliveryIds.slice(i, i + MESSAGES_PER_SEND).map((deliveryId) => ({ body: { deliveryId, shard } satisfies WebhookMessage })));
   }
 }
 
@@ -100,43 +106,67 @@ const REDELIVERIES_PER_WORKSPACE = 50;
 const REDELIVERIES_PER_SWEEP = 1000;
 
 /**
- * Cron, fair across workspaces: (1) each workspace with events older than OUTBOX_GRACE_SECONDS that
- * were never fanned out gets one round (100 events), oldest first, so one busy workspace cannot starve
- * the others; (2) pending deliveries whose attempt is REDELIVER_AFTER_SECONDS overdue lost their queue
- * message (a crash, a failed send): up to 50 per workspace are re-sent. One workspace failing does not
- * stop the rest; every failure is logged with its cause.
+ * Cron, on every shard, fair across workspaces: (1) each workspace with events older than
+ * OUTBOX_GRACE_SECONDS that were never fanned out gets one round (100 events), oldest first, so one busy
+ * workspace cannot starve the others; (2) pending deliveries whose attempt is REDELIVER_AFTER_SECONDS
+ * overdue lost their queue message (a crash, a failed send, a shard move): up to 50 per workspace are
+ * re-sent. One workspace or shard failing does not stop the rest; every failure is logged with its cause.
  */
 export const sweepOutbox: Sweep = async (env, now) => {
+  await Promise.all(
+    allShards(env).map(({ name, db }) => sweepShardOutbox(env, name, db, now).catch((error: unknown) => logError("outbox sweep failed", error, { shard: name }))),
+  );
+};
+
+async function sweepShardOutbox(env: Env, shard: string, db: D1Database, now: number): Promise<void> {
   const grace = seconds(env.OUTBOX_GRACE_SECONDS, 30) * 1000;
   const stale = seconds(env.REDELIVER_AFTER_SECONDS, 600) * 1000;
 
-  const waiting = await env.DB.prepare(
-    `SELECT workspace_id FROM events WHERE enqueued_at IS NULL AND created_at < ?1
-     GROUP BY workspace_id ORDER BY min(created_at) LIMIT ${WORKSPACES_PER_SWEEP}`,
-  )
+  const waiting = await db
+    .prepare(
+      `SELECT workspace_id FROM events WHERE enqueued_at IS NULL AND created_at < ?1
+       GROUP BY workspace_id ORDER BY min(created_at) LIMIT ${WORKSPACES_PER_SWEEP}`,
+    )
     .bind(now - grace)
     .all<{ workspace_id: number }>();
-  for (const { workspace_id: workspaceId } of waiting.results) {
-    await dispatchEvents(env, workspaceId, now, 1).catch((error: unknown) => logError("outbox sweep: dispatch failed", error, { workspace_id: workspaceId }));
+  for (const id of await residentWorkspaces(
+    env,
+    shard,
+    waiting.results.map((row) => row.workspace_id),
+  )) {
+    await dispatchEvents(env, { id, shard }, now, 1).catch((error: unknown) => logError("outbox sweep: dispatch failed", error, { workspace_id: id }));
   }
 
-  const overdue = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1
-     WHERE id IN (
-       SELECT id FROM (
-         SELECT id, row_number() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, id) AS n
-         FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at < ?2 AND (locked_until IS NULL OR locked_until < ?1)
-       ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
-     RETURNING id`,
-  )
+  const OVERDUE = "status = 'pending' AND next_attempt_at < ?2 AND (locked_until IS NULL OR locked_until < ?1)";
+  const late = await db
+    .prepare(`SELECT DISTINCT workspace_id FROM webhook_deliveries WHERE ${OVERDUE} LIMIT ${REDELIVERIES_PER_SWEEP}`)
     .bind(now, now - stale)
+    .all<{ workspace_id: number }>();
+  const resident = await residentWorkspaces(
+    env,
+    shard,
+    late.results.map((row) => row.workspace_id),
+  );
+  if (resident.length === 0) return;
+  const overdue = await db
+    .prepare(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1
+       WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, id) AS n
+           FROM webhook_deliveries
+           WHERE ${OVERDUE} AND workspace_id IN (SELECT value FROM json_each(?3))
+         ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
+       RETURNING id`,
+    )
+    .bind(now, now - stale, JSON.stringify(resident))
     .all<{ id: number }>();
   if (overdue.results.length > 0) {
-    console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", count: overdue.results.length }));
+    console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: overdue.results.length }));
   }
   await sendMessages(
     env,
+    shard,
     overdue.results.map((row) => row.id),
   );
-};
+}

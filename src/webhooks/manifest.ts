@@ -22,5 +22,5 @@ export default definePackage({
   sweeps: [sweepOutbox],
   consumers: { webhooks: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env) },
   // After a request that recorded events answers, fan them out; the cron sweep picks up what this misses.
-  onEventsRecorded: (env, workspaceId) => dispatchAfterRequest(env, workspaceId),
+  onEventsRecorded: (env, workspace) => dispatchAfterRequest(env, workspace),
 });

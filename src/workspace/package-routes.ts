@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { newRouter } from "../platform/app";
-import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { principalOf, directoryOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
@@ -72,7 +72,7 @@ const setPackage = defineRoute(access.admin, {
 
 export const packageRoutes = newRouter()
   .openapi(listPackages, async (c) => {
-    const states = await packageStates(tenantOf(c).db, principalOf(c).workspace.id);
+    const states = await packageStates(directoryOf(c).db, principalOf(c).workspace.id);
     const data = registry()
       .catalogue()
       .map((manifest) => toPackage(manifest, states.get(manifest.name) ?? false));
@@ -84,7 +84,7 @@ export const packageRoutes = newRouter()
     const manifest = registry().get(name);
     if (!manifest || manifest.tier === "core") throw ApiError.notFound("package");
     const workspaceId = principalOf(c).workspace.id;
-    const db = tenantOf(c).db;
+    const db = directoryOf(c).db;
     await switchPackage(db, workspaceId, name, enabled, c.req.valid("query").with_dependencies === true);
     evictCachedTokens((p) => p.workspace.id === workspaceId);
     const states = await packageStates(db, workspaceId);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { directoryOf, principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
@@ -56,31 +56,30 @@ const toSubscription = (row: { plan: Plan; planUpdatedAt: number }) => ({
 
 export const subscriptionRoutes = newRouter()
   .openapi(getSubscription, async (c) => {
-    const row = await tenantOf(c).db.select().from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
+    const row = await directoryOf(c).db.select().from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
     if (!row) throw ApiError.notFound("workspace");
     return c.json({ success: true as const, data: toSubscription(row) }, 200);
   })
   .openapi(putSubscription, async (c) => {
     const { plan } = c.req.valid("json");
-    const tenant = tenantOf(c);
-    const workspaceId = tenant.workspaceId;
-    const current = await tenant.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+    const directory = directoryOf(c);
+    const workspaceId = directory.workspaceId;
+    const current = await directory.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
     if (!current) throw ApiError.notFound("workspace");
     if (current.plan === plan) return c.json({ success: true as const, data: toSubscription(current) }, 200);
 
     const now = Date.now();
     const change = PLANS.indexOf(plan) > PLANS.indexOf(current.plan) ? "upgrade" : "downgrade";
-    // The event is written only if this statement changed the plan it read (a concurrent change wins).
-    const [updated] = await tenant.db.batch([
-      tenant.db
-        .update(workspaces)
-        .set({ plan, planUpdatedAt: now, updatedAt: now })
-        .where(and(eq(workspaces.id, workspaceId), eq(workspaces.plan, current.plan)))
-        .returning(),
-      recordEvent(tenant, { type: "subscription.updated", data: { plan, previous_plan: current.plan, change }, onlyIfChanged: true }, now),
-    ]);
+    // Only if this statement changed the plan it read (a concurrent change wins).
+    const updated = await directory.db
+      .update(workspaces)
+      .set({ plan, planUpdatedAt: now, updatedAt: now })
+      .where(and(eq(workspaces.id, workspaceId), eq(workspaces.plan, current.plan)))
+      .returning();
     const row = updated[0];
     if (!row) throw new ApiError("conflict", "The plan was changed concurrently; read it again");
+    // The plan lives in the directory, the event in the workspace's shard: a second write, after the first.
+    await recordEvent(tenantOf(c), { type: "subscription.updated", data: { plan, previous_plan: current.plan, change } }, now).run();
 
     await durableLimiter(c.env.RATE_LIMITER).setLimit(workspaceKey(workspaceId), PLAN_LIMITS[plan]);
     evictCachedTokens((p) => p.workspace.id === workspaceId);

@@ -7,13 +7,12 @@ import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
-import { workspaces } from "../../platform/schema";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
 import { loadRow } from "../../platform/resource/writes";
 import { isoTimestamp, today } from "../../platform/time";
 import { computeInvoice } from "./money";
-import { customers, INVOICE_STATUSES, type InvoiceStatus, invoices } from "./schema";
+import { customers, INVOICE_STATUSES, invoiceCounters, type InvoiceStatus, invoices } from "./schema";
 
 const Line = z
   .object({
@@ -113,17 +112,17 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   table: invoices,
   schemas: { output: Invoice, create: CreateInvoice, update: UpdateInvoice },
   toOutput: toInvoice,
-  // The number comes from the workspace's counter, bumped earlier in the same batch: sequential per
-  // workspace, never repeated, also under concurrent creates (D1 runs one batch at a time).
-  beforeCreate: (tenant, now) => [
+  // The number comes from the workspace's counter (in its shard), bumped earlier in the same batch:
+  // sequential per workspace, never repeated, also under concurrent creates (D1 runs one batch at a time).
+  beforeCreate: (tenant) => [
     tenant.db
-      .update(workspaces)
-      .set({ invoiceCounter: sql`${workspaces.invoiceCounter} + 1`, updatedAt: now })
-      .where(eq(workspaces.id, tenant.workspaceId)),
+      .insert(invoiceCounters)
+      .values({ workspaceId: tenant.workspaceId, last: 1 })
+      .onConflictDoUpdate({ target: invoiceCounters.workspaceId, set: { last: sql`${invoiceCounters.last} + 1` } }),
   ],
   toInsert: (input, now, tenant) => ({
     customerId: input.customer_id,
-    number: sql`(SELECT 'INV-' || printf('%06d', ${workspaces.invoiceCounter}) FROM ${workspaces} WHERE ${workspaces.id} = ${tenant.workspaceId})`,
+    number: sql`(SELECT 'INV-' || printf('%06d', ${invoiceCounters.last}) FROM ${invoiceCounters} WHERE ${invoiceCounters.workspaceId} = ${tenant.workspaceId})`,
     currency: input.currency ?? "USD",
     issueDate: input.issue_date ?? today(now),
     dueDate: input.due_date ?? null,

@@ -131,3 +131,9 @@ export const invoiceBalances = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.workspaceId, table.status, table.currency] })],
 );
+
+/** The last invoice number handed out per workspace: bumped in the same batch as each invoice INSERT. */
+export const invoiceCounters = sqliteTable("invoice_counters", {
+  workspaceId: integer("workspace_id").primaryKey(),
+  last: integer("last").notNull(),
+});

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { apiBaseUrl, newRouter, publicOrigin } from "../../platform/app";
-import { packageDisabled, tenantOf } from "../../platform/auth/middleware";
+import { directoryOf, packageDisabled } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import type { Principal } from "../../platform/auth/principal";
 import { configOf } from "../../platform/config";
@@ -140,7 +140,18 @@ const toIntegration = (c: Context<AppEnv>, row: Row): z.infer<typeof Integration
 });
 
 /** The bot's caller: the chosen user with a read-only scope, so every answer is a read the user could make. */
-function botPrincipal(row: { userId: number; userName: string; email: string; role: Principal["role"]; workspaceId: number; workspaceName: string; plan: Principal["workspace"]["plan"]; disabledPackages: string[] }): Principal {
+function botPrincipal(row: {
+  userId: number;
+  userName: string;
+  email: string;
+  role: Principal["role"];
+  workspaceId: number;
+  workspaceName: string;
+  plan: Principal["workspace"]["plan"];
+  disabledPackages: string[];
+  shard: string;
+  movingSince: number | null;
+}): Principal {
   return {
     tokenId: 0,
     tokenKind: "api",
@@ -150,6 +161,8 @@ function botPrincipal(row: { userId: number; userName: string; email: string; ro
     role: row.role,
     user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
     workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+    shard: row.shard,
+    moving: row.movingSince !== null,
     disabledPackages: row.disabledPackages,
   };
 }
@@ -178,6 +191,8 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
       workspaceName: workspaces.name,
       plan: workspaces.plan,
       disabledPackages: workspaces.disabledPackages,
+      shard: workspaces.shard,
+      movingSince: workspaces.movingSince,
     })
     .from(integrations)
     .innerJoin(users, and(eq(users.id, integrations.actsAsUserId), eq(users.workspaceId, integrations.workspaceId)))
@@ -217,7 +232,7 @@ export const chatbotRoutes = newRouter()
     if (provider === "teams" && input.secret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(input.secret)) {
       throw ApiError.validation([{ path: "secret", message: "must be the base64 security token Teams shows when the outgoing webhook is created" }]);
     }
-    const tenant = tenantOf(c);
+    const tenant = directoryOf(c);
     const ws = tenant.workspaceId;
     const now = Date.now();
     const sealed = input.secret === undefined ? null : await sealSecret(input.secret, configOf(c.env).sealingKeys);
@@ -250,7 +265,7 @@ export const chatbotRoutes = newRouter()
     return c.json({ success: true as const, data: toIntegration(c, integration) }, 200);
   })
   .openapi(listIntegrations, async (c) => {
-    const rows = await tenantOf(c).select(integrations).orderBy(integrations.provider);
+    const rows = await directoryOf(c).select(integrations).orderBy(integrations.provider);
     const data = rows.map((row) => toIntegration(c, row));
     return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })

@@ -40,7 +40,7 @@ export const tasklySkills: Skill[] = [
     plural: "tasks",
     synonyms: ["todo item", "to-do", "todos", "to-dos", "ticket", "tickets", "issue", "issues", "work item", "work items", "assignment", "assignments"],
     nameField: "title",
-    reference: { pattern: /\btask\s*#?\s*(\d{1,9})\b/i, query: (match) => ({ id: match.replace(/\D/g, "") }) },
+    reference: { pattern: /\btask\s*#?\s*(\d{1,16})\b/i, query: (match) => ({ id: match.replace(/\D/g, "") }) },
     label: (r) => `task ${r.id} "${r.title}"`,
     line: (r) => `#${r.id} ${r.title} — ${words(r.status)}, ${r.priority}${r.due_date ? `, due ${r.due_date}` : ""}`,
     fields: {

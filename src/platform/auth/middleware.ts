@@ -5,6 +5,7 @@ import { database, Tenant } from "../db";
 import { ApiError } from "../errors";
 import { tokens } from "../schema";
 import { sessionAware } from "../d1-session";
+import { shardDatabase } from "../shards";
 import { dispatchedPrincipal } from "../dispatch";
 import { type Access, denial, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
@@ -93,11 +94,18 @@ export function principalOf(c: Context<AppEnv>): Principal {
 }
 
 /**
- * The caller's workspace as a query scope — the one place every business query starts from — on the
- * business database (in the request's D1 session) or another one (the analytics database).
+ * The caller's workspace as a query scope — the one place every business query starts from — on its
+ * shard (in the request's D1 session), or on another database (the analytics one).
  */
-export function tenantOf(c: Context<AppEnv>, on: D1Database = c.env.DB): Tenant {
+export function tenantOf(c: Context<AppEnv>, on?: D1Database): Tenant {
   const principal = principalOf(c);
-  // The business database runs in the request's session (replicas, bookmarks).
-  return new Tenant(database(on === c.env.DB ? sessionAware(on) : on), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
+  // The workspace's shard, in the request's session (replicas, bookmarks); or the database asked for.
+  const d1 = on ?? sessionAware(shardDatabase(c.env, principal.shard));
+  return new Tenant(database(d1), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
+}
+
+/** The caller's workspace on the directory (workspaces, users, tokens, SSO apps, chat integrations). */
+export function directoryOf(c: Context<AppEnv>): Tenant {
+  const principal = principalOf(c);
+  return new Tenant(database(sessionAware(c.env.DB)), principal.workspace.id, () => {}, principal.disabledPackages);
 }

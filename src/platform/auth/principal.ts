@@ -14,6 +14,9 @@ export type Principal = {
   role: Role;
   user: { id: number; name: string; email: string; role: Role };
   workspace: { id: number; name: string; plan: Plan };
+  /** The workspace's shard (the D1 binding of its business data), and whether it is being moved right now. */
+  shard: string;
+  moving: boolean;
   disabledPackages: string[];
 };
 
@@ -75,6 +78,8 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
       workspaceName: workspaces.name,
       plan: workspaces.plan,
       disabledPackages: workspaces.disabledPackages,
+      shard: workspaces.shard,
+      movingSince: workspaces.movingSince,
     })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
@@ -92,6 +97,8 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
     role: row.role,
     user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
     workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+    shard: row.shard,
+    moving: row.movingSince !== null,
     disabledPackages: row.disabledPackages,
   };
   remember(principal, now);

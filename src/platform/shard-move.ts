@@ -1,0 +1,257 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import type { AppEnv, Env } from "./context";
+import { sha256Hex, timingSafeEqual, utf8 } from "./crypto";
+import { ApiError } from "./errors";
+import { DIRECTORY_TABLES, shardDatabase, shardNames } from "./shards";
+import { issuesToDetails } from "./validation";
+
+/**
+ * Moving one workspace to another shard, in steps an operator's script drives (`npm run shard:move`):
+ * copy → hold (writes refused) → prune and catch-up copy → switch (verified) → cleanup. Each step is
+ * bounded (a page of rows), runs in the worker next to the databases, and checks the directory's state
+ * first, so a step sent twice or out of order does nothing harmful. Operator-only: the routes exist only
+ * when the OPERATOR_TOKEN secret is set, and answer 404 to anyone without it.
+ */
+
+/** A business table as the move sees it: its key, and how a catch-up finds the rows changed since a time. */
+type MovedTable = { name: string; columns: string[]; key: string[]; rollup: boolean; changedSince: string | null };
+
+const ROWS_PER_STEP = 500;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * The shard's business tables (those with workspace_id outside the directory), parents before children.
+ * Rollups that triggers maintain are not copied: the copy's inserts rebuild them on the target.
+ */
+async function describeTables(d1: D1Database): Promise<MovedTable[]> {
+  const [tables, columns, triggers] = await d1.batch<Record<string, string | number>>([
+    d1.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'"),
+    d1.prepare(
+      "SELECT m.name AS tbl, c.name, c.pk FROM sqlite_master m, pragma_table_info(m.name) c WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%'",
+    ),
+    d1.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger'"),
+  ]);
+  const columnsOf = (table: string) => columns!.results.filter((column) => column.tbl === table);
+  const business = tables!.results
+    .map((row) => String(row.name))
+    .filter((name) => !DIRECTORY_TABLES.includes(name) && columnsOf(name).some((column) => column.name === "workspace_id"));
+  const rollups = new Set(triggers!.results.flatMap((row) => [...String(row.sql).matchAll(/(?:INSERT INTO|UPDATE)\s+[`"]?(\w+)/gi)].map((match) => match[1]!)));
+  // D1 does not allow pragma_foreign_key_list(): references are read from each table's definition.
+  const parents = new Map(tables!.results.map((row) => [String(row.name), [...String(row.sql).matchAll(/REFERENCES\s+[`"]?(\w+)/gi)].map((match) => match[1]!)]));
+  const ordered: string[] = [];
+  const visit = (table: string, path = new Set<string>()) => {
+    if (ordered.includes(table) || path.has(table)) return;
+    path.add(table);
+    for (const parent of parents.get(table) ?? []) if (parent !== table && business.includes(parent)) visit(parent, path);
+    ordered.push(table);
+  };
+  business.forEach((table) => visit(table));
+  return ordered.map((name) => {
+    const cols = columnsOf(name);
+    const has = (column: string) => cols.some((c) => c.name === column);
+    return {
+      name,
+      columns: cols.map((column) => String(column.name)),
+      key: cols
+        .filter((column) => Number(column.pk) > 0)
+        .sort((a, b) => Number(a.pk) - Number(b.pk))
+        .map((column) => String(column.name)),
+      rollup: rollups.has(name),
+      // Rows changed since a time: by updated_at where every write sets it; the outbox by its own clocks;
+      // small tables whose writes do not all set updated_at (endpoints, counters, keys) are copied whole.
+      changedSince:
+        name === "events" ? "(created_at >= ?2 OR enqueued_at >= ?2)" : name === "assistant_messages" ? "created_at >= ?2" : has("updated_at") && name !== "webhook_endpoints" ? "updated_at >= ?2" : null,
+    };
+  });
+}
+
+type Workspace = { id: number; shard: string; moving_since: number | null };
+
+async function workspaceOf(env: Env, id: number): Promise<Workspace> {
+  const row = await env.DB.prepare("SELECT id, shard, moving_since FROM workspaces WHERE id = ?").bind(id).first<Workspace>();
+  if (!row) throw new ApiError("not_found", `No workspace ${id}`);
+  return row;
+}
+
+const conflict = (message: string) => new ApiError("conflict", message);
+
+function tableOf(tables: MovedTable[], name: string): MovedTable {
+  const table = tables.find((candidate) => candidate.name === name);
+  if (!table) throw ApiError.validation([{ path: "table", message: `must be one of ${tables.map((t) => t.name).join(", ")}` }]);
+  return table;
+}
+
+/** Upserts, never REPLACE (which would skip the rollups' delete triggers), only over a row of the same workspace. */
+function upsert(d1: D1Database, table: MovedTable, row: Record<string, unknown>): D1PreparedStatement {
+  const updates = table.columns.filter((column) => !table.key.includes(column)).map((column) => `${quote(column)} = excluded.${quote(column)}`);
+  const conflictClause =
+    updates.length > 0 ? `DO UPDATE SET ${updates.join(", ")} WHERE ${quote(table.name)}.workspace_id = excluded.workspace_id` : "DO NOTHING";
+  return d1
+    .prepare(
+      `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(", ")}) VALUES (${table.columns.map(() => "?").join(", ")}) ON CONFLICT (${table.key.map(quote).join(", ")}) ${conflictClause}`,
+    )
+    .bind(...table.columns.map((column) => row[column] ?? null));
+}
+
+const keyOf = (table: MovedTable, row: Record<string, unknown>) => JSON.stringify(table.key.map((column) => row[column]));
+
+/** Rows of the workspace on the source and the target are the same: the same keys, and the same rollups (non-zero rows). */
+async function differences(source: D1Database, target: D1Database, tables: MovedTable[], workspaceId: number): Promise<string[]> {
+  const probe = (d1: D1Database) =>
+    d1.batch(
+      tables.map((table) =>
+        table.rollup
+          ? d1
+              .prepare(
+                `SELECT * FROM ${quote(table.name)} WHERE workspace_id = ? AND NOT (${table.columns
+                  .filter((column) => !table.key.includes(column))
+                  .map((column) => `${quote(column)} = 0`)
+                  .join(" AND ")}) ORDER BY ${table.key.map(quote).join(", ")}`,
+              )
+              .bind(workspaceId)
+          : d1.prepare(`SELECT ${table.key.map(quote).join(", ")} FROM ${quote(table.name)} WHERE workspace_id = ? ORDER BY ${table.key.map(quote).join(", ")}`).bind(workspaceId),
+      ),
+    );
+  const [a, b] = await Promise.all([probe(source), probe(target)]);
+  return tables.filter((_, i) => JSON.stringify(a[i]!.results) !== JSON.stringify(b[i]!.results)).map((table) => table.name);
+}
+
+const Step = z.strictObject({
+  to: z.string().min(1).max(64),
+  table: z.string().max(64).optional(),
+  after: z.number().int().min(0).optional(),
+  since: z.number().int().min(0).optional(),
+});
+
+async function parse(c: Context<AppEnv>) {
+  const body = await c.req.json().catch(() => {
+    throw new ApiError("invalid_json", "The request body is not valid JSON");
+  });
+  const parsed = Step.safeParse(body);
+  if (!parsed.success) throw ApiError.validation(issuesToDetails(parsed.error.issues));
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("not_found", `No workspace ${c.req.param("id")}`);
+  const step = parsed.data;
+  if (!shardNames(c.env).includes(step.to)) throw ApiError.validation([{ path: "to", message: `must be a shard of this deployment (${shardNames(c.env).join(", ")})` }]);
+  return { id, step, workspace: await workspaceOf(c.env, id), target: shardDatabase(c.env, step.to) };
+}
+
+/** The operator's bearer token, compared in constant time; without OPERATOR_TOKEN the routes do not exist. */
+async function operatorOnly(c: Context<AppEnv>, next: () => Promise<void>) {
+  const expected = c.env.OPERATOR_TOKEN;
+  const sent = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
+  const ok = expected !== undefined && expected.length >= 32 && sent !== undefined && timingSafeEqual(utf8(await sha256Hex(sent)), utf8(await sha256Hex(expected)));
+  if (!ok) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
+  await next();
+}
+
+export const shardMoveRoutes = new Hono<AppEnv>()
+  .use("*", operatorOnly)
+  /** The plan: where the workspace is, and the tables to copy in order. */
+  .post("/workspaces/:id/move", async (c) => {
+    const { workspace, step } = await parse(c);
+    if (workspace.shard === step.to) throw conflict(`Workspace ${workspace.id} is already on ${step.to}`);
+    const tables = await describeTables(shardDatabase(c.env, workspace.shard));
+    return c.json({ workspace_id: workspace.id, from: workspace.shard, to: step.to, moving: workspace.moving_since !== null, tables: tables.map((table) => table.name) });
+  })
+  /** One page of one table's rows (or of those changed since `since`) to the target, by rowid from `after`. */
+  .post("/workspaces/:id/move/copy", async (c) => {
+    const { workspace, step, target } = await parse(c);
+    if (workspace.shard === step.to) throw conflict("The workspace has already been switched to the target");
+    const source = shardDatabase(c.env, workspace.shard);
+    const table = tableOf(await describeTables(source), step.table ?? "");
+    if (table.rollup) return c.json({ copied: 0, next: null });
+    const changed = step.since !== undefined && table.changedSince ? `AND ${table.changedSince}` : "";
+    const rows = await source
+      .prepare(`SELECT rowid AS __rowid, * FROM ${quote(table.name)} WHERE workspace_id = ?1 ${changed} AND rowid > ?3 ORDER BY rowid LIMIT ${ROWS_PER_STEP}`)
+      .bind(workspace.id, step.since ?? 0, step.after ?? 0)
+      .all<Record<string, unknown>>();
+    let skipped = 0;
+    if (rows.results.length > 0) {
+      try {
+        await target.batch(rows.results.map((row) => upsert(target, table, row)));
+      } catch (error) {
+        if (!/FOREIGN KEY/i.test(String(error))) throw error;
+        // Writes go on during the first copy: a row may refer to one created after its table was copied.
+        // It was created after the copy began, so the catch-up brings both; skip it now.
+        for (const row of rows.results) {
+          await upsert(target, table, row)
+            .run()
+            .catch((rowError: unknown) => {
+              if (!/FOREIGN KEY/i.test(String(rowError))) throw rowError;
+              skipped++;
+            });
+        }
+      }
+    }
+    const last = rows.results.at(-1);
+    return c.json({ copied: rows.results.length - skipped, skipped, next: rows.results.length === ROWS_PER_STEP && last ? Number(last.__rowid) : null });
+  })
+  /** Refuse the workspace's writes from now on (isolates see it within the token cache's 5 s). */
+  .post("/workspaces/:id/move/hold", async (c) => {
+    const { workspace, step } = await parse(c);
+    if (workspace.shard === step.to) throw conflict("The workspace has already been switched to the target");
+    await c.env.DB.prepare("UPDATE workspaces SET moving_since = coalesce(moving_since, ?1) WHERE id = ?2").bind(Date.now(), workspace.id).run();
+    return c.json({ held: true });
+  })
+  /** Delete from the target the rows of one table that are gone from the source (held workspaces only). */
+  .post("/workspaces/:id/move/prune", async (c) => {
+    const { workspace, step, target } = await parse(c);
+    if (workspace.moving_since === null || workspace.shard === step.to) throw conflict("Prune runs while the workspace is held, before the switch");
+    const source = shardDatabase(c.env, workspace.shard);
+    const table = tableOf(await describeTables(source), step.table ?? "");
+    if (table.rollup) return c.json({ deleted: 0 });
+    const keys = `SELECT ${table.key.map(quote).join(", ")} FROM ${quote(table.name)} WHERE workspace_id = ?`;
+    const [kept, present] = await Promise.all([source, target].map((d1) => d1.prepare(keys).bind(workspace.id).all<Record<string, unknown>>()));
+    const keep = new Set(kept!.results.map((row) => keyOf(table, row)));
+    const gone = present!.results.filter((row) => !keep.has(keyOf(table, row)));
+    const match = table.key.map((column) => `${quote(column)} = ?`).join(" AND ");
+    for (let i = 0; i < gone.length; i += ROWS_PER_STEP) {
+      await target.batch(
+        gone.slice(i, i + ROWS_PER_STEP).map((row) =>
+          target.prepare(`DELETE FROM ${quote(table.name)} WHERE workspace_id = ? AND ${match}`).bind(workspace.id, ...table.key.map((column) => row[column] ?? null)),
+        ),
+      );
+    }
+    return c.json({ deleted: gone.length });
+  })
+  /** Verify the copy, then point the directory at the target and take writes again — or refuse with the differences. */
+  .post("/workspaces/:id/move/switch", async (c) => {
+    const { workspace, step, target } = await parse(c);
+    if (workspace.shard === step.to) return c.json({ switched: true, from: null });
+    if (workspace.moving_since === null) throw conflict("Hold the workspace's writes before switching");
+    const source = shardDatabase(c.env, workspace.shard);
+    const unequal = await differences(source, target, await describeTables(source), workspace.id);
+    if (unequal.length > 0) throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`);
+    await c.env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3").bind(step.to, workspace.id, workspace.shard).run();
+    return c.json({ switched: true, from: workspace.shard });
+  })
+  /**
+   * After the switch: delete up to a page of the workspace's rows from a shard it no longer lives on
+   * (`to` names that old shard here), children first; the script repeats until nothing is left.
+   */
+  .post("/workspaces/:id/move/cleanup", async (c) => {
+    const { workspace, step, target: old } = await parse(c);
+    if (workspace.shard === step.to || workspace.moving_since !== null) throw conflict("Cleanup deletes from a shard the workspace has been switched away from");
+    let deleted = 0;
+    for (const table of [...(await describeTables(old))].reverse()) {
+      const result = await old
+        .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE workspace_id = ? LIMIT ${ROWS_PER_STEP})`)
+        .bind(workspace.id)
+        .run();
+      deleted += result.meta.changes;
+      if (deleted >= ROWS_PER_STEP) break;
+    }
+    return c.json({ deleted, done: deleted === 0 });
+  })
+  /** Before the switch: drop what was copied to the target and take writes again on the source. */
+  .post("/workspaces/:id/move/abort", async (c) => {
+    const { workspace, step, target } = await parse(c);
+    if (workspace.shard === step.to) throw conflict("The workspace has already been switched; move it back instead");
+    const tables = await describeTables(shardDatabase(c.env, workspace.shard));
+    await target.batch([...tables].reverse().map((table) => target.prepare(`DELETE FROM ${quote(table.name)} WHERE workspace_id = ?`).bind(workspace.id)));
+    await c.env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?").bind(workspace.id).run();
+    return c.json({ aborted: true });
+  });
