@@ -101,14 +101,15 @@ describe("a workspace's rows live in its shard only", () => {
     expect((await call("GET", "/projects", { token: b.token })).json.data).toMatchObject([{ id: inB.project.id, task_count: 1, completed_task_count: 0 }]);
   });
 
-  it("checks every shard for readiness", async () => {
-    expect((await call("GET", "/health/ready")).json).toEqual({ status: "ok", database: "ok" });
+  it("checks every shard for readiness when asked (?shards=all), the directory alone otherwise", async () => {
+    expect((await call("GET", "/health/ready?shards=all")).json).toEqual({ status: "ok", database: "ok" });
     const unreachable = { prepare: () => ({ first: () => Promise.reject(new Error("unreachable")) }) };
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const res = await fetchWith({ SHARD_1: unreachable }, "GET", "/health/ready");
-    expect(res.status).toBe(503);
-    expect(res.json).toMatchObject({ status: "unavailable", database: "unavailable" });
-    errors.mockRestore();
+    const all = await fetchWith({ SHARD_1: unreachable }, "GET", "/health/ready?shards=all");
+    expect(all.status).toBe(503);
+    expect(all.json).toEqual({ status: "unavailable", database: "unavailable" });
+    expect((await fetchWith({ SHARD_1: unreachable }, "GET", "/health/ready")).status).toBe(200);
+    expect((await fetchWith({ DB: unreachable }, "GET", "/health/ready")).status).toBe(503);
+    expectError(await call("GET", "/health/ready?shards=some"), 400, "validation_error");
   });
 });
 
