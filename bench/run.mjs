@@ -12,6 +12,7 @@ import { localSecrets } from "../scripts/local-server.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const SHARDS = process.env.BENCH_SHARDS ?? "DB,SHARD_1";
 
 console.log("building the production bundle…");
 execSync("npx wrangler deploy --dry-run --outdir bench/.build", { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
@@ -21,7 +22,8 @@ const server = createTestHarness({
       configPath: "./wrangler.toml",
       prebuiltWorkerDir: "./bench/.build",
       // Bench-only: lift the per-plan limit so the limiter still runs on every request but never refuses.
-      vars: { RATE_LIMIT_OVERRIDE: "1000000000", ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() },
+      // BENCH_SHARDS=DB runs the same bench on one database (the directory as the only shard).
+      vars: { RATE_LIMIT_OVERRIDE: "1000000000", ALLOW_INSECURE_WEBHOOK_URLS: "true", SHARDS: SHARDS, ...localSecrets() },
     },
   ],
 });
@@ -30,6 +32,7 @@ const base = new URL("/api/v1", url).href;
 const worker = server.getWorker();
 await worker.applyD1Migrations("DB");
 await worker.applyD1Migrations("ANALYTICS_DB");
+await worker.applyD1Migrations("SHARD_1");
 const env = await worker.getEnv();
 
 async function api(method, path, token, body) {
@@ -54,13 +57,15 @@ async function workspace(label) {
   });
   const { token, workspace_id: id } = signup.data;
   await api("PUT", "/subscription", token, { plan: "enterprise" });
-  return { token, id };
+  // Seeds go straight into the workspace's shard.
+  const { shard } = await env.DB.prepare("SELECT shard FROM workspaces WHERE id = ?").bind(id).first();
+  return { token, id, shard, db: env[shard] };
 }
 
 const now = Date.now();
 /** Rows generated inside D1 with a recursive CTE: seeding 100,000 rows is one statement. */
 async function seedContacts(ws, count) {
-  await env.DB.prepare(
+  await ws.db.prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO contacts (workspace_id, name, email, company, created_at, updated_at)
      SELECT ?2, 'Contact ' || n, 'c' || n || '@bench.example', 'Company ' || (n % 50), ?3 - n * 1000, ?3 - n * 1000 FROM seq`,
@@ -69,14 +74,14 @@ async function seedContacts(ws, count) {
     .run();
 }
 async function seedProjects(ws, projects, tasksPerProject, status = "todo") {
-  await env.DB.prepare(
+  await ws.db.prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO projects (workspace_id, name, status, created_at, updated_at) SELECT ?2, 'Project ' || n, 'active', ?3 - n, ?3 - n FROM seq`,
   )
     .bind(projects, ws.id, now)
     .run();
   if (tasksPerProject > 0) {
-    await env.DB.prepare(
+    await ws.db.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
        INSERT INTO tasks (workspace_id, project_id, title, status, priority, created_at, updated_at)
        SELECT ?2, p.id, 'Task ' || n, CASE WHEN n % 3 = 0 THEN 'done' ELSE ?4 END, 'medium', ?3, ?3 FROM projects p, seq WHERE p.workspace_id = ?2`,
@@ -89,37 +94,37 @@ async function seedProjects(ws, projects, tasksPerProject, status = "todo") {
 async function seedDashboard(ws) {
   const seq = (n) => `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${n})`;
   const day = 86_400_000;
-  await env.DB.batch([
-    env.DB.prepare(`${seq(200)} INSERT INTO customers (workspace_id, name, currency, created_at, updated_at) SELECT ?1, 'Customer ' || n, CASE WHEN n % 3 = 0 THEN 'EUR' ELSE 'USD' END, ?2, ?2 FROM seq`).bind(ws.id, now),
-    env.DB.prepare(
+  await ws.db.batch([
+    ws.db.prepare(`${seq(200)} INSERT INTO customers (workspace_id, name, currency, created_at, updated_at) SELECT ?1, 'Customer ' || n, CASE WHEN n % 3 = 0 THEN 'EUR' ELSE 'USD' END, ?2, ?2 FROM seq`).bind(ws.id, now),
+    ws.db.prepare(
       `${seq(10000)} INSERT INTO invoices (workspace_id, customer_id, number, currency, issue_date, due_date, items, status, subtotal, tax_total, total, amount_paid, created_at, updated_at)
        SELECT ?1, c.id, 'INV-' || printf('%06d', n), c.currency, date(?2 / 1000 - (n % 365) * 86400, 'unixepoch'), date(?2 / 1000 - (n % 365) * 86400 + 30 * 86400, 'unixepoch'), '[]',
               CASE n % 5 WHEN 0 THEN 'draft' WHEN 1 THEN 'sent' WHEN 2 THEN 'partially_paid' ELSE 'paid' END, 10000 + n, 0, 10000 + n,
               CASE n % 5 WHEN 2 THEN 5000 WHEN 3 THEN 10000 + n WHEN 4 THEN 10000 + n ELSE 0 END, ?2, ?2
        FROM seq JOIN customers c ON c.workspace_id = ?1 AND c.id = (SELECT min(id) FROM customers WHERE workspace_id = ?1) + n % 200`,
     ).bind(ws.id, now),
-    env.DB.prepare(
+    ws.db.prepare(
       `INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at)
        SELECT workspace_id, id, amount_paid, currency, 'card', ?2 - (id % 365) * ${day}, ?2, ?2 FROM invoices WHERE workspace_id = ?1 AND amount_paid > 0`,
     ).bind(ws.id, now),
-    env.DB.prepare(
+    ws.db.prepare(
       `${seq(5000)} INSERT INTO deals (workspace_id, name, value, currency, stage, status, closed_at, created_at, updated_at)
        SELECT ?1, 'Deal ' || n, 1000 * (n % 97), CASE WHEN n % 4 = 0 THEN 'EUR' ELSE 'USD' END,
               CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' WHEN 2 THEN 'proposal' WHEN 3 THEN 'meeting' WHEN 4 THEN 'negotiation' WHEN 5 THEN 'qualification' ELSE 'initial_contact' END,
               CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' ELSE 'open' END, CASE WHEN n % 7 < 2 THEN ?2 - (n % 365) * ${day} END, ?2, ?2 FROM seq`,
     ).bind(ws.id, now),
-    env.DB.prepare(
+    ws.db.prepare(
       `${seq(2000)} INSERT INTO employees (workspace_id, name, email, department, status, date_of_joining, created_at, updated_at)
        SELECT ?1, 'Employee ' || n, 'e' || n || '@bench.example', CASE n % 6 WHEN 0 THEN NULL ELSE 'Dept ' || (n % 6) END, CASE WHEN n % 20 = 0 THEN 'left' ELSE 'active' END,
               date(?2 / 1000 - (n % 900) * 86400, 'unixepoch'), ?2, ?2 FROM seq`,
     ).bind(ws.id, now),
   ]);
   await seedProjects(ws, 200, 100, "todo");
-  await env.DB.prepare(`UPDATE tasks SET completed_at = ?2 - (id % 120) * ${day}, due_date = date(?2 / 1000 - (id % 60) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status = 'done'`).bind(ws.id, now).run();
-  await env.DB.prepare(`UPDATE tasks SET due_date = date(?2 / 1000 + (id % 60 - 30) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status <> 'done'`).bind(ws.id, now).run();
+  await ws.db.prepare(`UPDATE tasks SET completed_at = ?2 - (id % 120) * ${day}, due_date = date(?2 / 1000 - (id % 60) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status = 'done'`).bind(ws.id, now).run();
+  await ws.db.prepare(`UPDATE tasks SET due_date = date(?2 / 1000 + (id % 60 - 30) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status <> 'done'`).bind(ws.id, now).run();
 }
 
-const ids = async (table, ws) => (await env.DB.prepare(`SELECT id FROM ${table} WHERE workspace_id = ? ORDER BY id`).bind(ws.id).all()).results.map((r) => r.id);
+const ids = async (table, ws) => (await ws.db.prepare(`SELECT id FROM ${table} WHERE workspace_id = ? ORDER BY id`).bind(ws.id).all()).results.map((r) => r.id);
 
 /** One measured load: warm-up, then DURATION seconds. */
 async function measure(name, options) {
@@ -153,7 +158,7 @@ await seedDashboard(reporting);
 const smallContacts = await ids("contacts", small);
 const smallTasks = await ids("tasks", small);
 
-console.log(`measuring (${CONNECTIONS} connections, ${DURATION} s each)…`);
+console.log(`measuring (${CONNECTIONS} connections, ${DURATION} s each; shards ${SHARDS})…`);
 const rows = [];
 rows.push(await measure("GET /health", { path: "/health" }));
 rows.push(await measure("GET /health/ready", { path: "/health/ready" }));
@@ -219,7 +224,7 @@ console.log("measuring webhook fan-out…");
 const hooks = await workspace("hooks");
 await seedProjects(hooks, 1, 0);
 const [project] = await ids("projects", hooks);
-await env.DB.prepare(
+await hooks.db.prepare(
   `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1000)
    INSERT INTO tasks (workspace_id, project_id, title, status, priority, created_at, updated_at) SELECT ?1, ?2, 'Fan-out ' || n, 'todo', 'medium', ?3, ?3 FROM seq`,
 )
@@ -368,6 +373,7 @@ const analytics = {
 const results = {
   measured_at: new Date().toISOString(),
   machine: { cores: (await import("node:os")).cpus().length, node: process.version, connections: CONNECTIONS, duration_s: DURATION },
+  shards: SHARDS.split(","),
   ready_rps: ready.rps,
   get_contact_ratio: row("GET /contacts/{id}").ratio_to_health,
   post_contact_ratio: row("POST /contacts").ratio_to_health,
