@@ -1,18 +1,21 @@
 // Moves one workspace's business rows to another shard while it keeps serving:
 //
 //   npm run shard:move -- --workspace 42 --to SHARD_1 [--url https://api.example.com] [--settle-ms 6000]
+//   npm run shard:move -- --workspace 42 --to SHARD_1 --abort     (undo a move that did not switch)
 //
 // It drives the worker's operator routes (/ops, bearer OPERATOR_TOKEN: from the environment, else from
 // .dev.vars for a local run; --url defaults to the local dev server), so the rows move inside the worker,
 // next to the databases:
 // 1. copy     every row of the workspace to the target, page by page (the workspace keeps taking writes);
-// 2. hold     its writes (503 + Retry-After: 5; reads go on) and wait until every isolate has seen it
-//             (the token cache lives 5 s);
+// 2. hold     its writes (503 + Retry-After: 5; reads go on; the hold lapses by itself after 5 minutes)
+//             and wait until every isolate has seen it (the token cache lives 5 s);
 // 3. catch up: delete on the target what was deleted since, copy what changed since step 1 began;
-// 4. switch   the directory's workspace → shard map, after the worker verified both sides hold the same
-//             rows (the same keys, and the rollups the target's triggers rebuilt); writes resume on the target;
+// 4. switch   the directory's workspace → shard map, after the worker verified that both sides hold the
+//             same rows, column by column (a table that still differs is copied whole, up to 3 rounds);
+//             writes resume on the target;
 // 5. wait until no isolate reads the old shard any more, then delete the old rows.
-// Writes are refused only from 2 to 4. A failure before 4 aborts: the copy is dropped, writes resume.
+// Writes are refused only from 2 to 4. A failure or Ctrl-C before 4 aborts: the hold is released, the copy
+// dropped.
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
@@ -22,14 +25,19 @@ const { values: options } = parseArgs({
     to: { type: "string" },
     url: { type: "string", default: "http://127.0.0.1:8787" },
     "settle-ms": { type: "string", default: "6000" },
+    abort: { type: "boolean", default: false },
   },
 });
 const workspaceId = Number(options.workspace);
 const to = options.to;
 const settleMs = Number(options["settle-ms"]);
 const token = process.env.OPERATOR_TOKEN ?? (existsSync(".dev.vars") ? /^OPERATOR_TOKEN=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim() : undefined);
-if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0 || !to || !token) {
-  console.error("usage: OPERATOR_TOKEN=… npm run shard:move -- --workspace <id> --to <shard binding, e.g. SHARD_1> [--url https://api.example.com]");
+// Isolates keep a verified token for 5 s: waiting less would let one still write to the old shard.
+const MIN_SETTLE_MS = 5_500;
+if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0 || !to || !token || !(settleMs >= MIN_SETTLE_MS)) {
+  console.error(
+    "usage: OPERATOR_TOKEN=… npm run shard:move -- --workspace <id> --to <shard binding, e.g. SHARD_1> [--url https://api.example.com] [--settle-ms ≥ 5500] [--abort]",
+  );
   process.exit(2);
 }
 
@@ -75,29 +83,66 @@ async function copyAll(tables, since) {
   return total;
 }
 
+/** Releases the hold and drops the copy from the target (before a switch only). */
+async function abort() {
+  let removed = 0;
+  for (let done = false; !done; ) {
+    const page = await step("abort");
+    removed += page.deleted;
+    done = page.done;
+  }
+  log(`aborted: the workspace takes writes on its shard again; ${removed} copied rows dropped from ${to}`);
+}
+
 async function main() {
+  if (options.abort) return abort();
   const plan = await step("");
-  if (plan.moving) throw new Error(`workspace ${workspaceId} is already held by another move; finish or abort it first`);
+  if (plan.moving) throw new Error(`workspace ${workspaceId} is already held by another move; finish it, or run with --abort`);
   log(`workspace ${workspaceId}: ${plan.from} → ${plan.to}, ${plan.tables.length} tables`);
-  // The worker's clock and this machine's may differ: catch up on a minute more than needed.
-  const began = Date.now() - 60_000;
+  // Changes are counted from the worker's clock, with a minute to spare.
+  const began = plan.now - 60_000;
   log(`copy: ${await copyAll(plan.tables)} rows`);
 
-  await step("hold");
-  const held = Date.now();
-  log(`hold: writes refused; waiting ${settleMs} ms until every isolate has seen it`);
+  let held;
+  let heldAt;
+  let switched = false;
+  let stop = false;
+  // Ctrl-C before the switch aborts the move (at the next step) instead of leaving the workspace held.
+  const interrupted = () => {
+    stop = true;
+    process.exitCode = 1;
+  };
+  process.once("SIGINT", interrupted);
   try {
+    held = await step("hold");
+    heldAt = Date.now();
+    log(`hold: writes refused until ${new Date(held.expires_at).toISOString()} at the latest; waiting ${settleMs} ms until every isolate has seen it`);
     await sleep(settleMs);
-    let deleted = 0;
-    for (const table of [...plan.tables].reverse()) deleted += (await step("prune", { table })).deleted;
-    log(`catch-up: ${deleted} rows deleted, ${await copyAll(plan.tables, began)} rows copied`);
-    await step("switch");
+    // Catch up, then switch; a table that still differs (a late write, a sweep) is copied whole and checked again.
+    let stale = null;
+    for (let round = 1; !switched; round++) {
+      let deleted = 0;
+      for (const table of [...plan.tables].reverse()) deleted += (await step("prune", { table })).deleted;
+      const copied = await copyAll(stale ?? plan.tables, stale ? undefined : began);
+      log(`catch-up ${round}: ${deleted} rows deleted, ${copied} rows copied${stale ? ` (${stale.join(", ")} whole)` : ""}`);
+      if (stop) throw new Error("interrupted");
+      try {
+        await step("switch", { held_since: held.held_since });
+        switched = true;
+      } catch (error) {
+        const differing = /differs from the source in ([\w, ]+);/.exec(error.message)?.[1];
+        if (!differing || round >= 3) throw error;
+        stale = differing.split(", ");
+      }
+    }
   } catch (error) {
     log(`aborting: ${error.message}`);
-    await step("abort");
+    await abort();
     throw error;
+  } finally {
+    process.removeListener("SIGINT", interrupted);
   }
-  log(`switch: workspace ${workspaceId} is on ${plan.to}; its writes were refused for ${((Date.now() - held) / 1000).toFixed(1)} s`);
+  log(`switch: workspace ${workspaceId} is on ${plan.to}; its writes were refused for ${((Date.now() - heldAt) / 1000).toFixed(1)} s`);
 
   await sleep(settleMs);
   let removed = 0;

@@ -50,7 +50,7 @@ describe("the operator routes", () => {
     expect((await ops(path, { to: from })).json.error.code).toBe("conflict");
     expect((await ops("/workspaces/999999999/move", { to })).status).toBe(404);
     expect((await ops(`${path}/copy`, { to, table: "users" })).json.error).toMatchObject({ code: "validation_error", details: [{ path: "table" }] });
-    expect((await ops(`${path}/switch`, { to })).json.error).toMatchObject({ code: "conflict", message: expect.stringMatching(/Hold/) });
+    expect((await ops(`${path}/switch`, { to })).json.error).toMatchObject({ code: "conflict", message: expect.stringMatching(/not held/) });
     expect((await ops(`${path}/prune`, { to, table: "contacts" })).status).toBe(409);
     expect((await ops(`${path}/cleanup`, { to: from })).status).toBe(409);
     expect(await rowsOn(to, ws.workspaceId)).toBe(0);
@@ -59,6 +59,21 @@ describe("the operator routes", () => {
 });
 
 describe("moving a workspace", () => {
+  it("never switches on a lapsed hold (a script that died), which no longer refuses writes", async () => {
+    const { ws, from, to } = await busyWorkspace();
+    const path = `/workspaces/${ws.workspaceId}/move`;
+    const plan = (await ops(path, { to })).json;
+    for (const table of plan.tables) await ops(`${path}/copy`, { to, table });
+    await env.DB.prepare("UPDATE workspaces SET moving_since = ? WHERE id = ?").bind(Date.now() - 5 * 60_000 - 1, ws.workspaceId).run();
+    expect((await ops(path, { to })).json.moving).toBe(false);
+    expect((await ops(`${path}/switch`, { to })).json.error.message).toMatch(/lapsed/);
+    const fresh = (await call("POST", "/auth/token", { body: { email: ws.email, password: ws.password } })).json.token;
+    expect((await call("POST", "/contacts", { token: fresh, body: { name: "Writes again", email: "again@move.example" } })).status).toBe(201);
+    expect((await shardOf(ws.workspaceId)).name).toBe(from);
+    while (!(await ops(`${path}/abort`, { to })).json.done);
+    expect(await rowsOn(to, ws.workspaceId)).toBe(0);
+  });
+
   it("copies, holds, catches up, switches after verifying, and cleans up; the workspace works on its new shard", async () => {
     const { ws, from, to, project, contact } = await busyWorkspace();
     const path = `/workspaces/${ws.workspaceId}/move`;
@@ -77,16 +92,24 @@ describe("moving a workspace", () => {
     await call("PUT", `/tasks/${tasks[0].id}/status`, { token: ws.token, body: { status: "done" } });
     await call("DELETE", `/contacts/${contact.id}`, { token: ws.token });
 
-    expect((await ops(`${path}/hold`, { to })).json).toEqual({ held: true });
+    const hold = (await ops(`${path}/hold`, { to })).json;
+    expect(hold).toMatchObject({ held: true, held_since: expect.any(Number), expires_at: hold.held_since + 5 * 60_000 });
     // Not caught up yet: the switch verifies and refuses.
-    expect((await ops(`${path}/switch`, { to })).json.error.message).toMatch(/differs from the source in .*contacts.*task_counts/);
+    expect((await ops(`${path}/switch`, { to, held_since: hold.held_since })).json.error.message).toMatch(/differs from the source in .*contacts.*task_counts/);
     for (const table of [...plan.tables].reverse()) await ops(`${path}/prune`, { to, table });
     await copyAll(began - 1000);
-    expect((await ops(`${path}/switch`, { to })).json).toEqual({ switched: true, from });
+    // A change the catch-up cannot see (no updated_at moved) is still caught: every column is compared.
+    await shard(from).prepare("UPDATE contacts SET name = 'Changed quietly' WHERE id = ?").bind(late.id).run();
+    expect((await ops(`${path}/switch`, { to, held_since: hold.held_since })).json.error.details).toEqual([{ path: "contacts", message: "differs" }]);
+    for (let after = 0; after !== null; ) after = (await ops(`${path}/copy`, { to, table: "contacts", after })).json.next;
+    // Only the hold this move took.
+    expect((await ops(`${path}/switch`, { to, held_since: hold.held_since - 1 })).json.error.message).toMatch(/another move/);
+    expect((await ops(`${path}/switch`, { to, held_since: hold.held_since })).json).toEqual({ switched: true, from });
+    expect((await ops(`${path}/abort`, { to })).status).toBe(409);
     expect((await shardOf(ws.workspaceId)).name).toBe(to);
 
     const fresh = (await call("POST", "/auth/token", { body: { email: ws.email, password: ws.password } })).json.token;
-    expect((await call("GET", `/contacts/${late.id}`, { token: fresh })).json.data.name).toBe("Late");
+    expect((await call("GET", `/contacts/${late.id}`, { token: fresh })).json.data.name).toBe("Changed quietly");
     expect((await call("GET", `/contacts/${contact.id}`, { token: fresh })).status).toBe(404);
     expect((await call("GET", `/projects/${project.id}`, { token: fresh })).json.data).toMatchObject({ task_count: 3, completed_task_count: 1 });
     expect((await call("POST", "/contacts", { token: fresh, body: { name: "After", email: "after@move.example" } })).status).toBe(201);
@@ -103,7 +126,7 @@ describe("moving a workspace", () => {
     for (const table of plan.tables) await ops(`${path}/copy`, { to, table });
     await ops(`${path}/hold`, { to });
     expect(await rowsOn(to, ws.workspaceId)).toBeGreaterThan(0);
-    expect((await ops(`${path}/abort`, { to })).json).toEqual({ aborted: true });
+    while (!(await ops(`${path}/abort`, { to })).json.done);
     expect(await rowsOn(to, ws.workspaceId)).toBe(0);
     expect((await shardOf(ws.workspaceId)).name).toBe(from);
     const fresh = (await call("POST", "/auth/token", { body: { email: ws.email, password: ws.password } })).json.token;

@@ -1,7 +1,8 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { newEventId } from "../src/platform/events";
+import type { WebhookMessage } from "../src/webhooks/dispatch";
 import { call, create, dbOf, env, expectError, fetchWith, freshIp, setPlan, shardOf, signup, type Workspace } from "./helpers";
 
 /** The local deployment binds two shards: the directory DB (shard 0) and SHARD_1. */
@@ -175,5 +176,55 @@ describe("a workspace being moved", () => {
     await runCron();
     const sent = await db.prepare("SELECT enqueued_at FROM events WHERE id = ?").bind(waiting).first<{ enqueued_at: number | null }>();
     expect(sent!.enqueued_at).not.toBeNull();
+  });
+});
+
+describe("the webhook consumer finds a delivery through the directory", () => {
+  /** A pending delivery of the workspace's endpoint, written on its shard with no queue message. */
+  async function pending(ws: Workspace) {
+    const hook = await call("POST", "/webhooks", { token: ws.token, body: { url: "https://receiver.example/hooks", events: ["*"] } });
+    const db = await dbOf(ws.workspaceId);
+    const eventId = newEventId();
+    await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'employee.onboarded', '{}', ?, ?)").bind(eventId, ws.workspaceId, Date.now(), Date.now()).run();
+    const row = await db
+      .prepare(
+        "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'employee.onboarded', 0, 'pending', ?, ?, ?) RETURNING id",
+      )
+      .bind(ws.workspaceId, hook.json.data.id, eventId, Date.now(), Date.now(), Date.now())
+      .first<{ id: number }>();
+    return { db, deliveryId: row!.id };
+  }
+  async function consume(body: WebhookMessage) {
+    const batch = createMessageBatch("webhooks", [{ id: `msg-${body.deliveryId}-${Math.random()}`, timestamp: new Date(), attempts: 1, body }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    return getQueueResult(batch, ctx);
+  }
+  const status = async (db: D1Database, id: number) => (await db.prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(id).first<{ status: string }>())!.status;
+
+  it("holds back a moving workspace's deliveries, reads a moved one's from its shard now, and never another workspace's", async () => {
+    const sent = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
+    const { DB: a, SHARD_1: b } = await onBothShards();
+
+    // Held by a move: tried again later, nothing sent.
+    const held = await pending(a);
+    await env.DB.prepare("UPDATE workspaces SET moving_since = ? WHERE id = ?").bind(Date.now(), a.workspaceId).run();
+    const later = await consume({ deliveryId: held.deliveryId, workspaceId: a.workspaceId, shard: "DB" });
+    expect(later.retryMessages).toHaveLength(1);
+    expect(later.explicitAcks).toEqual([]);
+    expect(sent).not.toHaveBeenCalled();
+    expect(await status(held.db, held.deliveryId)).toBe("pending");
+    await env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?").bind(a.workspaceId).run();
+
+    // A message naming the shard the delivery was on before a move: the directory's shard wins.
+    const moved = await pending(b);
+    expect((await consume({ deliveryId: moved.deliveryId, workspaceId: b.workspaceId, shard: "DB" })).explicitAcks).toHaveLength(1);
+    expect(await status(moved.db, moved.deliveryId)).toBe("succeeded");
+
+    // A delivery id that belongs to another workspace is not claimed.
+    const other = await pending(a);
+    await consume({ deliveryId: other.deliveryId, workspaceId: b.workspaceId, shard: "DB" });
+    expect(await status(other.db, other.deliveryId)).toBe("pending");
+    expect(sent).toHaveBeenCalledTimes(1);
   });
 });

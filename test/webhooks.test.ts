@@ -61,7 +61,7 @@ const delayOf = (row: Record<string, any>, before: number) => (row.next_attempt_
 
 async function consume(ws: Workspace, deliveryId: number, attempts = 1) {
   const { name: shard } = await shardOf(ws.workspaceId);
-  const body: WebhookMessage = { deliveryId, shard };
+  const body: WebhookMessage = { deliveryId, workspaceId: ws.workspaceId, shard };
   const batch = createMessageBatch("webhooks", [{ id: `msg-${deliveryId}-${attempts}`, timestamp: new Date(), attempts, body }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);

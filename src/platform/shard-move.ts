@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv, Env } from "./context";
 import { sha256Hex, timingSafeEqual, utf8 } from "./crypto";
 import { ApiError } from "./errors";
-import { DIRECTORY_TABLES, shardDatabase, shardNames } from "./shards";
+import { DIRECTORY_TABLES, HOLD_LIMIT_MS, isHeld, shardDatabase, shardNames } from "./shards";
 import { issuesToDetails } from "./validation";
 
 /**
@@ -18,6 +18,8 @@ import { issuesToDetails } from "./validation";
 type MovedTable = { name: string; columns: string[]; key: string[]; rollup: boolean; changedSince: string | null };
 
 const ROWS_PER_STEP = 500;
+/** Constraint errors a first copy (taken while writes go on) may meet and the catch-up repairs. */
+const SKIPPABLE = /FOREIGN KEY|UNIQUE constraint/i;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -97,25 +99,39 @@ function upsert(d1: D1Database, table: MovedTable, row: Record<string, unknown>)
 
 const keyOf = (table: MovedTable, row: Record<string, unknown>) => JSON.stringify(table.key.map((column) => row[column]));
 
-/** Rows of the workspace on the source and the target are the same: the same keys, and the same rollups (non-zero rows). */
+const VERIFY_PAGE = 1000;
+
+/**
+ * Tables whose rows of the workspace differ between the source and the target: every column of every
+ * row, compared page by page in key order; for rollups, their non-zero rows (the target's triggers
+ * rebuilt them, so only their values must agree).
+ */
 async function differences(source: D1Database, target: D1Database, tables: MovedTable[], workspaceId: number): Promise<string[]> {
-  const probe = (d1: D1Database) =>
-    d1.batch(
-      tables.map((table) =>
-        table.rollup
-          ? d1
-              .prepare(
-                `SELECT * FROM ${quote(table.name)} WHERE workspace_id = ? AND NOT (${table.columns
-                  .filter((column) => !table.key.includes(column))
-                  .map((column) => `${quote(column)} = 0`)
-                  .join(" AND ")}) ORDER BY ${table.key.map(quote).join(", ")}`,
-              )
-              .bind(workspaceId)
-          : d1.prepare(`SELECT ${table.key.map(quote).join(", ")} FROM ${quote(table.name)} WHERE workspace_id = ? ORDER BY ${table.key.map(quote).join(", ")}`).bind(workspaceId),
-      ),
-    );
-  const [a, b] = await Promise.all([probe(source), probe(target)]);
-  return tables.filter((_, i) => JSON.stringify(a[i]!.results) !== JSON.stringify(b[i]!.results)).map((table) => table.name);
+  const unequal: string[] = [];
+  for (const table of tables) {
+    const order = table.key.map(quote).join(", ");
+    const nonZero = table.rollup
+      ? `AND NOT (${table.columns
+          .filter((column) => !table.key.includes(column))
+          .map((column) => `${quote(column)} = 0`)
+          .join(" AND ")})`
+      : "";
+    const columns = table.columns.map(quote).join(", ");
+    for (let offset = 0; ; offset += VERIFY_PAGE) {
+      const page = (d1: D1Database) =>
+        d1
+          .prepare(`SELECT ${columns} FROM ${quote(table.name)} WHERE workspace_id = ? ${nonZero} ORDER BY ${order} LIMIT ${VERIFY_PAGE} OFFSET ${offset}`)
+          .bind(workspaceId)
+          .raw();
+      const [a, b] = await Promise.all([page(source), page(target)]);
+      if (JSON.stringify(a) !== JSON.stringify(b)) {
+        unequal.push(table.name);
+        break;
+      }
+      if (a.length < VERIFY_PAGE) break;
+    }
+  }
+  return unequal;
 }
 
 const Step = z.strictObject({
@@ -123,6 +139,7 @@ const Step = z.strictObject({
   table: z.string().max(64).optional(),
   after: z.number().int().min(0).optional(),
   since: z.number().int().min(0).optional(),
+  held_since: z.number().int().min(0).optional(),
 });
 
 async function parse(c: Context<AppEnv>) {
@@ -154,7 +171,15 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     const { workspace, step } = await parse(c);
     if (workspace.shard === step.to) throw conflict(`Workspace ${workspace.id} is already on ${step.to}`);
     const tables = await describeTables(shardDatabase(c.env, workspace.shard));
-    return c.json({ workspace_id: workspace.id, from: workspace.shard, to: step.to, moving: workspace.moving_since !== null, tables: tables.map((table) => table.name) });
+    // `now` is the worker's clock: the script's catch-up counts changes from it, not from its own.
+    return c.json({
+      workspace_id: workspace.id,
+      from: workspace.shard,
+      to: step.to,
+      moving: isHeld(workspace.moving_since, Date.now()),
+      now: Date.now(),
+      tables: tables.map((table) => table.name),
+    });
   })
   /** One page of one table's rows (or of those changed since `since`) to the target, by rowid from `after`. */
   .post("/workspaces/:id/move/copy", async (c) => {
@@ -173,14 +198,15 @@ export const shardMoveRoutes = new Hono<AppEnv>()
       try {
         await target.batch(rows.results.map((row) => upsert(target, table, row)));
       } catch (error) {
-        if (!/FOREIGN KEY/i.test(String(error))) throw error;
-        // Writes go on during the first copy: a row may refer to one created after its table was copied.
-        // It was created after the copy began, so the catch-up brings both; skip it now.
+        if (!SKIPPABLE.test(String(error))) throw error;
+        // Writes go on during the first copy: a row may refer to one created after its table was copied,
+        // or take a unique value (an e-mail) from a row deleted since. It changed after the copy began,
+        // so the catch-up (which prunes first) brings it; skip it now.
         for (const row of rows.results) {
           await upsert(target, table, row)
             .run()
             .catch((rowError: unknown) => {
-              if (!/FOREIGN KEY/i.test(String(rowError))) throw rowError;
+              if (!SKIPPABLE.test(String(rowError))) throw rowError;
               skipped++;
             });
         }
@@ -189,17 +215,23 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     const last = rows.results.at(-1);
     return c.json({ copied: rows.results.length - skipped, skipped, next: rows.results.length === ROWS_PER_STEP && last ? Number(last.__rowid) : null });
   })
-  /** Refuse the workspace's writes from now on (isolates see it within the token cache's 5 s). */
+  /** Refuse the workspace's writes from now on (isolates see it within the token cache's 5 s), for at most HOLD_LIMIT_MS. */
   .post("/workspaces/:id/move/hold", async (c) => {
     const { workspace, step } = await parse(c);
     if (workspace.shard === step.to) throw conflict("The workspace has already been switched to the target");
-    await c.env.DB.prepare("UPDATE workspaces SET moving_since = coalesce(moving_since, ?1) WHERE id = ?2").bind(Date.now(), workspace.id).run();
-    return c.json({ held: true });
+    const now = Date.now();
+    const held = await c.env.DB.prepare(
+      "UPDATE workspaces SET moving_since = CASE WHEN moving_since > ?1 THEN moving_since ELSE ?2 END WHERE id = ?3 AND shard = ?4 RETURNING moving_since",
+    )
+      .bind(now - HOLD_LIMIT_MS, now, workspace.id, workspace.shard)
+      .first<{ moving_since: number }>();
+    if (!held) throw conflict("The workspace changed shards meanwhile");
+    return c.json({ held: true, held_since: held.moving_since, expires_at: held.moving_since + HOLD_LIMIT_MS });
   })
   /** Delete from the target the rows of one table that are gone from the source (held workspaces only). */
   .post("/workspaces/:id/move/prune", async (c) => {
     const { workspace, step, target } = await parse(c);
-    if (workspace.moving_since === null || workspace.shard === step.to) throw conflict("Prune runs while the workspace is held, before the switch");
+    if (!isHeld(workspace.moving_since, Date.now()) || workspace.shard === step.to) throw conflict("Prune runs while the workspace is held, before the switch");
     const source = shardDatabase(c.env, workspace.shard);
     const table = tableOf(await describeTables(source), step.table ?? "");
     if (table.rollup) return c.json({ deleted: 0 });
@@ -217,15 +249,24 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     }
     return c.json({ deleted: gone.length });
   })
-  /** Verify the copy, then point the directory at the target and take writes again — or refuse with the differences. */
+  /**
+   * Verify the copy, then point the directory at the target and take writes again — or refuse with the
+   * tables that differ. Only the hold this move took (`held_since`), and only while it has not lapsed.
+   */
   .post("/workspaces/:id/move/switch", async (c) => {
     const { workspace, step, target } = await parse(c);
     if (workspace.shard === step.to) return c.json({ switched: true, from: null });
-    if (workspace.moving_since === null) throw conflict("Hold the workspace's writes before switching");
+    if (!isHeld(workspace.moving_since, Date.now())) throw conflict("The workspace is not held (or its hold lapsed): hold it and catch up before switching");
+    if (step.held_since !== undefined && step.held_since !== workspace.moving_since) throw conflict("The workspace is held by another move");
     const source = shardDatabase(c.env, workspace.shard);
     const unequal = await differences(source, target, await describeTables(source), workspace.id);
-    if (unequal.length > 0) throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`);
-    await c.env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3").bind(step.to, workspace.id, workspace.shard).run();
+    if (unequal.length > 0) {
+      throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`, { details: unequal.map((table) => ({ path: table, message: "differs" })) });
+    }
+    const switched = await c.env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3 AND moving_since = ?4")
+      .bind(step.to, workspace.id, workspace.shard, workspace.moving_since)
+      .run();
+    if (switched.meta.changes !== 1) throw conflict("The workspace's hold changed during the switch (an abort?); nothing was switched");
     return c.json({ switched: true, from: workspace.shard });
   })
   /**
@@ -246,12 +287,22 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     }
     return c.json({ deleted, done: deleted === 0 });
   })
-  /** Before the switch: drop what was copied to the target and take writes again on the source. */
+  /**
+   * Before the switch: release the hold (writes resume on the source at once), then drop up to a page of
+   * the copy from the target per call, children first; repeat until `done`. Refused once switched.
+   */
   .post("/workspaces/:id/move/abort", async (c) => {
     const { workspace, step, target } = await parse(c);
-    if (workspace.shard === step.to) throw conflict("The workspace has already been switched; move it back instead");
-    const tables = await describeTables(shardDatabase(c.env, workspace.shard));
-    await target.batch([...tables].reverse().map((table) => target.prepare(`DELETE FROM ${quote(table.name)} WHERE workspace_id = ?`).bind(workspace.id)));
-    await c.env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?").bind(workspace.id).run();
-    return c.json({ aborted: true });
+    const released = await c.env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?1 AND shard <> ?2").bind(workspace.id, step.to).run();
+    if (released.meta.changes !== 1) throw conflict("The workspace has already been switched to the target; move it back instead");
+    let deleted = 0;
+    for (const table of [...(await describeTables(shardDatabase(c.env, workspace.shard)))].reverse()) {
+      const result = await target
+        .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE workspace_id = ? LIMIT ${ROWS_PER_STEP})`)
+        .bind(workspace.id)
+        .run();
+      deleted += result.meta.changes;
+      if (deleted >= ROWS_PER_STEP) break;
+    }
+    return c.json({ aborted: true, deleted, done: deleted === 0 });
   });

@@ -40,14 +40,31 @@ export function leastLoadedShard(env: Env) {
 }
 
 /**
+ * How long a move may hold a workspace's writes: a hold older than this has lapsed (the operator's script
+ * died), so the workspace takes writes again on its shard and the move's switch is refused.
+ */
+export const HOLD_LIMIT_MS = 5 * 60_000;
+
+/** Whether a workspace is held by a move right now. */
+export const isHeld = (movingSince: number | null, now: number) => movingSince !== null && now - movingSince < HOLD_LIMIT_MS;
+
+/** Where a workspace's rows are, and whether a move holds them, from the directory (null: no such workspace). */
+export async function placementOf(env: Env, workspaceId: number, now = Date.now()): Promise<{ shard: string; held: boolean } | null> {
+  const row = await env.DB.prepare("SELECT shard, moving_since FROM workspaces WHERE id = ?").bind(workspaceId).first<{ shard: string; moving_since: number | null }>();
+  return row ? { shard: row.shard, held: isHeld(row.moving_since, now) } : null;
+}
+
+/**
  * Of the given workspaces with rows on a shard, those the directory maps to it and that are not being
  * moved: background jobs act on these only, so rows a move has copied away (and not yet deleted) are
  * never sent twice.
  */
 export async function residentWorkspaces(env: Env, shard: string, workspaceIds: number[]): Promise<number[]> {
   if (workspaceIds.length === 0) return [];
-  const rows = await env.DB.prepare("SELECT id FROM workspaces WHERE id IN (SELECT value FROM json_each(?1)) AND shard = ?2 AND moving_since IS NULL")
-    .bind(JSON.stringify(workspaceIds), shard)
+  const rows = await env.DB.prepare(
+    "SELECT id FROM workspaces WHERE id IN (SELECT value FROM json_each(?1)) AND shard = ?2 AND (moving_since IS NULL OR moving_since <= ?3)",
+  )
+    .bind(JSON.stringify(workspaceIds), shard, Date.now() - HOLD_LIMIT_MS)
     .all<{ id: number }>();
   return rows.results.map((row) => row.id);
 }

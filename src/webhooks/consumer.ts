@@ -8,7 +8,7 @@ import { isoTimestamp } from "../platform/time";
 import type { WebhookMessage } from "./dispatch";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 import { openSecret } from "../platform/secrets";
-import { shardDatabase, shardNames } from "../platform/shards";
+import { placementOf, shardDatabase, shardNames } from "../platform/shards";
 import { signedHeaders } from "./signing";
 import { webhookUrlProblem } from "./url-policy";
 
@@ -19,6 +19,8 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 /** An endpoint whose attempts have all failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
+/** A delivery of a workspace held by a shard move waits this long (a move holds writes for seconds). */
+const HELD_RETRY_SECONDS = 30;
 
 /** The delay before the next attempt: the schedule ±20 % jitter, or the receiver's Retry-After if later. */
 export function retryDelaySeconds(attempt: number, retryAfterSeconds: number | null, random = Math.random): number {
@@ -60,16 +62,24 @@ async function attempt(url: string, headers: Record<string, string>, body: strin
  * is acknowledged without a second POST.
  */
 export async function deliver(message: Message<WebhookMessage>, env: Env, now = Date.now()): Promise<void> {
-  // A message whose shard is no longer bound (or one from before shards) is read from DB.
-  const shard = message.body.shard && shardNames(env).includes(message.body.shard) ? message.body.shard : "DB";
+  const { deliveryId: id, workspaceId } = message.body;
+  // The delivery is on its workspace's shard now (a move keeps its id); a workspace held by a move is
+  // tried again once the move has switched. Older messages name their shard, or none (DB).
+  let shard = message.body.shard && shardNames(env).includes(message.body.shard) ? message.body.shard : "DB";
+  if (workspaceId !== undefined) {
+    const placement = await placementOf(env, workspaceId, now);
+    if (!placement) return message.ack();
+    if (placement.held) return message.retry({ delaySeconds: HELD_RETRY_SECONDS });
+    shard = placement.shard;
+  }
   const db = database(shardDatabase(env, shard));
-  const id = message.body.deliveryId;
   const claimed = await db
     .update(webhookDeliveries)
     .set({ attempt: sql`${webhookDeliveries.attempt} + 1`, lockedUntil: now + DELIVERY_TIMEOUT_MS + 5_000, updatedAt: now })
     .where(
       and(
         eq(webhookDeliveries.id, id),
+        ...(workspaceId !== undefined ? [eq(webhookDeliveries.workspaceId, workspaceId)] : []),
         eq(webhookDeliveries.status, "pending"),
         or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
       ),

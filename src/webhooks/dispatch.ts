@@ -4,8 +4,12 @@ import type { WorkspaceOnShard } from "../platform/packages";
 import { allShards, residentWorkspaces, shardDatabase } from "../platform/shards";
 import type { Sweep } from "../platform/sweeps";
 
-/** One attempt of one delivery, on the shard holding it (messages sent before shards carry none: DB). */
-export type WebhookMessage = { deliveryId: number; shard?: string };
+/**
+ * One attempt of one delivery of a workspace. The consumer finds the delivery on the workspace's shard
+ * in the directory (a move keeps its id); messages sent before that carry only the shard they were
+ * sent from, or none (DB).
+ */
+export type WebhookMessage = { deliveryId: number; workspaceId?: number; shard?: string };
 
 /** Events fanned out per D1 batch: the statements name them by a subquery, never by a bound list. */
 const EVENTS_PER_ROUND = 100;
@@ -81,16 +85,22 @@ export async function dispatchEvents(env: Env, workspace: WorkspaceOnShard, now 
   let sent = 0;
   for (let round = 0; round < rounds; round++) {
     const { claimed, deliveryIds } = await fanOutRound(shardDatabase(env, workspace.shard), workspace.id, now);
-    await sendMessages(env, workspace.shard, deliveryIds);
+    await sendMessages(
+      env,
+      workspace.shard,
+      deliveryIds.map((id) => ({ id, workspaceId: workspace.id })),
+    );
     sent += deliveryIds.length;
     if (claimed < EVENTS_PER_ROUND) break;
   }
   return sent;
 }
 
-export async function sendMessages(env: Env, shard: string, deliveryIds: number[]): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += MESSAGES_PER_SEND) {
-    await env.WEBHOOKS_QUEUE.sendBatch(deliveryIds.slice(i, i + MESSAGES_PER_SEND).map((deliveryId) => ({ body: { deliveryId, shard } satisfies WebhookMessage })));
+export async function sendMessages(env: Env, shard: string, deliveries: { id: number; workspaceId: number }[]): Promise<void> {
+  for (let i = 0; i < deliveries.length; i += MESSAGES_PER_SEND) {
+    await env.WEBHOOKS_QUEUE.sendBatch(
+      deliveries.slice(i, i + MESSAGES_PER_SEND).map(({ id, workspaceId }) => ({ body: { deliveryId: id, workspaceId, shard } satisfies WebhookMessage })),
+    );
   }
 }
 
@@ -157,16 +167,16 @@ async function sweepShardOutbox(env: Env, shard: string, db: D1Database, now: nu
            FROM webhook_deliveries
            WHERE ${OVERDUE} AND workspace_id IN (SELECT value FROM json_each(?3))
          ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
-       RETURNING id`,
+       RETURNING id, workspace_id`,
     )
     .bind(now, now - stale, JSON.stringify(resident))
-    .all<{ id: number }>();
+    .all<{ id: number; workspace_id: number }>();
   if (overdue.results.length > 0) {
     console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: overdue.results.length }));
   }
   await sendMessages(
     env,
     shard,
-    overdue.results.map((row) => row.id),
+    overdue.results.map((row) => ({ id: row.id, workspaceId: row.workspace_id })),
   );
 }

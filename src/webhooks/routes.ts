@@ -309,7 +309,7 @@ export const webhookRoutes = newRouter()
       )
       .returning();
     if (!row) throw ApiError.notFound("delivery");
-    await sendMessages(c.env, principalOf(c).shard, [row.id]);
+    await sendMessages(c.env, principalOf(c).shard, [{ id: row.id, workspaceId: row.workspaceId }]);
     return c.json({ success: true as const, data: toDelivery(row) }, 200);
   });
 

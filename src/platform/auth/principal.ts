@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { database } from "../db";
 import { type Plan, type Role, type TokenKind, tokens, users, workspaces } from "../schema";
 import { hashToken, looksLikeToken } from "./tokens";
+import { isHeld } from "../shards";
 
 /** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
 export type Principal = {
@@ -98,7 +99,7 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
     user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
     workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
     shard: row.shard,
-    moving: row.movingSince !== null,
+    moving: isHeld(row.movingSince, now),
     disabledPackages: row.disabledPackages,
   };
   remember(principal, now);
