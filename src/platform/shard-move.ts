@@ -134,6 +134,23 @@ async function differences(source: D1Database, target: D1Database, tables: Moved
   return unequal;
 }
 
+/**
+ * Deletes up to a page of the workspace's rows from a database, children first (a table is reached only
+ * once the ones before it are empty); 0 when none are left.
+ */
+async function deletePage(d1: D1Database, tables: MovedTable[], workspaceId: number): Promise<number> {
+  let deleted = 0;
+  for (const table of [...tables].reverse()) {
+    const result = await d1
+      .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE workspace_id = ? LIMIT ${ROWS_PER_STEP})`)
+      .bind(workspaceId)
+      .run();
+    deleted += result.meta.changes;
+    if (deleted >= ROWS_PER_STEP) break;
+  }
+  return deleted;
+}
+
 const Step = z.strictObject({
   to: z.string().min(1).max(64),
   table: z.string().max(64).optional(),
@@ -276,15 +293,7 @@ export const shardMoveRoutes = new Hono<AppEnv>()
   .post("/workspaces/:id/move/cleanup", async (c) => {
     const { workspace, step, target: old } = await parse(c);
     if (workspace.shard === step.to || workspace.moving_since !== null) throw conflict("Cleanup deletes from a shard the workspace has been switched away from");
-    let deleted = 0;
-    for (const table of [...(await describeTables(old))].reverse()) {
-      const result = await old
-        .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE workspace_id = ? LIMIT ${ROWS_PER_STEP})`)
-        .bind(workspace.id)
-        .run();
-      deleted += result.meta.changes;
-      if (deleted >= ROWS_PER_STEP) break;
-    }
+    const deleted = await deletePage(old, await describeTables(old), workspace.id);
     return c.json({ deleted, done: deleted === 0 });
   })
   /**
@@ -295,14 +304,6 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     const { workspace, step, target } = await parse(c);
     const released = await c.env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?1 AND shard <> ?2").bind(workspace.id, step.to).run();
     if (released.meta.changes !== 1) throw conflict("The workspace has already been switched to the target; move it back instead");
-    let deleted = 0;
-    for (const table of [...(await describeTables(shardDatabase(c.env, workspace.shard)))].reverse()) {
-      const result = await target
-        .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE workspace_id = ? LIMIT ${ROWS_PER_STEP})`)
-        .bind(workspace.id)
-        .run();
-      deleted += result.meta.changes;
-      if (deleted >= ROWS_PER_STEP) break;
-    }
+    const deleted = await deletePage(target, await describeTables(shardDatabase(c.env, workspace.shard)), workspace.id);
     return c.json({ aborted: true, deleted, done: deleted === 0 });
   });

@@ -14,8 +14,9 @@ export const sweepExpiredTokens: Sweep = (env, now) =>
 /** A sweep of business tables, run on every shard (each on its own; one failing does not stop the others). */
 export function onEveryShard(name: string, sweep: (db: D1Database, now: number) => Promise<unknown>): Sweep {
   const run: Sweep = async (env, now) => {
-    const results = await Promise.allSettled(allShards(env).map((shard) => sweep(shard.db, now)));
-    const failed = results.flatMap((result, i) => (result.status === "rejected" ? [`${allShards(env)[i]!.name}: ${String(result.reason)}`] : []));
+    const shards = allShards(env);
+    const results = await Promise.allSettled(shards.map((shard) => sweep(shard.db, now)));
+    const failed = results.flatMap((result, i) => (result.status === "rejected" ? [`${shards[i]!.name}: ${String(result.reason)}`] : []));
     if (failed.length > 0) throw new Error(failed.join("; "));
   };
   Object.defineProperty(run, "name", { value: name });

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { apiBaseUrl, newRouter, publicOrigin } from "../../platform/app";
 import { directoryOf, packageDisabled } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
-import type { Principal } from "../../platform/auth/principal";
+import { buildPrincipal, principalColumns } from "../../platform/auth/principal";
 import { configOf } from "../../platform/config";
 import type { AppEnv } from "../../platform/context";
 import { database, rawRows } from "../../platform/db";
@@ -139,34 +139,6 @@ const toIntegration = (c: Context<AppEnv>, row: Row): z.infer<typeof Integration
   updated_at: isoTimestamp(row.updatedAt),
 });
 
-/** The bot's caller: the chosen user with a read-only scope, so every answer is a read the user could make. */
-function botPrincipal(row: {
-  userId: number;
-  userName: string;
-  email: string;
-  role: Principal["role"];
-  workspaceId: number;
-  workspaceName: string;
-  plan: Principal["workspace"]["plan"];
-  disabledPackages: string[];
-  shard: string;
-  movingSince: number | null;
-}): Principal {
-  return {
-    tokenId: 0,
-    tokenKind: "api",
-    tokenHash: "",
-    expiresAt: null,
-    scopes: ["read"],
-    role: row.role,
-    user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
-    workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
-    shard: row.shard,
-    moving: row.movingSince !== null,
-    disabledPackages: row.disabledPackages,
-  };
-}
-
 const refused = () => new ApiError("unauthorized", "The request's signature is missing, invalid or expired, or this integration is not enabled");
 
 /**
@@ -183,16 +155,7 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
     .select({
       enabled: integrations.enabled,
       secret: integrations.secret,
-      userId: users.id,
-      userName: users.name,
-      email: users.email,
-      role: users.role,
-      workspaceId: workspaces.id,
-      workspaceName: workspaces.name,
-      plan: workspaces.plan,
-      disabledPackages: workspaces.disabledPackages,
-      shard: workspaces.shard,
-      movingSince: workspaces.movingSince,
+      ...principalColumns,
     })
     .from(integrations)
     .innerJoin(users, and(eq(users.id, integrations.actsAsUserId), eq(users.workspaceId, integrations.workspaceId)))
@@ -211,7 +174,8 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
   for (const name of ["chatbot", "assistant"]) if (row.disabledPackages.includes(name)) throw packageDisabled(name);
   const message = await read(body);
   if (!message) return null;
-  const principal = botPrincipal(row);
+  // The bot's caller: the chosen user with a read-only scope, so every answer is a read the user could make.
+  const principal = buildPrincipal(row, { tokenId: 0, tokenKind: "api", tokenHash: "", expiresAt: null, scopes: ["read"] }, clock.now());
   c.set("principal", principal);
   const { reply } = await answer(c, principal, message.text.trim().slice(0, 2000) || "help", { readOnly: true });
   return reply.action ? `${reply.action.summary}. Confirm it in the dashboard: ${publicOrigin(c)}/app/assistant?action=${reply.action.id}` : reply.text;

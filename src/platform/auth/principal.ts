@@ -21,6 +21,50 @@ export type Principal = {
   disabledPackages: string[];
 };
 
+/** The user and workspace columns every principal is read with (a token, or a chat bot's user). */
+export const principalColumns = {
+  userId: users.id,
+  userName: users.name,
+  email: users.email,
+  role: users.role,
+  workspaceId: workspaces.id,
+  workspaceName: workspaces.name,
+  plan: workspaces.plan,
+  disabledPackages: workspaces.disabledPackages,
+  shard: workspaces.shard,
+  movingSince: workspaces.movingSince,
+};
+
+type PrincipalRow = {
+  userId: number;
+  userName: string;
+  email: string;
+  role: Role;
+  workspaceId: number;
+  workspaceName: string;
+  plan: Plan;
+  disabledPackages: string[];
+  shard: string;
+  movingSince: number | null;
+};
+
+/** A principal from its user and workspace row (principalColumns) and the credential it acts with. */
+export function buildPrincipal(
+  row: PrincipalRow,
+  credential: Pick<Principal, "tokenId" | "tokenKind" | "tokenHash" | "expiresAt" | "scopes">,
+  now: number,
+): Principal {
+  return {
+    ...credential,
+    role: row.role,
+    user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
+    workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
+    shard: row.shard,
+    moving: isHeld(row.movingSince, now),
+    disabledPackages: row.disabledPackages,
+  };
+}
+
 /**
  * Verified tokens are kept in the isolate for TOKEN_CACHE_TTL_MS so the hot path costs no D1 read.
  * Revocation, role and plan changes evict matching entries in the isolate that made them at once;
@@ -71,16 +115,7 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
       tokenKind: tokens.kind,
       expiresAt: tokens.expiresAt,
       scopes: tokens.scopes,
-      userId: users.id,
-      userName: users.name,
-      email: users.email,
-      role: users.role,
-      workspaceId: workspaces.id,
-      workspaceName: workspaces.name,
-      plan: workspaces.plan,
-      disabledPackages: workspaces.disabledPackages,
-      shard: workspaces.shard,
-      movingSince: workspaces.movingSince,
+      ...principalColumns,
     })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
@@ -89,19 +124,11 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
     .get();
   if (!row || (row.expiresAt !== null && row.expiresAt <= now)) return null;
 
-  const principal: Principal = {
-    tokenId: row.tokenId,
-    tokenKind: row.tokenKind,
-    tokenHash: hash,
-    expiresAt: row.expiresAt,
-    scopes: row.tokenKind === "api" ? (row.scopes ?? []) : null,
-    role: row.role,
-    user: { id: row.userId, name: row.userName, email: row.email, role: row.role },
-    workspace: { id: row.workspaceId, name: row.workspaceName, plan: row.plan },
-    shard: row.shard,
-    moving: isHeld(row.movingSince, now),
-    disabledPackages: row.disabledPackages,
-  };
+  const principal = buildPrincipal(
+    row,
+    { tokenId: row.tokenId, tokenKind: row.tokenKind, tokenHash: hash, expiresAt: row.expiresAt, scopes: row.tokenKind === "api" ? (row.scopes ?? []) : null },
+    now,
+  );
   remember(principal, now);
   return { principal, fromCache: false };
 }
