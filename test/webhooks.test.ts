@@ -6,7 +6,7 @@ import { newEventId } from "../src/platform/events";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/consumer";
 import type { WebhookMessage } from "../src/webhooks/dispatch";
 import { signature, signedHeaders } from "../src/webhooks/signing";
-import { webhookUrlProblem } from "../src/webhooks/url-policy";
+import { outboundUrlProblem } from "../src/platform/url-policy";
 import { call, create, dbOf, env, expectError, setPlan, shardOf, signup, type Workspace } from "./helpers";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
@@ -98,7 +98,7 @@ describe("signing", () => {
 
 describe("webhook URLs", () => {
   it("requires https and refuses private, loopback and link-local targets", () => {
-    for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700:4700::1111]/x"]) expect(webhookUrlProblem(url, false), url).toBeNull();
+    for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700:4700::1111]/x"]) expect(outboundUrlProblem(url, false), url).toBeNull();
     for (const url of [
       "http://hooks.example.com/x",
       "https://localhost/x",
@@ -134,10 +134,10 @@ describe("webhook URLs", () => {
       "https://user:pass@hooks.example.com/x",
       "not a url",
     ]) {
-      expect(webhookUrlProblem(url, false), url).not.toBeNull();
+      expect(outboundUrlProblem(url, false), url).not.toBeNull();
     }
-    expect(webhookUrlProblem("http://127.0.0.1:9000/hook", true)).toBeNull();
-    expect(webhookUrlProblem("ftp://127.0.0.1/hook", true)).not.toBeNull();
+    expect(outboundUrlProblem("http://127.0.0.1:9000/hook", true)).toBeNull();
+    expect(outboundUrlProblem("ftp://127.0.0.1/hook", true)).not.toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { linkNextPage } from "../platform/links";
 import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
@@ -65,6 +66,7 @@ const revokeApiToken = defineRoute(access.admin, {
 export const apiTokenRoutes = newRouter()
   .openapi(listTokens, async (c) => {
     const page = await idPage(directoryOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorSecret);
+    linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toApiToken), meta: page.meta }, 200);
   })
   .openapi(createToken, async (c) => {

@@ -1,3 +1,4 @@
+import { linkNextPage } from "../platform/links";
 import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq, exists, ne, sql } from "drizzle-orm";
@@ -84,6 +85,7 @@ function mayManage(actor: Principal, target: Role, newRole?: Role): boolean {
 export const userRoutes = newRouter()
   .openapi(listUsers, async (c) => {
     const page = await idPage(directoryOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorSecret);
+    linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toUser), meta: page.meta }, 200);
   })
   .openapi(createUser, async (c) => {

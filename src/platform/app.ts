@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import { etag } from "hono/etag";
 import { requestId } from "hono/request-id";
 import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
@@ -9,6 +10,7 @@ import { shardMoveRoutes } from "./shard-move";
 import { allShards } from "./shards";
 import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
+import { base64Url, utf8 } from "./crypto";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
 import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import type { AppEnv, Env } from "./context";
@@ -41,7 +43,11 @@ const CORS_RESPONSE_HEADERS = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
   "Retry-After",
+  "ETag",
+  "Link",
   "Idempotent-Replayed",
   "X-D1-Bookmark",
   "WWW-Authenticate",
@@ -109,6 +115,82 @@ const requireConfiguration: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next();
 };
 
+/** The API reference, its assets and the tracker: the same for everyone, revalidated by ETag. */
+const PUBLIC_CACHE = "public, max-age=3600, stale-while-revalidate=86400";
+
+const openApiRoute = createRoute({
+  method: "get",
+  path: "/openapi.json",
+  operationId: "getOpenApiDocument",
+  tags: ["Health"],
+  summary: "This API's OpenAPI 3.1 document",
+  description:
+    "Generated from the same zod schemas that validate requests: every operation with its parameters, bodies, examples, the errors it can return and its headers, plus the webhook payloads. Publicly cacheable; revalidate with If-None-Match.",
+  security: [],
+  request: { query: z.strictObject({}) },
+  responses: {
+    200: { description: "The document", content: { "application/json": { schema: z.object({}).passthrough().openapi("OpenApiDocument") } } },
+    304: { description: "Not modified: the ETag sent in If-None-Match is current" },
+    400: { description: "`validation_error`: an unknown query parameter", content: { "application/json": { schema: ErrorEnvelope } } },
+  },
+});
+
+/**
+ * Every API response is readable cross-origin (a 429 or an error too: a browser script must see why it
+ * was refused) and, unless it says otherwise, private and revalidated: per-caller data never sits in a
+ * shared cache.
+ */
+const apiResponseHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const headers = c.res.headers;
+  if (!headers.has("Access-Control-Allow-Origin")) {
+    headers.set("Access-Control-Allow-Origin", "*");
+    headers.set("Access-Control-Expose-Headers", CORS_RESPONSE_HEADERS.join(","));
+  }
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-cache");
+};
+
+/** Headers a 304 keeps from the 200 it stands for (RFC 9110 §15.4.5, plus ours). */
+const NOT_MODIFIED_HEADERS = ["cache-control", "content-location", "date", "etag", "expires", "vary", "x-request-id", "access-control-allow-origin", "access-control-expose-headers", "x-d1-bookmark"];
+
+/**
+ * Successful GETs of resources and lists carry a weak ETag (a hash of the body); a request whose
+ * If-None-Match names it gets 304 with no body. In-process calls (pages, the assistant) skip it.
+ */
+const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("dispatched")) return next();
+  return etag({ weak: true, retainedHeaders: NOT_MODIFIED_HEADERS })(c, next);
+};
+
+/** base64url of the SHA-1 of a text: a validator, not a security measure. */
+async function digest(text: string): Promise<string> {
+  return base64Url(new Uint8Array(await crypto.subtle.digest("SHA-1", utf8(text))));
+}
+
+/** Whether an If-None-Match header names the tag (weak comparison). */
+export function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = tag.replace(/^W\//, "");
+  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === bare);
+}
+
+/**
+ * PATCH is an alias of PUT everywhere (PUT is already a partial update): every PUT route a router
+ * declares without a PATCH twin gets one — the same middleware and handler, documented as its own
+ * operation — so no package has to remember it.
+ */
+function addPatchAliases(router: Router): void {
+  const declared = router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === "route" ? [definition.route] : []));
+  for (const route of declared.filter((candidate) => candidate.method === "put")) {
+    if (declared.some((other) => other.method === "patch" && other.path === route.path)) continue;
+    const routingPath = route.path.replace(/\/{(.+?)}/g, "/:$1");
+    const handlers = router.routes.filter((entry) => entry.method === "PUT" && entry.path === routingPath).map((entry) => entry.handler);
+    router.on("PATCH", routingPath, ...(handlers as [MiddlewareHandler<AppEnv>]));
+    const operationId = route.operationId?.startsWith("update") ? `patch${route.operationId.slice("update".length)}` : `patch${(route.operationId ?? "").replace(/^./, (first) => first.toUpperCase())}`;
+    router.openAPIRegistry.registerPath({ ...route, method: "patch", operationId, summary: `${route.summary ?? ""} (PATCH: alias of PUT)` });
+  }
+}
+
 /** The methods a path is served with (for 405 and its Allow header), from the app's route table. */
 function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
   const methods = new Set<string>();
@@ -154,6 +236,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
       maxAge: 86400,
     }),
   );
+  api.use("*", apiResponseHeaders);
 
   // Registered before the pipeline, so they touch neither authentication nor the rate limiter.
   api.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
@@ -180,7 +263,13 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     };
     return ready ? c.json(body, 200) : c.json(body, 503);
   });
-  api.get("/openapi.json", (c) => c.json(openApiDocument(api, apiBaseUrl(c), manifests)));
+  api.openapi(openApiRoute, async (c) => {
+    const text = JSON.stringify(openApiDocument(api, apiBaseUrl(c), manifests));
+    const tag = `"${await digest(text)}"`;
+    const headers = { ETag: tag, "Cache-Control": PUBLIC_CACHE, "Content-Type": "application/json; charset=UTF-8" };
+    if (matchesTag(c.req.header("if-none-match"), tag)) return c.body(null, 304, headers);
+    return c.body(text, 200, headers) as never;
+  });
   api.get("/docs", (c) => {
     const nonce = newNonce();
     return c.html(docsPage(nonce), 200, docsSecurityHeaders(nonce));
@@ -192,6 +281,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER)), collectors, inbound));
   api.use("*", jsonBody(new Set(collectors.keys()), inbound));
   api.use("*", d1Session);
+  api.use("*", conditionalGet);
   const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   api.use("*", async (c, next) => {
     await next();
@@ -207,6 +297,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   });
   for (const manifest of manifests) {
     for (const router of manifest.routers) {
+      addPatchAliases(router);
       // Gating from the manifest: each route of a package answers 403 package_disabled while it is off.
       if (manifest.tier !== "core") for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
       api.route("/", router);

@@ -30,6 +30,8 @@ export interface Env {
   REDELIVER_AFTER_SECONDS?: string;
   /** The API's public origin (https://api.example.com): the SSO issuer. Required unless in local development. */
   PUBLIC_BASE_URL?: string;
+  /** "true" serves the demo pro app (/demo/pro-app) outside local development too; local builds always serve it. */
+  DEMO?: string;
   /** Optional: a Workers AI binding and model the assistant may plan with (off unless both are set). */
   AI?: { run(model: string, input: Record<string, unknown>): Promise<unknown> };
   ASSISTANT_MODEL?: string;

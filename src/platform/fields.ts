@@ -21,7 +21,7 @@ export const fields = {
       .max(254, "must be at most 254 characters")
       .pipe(z.email("must be a valid e-mail address"))
       .transform((email) => email.toLowerCase())
-      .openapi({ type: "string", format: "email", example: "ada@example.com" }),
+      .openapi({ format: "email", example: "ada@example.com" }),
   password: () => z.string().min(10, "must be at least 10 characters").max(1024, "must be at most 1024 characters"),
   text: (max: number) => z.string().trim().max(max, `must be at most ${max} characters`),
   phone: () => z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550123"),
@@ -32,14 +32,14 @@ export const fields = {
       .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code such as USD")
       .transform((code) => code.toUpperCase())
       .refine((code) => isCurrency(code), "must be an ISO 4217 currency code such as USD")
-      .openapi({ type: "string", example: "USD", pattern: "^[A-Za-z]{3}$" }),
+      .openapi({ example: "USD", pattern: "^[A-Za-z]{3}$" }),
   /** ISO 3166-1 alpha-2; accepted in any case, stored upper case. */
   country: () =>
     z
       .string()
       .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
       .transform((code) => code.toUpperCase())
-      .openapi({ type: "string", example: "US" }),
+      .openapi({ example: "US" }),
   date: () => z.iso.date("must be a date YYYY-MM-DD").openapi({ example: "2026-11-21" }),
   /** Money in the currency's minor units (12550 = 125.50 USD): an integer, never a float. */
   amount: () =>

@@ -52,6 +52,8 @@ const COMMON_HEADERS = {
   "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),
   "X-RateLimit-Remaining": ref("headers", "X-RateLimit-Remaining"),
   "X-RateLimit-Reset": ref("headers", "X-RateLimit-Reset"),
+  RateLimit: ref("headers", "RateLimit"),
+  "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
   "X-D1-Bookmark": ref("headers", "X-D1-Bookmark"),
 };
 
@@ -64,9 +66,21 @@ export function registerCommonComponents(router: OpenAPIHono<AppEnv>): void {
   header("X-RateLimit-Limit", "Requests allowed per 60-second window (the workspace's plan, or 60 per IP without a credential)", "integer");
   header("X-RateLimit-Remaining", "Requests left in the current window", "integer");
   header("X-RateLimit-Reset", "Unix time (seconds) when the current window ends", "integer");
+  header("RateLimit-Policy", 'The IETF form of the limit: `"workspace";q=60;w=60` (quota q per window of w seconds; the policy is `workspace`, `ip` or `collector`)');
+  header("RateLimit", 'The IETF form of what is left: `"workspace";r=59;t=42` (r requests remaining, t seconds until the window resets)');
+  header("ETag", "A weak validator of the body: send it back as If-None-Match to get 304 Not Modified while it is current");
+  header("Cache-Control", "`private, no-cache` on API responses: clients may keep them, but must revalidate (If-None-Match)");
+  header("Link", 'On a list page with more rows: `<{this URL with cursor=meta.next_cursor}>; rel="next"` (RFC 8288)');
   header("Retry-After", "Seconds to wait before retrying", "integer");
   header("Idempotent-Replayed", "true when this response is the stored one for the request's Idempotency-Key");
   header("X-D1-Bookmark", "The database position this request saw or wrote; send it back as X-D1-Bookmark on a later request to read at least that state (read-your-writes on read replicas)");
+  registry.registerComponent("parameters", "IfNoneMatch", {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description: "An ETag from an earlier response: 304 Not Modified (no body) while it is current",
+    schema: { type: "string" },
+  });
   registry.registerComponent("parameters", "IdempotencyKey", {
     name: "Idempotency-Key",
     in: "header",
@@ -141,6 +155,8 @@ type RouteInput = Omit<RouteConfig, "middleware" | "security" | "operationId" | 
   /** Unique across the API; code generators name methods after it (listContacts, sendInvoice…). */
   operationId: string;
   summary: string;
+  /** What the operation does, its rules and its refusals, for the reference (every operation has one). */
+  description: string;
   tags: string[];
   /** Error codes this route can return beyond those its access, body, path and method imply. */
   errors?: readonly ErrorCode[];
@@ -155,18 +171,24 @@ export function defineRoute<const R extends RouteInput>(need: Access, config: R)
   const { errors = [], ...routeConfig } = config;
   // Idempotency replays run after authorization: a caller who may not make the request gets no replay.
   const replayable = config.method === "post" && need.kind !== "public";
-  const success = Object.fromEntries(
-    Object.entries(config.responses).map(([status, response]) => [
-      status,
-      { ...response, headers: replayable ? { ...COMMON_HEADERS, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : COMMON_HEADERS },
-    ]),
-  );
+  const reading = config.method === "get";
+  const paged = Boolean((config.request?.query as z.ZodObject | undefined)?.shape && "cursor" in (config.request!.query as z.ZodObject).shape);
+  const successHeaders = {
+    ...COMMON_HEADERS,
+    "Cache-Control": ref("headers", "Cache-Control"),
+    ...(replayable ? { "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : {}),
+    ...(reading ? { ETag: ref("headers", "ETag") } : {}),
+    ...(paged ? { Link: ref("headers", "Link") } : {}),
+  };
+  const success = Object.fromEntries(Object.entries(config.responses).map(([status, response]) => [status, { ...response, headers: successHeaders }]));
+  const notModified = reading ? { 304: { description: "Not Modified: the ETag sent in If-None-Match is current (no body)", headers: { ...COMMON_HEADERS, ETag: ref("headers", "ETag") } } } : {};
   const route = createRoute({
     ...routeConfig,
     middleware: replayable ? ([authorize(need), idempotency] as const) : ([authorize(need)] as const),
     security: need.kind === "public" ? [] : [{ bearerAuth: [] }],
     ...(replayable ? { parameters: [ref("parameters", "IdempotencyKey")] } : {}),
-    responses: { ...errorResponses(errorCodes(need, config, errors)), ...success } as R["responses"],
+    ...(reading ? { parameters: [ref("parameters", "IfNoneMatch")] } : {}),
+    responses: { ...errorResponses(errorCodes(need, config, errors)), ...success, ...notModified } as R["responses"],
   });
   if (!route.request?.query) Object.assign(route, { request: { ...route.request, query: z.strictObject({}) } });
   return route;

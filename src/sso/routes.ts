@@ -1,3 +1,4 @@
+import { outboundUrlProblem } from "../platform/url-policy";
 import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
@@ -49,7 +50,8 @@ const appUrlSchema = z
     } catch {
       return false;
     }
-  }, "must be an absolute http(s) URL");
+  }, "must be an absolute http(s) URL")
+  .openapi({ description: "https:// on a public host (http and loopback only in local development)", example: "https://hrm-pro.example.com/" });
 
 const routes = {
   list: defineRoute(access.admin, {
@@ -147,6 +149,10 @@ export const ssoRoutes = newRouter()
     const body = c.req.valid("json");
     const tenant = directoryOf(c);
     const now = Date.now();
+    // The app is framed in the dashboard and handed tokens: the same policy as webhook targets (https, a
+    // public host), except in local development.
+    const problem = body.app_url ? outboundUrlProblem(body.app_url, configOf(c.env).development) : null;
+    if (problem) throw ApiError.validation([{ path: "app_url", message: problem }]);
     const values = body.app_url !== undefined ? { appUrl: body.app_url } : {};
     // One batch: the settings, then the switch, which obeys the package rule (its tier-1 package must
     // be enabled) exactly as PUT /packages/{app} does; a refused switch writes nothing.

@@ -19,7 +19,7 @@ import { checkForm, endSession, type PageSession, pageSession, sameOrigin, start
  */
 export const webPages = new Hono<AppEnv>();
 
-type Page = { status?: 200 | 400 | 403 | 404; title: string; active: string; body: Child; frames?: string[]; script?: string; scriptSrc?: string };
+type Page = { status?: 200 | 400 | 403 | 404 | 409; title: string; active: string; body: Child; frames?: string[]; script?: string; scriptSrc?: string };
 
 const PERIOD_LABELS: Record<string, string> = { "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days", "12mo": "Last 12 months", mtd: "Month to date", ytd: "Year to date" };
 
@@ -525,13 +525,13 @@ function switchRefusal(error: ApiErrorBody, packages: Package[], name: string): 
   return { message: error.message, offerDependencies: false };
 }
 
-async function packagesPage(c: Context<AppEnv>, session: PageSession, state: { refusal?: { name: string; message: string; offerDependencies: boolean }; notice?: string }) {
+async function packagesPage(c: Context<AppEnv>, session: PageSession, state: { refusal?: { name: string; message: string; offerDependencies: boolean; status: 400 | 403 | 404 | 409 }; notice?: string }) {
   const list = await dispatch<Package[]>(c, session.principal, "GET", "/packages");
   const packages = list.ok ? list.data : [];
   const admin = session.principal.role === "admin" || session.principal.role === "owner";
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
   return render(c, session, {
-    status: state.refusal ? 400 : 200,
+    status: state.refusal?.status ?? 200,
     title: "Packages",
     active: "/app/settings/packages",
     body: (
@@ -620,7 +620,9 @@ webPages.post(
     if (!result.ok) {
       const list = await dispatch<Package[]>(c, session.principal, "GET", "/packages");
       const refusal = result.status === 403 ? { message: "Only an admin can switch packages.", offerDependencies: false } : switchRefusal(result.error, list.ok ? list.data : [], name);
-      return packagesPage(c, session, { refusal: { name, ...refusal } });
+      // The API's status stands: 403 for a role that may not switch, 409 for a dependency rule, 404 for no such package.
+      const status = result.status === 403 || result.status === 404 || result.status === 409 ? result.status : 400;
+      return packagesPage(c, session, { refusal: { name, status, ...refusal } });
     }
     return packagesPage(c, session, { notice: `${result.data.title} is ${result.data.enabled ? "on" : "off"}.` });
   }),
@@ -688,7 +690,21 @@ type Conversation = { id: string; messages: { role: "user" | "assistant"; text: 
 
 const SUGGESTIONS = ["revenue this month", "overdue invoices", "open deals in negotiation", "tasks due this week", "headcount in engineering"];
 
-async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { conversation?: Conversation; error?: string; notice?: string; pendingAction?: string }) {
+/** A proposed action as the API describes it, and the label of the record it would change. */
+type PendingAction = {
+  id: string;
+  summary: string;
+  status: string;
+  expires_at: string;
+  request: { method: string; path: string; body?: Record<string, unknown> };
+  record: { resource: string; id: number } | null;
+  recordLabel?: string;
+};
+
+/** The fields a pending action would write, as "name: value" lines. */
+const changeLines = (body: Record<string, unknown> | undefined) => Object.entries(body ?? {}).map(([field, value]) => `${field}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+
+async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { conversation?: Conversation; error?: string; notice?: string; pendingAction?: PendingAction }) {
   const messages = state.conversation?.messages ?? [];
   return render(c, session, {
     title: "Assistant",
@@ -700,13 +716,48 @@ async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { 
         {state.notice ? <Notice kind="ok">{state.notice}</Notice> : null}
         {state.error ? <Notice kind="error">{state.error}</Notice> : null}
         {state.pendingAction ? (
-          <div class="card spaced">
+          <div class="card spaced" id="pending-action">
             <h2>An action is waiting for you</h2>
-            <p>It was prepared from a chat integration. Confirm it to run it as you.</p>
-            <form method="post" action={`/app/assistant/actions/${state.pendingAction}/confirm`}>
-              <Csrf session={session} />
-              <button type="submit">Confirm action</button>
-            </form>
+            <p>It was prepared from a chat integration. Check it, then confirm it to run it as you.</p>
+            <p>
+              <strong>{state.pendingAction.summary}</strong>
+            </p>
+            <dl class="facts">
+              <dt>Record</dt>
+              <dd>
+                {state.pendingAction.record
+                  ? `${state.pendingAction.recordLabel ?? `${state.pendingAction.record.resource} #${state.pendingAction.record.id}`} (${state.pendingAction.record.resource} #${state.pendingAction.record.id})`
+                  : "a new record"}
+              </dd>
+              <dt>Call</dt>
+              <dd>
+                <code>
+                  {state.pendingAction.request.method} /api/v1{state.pendingAction.request.path}
+                </code>
+              </dd>
+              {changeLines(state.pendingAction.request.body).length > 0 ? (
+                <>
+                  <dt>Changes</dt>
+                  <dd>
+                    <ul>
+                      {changeLines(state.pendingAction.request.body).map((line) => (
+                        <li>{line}</li>
+                      ))}
+                    </ul>
+                  </dd>
+                </>
+              ) : null}
+              <dt>Expires</dt>
+              <dd>{state.pendingAction.expires_at}</dd>
+            </dl>
+            {state.pendingAction.status === "pending" ? (
+              <form method="post" action={`/app/assistant/actions/${state.pendingAction.id}/confirm`}>
+                <Csrf session={session} />
+                <button type="submit">Confirm action</button>
+              </form>
+            ) : (
+              <p>This action is {state.pendingAction.status}; there is nothing to confirm.</p>
+            )}
           </div>
         ) : null}
         <div class="chat" aria-live="polite">
@@ -753,11 +804,19 @@ webPages.get(
   signedIn(async (c, session) => {
     const id = c.req.query("c");
     const conversation = id ? await dispatch<Conversation>(c, session.principal, "GET", `/assistant/conversations/${encodeURIComponent(id)}`) : null;
-    const action = c.req.query("action");
+    const actionId = c.req.query("action");
+    const action = actionId && /^act_\w+$/.test(actionId) ? await dispatch<PendingAction>(c, session.principal, "GET", `/assistant/actions/${actionId}`) : null;
+    const pendingAction = action?.ok ? action.data : undefined;
+    if (pendingAction?.record) {
+      // The record's current name, read as the user: a record they may not read shows by its id only.
+      const record = await dispatch<Record<string, unknown>>(c, session.principal, "GET", `/${pendingAction.record.resource}/${pendingAction.record.id}`);
+      if (record.ok) pendingAction.recordLabel = String(record.data.name ?? record.data.title ?? record.data.number ?? record.data.subject ?? `#${pendingAction.record.id}`);
+    }
     return assistantPage(c, session, {
       ...(conversation?.ok ? { conversation: conversation.data } : {}),
       ...(conversation && !conversation.ok ? { error: "That conversation is not available (they are kept for 30 days)." } : {}),
-      ...(action && /^act_\w+$/.test(action) ? { pendingAction: action } : {}),
+      ...(pendingAction ? { pendingAction } : {}),
+      ...(action && !action.ok ? { error: "That action is not available: it expired (they last 10 minutes) or is not yours." } : {}),
       ...(c.req.query("done") === "confirmed" ? { notice: "Done: the action ran." } : {}),
     });
   }),

@@ -10,7 +10,7 @@ import { webhookDeliveries, webhookEndpoints } from "./schema";
 import { openSecret } from "../platform/secrets";
 import { placementOf, shardDatabase, shardNames } from "../platform/shards";
 import { signedHeaders } from "./signing";
-import { webhookUrlProblem } from "./url-policy";
+import { outboundUrlProblem } from "../platform/url-policy";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Seconds to wait after failed attempt n (1-based): 8 attempts in all. */
@@ -100,7 +100,7 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
       .set({ ...values, lockedUntil: null, updatedAt: Date.now() })
       .where(eq(webhookDeliveries.id, id));
 
-  const refusal = !target || !outboxEvent ? "endpoint or event no longer exists" : !target.enabled ? "endpoint is disabled" : webhookUrlProblem(target.url, env.ALLOW_INSECURE_WEBHOOK_URLS === "true");
+  const refusal = !target || !outboxEvent ? "endpoint or event no longer exists" : !target.enabled ? "endpoint is disabled" : outboundUrlProblem(target.url, env.ALLOW_INSECURE_WEBHOOK_URLS === "true");
   if (refusal || !target || !outboxEvent) {
     await settle({ status: "failed", lastError: refusal ?? "unknown", nextAttemptAt: null }).run();
     return message.ack();

@@ -1,3 +1,4 @@
+import { linkNextPage } from "../platform/links";
 import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
@@ -17,7 +18,7 @@ import { forgetSubscribers, sendMessages } from "./dispatch";
 import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
 import { sealSecret } from "../platform/secrets";
 import { newSigningSecret } from "./signing";
-import { webhookUrlProblem } from "./url-policy";
+import { outboundUrlProblem } from "../platform/url-policy";
 
 const tags = ["Webhooks"];
 describeTag("Webhooks", "Signed (Standard Webhooks) event deliveries to your HTTPS endpoints, with retries, a delivery log, test events and secret rotation. Event payloads are documented under webhooks.");
@@ -61,9 +62,13 @@ const Delivery = z
 
 const EventList = z
   .array(
-    z.string().refine((type) => type === "*" || subscribable().includes(type), {
-      error: (issue) => `must be * or one of ${subscribable().join(", ")}${typeof issue.input === "string" ? ` (not ${issue.input})` : ""}`,
-    }),
+    z
+      .string()
+      .refine((type) => type === "*" || subscribable().includes(type), {
+        error: (issue) => `must be * or one of ${subscribable().join(", ")}${typeof issue.input === "string" ? ` (not ${issue.input})` : ""}`,
+      })
+      // The document lists the event types of the packages in this build here (see openApiDocument).
+      .openapi({ "x-enum": "event-types" }),
   )
   .min(1, "must name at least one event type or *")
   .max(50, "must name at most 50 event types")
@@ -195,13 +200,14 @@ const allowInsecure = (env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) => env.ALLO
 
 function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) {
   if (url === undefined) return;
-  const problem = webhookUrlProblem(url, allowInsecure(env));
+  const problem = outboundUrlProblem(url, allowInsecure(env));
   if (problem) throw ApiError.validation([{ path: "url", message: problem }]);
 }
 
 export const webhookRoutes = newRouter()
   .openapi(routes.list, async (c) => {
     const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], configOf(c.env).cursorSecret);
+    linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toEndpoint), meta: page.meta }, 200);
   })
   .openapi(routes.create, async (c) => {
@@ -295,6 +301,7 @@ export const webhookRoutes = newRouter()
       [eq(webhookDeliveries.endpointId, id), query.status ? eq(webhookDeliveries.status, query.status) : undefined],
       configOf(c.env).cursorSecret,
     );
+    linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toDelivery), meta: page.meta }, 200);
   })
   .openapi(routes.retry, async (c) => {

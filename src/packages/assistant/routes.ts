@@ -98,6 +98,32 @@ const confirmAction = defineRoute(access.authenticated, {
   },
 });
 
+const ActionDetail = ActionRef.extend({
+  status: z.enum(["pending", "running", "done", "failed"]),
+  request: z.object({ method: z.string(), path: z.string(), body: z.record(z.string(), z.unknown()).optional() }).openapi({ description: "The API call it makes when confirmed" }),
+  record: z
+    .object({ resource: z.string(), id: z.number().int() })
+    .nullable()
+    .openapi({ description: "The existing record it changes (null for a create)" }),
+}).openapi("AssistantActionDetail");
+
+const getAction = defineRoute(access.authenticated, {
+  method: "get",
+  path: "/assistant/actions/{id}",
+  operationId: "getAssistantAction",
+  tags,
+  summary: "A proposed action (yours): what it will do before you confirm it",
+  description: "The summary, the API call it makes and the record it changes, so a confirmation is never blind. Another user's, an unknown or an expired pending action → 404.",
+  request: { params: z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "act_3kTZ…" }) }) },
+  responses: { 200: jsonContent(envelope(ActionDetail), "The action") },
+});
+
+/** `/deals/12/…` → the record a call changes; a create (`POST /tasks`) changes none yet. */
+function recordOf(path: string): { resource: string; id: number } | null {
+  const match = /^\/([a-z-]+)\/(\d+)(\/|$)/.exec(path);
+  return match ? { resource: match[1]!, id: Number(match[2]) } : null;
+}
+
 const newId = (prefix: string) => `${prefix}_${base62(randomBytes(16))}`;
 
 /** The Workers AI model's plan when one is configured; null otherwise or when it fails (the built-in engine answers). */
@@ -199,6 +225,32 @@ export const assistantRoutes = newRouter()
             ...(row.reply ? { reply: row.reply as z.infer<typeof ReplyShape> } : {}),
             created_at: isoTimestamp(row.createdAt),
           })),
+        },
+      },
+      200,
+    );
+  })
+  .openapi(getAction, async (c) => {
+    const { id } = c.req.valid("param");
+    const principal = principalOf(c);
+    const now = clock.now();
+    const row = await tenantOf(c)
+      .db.select()
+      .from(actions)
+      .where(and(eq(actions.id, id), eq(actions.workspaceId, principal.workspace.id), eq(actions.userId, principal.user.id)))
+      .get();
+    if (!row || (row.status === "pending" && row.expiresAt <= now)) throw ApiError.notFound("action");
+    return c.json(
+      {
+        success: true as const,
+        data: {
+          id: row.id,
+          kind: row.kind,
+          summary: row.summary,
+          expires_at: isoTimestamp(row.expiresAt),
+          status: row.status,
+          request: row.request,
+          record: recordOf(row.request.path),
         },
       },
       200,

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { apiBaseUrl, newRouter, publicOrigin } from "../../platform/app";
-import { directoryOf, packageDisabled } from "../../platform/auth/middleware";
+import { directoryOf, packageDisabled, unauthorized } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { buildPrincipal, principalColumns } from "../../platform/auth/principal";
 import { configOf } from "../../platform/config";
@@ -139,7 +139,12 @@ const toIntegration = (c: Context<AppEnv>, row: Row): z.infer<typeof Integration
   updated_at: isoTimestamp(row.updatedAt),
 });
 
-const refused = () => new ApiError("unauthorized", "The request's signature is missing, invalid or expired, or this integration is not enabled");
+const refused = () => unauthorized(true, "The request's signature is missing, invalid or expired, or this integration is not enabled");
+
+/** The rate-limit headers of a counted request, on whatever response follows (an answer or an error). */
+function withLimitHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+}
 
 /**
  * An inbound chat request: the integration and its user in one read, the signature checked over the raw
@@ -167,10 +172,10 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
     secret !== null &&
     (provider === "slack" ? await verifySlack(secret, c.req.raw.headers, body, clock.now()) : provider === "teams" ? await verifyTeams(secret, c.req.raw.headers, body) : await verifyTelegram(secret, c.req.raw.headers));
   if (!row || !verified) {
-    await countRequest(c, { ip });
+    withLimitHeaders(c, await countRequest(c, { ip }));
     throw refused();
   }
-  await countRequest(c, { workspace: { id: row.workspaceId, plan: row.plan } });
+  withLimitHeaders(c, await countRequest(c, { workspace: { id: row.workspaceId, plan: row.plan } }));
   for (const name of ["chatbot", "assistant"]) if (row.disabledPackages.includes(name)) throw packageDisabled(name);
   const message = await read(body);
   if (!message) return null;

@@ -2,26 +2,39 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { clock } from "../time";
 import { ApiError, errorResponse } from "../errors";
-import type { LimitDecision } from "./durable-object";
+import { type LimitDecision, WINDOW_MS } from "./durable-object";
 import { durableLimiter, ipKey, type Limiter, workspaceKey } from "./limiter";
 import { ANONYMOUS_LIMIT, limitOverride, PLAN_LIMITS } from "./plans";
 
-function setHeaders(res: Response, decision: Pick<LimitDecision, "limit" | "remaining" | "resetAt">): void {
-  res.headers.set("X-RateLimit-Limit", String(decision.limit));
-  res.headers.set("X-RateLimit-Remaining", String(decision.remaining));
-  res.headers.set("X-RateLimit-Reset", String(Math.ceil(decision.resetAt / 1000)));
+/** Which bucket counted the request, named in the IETF RateLimit headers: a workspace's, a client IP's, or a collector's. */
+export type LimitPolicy = "workspace" | "ip" | "collector";
+
+/**
+ * The brief's X-RateLimit-* headers and, beside them, the IETF ones (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy: "workspace";q=60;w=60` (quota per window of seconds) and
+ * `RateLimit: "workspace";r=59;t=42` (remaining, seconds until the window resets).
+ */
+export function rateLimitHeaders(decision: Pick<LimitDecision, "limit" | "remaining" | "resetAt">, policy: LimitPolicy, now: number): Record<string, string> {
+  const reset = Math.max(0, Math.ceil((decision.resetAt - now) / 1000));
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": String(decision.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(decision.resetAt / 1000)),
+    "RateLimit-Policy": `"${policy}";q=${decision.limit};w=${WINDOW_MS / 1000}`,
+    RateLimit: `"${policy}";r=${decision.remaining};t=${reset}`,
+  };
 }
 
-function tooMany(c: Context<AppEnv>, decision: Pick<LimitDecision, "limit" | "resetAt">, now: number): Response {
+function setHeaders(res: Response, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+}
+
+/** The refusal: 429 with Retry-After and every rate-limit header (remaining 0). */
+function rateLimited(decision: Pick<LimitDecision, "limit" | "resetAt">, policy: LimitPolicy, now: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
-  const response = errorResponse(
-    c,
-    new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
-      headers: { "Retry-After": String(retryAfter) },
-    }),
-  );
-  setHeaders(response, { ...decision, remaining: 0 });
-  return response;
+  return new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
+    headers: { "Retry-After": String(retryAfter), ...rateLimitHeaders({ ...decision, remaining: 0 }, policy, now) },
+  });
 }
 
 /**
@@ -42,6 +55,7 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
     // A public route with its own per-IP limit (the analytics collector) counts in its own bucket.
     const own = principal ? undefined : collectors.get(c.req.path);
     const key = principal ? workspaceKey(principal.workspace.id) : own ? ipKey(`${c.req.path}:${ip}`) : ipKey(ip);
+    const policy: LimitPolicy = principal ? "workspace" : own ? "collector" : "ip";
     const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : (own ?? ANONYMOUS_LIMIT));
     const at = clock.now();
 
@@ -65,11 +79,12 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
     }
 
     if (decision && !decision.allowed) {
+      // A fresh response: nothing of the discarded one (its ETag, its cookies) may leak into the 429.
       c.res = undefined;
-      c.res = tooMany(c, decision, at);
+      c.res = errorResponse(c, rateLimited(decision, policy, at));
       return;
     }
-    if (decision) setHeaders(c.res, decision);
+    if (decision) setHeaders(c.res, rateLimitHeaders(decision, policy, at));
   };
 }
 
@@ -77,15 +92,14 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
  * Counts one request of an endpoint that authenticates itself (a chat bot's signed webhook): against the
  * workspace's plan once verified, against the client IP otherwise. Throws 429 when over the limit.
  */
-export async function countRequest(c: Context<AppEnv>, subject: { workspace: { id: number; plan: keyof typeof PLAN_LIMITS } } | { ip: string }): Promise<void> {
+export async function countRequest(c: Context<AppEnv>, subject: { workspace: { id: number; plan: keyof typeof PLAN_LIMITS } } | { ip: string }): Promise<Record<string, string>> {
   const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
   const at = clock.now();
   const [key, limit] = "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
+  const policy: LimitPolicy = "workspace" in subject ? "workspace" : "ip";
   const decision = await durableLimiter(c.env.RATE_LIMITER)
     .check(key, override ?? limit, at, override !== null || !("workspace" in subject))
     .catch(() => null);
-  if (decision && !decision.allowed) {
-    const retryAfter = Math.max(1, Math.ceil((decision.resetAt - at) / 1000));
-    throw new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, { headers: { "Retry-After": String(retryAfter) } });
-  }
+  if (decision && !decision.allowed) throw rateLimited(decision, policy, at);
+  return decision ? rateLimitHeaders(decision, policy, at) : {};
 }

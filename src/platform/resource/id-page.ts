@@ -14,7 +14,12 @@ export const pageQueryShape = {
     .pipe(z.number().min(1, "must be at least 1").max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`))
     .optional()
     .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
-  cursor: z.string().max(1000).optional().openapi({ description: "meta.next_cursor of the previous page" }),
+  cursor: z
+    .string()
+    .min(1, "must not be empty: leave cursor out for the first page")
+    .max(1000)
+    .optional()
+    .openapi({ description: "meta.next_cursor of the previous page; leave it out for the first page (an empty cursor is refused)" }),
 };
 export const PageQuery = z.strictObject(pageQueryShape);
 

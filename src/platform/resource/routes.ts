@@ -1,4 +1,5 @@
 import { configOf } from "../config";
+import { linkNextPage } from "../links";
 import { z } from "@hono/zod-openapi";
 import { newRouter, type Router } from "../app";
 import { tenantOf } from "../auth/middleware";
@@ -48,6 +49,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     async (c) => {
       const tenant = tenantOf(c);
       const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: configOf(c.env).cursorSecret });
+      linkNextPage(c, page.meta);
       return c.json({ success: true as const, data: present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
     },
   );

@@ -1,14 +1,14 @@
 import ipaddr from "ipaddr.js";
 
 /**
- * Webhook targets must be https and must not name a private, loopback, link-local or otherwise
+ * Outbound targets (webhook endpoints, pro apps' app_url) must be https and must not name a private, loopback, link-local or otherwise
  * special address, unless the worker runs with ALLOW_INSECURE_WEBHOOK_URLS = "true" (local development
  * and tests). IP literals are classified by ipaddr.js, a maintained list of IANA special-purpose ranges:
  * only global unicast passes, so IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64,
  * 6to4, Teredo) are refused whatever they embed. Hostnames are checked as written: the Workers runtime
  * cannot resolve DNS itself, and Cloudflare does not route Worker subrequests into private networks.
  */
-export function webhookUrlProblem(raw: string, allowInsecure: boolean): string | null {
+export function outboundUrlProblem(raw: string, allowInsecure: boolean): string | null {
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { clock } from "../src/platform/time";
+import { call, create, expectError, freshIp, setPlan, signup } from "./helpers";
+
+const realNow = clock.now;
+afterEach(() => {
+  clock.now = realNow;
+});
+
+/** Pins the worker's clock into a fresh minute window (+5 s), so a test owns its rate-limit window. */
+function pinClock() {
+  const windowStart = (Math.floor(Date.now() / 60_000) + 2) * 60_000;
+  clock.now = () => windowStart + 5_000;
+  return windowStart;
+}
+
+const ORIGIN = { origin: "https://app.example.org" };
+
+describe("429 responses are readable by browsers", () => {
+  it("per workspace: the 429 carries CORS headers, the rate-limit headers and Retry-After", async () => {
+    pinClock();
+    const ws = await signup();
+    for (let i = 0; i < 60; i++) expect((await call("GET", "/me", { token: ws.token, headers: ORIGIN })).status).toBe(200);
+    for (const method of ["GET", "POST"] as const) {
+      const refused = await call(method, method === "GET" ? "/me" : "/contacts", { token: ws.token, headers: ORIGIN, body: method === "POST" ? { name: "A", email: "a@example.com" } : undefined });
+      expectError(refused, 429, "rate_limited");
+      expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+      const exposed = (refused.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+      for (const header of ["retry-after", "x-ratelimit-remaining", "ratelimit", "ratelimit-policy", "x-request-id"]) expect(exposed.split(/,\s*/)).toContain(header);
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(refused.headers.get("ratelimit")).toMatch(/r=0;/);
+    }
+  });
+
+  it("per IP: the anonymous 429 carries CORS headers too", async () => {
+    pinClock();
+    const ip = freshIp();
+    for (let i = 0; i < 60; i++) await call("POST", "/auth/token", { ip, headers: ORIGIN, body: { email: "nobody@example.com", password: "wrong password" } });
+    const refused = await call("POST", "/auth/token", { ip, headers: ORIGIN, body: { email: "nobody@example.com", password: "wrong password" } });
+    expectError(refused, 429, "rate_limited");
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("retry-after")).toBe("55");
+  });
+});
+
+describe("IETF RateLimit headers beside X-RateLimit-*", () => {
+  it("names the policy (quota, window) and the remaining quota and seconds to reset", async () => {
+    pinClock();
+    const ws = await signup();
+    const res = await call("GET", "/me", { token: ws.token });
+    expect(res.headers.get("ratelimit-policy")).toBe('"workspace";q=60;w=60');
+    expect(res.headers.get("ratelimit")).toBe('"workspace";r=59;t=55');
+    const anonymous = await call("GET", "/me");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("ratelimit-policy")).toBe('"ip";q=60;w=60');
+    expect(anonymous.headers.get("ratelimit")).toBe('"ip";r=59;t=55');
+  });
+});
+
+describe("conditional GETs", () => {
+  it("a resource carries a weak ETag; If-None-Match answers 304 with no body and the same validators", async () => {
+    const ws = await signup();
+    await setPlan(ws, "enterprise");
+    const contact = await create(ws, "contacts", { name: "Ada Lovelace", email: "ada@example.com" });
+    const first = await call("GET", `/contacts/${contact.id}`, { token: ws.token });
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^W\/"[A-Za-z0-9+/=_-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+
+    const again = await call("GET", `/contacts/${contact.id}`, { token: ws.token, headers: { "if-none-match": tag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect(again.headers.get("etag")).toBe(tag);
+    expect(again.headers.get("x-request-id")).toBeTruthy();
+    expect(again.headers.get("x-ratelimit-remaining")).toBeTruthy();
+
+    // A change makes a new tag: the old one no longer matches.
+    expect((await call("PUT", `/contacts/${contact.id}`, { token: ws.token, body: { company: "Analytical Engines" } })).status).toBe(200);
+    const changed = await call("GET", `/contacts/${contact.id}`, { token: ws.token, headers: { "if-none-match": tag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
+  });
+
+  it("lists carry an ETag too, and writes and errors carry none", async () => {
+    const ws = await signup();
+    await create(ws, "contacts", { name: "Grace Hopper", email: "grace@example.com" });
+    const list = await call("GET", "/contacts", { token: ws.token });
+    const tag = list.headers.get("etag")!;
+    expect(tag).toMatch(/^W\//);
+    expect((await call("GET", "/contacts", { token: ws.token, headers: { "if-none-match": `"other", ${tag}` } })).status).toBe(304);
+    const created = await call("POST", "/contacts", { token: ws.token, body: { name: "Alan Turing", email: "alan@example.com" } });
+    expect(created.headers.get("etag")).toBeNull();
+    expect(created.headers.get("cache-control")).toBe("private, no-cache");
+    const missing = await call("GET", "/contacts/999999", { token: ws.token });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("etag")).toBeNull();
+  });
+
+  it("/openapi.json is publicly cacheable with an ETag and revalidates to 304", async () => {
+    const res = await call("GET", "/openapi.json");
+    expect(res.headers.get("cache-control")).toMatch(/^public, max-age=\d{3,}/);
+    const tag = res.headers.get("etag")!;
+    expect(tag).toBeTruthy();
+    expect((await call("GET", "/openapi.json", { headers: { "if-none-match": tag } })).status).toBe(304);
+  });
+});
+
+describe("Link headers on lists", () => {
+  it("a page with more rows links to the next one with the same cursor as meta.next_cursor, keeping the filters", async () => {
+    const ws = await signup();
+    for (const name of ["Ann", "Bob", "Cid"]) await create(ws, "contacts", { name, email: `${name.toLowerCase()}@example.com`, company: "Initech" });
+    const page = await call("GET", "/contacts?limit=2&company=Initech", { token: ws.token });
+    expect(page.json.meta.has_more).toBe(true);
+    const link = page.headers.get("link")!;
+    const match = /^<([^>]+)>; rel="next"$/.exec(link);
+    expect(match, link).not.toBeNull();
+    const next = new URL(match![1]!);
+    expect(next.pathname).toBe("/api/v1/contacts");
+    expect(next.searchParams.get("cursor")).toBe(page.json.meta.next_cursor);
+    expect(next.searchParams.get("limit")).toBe("2");
+    expect(next.searchParams.get("company")).toBe("Initech");
+    const last = await call("GET", `/contacts${next.search}`, { token: ws.token });
+    expect(last.json.data).toHaveLength(1);
+    expect(last.headers.get("link")).toBeNull();
+  });
+
+  it("the admin lists link to their next page as well", async () => {
+    const ws = await signup();
+    for (let i = 0; i < 3; i++) expect((await call("POST", "/api-tokens", { token: ws.token, body: { name: `t${i}` } })).status).toBe(201);
+    const page = await call("GET", "/api-tokens?limit=2", { token: ws.token });
+    expect(page.headers.get("link")).toContain(`cursor=${encodeURIComponent(page.json.meta.next_cursor)}`);
+  });
+});
