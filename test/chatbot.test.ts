@@ -192,3 +192,18 @@ describe("Microsoft Teams and Telegram", () => {
     expectError(await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json" }), 401, "unauthorized");
   });
 });
+
+describe("rate-limit headers and the 401 challenge (security review)", () => {
+  it("every chat-bot answer carries the rate-limit headers; a refusal carries WWW-Authenticate too", async () => {
+    const { ws } = await connected();
+    const ok = await slack(ws, "overdue invoices");
+    expect(ok.status).toBe(200);
+    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"]) expect(ok.headers.get(header), header).toBeTruthy();
+    expect(ok.headers.get("ratelimit-policy")).toMatch(/^"workspace";/);
+    const bad = await slack(ws, "overdue invoices", { secret: "wrong-secret-wrong-secret" });
+    expectError(bad, 401, "unauthorized");
+    expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer realm="api"/);
+    expect(bad.headers.get("ratelimit-policy")).toMatch(/^"ip";/);
+    expect(bad.headers.get("x-ratelimit-remaining")).toBeTruthy();
+  });
+});

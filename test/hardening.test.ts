@@ -252,7 +252,7 @@ describe("small things integrators notice", () => {
     const reader = await apiToken(ws.token, ["contacts:read"]);
     const denied = expectError(await call("POST", "/contacts", { token: reader, body: { name: "A", email: "a@x.co" } }), 403, "forbidden");
     expect(denied.message).toBe("This API token lacks the scope contacts:write (or one of write, admin)");
-    expect(denied.details).toEqual({ missing_scope: "contacts:write", accepted_scopes: ["contacts:write", "write", "admin"] });
+    expect(denied.details).toEqual([{ path: "", message: denied.message, missing_scope: "contacts:write", accepted_scopes: ["contacts:write", "write", "admin"] }]);
     const viewer = await userWithRole(ws, "viewer");
     expect(expectError(await call("POST", "/contacts", { token: viewer, body: { name: "A", email: "a@x.co" } }), 403, "forbidden").message).toBe(
       "Your role (viewer) cannot write contacts; that needs member or above",

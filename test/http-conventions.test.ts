@@ -132,3 +132,25 @@ describe("Link headers on lists", () => {
     expect(page.headers.get("link")).toContain(`cursor=${encodeURIComponent(page.json.meta.next_cursor)}`);
   });
 });
+
+describe("one rule for empty cursors, and PATCH everywhere (security review)", () => {
+  it("an empty ?cursor= is refused on every paged list", async () => {
+    const ws = await signup();
+    for (const path of ["/contacts", "/users", "/api-tokens", "/webhooks", "/invoices"]) {
+      const res = await call("GET", `${path}?cursor=`, { token: ws.token });
+      const error = expectError(res, 400, "validation_error");
+      expect(error.details[0].path, path).toBe("cursor");
+    }
+  });
+
+  it("PATCH is an alias of PUT on every route that has PUT", async () => {
+    const ws = await signup();
+    const member = (await call("POST", "/users", { token: ws.token, body: { name: "M", email: `m-${ws.workspaceId}@example.com`, password: "member password 1", role: "member" } })).json.data;
+    const patched = await call("PATCH", `/users/${member.id}`, { token: ws.token, body: { role: "viewer" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json.data.role).toBe("viewer");
+    expect((await call("PATCH", "/packages/recruitment", { token: ws.token, body: { enabled: false } })).json.data.enabled).toBe(false);
+    const doc = (await call("GET", "/openapi.json")).json;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) if (item.put) expect(item.patch, path).toBeDefined();
+  });
+});

@@ -194,7 +194,9 @@ describe("deal stages", () => {
     expect(won.closed_at).not.toBeNull();
 
     const refused = expectError(await move("lost"), 409, "invalid_transition");
-    expect(refused.details).toEqual({ from: "won", to: "lost", allowed: ["initial_contact", "qualification", "meeting", "proposal", "negotiation"] });
+    expect(refused.details).toEqual([
+      { path: "stage", message: "a won deal cannot move to lost directly; reopen it first", from: "won", to: "lost", allowed: ["initial_contact", "qualification", "meeting", "proposal", "negotiation"] },
+    ]);
     const reopened = (await move("negotiation")).json.data;
     expect(reopened).toMatchObject({ stage: "negotiation", status: "open", closed_at: null });
     expect((await move("lost", { lost_reason: "budget" })).json.data).toMatchObject({ status: "lost", lost_reason: "budget" });

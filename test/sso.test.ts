@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fromBase64 } from "../src/platform/crypto";
 import { clock } from "../src/platform/time";
 import { verifySsoToken } from "../src/sso/verify";
-import { call, expectError, signup, type Workspace } from "./helpers";
+import { call, env, expectError, freshIp, signup, type Workspace } from "./helpers";
 
 const ISSUER = "http://127.0.0.1:8787";
 const APP_URL = "https://hrm.example/app";
@@ -176,5 +176,68 @@ describe("embedding", () => {
     expect(await page.text()).toContain("<!doctype html>");
     // The stand-in dashboard is gone: the real one embeds apps at /app/apps/{app}.
     expect((await exports.default.fetch("http://127.0.0.1:8787/demo/dashboard")).status).toBe(404);
+  });
+});
+
+describe("the demo pro app (security review)", () => {
+  const demo = (body: string | null, headers: Record<string, string> = { "content-type": "application/json" }, ip = freshIp()) =>
+    exports.default.fetch(new Request("http://127.0.0.1:8787/demo/pro-app/verify", { method: "POST", headers: { ...headers, "cf-connecting-ip": ip }, body }));
+
+  it("answers bad input with 400 in the error shape, never 500, and counts against the per-IP limit", async () => {
+    for (const body of ["null", "[]", '"token"', '{"token": 5}', "{}"]) {
+      const res = await demo(body);
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("validation_error");
+    }
+    const broken = await demo("{not json");
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
+    const ip = freshIp();
+    let last: Response | undefined;
+    for (let i = 0; i < 61; i++) {
+      last = await demo("null", undefined, ip);
+      if (i < 60) expect(last.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
+      await last.text();
+    }
+    expect(last!.status).toBe(429);
+  });
+
+  it("is not served in production (no local flag, no DEMO)", async () => {
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const production = { ...env, ALLOW_INSECURE_WEBHOOK_URLS: "false", PUBLIC_BASE_URL: "https://api.example.com" } as typeof env;
+    for (const path of ["/demo/pro-app", "/demo/pro-app/verify"]) {
+      const res = await worker.fetch(new Request(`https://api.example.com${path}`, { method: path.endsWith("verify") ? "POST" : "GET", headers: { "content-type": "application/json" }, body: path.endsWith("verify") ? "{}" : undefined }), production, createExecutionContext());
+      expect(res.status, path).toBe(404);
+      await res.text();
+    }
+    const withDemo = await worker.fetch(new Request("https://api.example.com/demo/pro-app"), { ...production, DEMO: "true" } as typeof env, createExecutionContext());
+    expect(withDemo.status).toBe(200);
+    await withDemo.text();
+  });
+});
+
+describe("app_url (security review)", () => {
+  it("must be https on a public host outside local development", async () => {
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const ws = await signup();
+    const production = { ...env, ALLOW_INSECURE_WEBHOOK_URLS: "false", PUBLIC_BASE_URL: "https://api.example.com" } as typeof env;
+    const put = async (app_url: string) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request("https://api.example.com/api/v1/sso/apps/hrm-pro", { method: "PUT", headers: { authorization: `Bearer ${ws.token}`, "content-type": "application/json", "cf-connecting-ip": freshIp() }, body: JSON.stringify({ app_url }) }),
+        production,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return { status: res.status, json: (await res.json()) as { error?: { details: { path: string }[] } } };
+    };
+    for (const url of ["http://hrm.example.com/", "https://127.0.0.1/", "https://localhost:8443/", "https://10.0.0.5/", "https://[::1]/", "https://169.254.169.254/"]) {
+      const res = await put(url);
+      expect(res.status, url).toBe(400);
+      expect(res.json.error!.details[0]!.path).toBe("app_url");
+    }
+    expect((await put("https://hrm-pro.example.com/")).status).toBe(200);
   });
 });

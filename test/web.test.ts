@@ -183,6 +183,7 @@ describe("pages", () => {
     expect(packages.status).toBe(200);
     expect(packages.text).not.toContain("Turn off");
     const refused = await page("POST", "/app/settings/packages/sales", { cookie, form: { enabled: "false", csrf: csrfOf(packages.text) } });
+    expect(refused.status).toBe(403);
     expect(refused.text).toContain("Only an admin can switch packages.");
     expect((await call("GET", "/packages", { token: ws.token })).json.data.find((p: { name: string }) => p.name === "sales").enabled).toBe(true);
   });
@@ -191,7 +192,7 @@ describe("pages", () => {
     const { ws, cookie } = await owner();
     const csrf = csrfOf((await page("GET", "/app/settings/packages", { cookie })).text);
     const required = await page("POST", "/app/settings/packages/hrm", { cookie, form: { enabled: "false", csrf } });
-    expect(required.status).toBe(400);
+    expect(required.status).toBe(409);
     expect(required.text).toContain("HRM can&#39;t be turned off while Recruitment and Timesheets depend on it.");
     await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: false } });
     await call("PUT", "/packages/recruitment", { token: ws.token, body: { enabled: false } });
@@ -215,3 +216,26 @@ describe("pages", () => {
 });
 
 export type { Workspace };
+
+describe("a chat-prepared action (security review)", () => {
+  it("shows its summary, the record it changes and the call it makes before the Confirm button", async () => {
+    const { ws, cookie } = await owner();
+    const deal = await create(ws, "deals", { name: "Big Co renewal", value: 500000 });
+    const asked = await call("POST", "/assistant/messages", { token: ws.token, body: { message: `move deal Big Co renewal to won` } });
+    expect(asked.status, asked.text).toBe(200);
+    const action = asked.json.data.reply.action;
+    expect(action).toBeDefined();
+    const res = await page("GET", `/app/assistant?action=${action.id}`, { cookie });
+    expect(res.status).toBe(200);
+    const card = res.text.slice(res.text.indexOf('id="pending-action"'));
+    expect(card).toContain(action.summary.replace(/"/g, "&quot;"));
+    expect(card).toContain(`Big Co renewal (deals #${deal.id})`);
+    expect(card).toMatch(/(PUT|POST|PATCH) \/api\/v1\/deals\/\d+/);
+    expect(card.indexOf("Big Co renewal")).toBeLessThan(card.indexOf("Confirm action"));
+    // Another user's action, or an unknown one, is not shown.
+    const stranger = await owner();
+    const other = await page("GET", `/app/assistant?action=${action.id}`, { cookie: stranger.cookie });
+    expect(other.text).not.toContain("Big Co renewal");
+    expect(other.text).toContain("That action is not available");
+  });
+});

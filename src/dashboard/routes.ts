@@ -43,7 +43,7 @@ const dashboard = defineRoute(access.authenticated, {
   tags,
   summary: "Every widget the caller may see, for a period",
   description:
-    "A widget is shown when its package is enabled and the caller may read every resource it is computed from (a contacts:read token sees only contacts widgets). widgets=a,b picks some; an unknown key → 400. A period is named (period=30d) or custom (from and to, at most 400 days; series by day up to 31 days, by week up to 180, else by month).",
+    "Any valid token. A widget is shown when its package is enabled and the caller may read every resource it is computed from (a contacts:read token sees only contacts widgets). widgets=a,b picks some; an unknown key → 400. A period is named (period=30d) or custom (from and to, at most 400 days; series by day up to 31 days, by week up to 180, else by month).",
   request: {
     query: z.strictObject({
       ...PeriodQuery,
@@ -60,8 +60,10 @@ const one = defineRoute(access.authenticated, {
   errors: ["package_disabled"],
   tags,
   summary: "One widget",
+  description:
+    "Any valid token that may read every resource the widget is computed from → otherwise 403 forbidden; its package disabled → 403 package_disabled; an unknown key → 404. The period rules are those of GET /dashboard.",
   request: {
-    params: z.object({ key: z.string().max(100).openapi({ param: { name: "key", in: "path" }, example: "sales.win_rate" }) }),
+    params: z.object({ key: z.string().max(100).openapi({ param: { name: "key", in: "path" }, example: "account.revenue" }) }),
     query: z.strictObject(PeriodQuery),
   },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: Widget, meta: DashboardMeta }), "The widget") },

@@ -38,6 +38,8 @@ const listTokens = defineRoute(access.admin, {
   operationId: "listApiTokens",
   tags,
   summary: "List API tokens (never their secrets), newest first",
+  description:
+    "Admins and owners (an API token needs the admin scope). Every API token of the workspace, whoever created it, with its prefix and last four characters to recognise it; session tokens are not listed. Cursor-paged.",
   request: { query: PageQuery },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiToken), meta: ListMeta }), "A page of API tokens") },
 });
@@ -48,7 +50,8 @@ const createToken = defineRoute(access.admin, {
   operationId: "createApiToken",
   tags,
   summary: "Create an API token; the secret is in this response only",
-  description: "Scopes: read, write (default), admin, or <resource>:read / <resource>:write. A token never has more power than its creator's role.",
+  description:
+    "Admins and owners (an API token needs the admin scope); the token acts as its creator and never has more power than the creator's role. Scopes: read, write (default), admin, or <resource>:read / <resource>:write; an unknown scope → 400. expires_at, if sent, must be in the future → otherwise 400; without it the token never expires.",
   request: { body: jsonBodyOf(CreateApiTokenBody) },
   responses: { 201: jsonContent(envelope(CreatedApiToken), "The token, with its secret shown once") },
 });
@@ -59,6 +62,8 @@ const revokeApiToken = defineRoute(access.admin, {
   operationId: "revokeApiToken",
   tags,
   summary: "Revoke an API token; it stops working at once",
+  description:
+    "Admins and owners (an API token needs the admin scope), for any API token of the workspace. An unknown id, or a session token's id → 404. Other servers may accept the token for up to 5 seconds more.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(z.object({ id: z.number().int(), deleted: z.literal(true) })), "Revoked") },
 });

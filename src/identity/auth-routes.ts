@@ -25,6 +25,8 @@ const signup = defineRoute(access.public, {
   errors: ["conflict"],
   tags,
   summary: "Create a workspace on the Starter plan and its owner",
+  description:
+    "Public (no token). Creates the workspace, with every package enabled except the pro apps, and its owner, and answers with the owner's session token (1 hour). An e-mail is unique across all workspaces: one already registered → 409 conflict; the password needs 10–1024 characters.",
   request: { body: jsonBodyOf(SignupBody) },
   responses: { 201: jsonContent(envelope(SignupGrant), "The owner's session token") },
 });
@@ -36,7 +38,8 @@ const login = defineRoute(access.public, {
   errors: ["unauthorized"],
   tags,
   summary: "Exchange e-mail and password for a session token",
-  description: "Answers with the token fields at the top level (no success envelope), the OAuth-style shape most clients expect. A wrong e-mail and a wrong password get the same 401.",
+  description:
+    "Public (no token). Answers with the token fields at the top level (no success envelope), the OAuth-style shape most clients expect; the token lasts 1 hour (renew it with POST /auth/refresh). The e-mail is matched case-insensitively; a wrong e-mail and a wrong password get the same 401.",
   request: { body: jsonBodyOf(LoginBody) },
   responses: { 200: jsonContent(SessionGrant, "A session token valid for expires_in seconds") },
 });
@@ -47,6 +50,8 @@ const refresh = defineRoute(access.session, {
   operationId: "refreshSessionToken",
   tags,
   summary: "Swap the presented session token for a new one; the old one is revoked",
+  description:
+    "Needs a session token (an API token → 403). Answers in the top-level shape of POST /auth/token with a new token valid for 1 hour. Of two refreshes racing with one token only the first gets a new one; the other → 401.",
   responses: { 200: jsonContent(SessionGrant, "A new session token") },
 });
 
@@ -56,6 +61,8 @@ const logout = defineRoute(access.authenticated, {
   operationId: "revokeToken",
   tags,
   summary: "Revoke the presented token",
+  description:
+    "Revokes the token in the Authorization header, a session or an API token alike (another API token is revoked with DELETE /api-tokens/{id}). Other servers may accept it for up to 5 seconds more.",
   responses: { 200: jsonContent(envelope(z.object({ revoked: z.literal(true) })), "Revoked") },
 });
 
@@ -65,6 +72,8 @@ const me = defineRoute(access.authenticated, {
   operationId: "getMe",
   tags,
   summary: "The calling user, workspace and token",
+  description:
+    "Any valid token. The user (id, name, e-mail, role), the workspace (id, name, plan) and the token: its type (session or api), its scopes (null for a session, which acts with the user's role) and when it expires (null: never).",
   responses: { 200: jsonContent(envelope(Me), "The caller") },
 });
 

@@ -23,11 +23,13 @@ export const SignupBody = z
     email: fields.email(),
     password: fields.password(),
   })
-  .openapi("SignupRequest");
+  .openapi("SignupRequest", {
+    example: { workspace_name: "Acme Trading", name: "Ada Lovelace", email: "ada@acme.example", password: "correct horse battery staple" },
+  });
 
 export const LoginBody = z
   .strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) })
-  .openapi("TokenRequest");
+  .openapi("TokenRequest", { example: { email: "demo@example.com", password: "demo-password-123" } });
 
 export const SessionGrant = z
   .object({
@@ -50,9 +52,9 @@ export const Me = z
 
 export const CreateUserBody = z
   .strictObject({ name: fields.name(), email: fields.email(), password: fields.password(), role: Role })
-  .openapi("CreateUserRequest");
+  .openapi("CreateUserRequest", { example: { name: "Grace Hopper", email: "grace@acme.example", password: "a long passphrase 42", role: "member" } });
 
-export const UpdateUserBody = z.strictObject({ name: fields.name().optional(), role: Role.optional() }).openapi("UpdateUserRequest");
+export const UpdateUserBody = z.strictObject({ name: fields.name().optional(), role: Role.optional() }).openapi("UpdateUserRequest", { example: { role: "admin" } });
 
 const Scope = z.string().refine((scope) => knownScopes().includes(scope), {
   message: `must be one of read, write, admin or <resource>:read / <resource>:write`,
@@ -62,9 +64,12 @@ export const CreateApiTokenBody = z
   .strictObject({
     name: fields.name(),
     scopes: z.array(Scope).min(1, "must name at least one scope").max(50).optional(),
-    expires_at: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+    expires_at: z.iso
+      .datetime({ offset: true, message: "must be an ISO 8601 date-time" })
+      .optional()
+      .openapi({ description: "When the token stops working; must be in the future. Without it the token never expires" }),
   })
-  .openapi("CreateApiTokenRequest");
+  .openapi("CreateApiTokenRequest", { example: { name: "Accounting sync", scopes: ["invoices:read", "payments:write"] } });
 
 export const ApiToken = z
   .object({

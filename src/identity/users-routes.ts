@@ -37,6 +37,7 @@ const listUsers = defineRoute(access.admin, {
   operationId: "listUsers",
   tags,
   summary: "List the workspace's users, newest first",
+  description: "Admins and owners (an API token needs the admin scope). Cursor-paged: pass meta.next_cursor as cursor for the next page.",
   request: { query: PageQuery },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(User), meta: ListMeta }), "A page of users") },
 });
@@ -48,7 +49,8 @@ const createUser = defineRoute(access.admin, {
   errors: ["conflict"],
   tags,
   summary: "Add a user to the workspace",
-  description: "Only an owner, with a session token, may create another owner (never an API token).",
+  description:
+    "Admins and owners (an API token needs the admin scope). Only an owner, with a session token, may create another owner (never an API token) → otherwise 403. An e-mail is unique across all workspaces: one already registered → 409 conflict; the password needs 10–1024 characters.",
   request: { body: jsonBodyOf(CreateUserBody) },
   responses: { 201: jsonContent(envelope(User), "The new user") },
 });
@@ -60,7 +62,8 @@ const updateUser = defineRoute(access.admin, {
   errors: ["conflict"],
   tags,
   summary: "Change a user's role or name",
-  description: "Only an owner with a session token may promote to or demote an owner; the last owner cannot be demoted.",
+  description:
+    "Admins and owners (an API token needs the admin scope); send only the fields to change. Changing an owner (even the name) or making someone owner needs an owner's session → otherwise 403. Demoting the last owner → 409 conflict. A new role applies to the user's existing tokens too (within seconds).",
   request: { params: IdParam, body: jsonBodyOf(UpdateUserBody) },
   responses: { 200: jsonContent(envelope(User), "The updated user") },
 });
@@ -72,7 +75,8 @@ const deleteUser = defineRoute(access.admin, {
   errors: ["conflict"],
   tags,
   summary: "Remove a user and revoke all of their tokens",
-  description: "Only an owner with a session token may remove an owner; nobody can remove themselves.",
+  description:
+    "Admins and owners (an API token needs the admin scope). Their sessions and API tokens are revoked with them. Only an owner with a session token may remove an owner → otherwise 403; nobody can remove themselves → 409 conflict.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(z.object({ id: z.number().int(), deleted: z.literal(true) })), "Removed") },
 });

@@ -12,7 +12,7 @@ import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
 import { base64Url, utf8 } from "./crypto";
 import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
-import { describeTag, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
+import { describeTag, documentGating, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import type { AppEnv, Env } from "./context";
 import { ApiError, errorResponse, handleError } from "./errors";
 import { sweepIdempotencyKeys } from "./idempotency";
@@ -67,6 +67,7 @@ const healthRoute = createRoute({
   operationId: "getHealth",
   tags: ["Health"],
   summary: "Liveness: the worker answers (no database access)",
+  description: "Answers {\"status\": \"ok\"} without touching a database: for load balancers and uptime checks. Never rate-limited, no credential needed.",
   security: [],
   request: { query: z.strictObject({}) },
   responses: {
@@ -264,7 +265,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
     return ready ? c.json(body, 200) : c.json(body, 503);
   });
   api.openapi(openApiRoute, async (c) => {
-    const text = JSON.stringify(openApiDocument(api, apiBaseUrl(c), manifests));
+    const text = JSON.stringify(openApiDocument(api, apiBaseUrl(c), manifests, packages.events()));
     const tag = `"${await digest(text)}"`;
     const headers = { ETag: tag, "Cache-Control": PUBLIC_CACHE, "Content-Type": "application/json; charset=UTF-8" };
     if (matchesTag(c.req.header("if-none-match"), tag)) return c.body(null, 304, headers);
@@ -298,6 +299,7 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   for (const manifest of manifests) {
     for (const router of manifest.routers) {
       addPatchAliases(router);
+      if (manifest.tier !== "core") documentGating(router, manifest.name);
       // Gating from the manifest: each route of a package answers 403 package_disabled while it is off.
       if (manifest.tier !== "core") for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
       api.route("/", router);

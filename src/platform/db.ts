@@ -85,6 +85,14 @@ export function isUniqueViolation(error: unknown, target: string): boolean {
   return false;
 }
 
+/** True when a money_totals trigger refused a total above 2^53 − 1 (see migrations/0015). */
+export function isMoneyTotalExceeded(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e.message.includes("money_total_exceeded")) return true;
+  }
+  return false;
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     if (e.message.includes("FOREIGN KEY constraint failed")) return true;

@@ -28,12 +28,17 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export type ErrorDetail = { path: string; message: string; index?: number };
+/**
+ * One problem: the field it is about (`path`, dotted; "" when the error concerns the request as a whole)
+ * and what is wrong, plus facts some codes add (invalid_transition: from, to, allowed; dependency_disabled:
+ * missing; package_required: required_by; forbidden: missing_scope, accepted_scopes or role, required_role).
+ */
+export type ErrorDetail = { path: string; message: string; index?: number; [fact: string]: unknown };
 
 export type ErrorBody = {
   code: ErrorCode;
   message: string;
-  details?: ErrorDetail[] | Record<string, unknown>;
+  details?: ErrorDetail[];
   request_id?: string;
 };
 

@@ -13,9 +13,21 @@ export const ErrorEnvelope = z
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z
-        .union([z.array(z.object({ path: z.string(), message: z.string(), index: z.number().int().optional() })), z.record(z.string(), z.unknown())])
+        .array(
+          z
+            .object({
+              path: z.string().openapi({ description: 'The field, dotted (operations.2.data.email); "" when the problem is the request as a whole' }),
+              message: z.string(),
+              index: z.number().int().optional().openapi({ description: "In a batch: the operation" }),
+            })
+            .catchall(z.unknown())
+            .openapi("ErrorDetail", {
+              description:
+                "One problem. Some codes add facts: invalid_transition `from`, `to`, `allowed` (where it can go from here) and for actions `allowed_from`; dependency_disabled `missing`; package_required `required_by`; forbidden `missing_scope` and `accepted_scopes`, or `role` and `required_role`; package_disabled `package`.",
+            }),
+        )
         .optional()
-        .openapi({ description: "Per-field problems (validation_error), or facts about the refusal (invalid_transition: from, to, allowed)" }),
+        .openapi({ description: "Always a list of {path, message, …facts}" }),
       request_id: z.string(),
     }),
   })
@@ -32,10 +44,10 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   not_found: "no such resource in this workspace (also for another workspace's ids)",
   method_not_allowed: "the path exists, the method does not",
   conflict: "a unique field is taken, or the row changed meanwhile",
-  invalid_transition: "the state does not allow this move (details.allowed)",
+  invalid_transition: "the state does not allow this move (details[0]: from, to, allowed)",
   idempotency_in_progress: "a request with this Idempotency-Key is still running",
-  dependency_disabled: "a package this one depends on is disabled (details.missing)",
-  package_required: "an enabled package depends on this one (details.required_by)",
+  dependency_disabled: "a package this one depends on is disabled (details[0].missing)",
+  package_required: "an enabled package depends on this one (details[0].required_by)",
   payload_too_large: "the body exceeds 1 MiB",
   unsupported_media_type: "the body is not application/json",
   idempotency_key_reused: "this Idempotency-Key was used with another request",
@@ -127,6 +139,21 @@ function errorResponses(byStatus: Map<number, ErrorCode[]>) {
   return responses;
 }
 
+/** Every authenticated route of a switchable package can answer 403 package_disabled: its documentation says so. */
+export function documentGating(router: OpenAPIHono<AppEnv>, name: string): void {
+  const meaning = `\`package_disabled\`: the ${name} package is disabled for the workspace`;
+  for (const definition of router.openAPIRegistry.definitions) {
+    // Public routes have no principal to gate (a public route that checks its package says so itself).
+    if (definition.type !== "route" || (definition.route.security ?? []).length === 0) continue;
+    const responses = definition.route.responses as Record<string, { description: string; content?: unknown; headers?: unknown }>;
+    const forbidden = responses[403];
+    if (forbidden?.description.includes("package_disabled")) continue;
+    responses[403] = forbidden
+      ? { ...forbidden, description: `${forbidden.description}; ${meaning}` }
+      : { description: meaning, headers: COMMON_HEADERS, content: { "application/json": { schema: ErrorEnvelope } } };
+  }
+}
+
 /** `{success: true, data}` */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data });
@@ -136,8 +163,9 @@ export function jsonContent<T extends z.ZodType>(schema: T, description: string)
   return { description, content: { "application/json": { schema } } };
 }
 
-export function jsonBodyOf<T extends z.ZodType>(schema: T) {
-  return { required: true, content: { "application/json": { schema } } };
+/** A required JSON body; `example` is a request the API accepts (the reference shows it; a test sends it). */
+export function jsonBodyOf<T extends z.ZodType>(schema: T, example?: unknown) {
+  return { required: true, content: { "application/json": { schema, ...(example !== undefined ? { example } : {}) } } };
 }
 
 /** A positive integer id in the path; anything else is answered 404 by the validation hook. */
@@ -152,6 +180,11 @@ export function idPathParam(name: string) {
 export const IdParam = z.object({ id: idPathParam("id") });
 
 type RouteInput = Omit<RouteConfig, "middleware" | "security" | "operationId" | "summary" | "tags"> & {
+  /**
+   * The component schema the reference shows as the body, when validation has to be looser than the
+   * documentation (a batch validates each operation itself): put in place by openApiDocument.
+   */
+  "x-documented-body"?: string;
   /** Unique across the API; code generators name methods after it (listContacts, sendInvoice…). */
   operationId: string;
   summary: string;
@@ -233,7 +266,7 @@ function tagGroups(manifests: PackageManifest[], used: Set<string>) {
 }
 
 /** The OpenAPI 3.1 document of everything registered on `router`, served at /openapi.json. */
-export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, manifests: PackageManifest[]) {
+export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, manifests: PackageManifest[], events: Record<string, EventDeclaration>) {
   const document = router.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -248,6 +281,30 @@ export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, 
   document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as typeof document.info.license;
   const used = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
   document.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {
+      const documented = operation["x-documented-body"];
+      if (typeof documented !== "string") continue;
+      delete operation["x-documented-body"];
+      const media = (operation.requestBody as { content: Record<string, { schema: unknown; example?: unknown }> }).content["application/json"]!;
+      media.schema = { $ref: `#/components/schemas/${documented}` };
+      media.example ??= (schemas[documented] as { example?: unknown } | undefined)?.example;
+    }
+  }
+  // Event types are known once the packages are: every `x-enum: event-types` node lists them (and `*`).
+  const eventTypes = ["*", ...Object.keys(events).filter((type) => type !== "webhook.test")];
+  const fill = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(fill);
+    if (!node || typeof node !== "object") return;
+    const record = node as Record<string, unknown>;
+    if (record["x-enum"] === "event-types") {
+      delete record["x-enum"];
+      record.enum = eventTypes;
+    }
+    Object.values(record).forEach(fill);
+  };
+  fill(document.components);
   (document as unknown as Record<string, unknown>)["x-tagGroups"] = tagGroups(manifests, used);
   return document;
 }

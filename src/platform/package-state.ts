@@ -94,7 +94,7 @@ async function explainRefusal(db: Database, workspaceId: number, name: string, e
     const missing = packages.ordered([name]).filter((candidate) => candidate !== name && !states.get(candidate));
     if (missing.length > 0) {
       return new ApiError("dependency_disabled", `${name} needs ${missing.join(", ")}, which ${missing.length > 1 ? "are" : "is"} disabled; enable ${missing.length > 1 ? "them" : "it"} first, or send ?with_dependencies=true`, {
-        details: { missing },
+        details: [{ path: "enabled", message: `needs ${missing.join(", ")}`, missing }],
       });
     }
     const notReady = await packages.get(name)!.enabledState?.notReady?.(db, workspaceId);
@@ -103,7 +103,7 @@ async function explainRefusal(db: Database, workspaceId: number, name: string, e
     const requiredBy = packages.dependents(name).filter((dependent) => states.get(dependent));
     if (requiredBy.length > 0) {
       return new ApiError("package_required", `${requiredBy.join(", ")} ${requiredBy.length > 1 ? "depend" : "depends"} on ${name}; disable ${requiredBy.length > 1 ? "them" : "it"} first`, {
-        details: { required_by: requiredBy },
+        details: [{ path: "enabled", message: `required by ${requiredBy.join(", ")}`, required_by: requiredBy }],
       });
     }
   }

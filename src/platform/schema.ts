@@ -126,3 +126,22 @@ export const events = sqliteTable(
 export const writeGuards = sqliteTable("write_guards", { reason: text("reason").notNull() }, () => [
   check("write_guard_failed", sql`reason IS NULL`),
 ]);
+
+/**
+ * Each workspace's running total of every summed money column, per currency (deal values, lead values,
+ * invoice totals…), kept by triggers in the transaction of each write. A trigger refuses a total above
+ * 2^53 − 1 minor units, so every sum the API reports over those columns — any subset of the total — is an
+ * exact integer a JSON client can read: no aggregate can overflow SQLite's integers or become a float.
+ * Payments need none of their own: each is at most its invoice's amount due.
+ */
+export const moneyTotals = sqliteTable(
+  "money_totals",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    /** What is summed: "deals.value", "leads.value", "invoices.total". */
+    kind: text("kind").notNull(),
+    currency: text("currency").notNull(),
+    amount: integer("amount").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.kind, table.currency] })],
+);

@@ -25,7 +25,7 @@ export function refusal(entry: RegisteredWidget, principal: Principal, tenant: T
     const need = access.read(resource);
     if (!isAllowed(principal, need)) {
       const { message, details } = denial(principal, need);
-      return new ApiError("forbidden", `${entry.widget.key}: ${message}`, details ? { details } : {});
+      return new ApiError("forbidden", `${entry.widget.key}: ${message}`, details ? { details: [{ path: "", message, ...details }] } : {});
     }
   }
   return null;

@@ -134,11 +134,27 @@ export function timeSeries(
 
 export type Money = Record<string, number>;
 
-/** Rows of (currency, amount) as a money value: `{"USD": 125050, "EUR": 900}`, `{}` when there are none. */
+/**
+ * Rows of (currency, amount) as a money value: `{"USD": 125050, "EUR": 900}`, `{}` when there are none.
+ * Added exactly (BigInt); a sum beyond 2^53 − 1 minor units — which business data cannot reach (see
+ * money_totals) — is reported as 2^53 − 1, never as a rounded float.
+ */
 export function money(rows: { currency: string; amount: number }[]): Money {
+  const sums = new Map<string, bigint>();
+  for (const row of rows) sums.set(row.currency, (sums.get(row.currency) ?? 0n) + BigInt(Math.trunc(Number(row.amount))));
   const out: Money = {};
-  for (const row of rows) out[row.currency] = (out[row.currency] ?? 0) + Number(row.amount);
+  for (const [currency, sum] of sums) out[currency] = sum > MAX_EXACT ? Number.MAX_SAFE_INTEGER : Number(sum);
   return out;
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `sum(expr)` that SQLite can neither overflow nor hand back beyond 2^53 − 1: for sums that no write-time
+ * bound covers (web analytics revenue), the result saturates at 2^53 − 1 minor units.
+ */
+export function boundedSum(expression: SQL): SQL<number> {
+  return sql<number>`min(coalesce(sum(${expression}), 0), ${sql.raw(String(Number.MAX_SAFE_INTEGER))})`;
 }
 
 /** A percentage with one decimal, or null when there is nothing to divide. */

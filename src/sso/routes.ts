@@ -23,7 +23,7 @@ import { launchUrl, loadApp, verifyIssuedToken } from "./service";
 const tags = ["Single sign-on"];
 describeTag("Single sign-on", "HS256 JWTs that sign a dashboard user into an embedded pro app, refreshed while the session lives.");
 const AppName = z.enum(PRO_APPS);
-const AppParam = z.object({ app: AppName.openapi({ param: { name: "app", in: "path" } }) });
+const AppParam = z.object({ app: AppName.openapi({ param: { name: "app", in: "path" }, example: "hrm-pro" }) });
 
 const SsoApp = z
   .object({ app: AppName, app_url: z.string().nullable(), enabled: z.boolean(), secret_set: z.boolean(), updated_at: z.string().nullable() })
@@ -60,6 +60,8 @@ const routes = {
     operationId: "listSsoApps",
     tags,
     summary: "The four pro apps and their SSO settings",
+  description:
+    "Admins and owners (an API token needs the admin scope). Always all four apps, configured or not; secret_set tells whether a signing secret exists, never the secret itself.",
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp), meta: ListMeta }), "The apps (one page)") },
   }),
   update: defineRoute(access.admin, {
@@ -69,8 +71,12 @@ const routes = {
     errors: ["dependency_disabled", "conflict"],
     tags,
     summary: "Set an app's URL and switch it on or off",
-    description: "Switching an app on obeys the package rules: its tier-1 package must be enabled (409 dependency_disabled) and it needs an app_url.",
-    request: { params: AppParam, body: jsonBodyOf(z.strictObject({ app_url: appUrlSchema, enabled: z.boolean() }).partial().openapi("UpdateSsoApp")) },
+    description:
+      "Admins and owners (an API token needs the admin scope); send only the fields to change. app_url must be https on a public host → otherwise 400. Switching an app on obeys the package rules: its tier-1 package must be enabled (409 dependency_disabled) and it needs an app_url, stored or in this request (409 conflict); a refused switch writes nothing.",
+    request: { params: AppParam, body: jsonBodyOf(z
+          .strictObject({ app_url: appUrlSchema, enabled: z.boolean() })
+          .partial()
+          .openapi("UpdateSsoApp", { example: { app_url: "https://hrm-pro.example.com/", enabled: true } })) },
     responses: { 200: jsonContent(envelope(SsoApp), "The app") },
   }),
   rotate: defineRoute(access.admin, {
@@ -79,6 +85,8 @@ const routes = {
     operationId: "rotateSsoAppSecret",
     tags,
     summary: "Set a new signing secret (shown once); tokens signed with the old one stop verifying",
+    description:
+      "Admins and owners (an API token needs the admin scope). The secret is in this response only (it is stored encrypted); give it to the pro app, which verifies the HS256 tokens with it. Works for an app not configured yet, which stays disabled.",
     request: { params: AppParam },
     responses: { 200: jsonContent(envelope(z.object({ secret: z.string().openapi({ description: "base64url of 32 random bytes" }) })), "The secret") },
   }),
@@ -89,7 +97,9 @@ const routes = {
     errors: ["conflict"],
     tags,
     summary: "A 60-second SSO token for an enabled pro app",
-    request: { body: jsonBodyOf(z.strictObject({ app: AppName }).openapi("SsoTokenRequest")) },
+    description:
+      "Any user signed in with a session token (an API token → 403): the JWT names the user, their role and the session it came from. An app that is not enabled, or has no app_url or secret yet → 409 conflict. Open launch_url, or use the embed script, which refreshes the token.",
+    request: { body: jsonBodyOf(z.strictObject({ app: AppName }).openapi("SsoTokenRequest", { example: { app: "hrm-pro" } })) },
     responses: { 200: jsonContent(envelope(Grant), "The token and where to launch the app") },
   }),
   refresh: defineRoute(access.public, {
@@ -99,7 +109,8 @@ const routes = {
     errors: ["unauthorized"],
     tags,
     summary: "Exchange a valid SSO token (Authorization: Bearer <sso jwt>) for a fresh one",
-    description: "Refused (401) once the session it came from is revoked or expired, or the app is disabled or its secret rotated.",
+    description:
+      "No API token: the SSO token itself is the credential, sent as Authorization: Bearer <sso jwt> while it is valid. The fresh token carries the user's current name and role. Refused (401) once the session it came from is revoked or expired, or the app is disabled or its secret rotated.",
     responses: { 200: jsonContent(envelope(Grant), "A fresh token") },
   }),
   embed: defineRoute(access.public, {
@@ -108,6 +119,8 @@ const routes = {
     operationId: "getEmbedScript",
     tags,
     summary: "The embed script: mounts a pro app in an iframe and keeps its token fresh",
+    description:
+      "Public JavaScript (cached 5 minutes) for a host page: BusinessPlatformSSO.mount({container, app, apiBase, sessionToken}) gets a token from POST /sso/token, loads the app's launch_url in an iframe and, about 15 s before each token expires, posts it a fresh one from POST /sso/refresh (postMessage to the app's origin only).",
     responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
   }),
 };

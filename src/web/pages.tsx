@@ -515,7 +515,7 @@ type Package = { name: string; title: string; description: string; tier: 1 | 2 |
 /** A refused switch, in words: what is missing or what still needs the package. */
 function switchRefusal(error: ApiErrorBody, packages: Package[], name: string): { message: string; offerDependencies: boolean } {
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
-  const details = (error.details ?? {}) as { missing?: string[]; required_by?: string[] };
+  const details = (Array.isArray(error.details) ? (error.details[0] ?? {}) : {}) as { missing?: string[]; required_by?: string[] };
   if (error.code === "dependency_disabled" && details.missing) {
     return { message: `${title(name)} needs ${details.missing.map(title).join(" and ")}, which ${details.missing.length > 1 ? "are" : "is"} off. Enable ${details.missing.length > 1 ? "them" : "it"} first, or enable them together.`, offerDependencies: true };
   }

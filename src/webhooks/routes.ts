@@ -75,8 +75,18 @@ const EventList = z
   .transform((list) => [...new Set(list)])
   .openapi({ description: "Event types (see the webhooks section), or [\"*\"] for all", example: ["invoice.created", "payment.received"] });
 const writable = { url: z.string().max(2048, "must be at most 2048 characters"), events: EventList, description: fields.text(500).nullable() };
-const CreateEndpoint = z.strictObject(writable).partial({ description: true }).openapi("CreateWebhookEndpoint");
-const UpdateEndpoint = z.strictObject({ ...writable, enabled: z.boolean() }).partial().openapi("UpdateWebhookEndpoint");
+const CreateEndpoint = z
+  .strictObject(writable)
+  .partial({ description: true })
+  .openapi("CreateWebhookEndpoint", {
+    example: { url: "https://hooks.example.com/business-platform", events: ["invoice.created", "payment.received"], description: "Billing sync" },
+  });
+const UpdateEndpoint = z
+  .strictObject({ ...writable, enabled: z.boolean() })
+  .partial()
+  .openapi("UpdateWebhookEndpoint", {
+    example: { url: "https://hooks.example.com/business-platform", events: ["invoice.created", "payment.received"], enabled: true },
+  });
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 const toEndpoint = (row: EndpointRow): z.infer<typeof Endpoint> => ({
@@ -112,6 +122,8 @@ const routes = {
     operationId: "listWebhooks",
     tags,
     summary: "List webhook endpoints (never their secrets), newest first",
+    description:
+      "Admins and owners (an API token needs the admin scope). Cursor-paged. A disabled endpoint shows why in disabled_reason: gone (it answered 410) or failing (5 days of failed deliveries).",
     request: { query: PageQuery },
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Endpoint), meta: ListMeta }), "A page of endpoints") },
   }),
@@ -121,7 +133,8 @@ const routes = {
     operationId: "createWebhook",
     tags,
     summary: "Subscribe an https endpoint to events; the signing secret is shown once",
-    description: 'events: ["*"] or any of the event types documented under webhooks. Deliveries are signed per Standard Webhooks.',
+    description:
+      'Admins and owners (an API token needs the admin scope). url must be https on a public host (no private, loopback or link-local address) → otherwise 400; events: ["*"] or any of the event types documented under webhooks. The whsec_… secret is in this response only; deliveries are signed with it per Standard Webhooks.',
     request: { body: jsonBodyOf(CreateEndpoint) },
     responses: { 201: jsonContent(envelope(EndpointWithSecret), "The endpoint and its secret") },
   }),
@@ -131,6 +144,8 @@ const routes = {
     operationId: "getWebhook",
     tags,
     summary: "Get a webhook endpoint",
+    description:
+      "Admins and owners (an API token needs the admin scope). The endpoint's settings and state, never its secret (rotate it to get a new one). Another workspace's endpoint → 404.",
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(Endpoint), "The endpoint") },
   }),
@@ -140,7 +155,8 @@ const routes = {
     operationId: "updateWebhook",
     tags,
     summary: "Change url, events, description or enabled",
-    description: "Re-enabling an endpoint the platform disabled clears disabled_reason.",
+    description:
+      "Admins and owners (an API token needs the admin scope); send only the fields to change. url follows the rules of POST /webhooks (https, public host → otherwise 400). Re-enabling an endpoint the platform disabled clears disabled_reason and its failure streak; a disabled endpoint gets no deliveries.",
     request: { params: EndpointParam, body: jsonBodyOf(UpdateEndpoint) },
     responses: { 200: jsonContent(envelope(Endpoint), "The endpoint") },
   }),
@@ -150,6 +166,8 @@ const routes = {
     operationId: "deleteWebhook",
     tags,
     summary: "Delete a webhook endpoint and its delivery log",
+    description:
+      "Admins and owners (an API token needs the admin scope). Deliveries still pending for it are dropped with the log.",
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
   }),
@@ -160,6 +178,8 @@ const routes = {
     errors: ["conflict"],
     tags,
     summary: "Rotate the signing secret; the old one keeps co-signing for 24 h",
+    description:
+      "Admins and owners (an API token needs the admin scope). The new secret is in this response only; for 24 hours each delivery carries signatures with both secrets, so the receiver can switch without losing deliveries. A rotation racing with another → 409 conflict.",
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(z.object({ secret: z.string() })), "The new secret, shown once") },
   }),
@@ -170,6 +190,8 @@ const routes = {
     errors: ["conflict"],
     tags,
     summary: "Send a webhook.test event to this endpoint only",
+    description:
+      "Admins and owners (an API token needs the admin scope). Queues a webhook.test event (data: {webhook_id}) for this endpoint, delivered and logged like any other; follow it in the delivery log. A disabled endpoint → 409 conflict (enable it first).",
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(z.object({ event_id: z.string() })), "The test event was queued") },
   }),
@@ -179,6 +201,8 @@ const routes = {
     operationId: "listWebhookDeliveries",
     tags,
     summary: "The delivery log of an endpoint, newest first",
+    description:
+      "Admins and owners (an API token needs the admin scope). One row per delivery of an event to this endpoint, with its attempts so far, the last response status and error, and when the next attempt is due; status filters. Cursor-paged.",
     request: {
       params: EndpointParam,
       query: z.strictObject({ ...pageQueryShape, status: z.enum(DELIVERY_STATUSES).optional() }),
@@ -191,6 +215,8 @@ const routes = {
     operationId: "retryWebhookDelivery",
     tags,
     summary: "Redeliver now",
+    description:
+      "Admins and owners (an API token needs the admin scope). Puts the delivery back to pending and queues an attempt now, whatever its status (a delivered event is sent again with the same webhook-id; to a disabled endpoint it fails at once). A delivery of another endpoint → 404.",
     request: { params: DeliveryParams },
     responses: { 200: jsonContent(envelope(Delivery), "The delivery, pending again") },
   }),

@@ -48,6 +48,8 @@ const listPackages = defineRoute(access.authenticated, {
   operationId: "listPackages",
   tags,
   summary: "The package catalogue, tier 1 first, with dependencies and what is enabled",
+  description:
+    "Any valid token, whatever its role or scopes. Every package of this build (the platform core excepted) with its dependencies, the packages that depend on it, its resources and whether it is enabled for the workspace.",
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package), meta: ListMeta }), "Every package (one page)") },
 });
 
@@ -61,11 +63,11 @@ const setPackage = defineRoute(access.admin, {
   tags,
   summary: "Enable or disable a package",
   description:
-    "Enabling a package whose dependencies are disabled → 409 dependency_disabled (details.missing) unless ?with_dependencies=true, which enables them too in one write. Disabling a package an enabled package depends on → 409 package_required (details.required_by). A pro app (tier 2) needs its app_url set first.",
+    "Admins and owners (an API token needs the admin scope); an unknown package → 404. Enabling a package whose dependencies are disabled → 409 dependency_disabled (details[0].missing) unless ?with_dependencies=true, which enables them too in one write. Disabling a package an enabled package depends on → 409 package_required (details[0].required_by). A pro app (tier 2) needs its app_url set first.",
   request: {
     params: PackageParam,
     query: z.strictObject({ with_dependencies: booleanParam().optional().openapi({ description: "Also enable the disabled packages this one needs" }) }),
-    body: jsonBodyOf(z.strictObject({ enabled: z.boolean() }).openapi("UpdatePackage")),
+    body: jsonBodyOf(z.strictObject({ enabled: z.boolean() }).openapi("UpdatePackage", { example: { enabled: true } })),
   },
   responses: { 200: jsonContent(envelope(Package), "The package") },
 });

@@ -33,6 +33,7 @@ const getSubscription = defineRoute(access.authenticated, {
   operationId: "getSubscription",
   tags,
   summary: "The workspace's plan and its rate limit",
+  description: "Any valid token, whatever its role or scopes. rate_limit_per_minute is the number of requests the workspace may make per minute on this plan.",
   responses: { 200: jsonContent(envelope(Subscription), "The subscription") },
 });
 
@@ -43,8 +44,9 @@ const putSubscription = defineRoute(access.owner, {
   errors: ["conflict"],
   tags,
   summary: "Change the plan (owner only); the new rate limit applies from the next request",
-  description: "Fires subscription.updated when the plan actually changes.",
-  request: { body: jsonBodyOf(z.strictObject({ plan: z.enum(PLANS) }).openapi("UpdateSubscription")) },
+  description:
+    "Only an owner signed in with a session: another role, or any API token (even the owner's) → 403. Fires subscription.updated (upgrade or downgrade) when the plan actually changes; the same plan answers 200 and changes nothing. A concurrent plan change → 409 conflict.",
+  request: { body: jsonBodyOf(z.strictObject({ plan: z.enum(PLANS) }).openapi("UpdateSubscription", { example: { plan: "pro" } })) },
   responses: { 200: jsonContent(envelope(Subscription), "The subscription") },
 });
 

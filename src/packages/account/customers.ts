@@ -118,6 +118,17 @@ export const customerResource: ResourceDefinition<typeof customers, z.infer<type
   computed: {
     balance: sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${q(invoices.workspaceId)} = ${q(customers.workspaceId)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(Number),
   },
+  examples: {
+    create: {
+      name: "Initech",
+      email: "ap@initech.example",
+      phone: "+15125550147",
+      billing: { name: "Initech Accounts Payable", email: "ap@initech.example", address_line1: "4120 Freidrich Lane", city: "Austin", state: "TX", postal_code: "78744", country: "US" },
+      tax_id: "US-74-1234567",
+      currency: "USD",
+    },
+    update: { phone: "+15125550199", tax_id: "US-74-7654321" },
+  },
   sortable: { id: customers.id, name: customers.name, created_at: customers.createdAt },
   filters: {
     country: anyOf(customers.billingCountry, fields.country(), "Billing country (ISO 3166-1 alpha-2, comma list = any of)"),

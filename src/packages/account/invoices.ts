@@ -154,6 +154,20 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   ordered: [{ first: { field: "issue_date", column: invoices.issueDate }, then: { field: "due_date", column: invoices.dueDate } }],
   events: [{ type: "invoice.created", on: "create" }],
   outputSql: { amount_due: sql`${invoices.total} - ${invoices.amountPaid}` },
+  examples: {
+    create: {
+      customer_id: 1,
+      currency: "USD",
+      issue_date: "2026-11-23",
+      due_date: "2026-12-23",
+      items: [
+        { description: "Website design", quantity: 1, unit_amount: 250000, tax_rate: 20 },
+        { description: "Hosting (months)", quantity: 12, unit_amount: 1500 },
+      ],
+      notes: "Thank you for your business.",
+    },
+    update: { due_date: "2027-01-15", notes: "Payment terms: 30 days." },
+  },
   sortable: {
     id: invoices.id,
     issue_date: invoices.issueDate,
@@ -176,16 +190,28 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     total_max: numberBound(invoices.total, "max", "Total at most this (minor units)"),
   },
   searchable: [invoices.number, invoices.notes],
+  summed: { field: "items", what: "invoice totals", column: invoices.total, currency: invoices.currency, kind: "invoices.total" },
   uniques: [],
 };
 
-function transitionError(status: InvoiceStatus, action: string, allowedFrom: InvoiceStatus[]): ApiError {
-  return new ApiError("invalid_transition", `Cannot ${action} an invoice that is ${status}`, {
-    details: { from: status, allowed: allowedFrom.includes(status) ? [action] : [], allowed_from: allowedFrom },
+/** Where an invoice can go from each status: send, payments, void. */
+export const INVOICE_NEXT: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
+  draft: ["sent", "void"],
+  sent: ["partially_paid", "paid", "void"],
+  partially_paid: ["paid"],
+  paid: [],
+  void: [],
+};
+
+/** 409 invalid_transition: the status it is in, the one the action leads to, where it could go, and from where the action works. */
+function transitionError(status: InvoiceStatus, action: "send" | "void", allowedFrom: InvoiceStatus[]): ApiError {
+  const message = `Cannot ${action} an invoice that is ${status}`;
+  return new ApiError("invalid_transition", message, {
+    details: [{ path: "status", message, from: status, to: action === "send" ? "sent" : "void", allowed: [...INVOICE_NEXT[status]], allowed_from: allowedFrom }],
   });
 }
 
-const SendBody = z.strictObject({ to: fields.email().optional() }).openapi("SendInvoice");
+const SendBody = z.strictObject({ to: fields.email().optional() }).openapi("SendInvoice", { example: { to: "ap@initech.example" } });
 const tags = ["Invoices"];
 
 const send = defineRoute(access.write("invoices"), {
@@ -197,7 +223,7 @@ const send = defineRoute(access.write("invoices"), {
   summary: "Send an invoice (draft → sent) or send it again",
   description:
     "to defaults to the customer's billing e-mail, then its e-mail. Locks items. Sending a sent or partially paid invoice again updates sent_at; a paid or void one → 409.",
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: SendBody } } } },
+  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: SendBody, example: { to: "ap@initech.example" } } } } },
   responses: { 200: jsonContent(envelope(Invoice), "The sent invoice") },
 });
 
@@ -208,6 +234,7 @@ const voidInvoice = defineRoute(access.write("invoices"), {
   errors: ["invalid_transition"],
   tags,
   summary: "Void a draft or sent invoice with nothing paid",
+  description: "Marks the invoice void: it no longer counts as outstanding. Only a draft, or a sent invoice with nothing paid; anything else → 409 invalid_transition (details name the states it could be voided from).",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(Invoice), "The void invoice") },
 });

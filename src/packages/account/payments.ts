@@ -13,7 +13,8 @@ import { anyOf, integerValue, timeBound } from "../../platform/resource/filters"
 import { constraintError } from "../../platform/resource/writes";
 import { Deleted } from "../../platform/resource/routes";
 import { isoTimestamp } from "../../platform/time";
-import { INVOICE_STATUSES, invoices, PAYMENT_METHODS, payments } from "./schema";
+import { INVOICE_NEXT } from "./invoices";
+import { INVOICE_STATUSES, type InvoiceStatus, invoices, PAYMENT_METHODS, payments } from "./schema";
 
 const Payment = z
   .object({
@@ -84,6 +85,10 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   toUpdate: () => {
     throw new Error("payments cannot be updated");
   },
+  examples: {
+    create: { invoice_id: 1, amount: 12550, method: "bank_transfer", paid_at: "2026-11-23T10:15:00Z" },
+    update: {},
+  },
   sortable: { id: payments.id, paid_at: payments.paidAt },
   filters: {
     invoice_id: anyOf(payments.invoiceId, integerValue, "Invoice id (comma list = any of)"),
@@ -106,7 +111,7 @@ const createPayment = defineRoute(access.write("payments"), {
   summary: "Record a payment against a sent or partially paid invoice",
   description:
     "amount must be > 0 and ≤ the invoice's amount_due, also under concurrent payments. The same processor_payment_id for a processor is never booked twice (409). Fires payment.received.",
-  request: { body: jsonBodyOf(CreatePayment) },
+  request: { body: jsonBodyOf(CreatePayment, { invoice_id: 1, amount: 12550, method: "bank_transfer", paid_at: "2026-11-23T10:15:00Z" }) },
   responses: { 201: jsonContent(envelope(Payment), "The payment") },
 });
 
@@ -116,6 +121,7 @@ const reversePayment = defineRoute(access.write("payments"), {
   operationId: "reversePayment",
   tags,
   summary: "Reverse a payment: the invoice's amount_paid and status are recomputed",
+  description: "Deletes the payment and recomputes its invoice's amount_paid, amount_due and status in the same transaction (a paid invoice goes back to partially paid or sent). An unknown id, or another workspace's → 404.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(Deleted), "Reversed") },
 });
@@ -131,7 +137,7 @@ export const paymentActionRoutes = newRouter()
     const refuse = (status: string, amountDue: number) => {
       if (!(PAYABLE as readonly string[]).includes(status)) {
         return new ApiError("invalid_transition", `Cannot record a payment on an invoice that is ${status}`, {
-          details: { from: status, allowed_from: [...PAYABLE] },
+          details: [{ path: "invoice_id", message: `the invoice is ${status}; payments need it sent or partially paid`, from: status, to: "paid", allowed: [...INVOICE_NEXT[status as InvoiceStatus]], allowed_from: [...PAYABLE] }],
         });
       }
       return ApiError.validation([{ path: "amount", message: `must not exceed the invoice's amount due (${amountDue})` }]);

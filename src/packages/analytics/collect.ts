@@ -25,6 +25,11 @@ describeTag(
 );
 
 /** One event as the queue carries it from the collector to the consumer: never an IP address or a user agent. */
+/**
+ * The most one event may bring: 1,000,000,000 minor units (10,000,000.00 of a two-decimal currency). With the
+ * per-site rate, no sum over a report's period can overflow, and reports saturate at 2^53 − 1.
+ */
+export const MAX_EVENT_REVENUE = 1_000_000_000;
 export const AnalyticsEvent = z.object({
   workspaceId: z.number().int().positive(),
   siteId: z.number().int().positive(),
@@ -37,7 +42,7 @@ export const AnalyticsEvent = z.object({
   country: z.string().max(2),
   device: z.string().max(16),
   props: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  revenue: z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) }).optional(),
+  revenue: z.object({ amount: z.number().int().nonnegative().max(MAX_EVENT_REVENUE), currency: z.string().length(3) }).optional(),
   ts: z.number().int().positive(),
 });
 export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
@@ -68,7 +73,7 @@ const props = z
   .refine((value) => Object.keys(value).length <= MAX_PROPS, `must have at most ${MAX_PROPS} properties`)
   .openapi({ description: "Up to 30 properties: string (≤ 200 characters) or number values", example: { plan: "pro" } });
 const revenue = z
-  .strictObject({ amount: fields.amount(), currency: fields.currency() })
+  .strictObject({ amount: fields.amount().max(MAX_EVENT_REVENUE, `must be at most ${MAX_EVENT_REVENUE} minor units per event`), currency: fields.currency() })
   .openapi({ description: "Integer minor units and an ISO 4217 currency", example: { amount: 4900, currency: "USD" } });
 
 const event = {
@@ -78,7 +83,9 @@ const event = {
   props: props.optional(),
   revenue: revenue.optional(),
 };
-const CollectBody = z.strictObject({ site: z.string().min(1).max(64).openapi({ example: "site_3kTZ…" }), ...event }).openapi("CollectEvent");
+const CollectBody = z.strictObject({ site: z.string().min(1).max(64).openapi({ example: "site_3kTZ…" }), ...event }).openapi("CollectEvent", {
+  example: { site: "site_3kTZ…", name: "add_to_cart", url: "https://shop.example.com/products/42", referrer: "https://www.google.com/", props: { sku: "TEA-042" } },
+});
 const ServerEventBody = z
   .strictObject({
     site: z.string().min(1).max(64).openapi({ description: "The site's site_key" }),
@@ -86,7 +93,9 @@ const ServerEventBody = z
     visitor: z.string().min(1).max(200).openapi({ description: "Your own opaque id for the visitor (hashed with the site, never stored as sent)" }),
     timestamp: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional().openapi({ description: "When it happened; at most 24 h ago, not in the future" }),
   })
-  .openapi("ServerEvent");
+  .openapi("ServerEvent", {
+    example: { site: "site_3kTZ…", name: "purchase", url: "https://shop.example.com/checkout/done", visitor: "customer-8841", revenue: { amount: 4900, currency: "EUR" } },
+  });
 
 type Site = typeof sites.$inferSelect;
 const SITE_CACHE_MS = 60_000;

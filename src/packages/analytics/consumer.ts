@@ -172,7 +172,7 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
       rawRows(
         db,
         sql`INSERT INTO ${dailyRevenue} (workspace_id, site_id, day, currency, amount) SELECT ${columns(5)} FROM json_each(${rows(revenueRows)}) j WHERE true
-            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET ${add("amount")}`,
+            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET amount = min(amount + excluded.amount, ${Number.MAX_SAFE_INTEGER})`,
       ),
     );
   }

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rawRows, type Tenant } from "../../platform/db";
-import { type Money, percent } from "../../platform/widgets";
+import { boundedSum, type Money, percent } from "../../platform/widgets";
 import type { Range, Sites } from "./stats";
 
 export type FunnelStep = { type: "page" | "event"; value: string };
@@ -48,7 +48,7 @@ export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funn
   const last = sql.raw(`s${funnel.steps.length}`);
   const counts = funnel.steps.map((_, i) => sql`(SELECT count(DISTINCT site_id || ':' || visitor) FROM ${sql.raw(`s${i + 1}`)} WHERE t IS NOT NULL) AS ${sql.raw(`v${i + 1}`)}`);
   const revenue = sql`(SELECT json_group_object(currency, amount) FROM (
-      SELECT e.revenue_currency AS currency, sum(e.revenue_amount) AS amount FROM analytics_events e
+      SELECT e.revenue_currency AS currency, ${boundedSum(sql`e.revenue_amount`)} AS amount FROM analytics_events e
       WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND e.name = 'purchase' AND e.revenue_amount IS NOT NULL
         AND (e.site_id || ':' || e.visitor) IN (SELECT site_id || ':' || visitor FROM ${last} WHERE t IS NOT NULL)
       GROUP BY 1)) AS revenue`;

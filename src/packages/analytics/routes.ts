@@ -82,7 +82,15 @@ const CreateFunnel = z
     steps: z.array(Step).min(2, "must have at least 2 steps").max(8, "must have at most 8 steps"),
     window_minutes: z.number().int().min(1).max(10_080).optional().openapi({ description: "Default 1440 (a day)" }),
   })
-  .openapi("CreateFunnel");
+  .openapi("CreateFunnel", {
+    example: {
+      name: "Signup",
+      steps: [
+        { type: "page", value: "/pricing" },
+        { type: "event", value: "signup" },
+      ],
+    },
+  });
 const Funnel = z
   .object({
     id: z.union([z.number().int(), z.literal("checkout")]),
@@ -120,7 +128,9 @@ const routes = {
     operationId: "createSite",
     tags,
     summary: "Add a site to track; its site_key goes in the tracker snippet",
-    request: { body: jsonBodyOf(z.strictObject({ domain }).openapi("CreateSite")) },
+    description:
+      "Admins and owners (an API token needs the admin scope). domain is a host name; a scheme, a path, www. and a trailing dot are dropped (https://www.shop.example.com/ → shop.example.com), anything else not a domain → 400. Events are accepted for urls on the domain and its subdomains; the site_key is public (data-site of the tracker script).",
+    request: { body: jsonBodyOf(z.strictObject({ domain }).openapi("CreateSite", { example: { domain: "shop.example.com" } })) },
     responses: { 201: jsonContent(envelope(Site), "The site") },
   }),
   listSites: defineRoute(read, {
@@ -129,6 +139,8 @@ const routes = {
     operationId: "listSites",
     tags,
     summary: "The workspace's sites",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). Every site of the workspace, oldest first, in one page.",
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Site), meta: ListMeta }), "Every site (one page)") },
   }),
   getSite: defineRoute(read, {
@@ -137,6 +149,8 @@ const routes = {
     operationId: "getSite",
     tags,
     summary: "A site",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). The site's domain and public site_key; another workspace's site → 404.",
     request: { params: IdParam },
     responses: { 200: jsonContent(envelope(Site), "The site") },
   }),
@@ -146,7 +160,8 @@ const routes = {
     operationId: "deleteSite",
     tags,
     summary: "Delete a site with its events, rollups and funnels",
-    description: "The site and its funnels go at once; its events and rollups are deleted by the cron in chunks.",
+    description:
+      "Admins and owners (an API token needs the admin scope). The site, its rollups and its funnels go at once and its site_key stops being accepted (within a minute); its raw events are deleted by the cron in chunks.",
     request: { params: IdParam },
     responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
   }),
@@ -156,6 +171,8 @@ const routes = {
     operationId: "getSiteStats",
     tags,
     summary: "Visitors, visits, pageviews, events, bounce rate, visit duration and revenue for a period",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). The period is named (period, default 30d) or from and to (UTC dates, at most 400 days apart). Events count once the queue has processed them, usually within seconds of collection; revenue is per currency in minor units.",
     request: { params: SiteParam, query: z.strictObject(RangeQuery) },
     responses: { 200: jsonContent(envelope(Stats), "The totals") },
   }),
@@ -165,6 +182,8 @@ const routes = {
     operationId: "getSiteTimeseries",
     tags,
     summary: "A metric per hour, day or month of a period",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). One point per interval of the period, zeros included; metric=revenue gives a per-currency object per point. interval=hour is for periods of at most 31 days → otherwise 400.",
     request: {
       params: SiteParam,
       query: z.strictObject({
@@ -181,6 +200,8 @@ const routes = {
     operationId: "getSiteBreakdown",
     tags,
     summary: "Visitors and pageviews by page, referrer, country, device or event, largest first",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). Read from the raw events (kept 400 days). Blank values are named: referrer (direct), country and device (unknown), page /; device is desktop, mobile or tablet.",
     request: {
       params: SiteParam,
       query: z.strictObject({
@@ -203,6 +224,8 @@ const routes = {
     operationId: "createFunnel",
     tags,
     summary: "Define a funnel: 2–8 steps (pages or events) within a window",
+    description:
+      "Members and above (an API token needs analytics:write, write or admin). A page step matches a pageview of that path (* is a wildcard: /blog/*); an event step matches an event name (pageview included). A visitor completes the funnel by doing the steps in order within window_minutes (1–10080, default 1440) of step 1.",
     request: { params: SiteParam, body: jsonBodyOf(CreateFunnel) },
     responses: { 201: jsonContent(envelope(Funnel), "The funnel") },
   }),
@@ -212,6 +235,8 @@ const routes = {
     operationId: "listFunnels",
     tags,
     summary: "The site's funnels, the built-in checkout first",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). The built-in checkout funnel (view_item → add_to_cart → begin_checkout → add_payment_info → purchase, within a day) first, then the site's own, oldest first, in one page.",
     request: { params: SiteParam },
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Funnel), meta: ListMeta }), "Every funnel (one page)") },
   }),
@@ -221,6 +246,8 @@ const routes = {
     operationId: "getFunnel",
     tags,
     summary: "A funnel (checkout is built in)",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). funnel_id is a funnel's id or checkout; a funnel of another site → 404.",
     request: { params: FunnelParams },
     responses: { 200: jsonContent(envelope(Funnel), "The funnel") },
   }),
@@ -231,6 +258,8 @@ const routes = {
     errors: ["conflict"],
     tags,
     summary: "Delete a funnel (not the built-in checkout)",
+    description:
+      "Members and above (an API token needs analytics:write, write or admin). Deleting checkout → 409 conflict; a funnel of another site → 404. The events stay: they belong to the site.",
     request: { params: FunnelParams },
     responses: { 200: jsonContent(envelope(z.object({ id: z.union([z.number().int(), z.literal("checkout")]), deleted: z.literal(true) })), "Deleted") },
   }),
@@ -240,6 +269,8 @@ const routes = {
     operationId: "getFunnelReport",
     tags,
     summary: "How many visitors reached each step, in order and within the window, and the completers' revenue",
+    description:
+      "Members and above (an API token needs analytics:read or a broader scope). Read from the raw events of the period (kept 400 days). A visitor reaches a step after doing the earlier ones in order within the window of step 1; rates are percent of step 1 (conversion) and of the previous step (dropoff), null without visitors. revenue sums the completers' purchase events, per currency in minor units.",
     request: { params: FunnelParams, query: z.strictObject(RangeQuery) },
     responses: { 200: jsonContent(envelope(FunnelReport), "The report") },
   }),

@@ -1,7 +1,7 @@
 import { count, countDistinct, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { qualified as q, type Tenant } from "../../platform/db";
-import { buckets, money, type Money, type Period, percent } from "../../platform/widgets";
+import { boundedSum, buckets, money, type Money, type Period, percent } from "../../platform/widgets";
 import { daily, dailyRevenue, events, visitorDays } from "./schema";
 
 /**
@@ -34,7 +34,7 @@ export function statsStatements(tenant: Tenant, siteId: number, range: Range): B
       .from(visitorDays)
       .where(tenant.scope(visitorDays, eq(visitorDays.siteId, siteId), eq(visitorDays.source, "server"), ...days(visitorDays))),
     tenant.db
-      .select({ currency: dailyRevenue.currency, amount: sql<number>`sum(${dailyRevenue.amount})` })
+      .select({ currency: dailyRevenue.currency, amount: boundedSum(sql`${dailyRevenue.amount}`) })
       .from(dailyRevenue)
       .where(tenant.scope(dailyRevenue, eq(dailyRevenue.siteId, siteId), ...days(dailyRevenue)))
       .groupBy(dailyRevenue.currency),
@@ -79,7 +79,7 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
           ? sql`sum(${q(events.name)} = 'pageview')`
           : metric === "events"
             ? sql`count(*)`
-            : sql`sum(${q(events.revenueAmount)})`;
+            : boundedSum(sql`${q(events.revenueAmount)}`);
     return [
       tenant.db
         .select({ bucket: sql<string>`${bucket}`, currency: metric === "revenue" ? events.revenueCurrency : sql<string>`''`, value: sql<number>`${value}` })
@@ -93,7 +93,7 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
   if (metric === "revenue") {
     return [
       tenant.db
-        .select({ bucket: sql<string>`${bucketOf(dailyRevenue.day)}`, currency: dailyRevenue.currency, value: sql<number>`sum(${dailyRevenue.amount})` })
+        .select({ bucket: sql<string>`${bucketOf(dailyRevenue.day)}`, currency: dailyRevenue.currency, value: boundedSum(sql`${dailyRevenue.amount}`) })
         .from(dailyRevenue)
         .where(tenant.scope(dailyRevenue, eq(dailyRevenue.siteId, siteId), ...inRange(dailyRevenue)))
         .groupBy(sql`1`, dailyRevenue.currency),

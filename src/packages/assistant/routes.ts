@@ -48,7 +48,7 @@ const postMessage = defineRoute(access.authenticated, {
   tags,
   summary: "Ask the assistant: a number, a list, a detail, or an action to prepare",
   description:
-    'Understands metrics ("revenue this month"), filtered lists ("open deals in negotiation over 10,000"), lookups ("phone of Ada Lovelace", "status of INV-000012") and actions ("create a task Call Acme in Website due Friday"). An action is only proposed: confirm it with POST /assistant/actions/{id}/confirm within 10 minutes.',
+    'Understands metrics ("revenue this month"), filtered lists ("open deals in negotiation over 10,000"), lookups ("phone of Ada Lovelace", "status of INV-000012") and actions ("create a task Call Acme in Website due Friday"). An action is only proposed: confirm it with POST /assistant/actions/{id}/confirm within 10 minutes. Any valid token; every answer is computed as the caller (role, scopes, enabled packages). A conversation_id that is not yours or has been idle 30 days → 404.',
   request: {
     body: jsonBodyOf(
       z
@@ -56,7 +56,7 @@ const postMessage = defineRoute(access.authenticated, {
           message: z.string().trim().min(1, "must not be empty").max(2000, "must be at most 2000 characters"),
           conversation_id: z.string().max(64).optional().openapi({ description: "Continue a conversation (yours, within 30 days)" }),
         })
-        .openapi("AssistantMessage"),
+        .openapi("AssistantMessage", { example: { message: "overdue invoices" } }),
     ),
   },
   responses: { 200: jsonContent(envelope(z.object({ conversation_id: z.string(), reply: ReplyShape })), "The reply") },
@@ -68,6 +68,8 @@ const getConversation = defineRoute(access.authenticated, {
   operationId: "getAssistantConversation",
   tags,
   summary: "A conversation's messages (yours, the last 30 days)",
+  description:
+    "Any valid token, for the caller's own conversations: another user's, an unknown one or one idle for 30 days → 404. Messages oldest first; each assistant message carries its full reply (data, records, proposed action).",
   request: { params: z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "conv_3kTZ…" }) }) },
   responses: {
     200: jsonContent(

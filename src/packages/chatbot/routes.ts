@@ -47,7 +47,7 @@ const putIntegration = defineRoute(access.admin, {
   tags,
   summary: "Connect or change a chat platform (the secret is stored encrypted and never shown again)",
   description:
-    "secret: the Slack signing secret, the Teams outgoing-webhook security token (base64), or the Telegram secret_token given to setWebhook. Required when connecting; omit it to keep the current one.",
+    "Admins and owners (an API token needs the admin scope); the bot answers as acts_as_user_id, read-only, which must be a user of this workspace → otherwise 400. secret: the Slack signing secret, the Teams outgoing-webhook security token (base64, else 400), or the Telegram secret_token given to setWebhook; required when connecting (→ 400 without it), omit it to keep the current one. Give the platform the endpoint_url of the answer.",
   request: {
     params: ProviderParam,
     body: jsonBodyOf(
@@ -57,7 +57,7 @@ const putIntegration = defineRoute(access.admin, {
           secret: z.string().min(8, "must be at least 8 characters").max(512).optional(),
           acts_as_user_id: z.number().int().positive(),
         })
-        .openapi("SetChatIntegration"),
+        .openapi("SetChatIntegration", { example: { enabled: true, secret: "8f742231b10e8888abcd99yyyzzz85a5", acts_as_user_id: 1 } }),
     ),
   },
   responses: { 200: jsonContent(envelope(Integration), "The integration") },
@@ -69,6 +69,8 @@ const listIntegrations = defineRoute(access.admin, {
   operationId: "listChatIntegrations",
   tags,
   summary: "The connected chat platforms (without their secrets)",
+  description:
+    "Admins and owners (an API token needs the admin scope). Each connected platform, enabled or not, with the user the bot acts as and the endpoint_url to give the platform; platforms never connected are absent.",
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Integration), meta: ListMeta }), "Every integration") },
 });
 
@@ -88,11 +90,21 @@ const BODIES: Record<Provider, { type: string; schema: Record<string, unknown> }
   },
   teams: {
     type: "application/json",
-    schema: { type: "object", description: "A Bot Framework activity; the question is `text` (the bot's <at> mention removed)", properties: { type: { type: "string" }, text: { type: "string" } } },
+    schema: {
+      type: "object",
+      description: "A Bot Framework activity; the question is `text` (the bot's <at> mention removed)",
+      properties: { type: { type: "string" }, id: { type: "string" }, timestamp: { type: "string", format: "date-time" }, text: { type: "string" } },
+      example: { type: "message", id: "1485983408511", timestamp: "2026-11-23T10:15:00.000Z", text: "<at>Business Platform</at> overdue invoices" },
+    },
   },
   telegram: {
     type: "application/json",
-    schema: { type: "object", description: "A Telegram Update; the question is `message.text`", properties: { update_id: { type: "integer" }, message: { type: "object" } } },
+    schema: {
+      type: "object",
+      description: "A Telegram Update; the question is `message.text`",
+      properties: { update_id: { type: "integer" }, message: { type: "object" } },
+      example: { update_id: 10000, message: { message_id: 1365, date: 1795428900, chat: { id: 1111111, type: "private" }, text: "/ask overdue invoices" } },
+    },
   },
 };
 

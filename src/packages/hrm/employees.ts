@@ -73,6 +73,10 @@ export const employeeResource: ResourceDefinition<typeof employees, z.infer<type
   }),
   toUpdate: ({ date_of_joining, ...rest }) => ({ ...rest, ...(date_of_joining !== undefined ? { dateOfJoining: date_of_joining } : {}) }),
   events: [{ type: "employee.onboarded", on: "create" }],
+  examples: {
+    create: { name: "Ana Souza", email: "ana.souza@example.com", phone: "+351912345678", department: "Engineering", designation: "Backend Engineer", branch: "Lisbon", date_of_joining: "2026-09-01" },
+    update: { designation: "Senior Backend Engineer" },
+  },
   sortable: { id: employees.id, name: employees.name, date_of_joining: employees.dateOfJoining },
   filters: {
     department: anyText(employees.department, "Department (any case; comma list = any of)"),

@@ -92,6 +92,10 @@ export const candidateResource: ResourceDefinition<typeof candidates, z.infer<ty
       message: (from) => (from === "hired" ? "a hired candidate's stage cannot change" : `a ${from} candidate cannot move there`),
     },
   ],
+  examples: {
+    create: { name: "Brian Okafor", email: "brian.okafor@example.com", phone: "+447700900123", job_opening_id: 1, stage: "screening", notes: "Referred by Ana" },
+    update: { stage: "interview" },
+  },
   sortable: { id: candidates.id, name: candidates.name, created_at: candidates.createdAt },
   filters: {
     job_opening_id: anyOf(candidates.jobOpeningId, integerValue, "Job opening id (comma list = any of)"),
@@ -121,7 +125,7 @@ const hire = defineRoute(access.write("candidates"), {
   summary: "Hire a candidate: the employee is created and the candidate marked hired, together",
   description:
     "Creates the employee (name, e-mail and phone copied; department and branch default to the opening's), marks the candidate hired with hired_at and employee_id, fires employee.onboarded once, and closes the opening once its hires reach positions — in one transaction. Hiring again or hiring a rejected candidate → 409 invalid_transition; an e-mail an employee already uses → 409 conflict. Concurrent hires of one candidate: exactly one succeeds.",
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: HireBody } } } },
+  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: HireBody, example: { designation: "Backend Engineer", date_of_joining: "2026-12-01" } } } } },
   responses: { 201: jsonContent(envelope(Hired), "The hired candidate and the new employee") },
 });
 
@@ -174,7 +178,9 @@ export const candidateActionRoutes = newRouter().openapi(hire, async (c) => {
     const current = await tenant.select(candidates, eq(candidates.id, id)).get();
     if (!current) throw ApiError.notFound("candidate");
     if (current.stage === "hired" || current.stage === "rejected") {
-      throw new ApiError("invalid_transition", `stage: a ${current.stage} candidate cannot be hired`, { details: { from: current.stage, to: "hired", allowed: [] } });
+      throw new ApiError("invalid_transition", `stage: a ${current.stage} candidate cannot be hired`, {
+        details: [{ path: "stage", message: `a ${current.stage} candidate cannot be hired`, from: current.stage, to: "hired", allowed: current.stage === "rejected" ? ["applied", "screening", "interview", "offer"] : [] }],
+      });
     }
     throw new ApiError("conflict", "The candidate changed while this request ran; nothing was written. Read it again and retry.");
   }

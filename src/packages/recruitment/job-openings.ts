@@ -61,6 +61,10 @@ export const jobOpeningResource: ResourceDefinition<typeof jobOpenings, z.infer<
     status: input.status ?? "open",
   }),
   toUpdate: (input) => input,
+  examples: {
+    create: { title: "Backend Engineer", department: "Engineering", branch: "Lisbon", description: "TypeScript on Cloudflare Workers", positions: 2, status: "open" },
+    update: { positions: 3 },
+  },
   sortable: { id: jobOpenings.id, title: jobOpenings.title, created_at: jobOpenings.createdAt },
   filters: {
     status: anyOf(jobOpenings.status, z.enum(JOB_OPENING_STATUSES), "Status (comma list = any of)"),

@@ -47,6 +47,10 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
   }),
   toInsert: (input) => ({ name: input.name, email: input.email, phone: input.phone ?? null, company: input.company ?? null }),
   toUpdate: (input) => input,
+  examples: {
+    create: { name: "Ada Lovelace", email: "ada@example.com", phone: "+442071234567", company: "Analytical Engines Ltd" },
+    update: { company: "Babbage & Co", phone: "+442079460000" },
+  },
   sortable: { id: contacts.id, name: contacts.name, created_at: contacts.createdAt },
   filters: {
     email: anyOf(contacts.email, z.string().trim().toLowerCase(), "E-mail address (exact, comma list = any of)"),

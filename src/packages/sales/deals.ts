@@ -128,6 +128,10 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
     { field: "customer_id", table: customers, what: "customer" },
   ],
   events: [{ type: "deal.stage_changed", on: "change", field: "stage", column: deals.stage, previous: true }],
+  examples: {
+    create: { name: "Contoso website relaunch", value: 1250000, currency: "USD", stage: "qualification", contact_id: 1, customer_id: 1, expected_close_date: "2026-12-15" },
+    update: { stage: "proposal", value: 1400000 },
+  },
   sortable: { id: deals.id, value: deals.value, created_at: deals.createdAt },
   filters: {
     stage: anyOf(deals.stage, z.enum(DEAL_STAGES), "Stage (comma list = any of)"),
@@ -136,5 +140,6 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
     value_max: numberBound(deals.value, "max", "Value at most this (minor units)"),
   },
   searchable: [deals.name, deals.lostReason],
+  summed: { field: "value", what: "deal values", column: deals.value, currency: deals.currency, kind: "deals.value" },
   uniques: [],
 };

@@ -65,11 +65,16 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
     currency: input.currency ?? "USD",
   }),
   toUpdate: (input) => input,
+  examples: {
+    create: { name: "Tom Baker", email: "tom.baker@contoso.example", company: "Contoso", source: "website", value: 450000, currency: "USD" },
+    update: { status: "contacted" },
+  },
   sortable: { id: leads.id, name: leads.name, created_at: leads.createdAt },
   filters: {
     status: anyOf(leads.status, z.enum(LEAD_STATUSES), "Status (comma list = any of)"),
     source: anyText(leads.source, "Source (any case; comma list = any of)"),
   },
   searchable: [leads.name, leads.email, leads.company],
+  summed: { field: "value", what: "lead values", column: leads.value, currency: leads.currency, kind: "leads.value" },
   uniques: [],
 };

@@ -82,6 +82,10 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
     taskCount: sql<number>`(SELECT coalesce(sum(${q(taskCounts.tasks)}), 0) FROM ${taskCounts} WHERE ${countsOf(projects)})`.mapWith(Number),
     completedTaskCount: sql<number>`(SELECT coalesce(sum(${q(taskCounts.tasks)}), 0) FROM ${taskCounts} WHERE ${countsOf(projects)} AND ${q(taskCounts.status)} = 'done')`.mapWith(Number),
   },
+  examples: {
+    create: { name: "Website relaunch", description: "New site and CMS for Initech", status: "active", customer_id: 1, start_date: "2026-11-01", end_date: "2027-01-31" },
+    update: { status: "on_hold" },
+  },
   sortable: { id: projects.id, name: projects.name, created_at: projects.createdAt },
   filters: {
     status: anyOf(projects.status, z.enum(PROJECT_STATUSES), "Status (comma list = any of)"),

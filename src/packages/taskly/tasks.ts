@@ -99,6 +99,10 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
   softDelete: { column: tasks.deletedAt, set: (now) => ({ deletedAt: now }) },
   // Fired whenever a task enters done, including a task created as done.
   events: [{ type: "task.completed", on: "change", field: "status", column: tasks.status, to: "done", onCreate: true }],
+  examples: {
+    create: { title: "Draft the sitemap", project_id: 1, description: "Pages, navigation and redirects", priority: "high", assignee_id: 1, due_date: "2026-11-27" },
+    update: { priority: "urgent", due_date: "2026-11-25" },
+  },
   sortable: {
     id: tasks.id,
     due_date: { sql: sql`coalesce(${tasks.dueDate}, '9999-12-31')`, value: (row) => (row.dueDate as string | null) ?? "9999-12-31" },
@@ -126,7 +130,7 @@ const setStatus = defineRoute(access.write("tasks"), {
   tags,
   summary: "Move a task on the board",
   description: "Any move is allowed. Entering done sets completed_at and fires task.completed; leaving done clears it. A deleted task → 404.",
-  request: { params: IdParam, body: jsonBodyOf(z.strictObject({ status: z.enum(TASK_STATUSES) }).openapi("SetTaskStatus")) },
+  request: { params: IdParam, body: jsonBodyOf(z.strictObject({ status: z.enum(TASK_STATUSES) }).openapi("SetTaskStatus"), { status: "in_progress" }) },
   responses: { 200: jsonContent(envelope(Task), "The task") },
 });
 
@@ -136,6 +140,7 @@ const restore = defineRoute(access.write("tasks"), {
   operationId: "restoreTask",
   tags,
   summary: "Bring back a deleted task",
+  description: "Clears deleted_at: the task is back in lists and reads with its status and history. A task that is not deleted, or another workspace's → 404.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(Task), "The task, live again") },
 });

@@ -112,6 +112,10 @@ export const timeEntryResource: ResourceDefinition<typeof timeEntries, z.infer<t
     { field: "employee_id", table: employees, what: "current employee (not left)", live: ne(employees.status, "left") },
   ],
   checks: [dailyCap],
+  examples: {
+    create: { employee_id: 1, task_id: 1, date: "2026-11-20", minutes: 90, billable: true, note: "Sitemap workshop" },
+    update: { minutes: 120 },
+  },
   sortable: { id: timeEntries.id, date: timeEntries.date },
   filters: {
     employee_id: anyOf(timeEntries.employeeId, integerValue, "Employee id (comma list = any of)"),

@@ -60,7 +60,7 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
       }
       if (!isAllowed(principal, need)) {
         const { message, details } = denial(principal, need);
-        throw new ApiError("forbidden", message, details ? { details } : {});
+        throw new ApiError("forbidden", message, details ? { details: [{ path: "", message, ...details }] } : {});
       }
     }
     await next();
@@ -69,7 +69,7 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
 
 export function packageDisabled(name: string): ApiError {
   return new ApiError("package_disabled", `The ${name} package is disabled for this workspace; an admin can enable it with PUT /packages/${name}`, {
-    details: { package: name },
+    details: [{ path: "", message: `the ${name} package is disabled`, package: name }],
   });
 }
 

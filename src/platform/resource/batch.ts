@@ -6,7 +6,12 @@ import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
 import { issuesToDetails } from "../validation";
 import type { AnyResource } from "./definition";
 import { merged } from "./rules";
+import { eq } from "drizzle-orm";
+import { MAX_MINOR_UNITS } from "../fields";
+import { moneyTotals } from "../schema";
+import { columnKey } from "./definition";
 import {
+  MONEY_TOTAL,
   concurrentChange,
   executeWrites,
   explainRefusal,
@@ -36,8 +41,7 @@ export const BatchBody = z
       )
       .min(1, "must contain at least one operation")
       .max(MAX_BATCH_OPERATIONS, `must contain at most ${MAX_BATCH_OPERATIONS} operations`),
-  })
-  .openapi("BatchRequest");
+  });
 
 export const BatchResult = z
   .object({
@@ -157,8 +161,42 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     throw ApiError.validation(problems);
   }
-  const outcomes = presentOutcomes(def, tenant, await executeWrites(def, tenant, plans, () => concurrentChange(def)));
-  return outcomes.map((outcome, index) => ({ index, ...outcome }));
+  try {
+    const outcomes = presentOutcomes(def, tenant, await executeWrites(def, tenant, plans, () => concurrentChange(def)));
+    return outcomes.map((outcome, index) => ({ index, ...outcome }));
+  } catch (error) {
+    if (error instanceof ApiError && error.options.cause === MONEY_TOTAL) throw await overTheBound(def, tenant, operations, loaded.rows, now, error);
+    throw error;
+  }
+}
+
+/**
+ * After the money_totals bound refused an atomic batch: which operations crossed it, found by replaying
+ * the batch's amounts in order over the workspace's totals (read only now, on this failure path).
+ */
+async function overTheBound(def: AnyResource, tenant: Tenant, operations: { index: number; operation: Operation }[], rows: Map<number, Values>, now: number, refusal: ApiError) {
+  const summed = def.summed!;
+  const [amountKey, currencyKey] = [columnKey(def, summed.column), columnKey(def, summed.currency)];
+  const totals = new Map(
+    (await tenant.select(moneyTotals, eq(moneyTotals.kind, summed.kind))).map((row) => [row.currency, BigInt(row.amount)] as const),
+  );
+  const state = new Map<number, Values | null>(rows);
+  const problems: ErrorDetail[] = [];
+  for (const { index, operation } of operations) {
+    const before = operation.op === "create" ? null : (state.get(operation.id) ?? null);
+    const after = operation.op === "delete" ? null : operation.op === "create" ? valuesOf(def, tenant, operation, now) : merged(before!, valuesOf(def, tenant, operation, now));
+    const amount = (row: Values | null) => (row && typeof row[amountKey] === "number" ? BigInt(row[amountKey] as number) : 0n);
+    const currency = (row: Values | null) => (row && typeof row[currencyKey] === "string" ? (row[currencyKey] as string) : null);
+    const [was, is] = [currency(before), currency(after)];
+    if (was) totals.set(was, (totals.get(was) ?? 0n) - amount(before));
+    if (is) {
+      const total = (totals.get(is) ?? 0n) + amount(after);
+      totals.set(is, total);
+      if (total > BigInt(MAX_MINOR_UNITS)) problems.push({ index, path: `operations.${index}.data.${summed.field}`, message: refusal.options.details && Array.isArray(refusal.options.details) ? refusal.options.details[0]!.message : refusal.message });
+    }
+    if (operation.op !== "create") state.set(operation.id, after);
+  }
+  return problems.length > 0 ? ApiError.validation(problems) : refusal;
 }
 
 /** Non-atomic: each operation stands alone, in order; failures are reported per index. */

@@ -122,6 +122,18 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   filters: Record<string, Filter>;
   /** Columns `?q=` searches (case-insensitive substring). */
   searchable: SQLiteColumn[];
+  /**
+   * The body field a refusal names when a write would push the workspace's total of a summed money column
+   * (money_totals, kept by triggers) past 2^53 − 1 minor units: "value" for deals, "items" for invoices.
+   */
+  summed?: {
+    field: string;
+    what: string;
+    /** The summed column and its currency column; `kind` names its money_totals rows ("deals.value"). */
+    column: SQLiteColumn;
+    currency: SQLiteColumn;
+    kind: string;
+  };
   /** UNIQUE constraints as SQLite names them ("contacts.email") and the body field each belongs to. */
   uniques: { constraint: string; field: string }[];
   references?: Reference[];
@@ -140,6 +152,13 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   computed?: Record<string, SQL>;
   /** How output fields that are not plain columns render in SQL (for event payloads). */
   outputSql?: Record<string, SQL>;
+  /**
+   * Request examples for the reference, each a request the API accepts (a test sends them). Records they
+   * name are ids 1 (and 2 in a batch's delete), which the test maps onto real rows.
+   */
+  examples: { create: Record<string, unknown>; update: Record<string, unknown> };
+  /** A sentence or two for the reference beyond what the definition says by itself (rules, side effects). */
+  notes?: { create?: string; update?: string; delete?: string };
   /** Statements that must run before a create in its batch (e.g. a per-workspace counter). */
   beforeCreate?(tenant: Tenant, now: number): BatchItem<"sqlite">[];
 };

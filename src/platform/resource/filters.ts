@@ -3,13 +3,29 @@ import { type SQL, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Filter } from "./definition";
 
+/**
+ * How a comma list is documented: an array serialised `form` without explode (`?status=sent,paid`), so
+ * code generators offer the values (an enum) and send a list the way the API reads it.
+ */
+function commaList(items: Record<string, unknown>) {
+  return { type: "array" as const, items, param: { style: "form" as const, explode: false } };
+}
+
+/** The documented item of a comma list: the enum's values, an integer id, or a string. */
+function itemSchema(item: z.ZodType): Record<string, unknown> {
+  if (item instanceof z.ZodEnum) return { type: "string", enum: item.options };
+  if (item === (integerValue as z.ZodType)) return { type: "integer", minimum: 1 };
+  return { type: "string" };
+}
+
 /** `?field=a,b` → the text column is any of the values, ignoring case ("engineering" finds "Engineering"). */
 export function anyText(column: SQLiteColumn, description: string): Filter {
   return {
     schema: z
       .string()
       .transform((value) => value.split(",").map((item) => item.trim()))
-      .pipe(z.array(z.string().min(1).max(200)).min(1).max(50, "at most 50 values")),
+      .pipe(z.array(z.string().min(1).max(200)).min(1).max(50, "at most 50 values"))
+      .openapi(commaList({ type: "string" })),
     where: (values: string[]) => sql`${column} COLLATE NOCASE IN (${sql.join(values.map((value) => sql`${value}`), sql`, `)})`,
     description,
   };
@@ -21,7 +37,8 @@ export function anyOf<T>(column: SQLiteColumn, item: z.ZodType<T, string>, descr
     schema: z
       .string()
       .transform((value) => value.split(","))
-      .pipe(z.array(item).min(1).max(50, "at most 50 values")),
+      .pipe(z.array(item).min(1).max(50, "at most 50 values"))
+      .openapi(commaList(itemSchema(item))),
     where: (values: T[]) => (values.length === 1 ? eq(column, values[0]) : inArray(column, values)),
     description,
   };

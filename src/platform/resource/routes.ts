@@ -24,6 +24,85 @@ export const Deleted = z.object({ id: z.number().int(), deleted: z.literal(true)
 
 export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
 
+const list = (items: string[]) => items.map((item) => `\`${item}\``).join(", ");
+
+/** The fields a create must carry, read from the create schema. */
+function requiredFields(def: AnyResource): string[] {
+  const shape = (def.schemas.create as unknown as { shape?: Record<string, { safeParse(value: unknown): { success: boolean } }> }).shape ?? {};
+  return Object.entries(shape)
+    .filter(([, field]) => !field.safeParse(undefined).success)
+    .map(([name]) => name);
+}
+
+/** The reference's words for each operation, from what the definition declares (filters, sorts, rules, events). */
+export function describeOperations(def: AnyResource) {
+  const { name, singular } = def;
+  const sorts = ["id", ...Object.keys(def.sortable).filter((key) => key !== "id"), "updated_at"];
+  const searched = def.searchable.map((column) => column.name);
+  const required = requiredFields(def);
+  const uniques = def.uniques.map((unique) => unique.field);
+  const references = (def.references ?? []).map((reference) => `\`${reference.field}\` (a ${reference.what} of this workspace)`);
+  const events = (def.events ?? []).map((event) => `\`${event.type}\``);
+  const sentences = (...parts: (string | false | undefined)[]) => parts.filter(Boolean).join(" ");
+  return {
+    list: sentences(
+      `A page of ${name}, newest first unless \`sort\` says otherwise (${list(sorts)}; prefix \`-\` for descending).`,
+      `Filters: ${list(Object.keys(def.filters))}${searched.length > 0 ? `, \`q\` (a case-insensitive substring of ${list(searched)})` : ""}, \`created_after\`/\`created_before\`, \`updated_after\`/\`updated_before\`; a comma list means any of.`,
+      def.softDelete && "Deleted rows are left out unless `include_deleted=true`.",
+      "The next page: `meta.next_cursor` as `cursor`, or follow the `Link` header.",
+    ),
+    get: sentences(`The ${singular} with this id.`, def.softDelete && `A deleted ${singular} → 404.`, `An id of another workspace's ${singular} → 404.`),
+    create: sentences(
+      `Creates ${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}.`,
+      required.length > 0 && `Required: ${list(required)}.`,
+      uniques.length > 0 && `${list(uniques)} must be unique in the workspace (409 \`conflict\` when taken).`,
+      references.length > 0 && `References must name live rows: ${references.join(", ")}; anything else → 400 on that field.`,
+      def.notes?.create,
+      events.length > 0 && `May fire ${events.join(", ")} (recorded in the same transaction).`,
+    ),
+    update: sentences(
+      "A partial update: any subset of the writable fields, validated as on create; read-only fields in the body → 400.",
+      (def.transitions ?? []).length > 0 && `State moves outside the allowed ones → 409 \`invalid_transition\` (details name the allowed states).`,
+      (def.locks ?? []).length > 0 && "Some fields are locked in some states → 409 naming them.",
+      def.notes?.update,
+    ),
+    delete: sentences(
+      def.softDelete ? `A soft delete: the ${singular} leaves lists and reads (404) until it is restored.` : `Deletes the ${singular}.`,
+      def.deletable && "Only in some states (409 otherwise).",
+      def.notes?.delete,
+      "Still referenced by other records → 409.",
+    ),
+  };
+}
+
+/** The batch body as the reference shows it: each operation typed by the resource's own create and update schemas. */
+function documentedBatch(def: AnyResource, many: string) {
+  return z
+    .strictObject({
+      atomic: z.boolean().optional().openapi({ description: "All or nothing (default true)" }),
+      operations: z
+        .array(
+          z.discriminatedUnion("op", [
+            z.strictObject({ op: z.literal("create"), data: def.schemas.create }),
+            z.strictObject({ op: z.literal("update"), id: z.number().int().positive(), data: def.schemas.update }),
+            z.strictObject({ op: z.literal("delete"), id: z.number().int().positive() }),
+          ]),
+        )
+        .min(1)
+        .max(100),
+    })
+    .openapi(`${many}BatchRequest`, {
+      example: {
+        atomic: true,
+        operations: [
+          { op: "create", data: def.examples.create },
+          { op: "update", id: 1, data: def.examples.update },
+          { op: "delete", id: 2 },
+        ],
+      },
+    });
+}
+
 /** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch; `options` turns some off. */
 export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
   const { name, singular, tags } = def;
@@ -33,6 +112,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   if (def.checks && options.batch !== false) throw new Error(`${name}: a resource with row checks has no batch route`);
   const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
   const path = `/${name}`;
+  const words = describeOperations(def);
   const Output = def.schemas.output;
   const router = newRouter();
 
@@ -43,6 +123,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       operationId: `list${many}`,
       tags,
       summary: `List ${name}`,
+      description: words.list,
       request: { query: listQuerySchema(def) },
       responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Output), meta: ListMeta }), `A page of ${name}`) },
     }),
@@ -61,6 +142,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       operationId: `get${one}`,
       tags,
       summary: `Get ${aSingular}`,
+      description: words.get,
       request: { params: IdParam },
       responses: { 200: jsonContent(envelope(Output), `The ${singular}`) },
     }),
@@ -81,7 +163,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         errors: writeErrors,
         tags,
         summary: `Create ${aSingular}`,
-        request: { body: jsonBodyOf(def.schemas.create) },
+        description: words.create,
+        request: { body: jsonBodyOf(def.schemas.create, def.examples.create) },
         responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
       }),
       async (c) => {
@@ -101,7 +184,8 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
           errors: ["conflict", ...writeErrors],
           tags,
           summary: method === "put" ? `Update ${aSingular} (partial)` : `Update ${aSingular} (alias of PUT)`,
-          request: { params: IdParam, body: jsonBodyOf(def.schemas.update) },
+          description: words.update,
+          request: { params: IdParam, body: jsonBodyOf(def.schemas.update, def.examples.update) },
           responses: { 200: jsonContent(envelope(Output), `The updated ${singular}`) },
         }),
         async (c) => {
@@ -121,6 +205,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         errors: ["conflict"],
         tags,
         summary: `Delete ${aSingular}`,
+        description: words.delete,
         request: { params: IdParam },
         responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
       }),
@@ -132,6 +217,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   }
 
   if (options.batch !== false) {
+    router.openAPIRegistry.register(`${many}BatchRequest`, documentedBatch(def, many));
     router.openapi(
       defineRoute(access.write(name), {
         method: "post",
@@ -142,8 +228,10 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
         summary: `Create, update and delete up to 100 ${name} at once`,
         description:
           "atomic (default true): all operations or none; any invalid operation → 400 with per-index details. " +
-          "atomic=false: each operation stands alone and gets its own status.",
+          "atomic=false: each operation stands alone and gets its own status. Each write fires the same events as its single-record twin.",
         request: { body: jsonBodyOf(BatchBody) },
+        // Validation stays per operation (so atomic=false can answer each one); the reference shows the typed body.
+        "x-documented-body": `${many}BatchRequest`,
         responses: { 200: jsonContent(envelope(BatchResult), "One result per operation, in order") },
       }),
       async (c) => {

@@ -77,7 +77,8 @@ export function checkStateRules(def: AnyResource, input: Values, values: Values,
     const allowed = transition.allowed(from);
     const to = String(target.value);
     if (!allowed.includes(to)) {
-      throw new ApiError("invalid_transition", `${transition.field}: ${transition.message(from, to)}`, { details: { from, to, allowed }, field: transition.field });
+      const message = transition.message(from, to);
+      throw new ApiError("invalid_transition", `${transition.field}: ${message}`, { details: [{ path: transition.field, message, from, to, allowed: [...allowed] }], field: transition.field });
     }
   }
   for (const lock of def.locks ?? []) {

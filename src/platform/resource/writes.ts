@@ -1,6 +1,7 @@
 import { type SQL, and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type Tenant, isForeignKeyViolation, isUniqueViolation } from "../db";
+import { type Tenant, isForeignKeyViolation, isMoneyTotalExceeded, isUniqueViolation } from "../db";
+import { MAX_MINOR_UNITS } from "../fields";
 import { ApiError, type ErrorDetail } from "../errors";
 import { newEventId } from "../events";
 import { assertChanged, assertThat, isGuardFailure } from "../guards";
@@ -272,12 +273,20 @@ export async function executeWrites(
 }
 
 /** Constraint failures become 409s naming the field; never a 500 from an index or a foreign key. */
+/** The cause of a refusal by the money_totals bound. */
+export const MONEY_TOTAL = "money_total_exceeded";
+
 export function constraintError(def: AnyResource, error: unknown): ApiError | null {
   for (const unique of def.uniques) {
     if (isUniqueViolation(error, unique.constraint)) {
       const details: ErrorDetail[] = [{ path: unique.field, message: `already used by another ${def.singular}` }];
       return new ApiError("conflict", `${unique.field}: already used by another ${def.singular}`, { details });
     }
+  }
+  if (def.summed && isMoneyTotalExceeded(error)) {
+    const message = `would make this workspace's total of ${def.summed.what} in this currency exceed ${MAX_MINOR_UNITS} minor units (2^53 − 1), the largest amount the API can report exactly`;
+    // Marked, so an atomic batch can say which of its operations crossed the bound (see batch.ts).
+    return new ApiError("validation_error", `${def.summed.field}: ${message}`, { details: [{ path: def.summed.field, message }], cause: MONEY_TOTAL });
   }
   if (isForeignKeyViolation(error)) {
     return new ApiError("conflict", `This ${def.singular} is still referenced by other records; remove those first`);
