@@ -13,9 +13,16 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 }
 
 ensureDevVars();
-migrateLocal();
+// Wrangler prints a table per migration: kept in a log file, so the console ends with what a developer needs.
+const MIGRATION_LOG = ".wrangler/logs/migrations.log";
+console.log(`Applying the local D1 migrations (output in ${MIGRATION_LOG})…`);
+migrateLocal({ log: MIGRATION_LOG });
+console.log("Seeding the demo workspace…");
 const seeded = seedDemo();
-const server = await startLocalServer({ port, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } });
+const server = await startLocalServer({ port, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true" } }).catch((error) => {
+  console.error(`${error.message}\n(npm run dev -- --port 8788 serves on another port)`);
+  process.exit(1);
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));
 await connectDemoProApp(server.url);
 
@@ -32,12 +39,16 @@ async function connectDemoProApp(url) {
   await call("POST", "/sso/apps/hrm-pro/secret", login.token);
 }
 
+// Wrangler logs the set-up requests above asynchronously: let them land before the banner, so it comes last.
+await new Promise((resolve) => setTimeout(resolve, 500));
 console.log(`
   Dashboard:  ${server.url}/app   (sign in with the demo login below)
   API:        ${server.url}/api/v1  (reference: ${server.url}/api/v1/docs)
   Demo workspace (${seeded}; npm run seed re-creates it):
     ${DEMO.email} / ${DEMO.password} (owner), ${DEMO_VIEWER.email} / ${DEMO_VIEWER.password} (viewer)
-  Get a token:  curl -s -X POST ${server.url}/api/v1/auth/token -H 'content-type: application/json' \\
-                  -d '{"email":"${DEMO.email}","password":"${DEMO.password}"}'
+  Try it:       BASE=${server.url}; API=$BASE/api/v1
+                TOKEN=$(curl -s -X POST "$API/auth/token" -H 'content-type: application/json' \\
+                  -d '{"email":"${DEMO.email}","password":"${DEMO.password}"}' | jq -r .token)
+                curl -s "$API/me" -H "authorization: Bearer $TOKEN"
 `);
 await new Promise((resolve) => server.child.on("exit", resolve));

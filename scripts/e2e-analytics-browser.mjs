@@ -49,23 +49,24 @@ async function api(method, path, { token, body } = {}) {
 
 try {
   migrateLocal({ persistTo });
-  server = await startLocalServer({ port: 8793, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
+  server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const signup = await api("POST", "/auth/signup", { body: { workspace_name: "Shop", name: "Owner", email: "owner@shop.example", password: "correct horse battery" } });
   const token = signup.data.token;
   const created = (await api("POST", "/analytics/sites", { token, body: { domain: "localhost" } })).data;
   site = shopPages(server.url, created.site_key);
-  await new Promise((resolve) => site.listen(8794, "127.0.0.1", resolve));
+  await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const siteOrigin = `http://localhost:${site.address().port}`;
 
   browser = await launch();
   const { page, context, outside, problems } = await offlinePage(browser, { userAgent: USER_AGENT });
-  await page.goto("http://localhost:8794/");
+  await page.goto(`${siteOrigin}/`);
   await page.waitForFunction(() => typeof window.bpa === "function" && !window.bpa.q);
   await page.click("#open");
   await page.click("#cart");
   await page.goBack();
-  await page.waitForURL("http://localhost:8794/");
+  await page.waitForURL(`${siteOrigin}/`);
   await page.click("#checkout");
-  await page.waitForURL("http://localhost:8794/checkout");
+  await page.waitForURL(`${siteOrigin}/checkout`);
   await page.waitForTimeout(500);
 
   // The queue batches for up to 2 s before the consumer writes.

@@ -8,13 +8,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { localSecrets, migrateLocal, startLocalServer } from "./local-server.mjs";
+import { freePort, localSecrets, migrateLocal, startLocalServer } from "./local-server.mjs";
 
 const BURST = 300;
 const KILL_AFTER_MS = 1200;
 const persistTo = mkdtempSync(join(tmpdir(), "bp-crash-"));
 const secrets = localSecrets();
-const port = 8791;
+// A free port, kept for the restart after the crash.
+const port = await freePort();
 const received = new Map(); // webhook-id → employee id
 let secret;
 let rejected = 0;

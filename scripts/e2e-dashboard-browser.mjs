@@ -38,7 +38,7 @@ async function api(method, path, token, body) {
 try {
   migrateLocal({ persistTo });
   seedDemo({ persistTo });
-  server = await startLocalServer({ port: 8796, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
+  server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const owner = (await api("POST", "/auth/token", undefined, { email: DEMO.email, password: DEMO.password })).json.token;
   // The demo pro app, served by this worker, plays the embedded app.
   await api("PUT", "/sso/apps/hrm-pro", owner, { app_url: `${server.url}/demo/pro-app`, enabled: true });

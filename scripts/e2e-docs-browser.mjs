@@ -15,7 +15,7 @@ let browser;
 let failed = false;
 try {
   migrateLocal({ persistTo });
-  server = await startLocalServer({ port: 8792, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
+  server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   browser = await launch();
   const { page, outside, problems } = await offlinePage(browser);
   const response = await page.goto(`${server.url}/api/v1/docs`);

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { localSecrets, migrateLocal, OFFLINE_ENV, startLocalServer } from "./local-server.mjs";
+import { freePort, localSecrets, migrateLocal, OFFLINE_ENV, startLocalServer } from "./local-server.mjs";
 
 const persistTo = mkdtempSync(join(tmpdir(), "bp-move-"));
-const port = 8797;
+const port = await freePort();
 const received = new Set(); // employee ids whose employee.onboarded arrived
 let secret;
 const receiver = createServer((req, res) => {

@@ -24,7 +24,7 @@ let server;
 let failed = false;
 try {
   migrateLocal({ persistTo });
-  server = await startLocalServer({ port: 8790, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
+  server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const api = async (method, path, token, body) => {
     const res = await fetch(`${server.url}/api/v1${path}`, {
       method,

@@ -1,7 +1,9 @@
 // Starts the worker locally in workerd (wrangler dev, local D1/DO/Queues) and waits until it answers.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname } from "node:path";
 
 export const OFFLINE_ENV = {
   WRANGLER_SEND_METRICS: "false",
@@ -36,19 +38,44 @@ export function ensureDevVars(path = ".dev.vars") {
 /** Every D1 binding with its own migrations (the same files the tests apply). */
 export const DATABASES = ["DB", "SHARD_1", "ANALYTICS_DB"];
 
-/** Applies the D1 migrations to the local databases. */
-export function migrateLocal({ persistTo } = {}) {
+/**
+ * Applies the D1 migrations to the local databases. Wrangler prints a table per migration; with `log`
+ * that output goes to the file instead (npm run dev keeps its console for what a developer needs).
+ */
+export function migrateLocal({ persistTo, log } = {}) {
+  if (log) {
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, `migrations applied ${new Date().toISOString()}\n`);
+  }
   for (const binding of DATABASES) {
     const args = ["wrangler", "d1", "migrations", "apply", binding, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-    const result = spawnSync("npx", args, { stdio: "inherit", env: wranglerEnv({ CI: "true" }) });
-    if (result.status !== 0) throw new Error(`applying the local D1 migrations of ${binding} failed`);
+    const result = spawnSync("npx", args, { stdio: log ? ["ignore", "pipe", "pipe"] : "inherit", env: wranglerEnv({ CI: "true" }), encoding: "utf8" });
+    if (log) appendFileSync(log, `\n== ${binding}\n${result.stdout ?? ""}${result.stderr ?? ""}`);
+    if (result.status !== 0) {
+      if (log) console.error(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+      throw new Error(`applying the local D1 migrations of ${binding} failed${log ? ` (the whole output is in ${log})` : ""}`);
+    }
   }
 }
 
+/** A TCP port nothing listens on right now, chosen by the system. */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /**
- * `wrangler dev` on host:port with the given vars. Resolves to { url, stop } once /api/v1/health answers.
+ * `wrangler dev` on 127.0.0.1 with the given vars, on `port` or (by default) a free one. Resolves to
+ * { url, stop } once /api/v1/health answers *from this server*: it is started with a random INSTANCE_ID,
+ * which the worker echoes in X-Instance-Id, so a stray server already on the port is never mistaken for it.
  */
-export async function startLocalServer({ port = 8787, vars = {}, persistTo, quiet = false, extraArgs = [] } = {}) {
+export async function startLocalServer({ port, vars = {}, persistTo, quiet = false, extraArgs = [] } = {}) {
+  port ??= await freePort();
+  const instance = randomBytes(12).toString("hex");
+  vars = { ...vars, INSTANCE_ID: instance };
   const args = [
     "wrangler",
     "dev",
@@ -74,8 +101,15 @@ export async function startLocalServer({ port = 8787, vars = {}, persistTo, quie
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/api/v1/health`);
-      if (res.ok) break;
-    } catch {}
+      await res.text();
+      if (res.ok && res.headers.get("x-instance-id") === instance) break;
+      if (res.ok) throw new Error(`another server answers on ${url}; stop it or pick another port`);
+    } catch (error) {
+      if (String(error?.message).startsWith("another server")) {
+        stop();
+        throw error;
+      }
+    }
     if (Date.now() > deadline) {
       stop();
       throw new Error("wrangler dev did not become ready within 60 s");

@@ -23,11 +23,15 @@ const { values: options } = parseArgs({
   options: {
     workspace: { type: "string" },
     to: { type: "string" },
-    url: { type: "string", default: "http://127.0.0.1:8787" },
+    url: { type: "string" },
     "settle-ms": { type: "string", default: "6000" },
     abort: { type: "boolean", default: false },
   },
 });
+// Without --url: the local dev server (npm run dev); say so, so a move is never aimed at the wrong place unawares.
+const DEFAULT_URL = "http://127.0.0.1:8787";
+if (!options.url) console.log(`[shard:move] no --url given: using the local dev server at ${DEFAULT_URL} (pass --url https://your-api-host to move a workspace elsewhere)`);
+options.url ??= DEFAULT_URL;
 const workspaceId = Number(options.workspace);
 const to = options.to;
 const settleMs = Number(options["settle-ms"]);
@@ -55,7 +59,7 @@ async function step(name, body = {}) {
         body: JSON.stringify({ to, ...body }),
       });
     } catch (error) {
-      if (attempt >= 5) throw new Error(`${path}: ${error.message}`);
+      if (attempt >= 5) throw new Error(`${path}: could not reach ${options.url} (${error.message}); is the server running there? Pass --url to point at another one`);
       await sleep(500 * attempt);
       continue;
     }

@@ -158,9 +158,10 @@ const NOT_MODIFIED_HEADERS = ["cache-control", "content-location", "date", "etag
  * Successful GETs of resources and lists carry a weak ETag (a hash of the body); a request whose
  * If-None-Match names it gets 304 with no body. In-process calls (pages, the assistant) skip it.
  */
+const withEtag = etag({ weak: true, retainedHeaders: NOT_MODIFIED_HEADERS });
 const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get("dispatched")) return next();
-  return etag({ weak: true, retainedHeaders: NOT_MODIFIED_HEADERS })(c, next);
+  if (c.get("dispatched") || (c.req.method !== "GET" && c.req.method !== "HEAD")) return next();
+  return withEtag(c, next);
 };
 
 /** base64url of the SHA-1 of a text: a validator, not a security measure. */
@@ -240,7 +241,11 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   api.use("*", apiResponseHeaders);
 
   // Registered before the pipeline, so they touch neither authentication nor the rate limiter.
-  api.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
+  api.openapi(healthRoute, (c) => {
+    // Local scripts start a server with an INSTANCE_ID and check that the one answering is theirs.
+    if (c.env.INSTANCE_ID) c.header("X-Instance-Id", c.env.INSTANCE_ID);
+    return c.json({ status: "ok" as const }, 200);
+  });
   api.openapi(readyRoute, async (c) => {
     const configured = !("problems" in readConfig(c.env));
     // One trivial query on the directory (the benchmark's ceiling: one D1 round trip); on request, on

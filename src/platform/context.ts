@@ -30,6 +30,8 @@ export interface Env {
   REDELIVER_AFTER_SECONDS?: string;
   /** The API's public origin (https://api.example.com): the SSO issuer. Required unless in local development. */
   PUBLIC_BASE_URL?: string;
+  /** A name for this running instance, echoed in X-Instance-Id by /health (local scripts confirm which server answers). */
+  INSTANCE_ID?: string;
   /** "true" serves the demo pro app (/demo/pro-app) outside local development too; local builds always serve it. */
   DEMO?: string;
   /** Optional: a Workers AI binding and model the assistant may plan with (off unless both are set). */

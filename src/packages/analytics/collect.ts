@@ -221,7 +221,7 @@ const script = defineRoute(access.public, {
 
 export const collectRoutes = newRouter()
   .openapi(script, (c) =>
-    c.body(TRACKER_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600", "access-control-allow-origin": "*" }),
+    c.body(TRACKER_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400, stale-while-revalidate=604800", "access-control-allow-origin": "*" }),
   )
   .openapi(collect, async (c) => {
     // A text/plain body reaches the validator as JSON (the platform's body reader converts it).

@@ -128,7 +128,10 @@ function readBack(def: AnyResource, tenant: Tenant, id: number | SQL) {
  * statements, and a guard aborts the whole batch when one does not hold. Why it failed is worked out
  * afterwards, only then (`diagnose`). Events go to the outbox in the same batch, rendered by SQL.
  */
-export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation, now: number): PlannedWrite {
+/** A single write whose statement did not apply (its row is gone or its conditions failed): work out why. */
+class NotApplied extends Error {}
+
+export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation, now: number, options: { alone?: boolean } = {}): PlannedWrite {
   const table = def.table;
   const values = valuesOf(def, tenant, operation, now);
 
@@ -204,6 +207,18 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
   );
   // Without computed fields the UPDATE returns the row as it is after the write: no read-back statement.
   if (!def.computed && extensions(def, tenant).length === 0) {
+    // Alone in its batch, with nothing before it to roll back, an UPDATE that did not apply simply returns
+    // no row: no guard statement is needed to abort the batch (the hot path of a board move).
+    if (options.alone && guards.length === 0 && recorded.length === 0) {
+      return {
+        statements: [update.returning()],
+        finish: ([rows]) => {
+          const row = (rows as AnyRow[])[0];
+          if (!row) throw new NotApplied();
+          return { status: 200, row };
+        },
+      };
+    }
     const statements = [...guards, ...recorded, update.returning(), assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills];
     const updateIndex = guards.length + recorded.length;
     return { statements, finish: (results) => ({ status: 200, row: (results[updateIndex] as AnyRow[])[0]! }) };
@@ -265,11 +280,16 @@ export async function executeWrites(
     throw constraintError(def, error) ?? error;
   }
   let offset = 0;
-  return plans.map((plan) => {
-    const own = results.slice(offset, offset + plan.statements.length);
-    offset += plan.statements.length;
-    return plan.finish(own);
-  });
+  try {
+    return plans.map((plan) => {
+      const own = results.slice(offset, offset + plan.statements.length);
+      offset += plan.statements.length;
+      return plan.finish(own);
+    });
+  } catch (error) {
+    if (error instanceof NotApplied) throw await onGuardFailure();
+    throw error;
+  }
 }
 
 /** Constraint failures become 409s naming the field; never a 500 from an index or a foreign key. */
@@ -296,7 +316,7 @@ export function constraintError(def: AnyResource, error: unknown): ApiError | nu
 
 /** One write on its own (the single-resource endpoints and the assistant's actions), presented. */
 export async function runWrite(def: AnyResource, tenant: Tenant, operation: Operation, now = Date.now()) {
-  const plan = planWrite(def, tenant, operation, now);
+  const plan = planWrite(def, tenant, operation, now, { alone: true });
   const [outcome] = presentOutcomes(def, tenant, await executeWrites(def, tenant, [plan], () => diagnose(def, tenant, operation, now)));
   return outcome!;
 }
