@@ -40,9 +40,9 @@ export const DATABASES = ["DB", "SHARD_1", "ANALYTICS_DB"];
 
 /**
  * Applies the D1 migrations to the local databases. Wrangler prints a table per migration; with `log`
- * that output goes to the file instead (npm run dev keeps its console for what a developer needs).
+ * (the default for a temporary database of the end-to-end scripts) that output goes to the file instead.
  */
-export function migrateLocal({ persistTo, log } = {}) {
+export function migrateLocal({ persistTo, log = persistTo ? `${persistTo}/migrations.log` : undefined } = {}) {
   if (log) {
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, `migrations applied ${new Date().toISOString()}\n`);
