@@ -16,6 +16,15 @@ let failed = false;
 try {
   migrateLocal({ persistTo });
   server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
+  // The reference's assets are static, publicly cached and revalidated by ETag.
+  const asset = await fetch(`${server.url}/vendor/scalar/standalone.js`);
+  await asset.arrayBuffer();
+  const assetTag = asset.headers.get("etag");
+  if (!/^public, max-age=\d{4,}/.test(asset.headers.get("cache-control") ?? "") || !assetTag) {
+    throw new Error(`the reference's script lacks its cache headers: ${asset.headers.get("cache-control")} / ${assetTag}`);
+  }
+  const revalidated = await fetch(`${server.url}/vendor/scalar/standalone.js`, { headers: { "if-none-match": assetTag } });
+  if (revalidated.status !== 304) throw new Error(`If-None-Match on the reference's script answered ${revalidated.status}, not 304`);
   browser = await launch();
   const { page, outside, problems } = await offlinePage(browser);
   const response = await page.goto(`${server.url}/api/v1/docs`);

@@ -154,3 +154,14 @@ describe("one rule for empty cursors, and PATCH everywhere (security review)", (
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) if (item.put) expect(item.patch, path).toBeDefined();
   });
 });
+
+describe("public assets are long-cached with an ETag", () => {
+  it("the tracker script", async () => {
+    const res = await call("GET", "/analytics/script.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toMatch(/^public, max-age=86400/);
+    const tag = res.headers.get("etag")!;
+    expect(tag).toBeTruthy();
+    expect((await call("GET", "/analytics/script.js", { headers: { "if-none-match": tag } })).status).toBe(304);
+  });
+});

@@ -185,3 +185,30 @@ describe("every request example is accepted by the API", () => {
     if (res.json?.data?.results) for (const result of res.json.data.results) expect(result.status ?? 200, JSON.stringify(result)).toBeLessThan(300);
   });
 });
+
+describe("nullable fields are documented as nullable", () => {
+  it("every body field that accepts null says so (customers.email among them)", async () => {
+    const { platform } = await import("../src/index");
+    const problems: string[] = [];
+    for (const manifest of platform.registry.all) {
+      for (const router of manifest.routers) {
+        for (const definition of router.openAPIRegistry.definitions) {
+          if (definition.type !== "route") continue;
+          const schema = (definition.route.request?.body?.content as Record<string, { schema?: { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } }> | undefined)?.["application/json"]?.schema;
+          const documented = exampleOf(doc.paths[definition.route.path]?.[definition.route.method] ?? ({} as Operation)) !== undefined ? doc.paths[definition.route.path]![definition.route.method]! : undefined;
+          if (!schema?.shape || !documented) continue;
+          const media = documented.requestBody!.content["application/json"]!;
+          const properties = resolve(media.schema)?.properties ?? {};
+          for (const [field, zod] of Object.entries(schema.shape)) {
+            if (!zod.safeParse(null).success) continue;
+            const type = properties[field]?.type;
+            if (!(Array.isArray(type) && type.includes("null"))) problems.push(`${definition.route.method} ${definition.route.path} ${field}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    const customer = resolve({ $ref: "#/components/schemas/CreateCustomer" })!;
+    expect(customer.properties!.email!.type).toEqual(["string", "null"]);
+  });
+});
