@@ -21,7 +21,11 @@ export default defineConfig(async () => {
             CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
             SIGNING_SECRETS_KEY: `test2:${Buffer.alloc(32, 2).toString("base64")},test1:${Buffer.alloc(32, 1).toString("base64")}`,
           },
-          queueConsumers: { webhooks: { maxBatchTimeout: 0.05 }, analytics: { maxBatchTimeout: 0.05, maxRetries: 2 }, "analytics-dlq": { maxBatchTimeout: 0.05 } },
+          queueConsumers: {
+            webhooks: { maxBatchTimeout: 0.05 },
+            analytics: { maxBatchTimeout: 0.05, maxRetries: 2 },
+            "analytics-dlq": { maxBatchTimeout: 0.05 },
+          },
         },
       }),
     ],

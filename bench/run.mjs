@@ -65,27 +65,30 @@ async function workspace(label) {
 const now = Date.now();
 /** Rows generated inside D1 with a recursive CTE: seeding 100,000 rows is one statement. */
 async function seedContacts(ws, count) {
-  await ws.db.prepare(
-    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
+  await ws.db
+    .prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO contacts (workspace_id, name, email, company, created_at, updated_at)
      SELECT ?2, 'Contact ' || n, 'c' || n || '@bench.example', 'Company ' || (n % 50), ?3 - n * 1000, ?3 - n * 1000 FROM seq`,
-  )
+    )
     .bind(count, ws.id, now)
     .run();
 }
 async function seedProjects(ws, projects, tasksPerProject, status = "todo") {
-  await ws.db.prepare(
-    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
+  await ws.db
+    .prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO projects (workspace_id, name, status, created_at, updated_at) SELECT ?2, 'Project ' || n, 'active', ?3 - n, ?3 - n FROM seq`,
-  )
+    )
     .bind(projects, ws.id, now)
     .run();
   if (tasksPerProject > 0) {
-    await ws.db.prepare(
-      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
+    await ws.db
+      .prepare(
+        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
        INSERT INTO tasks (workspace_id, project_id, title, status, priority, created_at, updated_at)
        SELECT ?2, p.id, 'Task ' || n, CASE WHEN n % 3 = 0 THEN 'done' ELSE ?4 END, 'medium', ?3, ?3 FROM projects p, seq WHERE p.workspace_id = ?2`,
-    )
+      )
       .bind(tasksPerProject, ws.id, now, status)
       .run();
   }
@@ -95,33 +98,53 @@ async function seedDashboard(ws) {
   const seq = (n) => `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${n})`;
   const day = 86_400_000;
   await ws.db.batch([
-    ws.db.prepare(`${seq(200)} INSERT INTO customers (workspace_id, name, currency, created_at, updated_at) SELECT ?1, 'Customer ' || n, CASE WHEN n % 3 = 0 THEN 'EUR' ELSE 'USD' END, ?2, ?2 FROM seq`).bind(ws.id, now),
-    ws.db.prepare(
-      `${seq(10000)} INSERT INTO invoices (workspace_id, customer_id, number, currency, issue_date, due_date, items, status, subtotal, tax_total, total, amount_paid, created_at, updated_at)
+    ws.db
+      .prepare(
+        `${seq(200)} INSERT INTO customers (workspace_id, name, currency, created_at, updated_at) SELECT ?1, 'Customer ' || n, CASE WHEN n % 3 = 0 THEN 'EUR' ELSE 'USD' END, ?2, ?2 FROM seq`,
+      )
+      .bind(ws.id, now),
+    ws.db
+      .prepare(
+        `${seq(10000)} INSERT INTO invoices (workspace_id, customer_id, number, currency, issue_date, due_date, items, status, subtotal, tax_total, total, amount_paid, created_at, updated_at)
        SELECT ?1, c.id, 'INV-' || printf('%06d', n), c.currency, date(?2 / 1000 - (n % 365) * 86400, 'unixepoch'), date(?2 / 1000 - (n % 365) * 86400 + 30 * 86400, 'unixepoch'), '[]',
               CASE n % 5 WHEN 0 THEN 'draft' WHEN 1 THEN 'sent' WHEN 2 THEN 'partially_paid' ELSE 'paid' END, 10000 + n, 0, 10000 + n,
               CASE n % 5 WHEN 2 THEN 5000 WHEN 3 THEN 10000 + n WHEN 4 THEN 10000 + n ELSE 0 END, ?2, ?2
        FROM seq JOIN customers c ON c.workspace_id = ?1 AND c.id = (SELECT min(id) FROM customers WHERE workspace_id = ?1) + n % 200`,
-    ).bind(ws.id, now),
-    ws.db.prepare(
-      `INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at)
+      )
+      .bind(ws.id, now),
+    ws.db
+      .prepare(
+        `INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at)
        SELECT workspace_id, id, amount_paid, currency, 'card', ?2 - (id % 365) * ${day}, ?2, ?2 FROM invoices WHERE workspace_id = ?1 AND amount_paid > 0`,
-    ).bind(ws.id, now),
-    ws.db.prepare(
-      `${seq(5000)} INSERT INTO deals (workspace_id, name, value, currency, stage, status, closed_at, created_at, updated_at)
+      )
+      .bind(ws.id, now),
+    ws.db
+      .prepare(
+        `${seq(5000)} INSERT INTO deals (workspace_id, name, value, currency, stage, status, closed_at, created_at, updated_at)
        SELECT ?1, 'Deal ' || n, 1000 * (n % 97), CASE WHEN n % 4 = 0 THEN 'EUR' ELSE 'USD' END,
               CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' WHEN 2 THEN 'proposal' WHEN 3 THEN 'meeting' WHEN 4 THEN 'negotiation' WHEN 5 THEN 'qualification' ELSE 'initial_contact' END,
               CASE n % 7 WHEN 0 THEN 'won' WHEN 1 THEN 'lost' ELSE 'open' END, CASE WHEN n % 7 < 2 THEN ?2 - (n % 365) * ${day} END, ?2, ?2 FROM seq`,
-    ).bind(ws.id, now),
-    ws.db.prepare(
-      `${seq(2000)} INSERT INTO employees (workspace_id, name, email, department, status, date_of_joining, created_at, updated_at)
+      )
+      .bind(ws.id, now),
+    ws.db
+      .prepare(
+        `${seq(2000)} INSERT INTO employees (workspace_id, name, email, department, status, date_of_joining, created_at, updated_at)
        SELECT ?1, 'Employee ' || n, 'e' || n || '@bench.example', CASE n % 6 WHEN 0 THEN NULL ELSE 'Dept ' || (n % 6) END, CASE WHEN n % 20 = 0 THEN 'left' ELSE 'active' END,
               date(?2 / 1000 - (n % 900) * 86400, 'unixepoch'), ?2, ?2 FROM seq`,
-    ).bind(ws.id, now),
+      )
+      .bind(ws.id, now),
   ]);
   await seedProjects(ws, 200, 100, "todo");
-  await ws.db.prepare(`UPDATE tasks SET completed_at = ?2 - (id % 120) * ${day}, due_date = date(?2 / 1000 - (id % 60) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status = 'done'`).bind(ws.id, now).run();
-  await ws.db.prepare(`UPDATE tasks SET due_date = date(?2 / 1000 + (id % 60 - 30) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status <> 'done'`).bind(ws.id, now).run();
+  await ws.db
+    .prepare(
+      `UPDATE tasks SET completed_at = ?2 - (id % 120) * ${day}, due_date = date(?2 / 1000 - (id % 60) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status = 'done'`,
+    )
+    .bind(ws.id, now)
+    .run();
+  await ws.db
+    .prepare(`UPDATE tasks SET due_date = date(?2 / 1000 + (id % 60 - 30) * 86400, 'unixepoch') WHERE workspace_id = ?1 AND status <> 'done'`)
+    .bind(ws.id, now)
+    .run();
 }
 
 const ids = async (table, ws) => (await ws.db.prepare(`SELECT id FROM ${table} WHERE workspace_id = ? ORDER BY id`).bind(ws.id).all()).results.map((r) => r.id);
@@ -190,7 +213,11 @@ rows.push(
     path: "/tasks/1/status",
     setupRequest: (req) => {
       const n = flip++;
-      return { ...req, path: `/api/v1/tasks/${smallTasks[n % smallTasks.length]}/status`, body: JSON.stringify({ status: statuses[Math.floor(n / smallTasks.length) % 4] }) };
+      return {
+        ...req,
+        path: `/api/v1/tasks/${smallTasks[n % smallTasks.length]}/status`,
+        body: JSON.stringify({ status: statuses[Math.floor(n / smallTasks.length) % 4] }),
+      };
     },
   }),
 );
@@ -202,7 +229,12 @@ for (const [label, message] of [
   ["list", "overdue invoices"],
 ]) {
   assistantRows.push(
-    await measure(`POST /assistant/messages (${label}: "${message}", 10k invoices)`, { token: reporting.token, method: "POST", path: "/assistant/messages", body: JSON.stringify({ message }) }),
+    await measure(`POST /assistant/messages (${label}: "${message}", 10k invoices)`, {
+      token: reporting.token,
+      method: "POST",
+      path: "/assistant/messages",
+      body: JSON.stringify({ message }),
+    }),
   );
 }
 rows.push(...assistantRows);
@@ -224,10 +256,11 @@ console.log("measuring webhook fan-out…");
 const hooks = await workspace("hooks");
 await seedProjects(hooks, 1, 0);
 const [project] = await ids("projects", hooks);
-await hooks.db.prepare(
-  `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1000)
+await hooks.db
+  .prepare(
+    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1000)
    INSERT INTO tasks (workspace_id, project_id, title, status, priority, created_at, updated_at) SELECT ?1, ?2, 'Fan-out ' || n, 'todo', 'medium', ?3, ?3 FROM seq`,
-)
+  )
   .bind(hooks.id, project, now)
   .run();
 const hookTasks = await ids("tasks", hooks);
@@ -300,7 +333,9 @@ async function seedAnalytics(siteId, visitors) {
        SELECT visit_id, workspace_id, site_id, visitor, date(min(ts) / 1000, 'unixepoch'), min(referrer), min(ts), max(ts), sum(name = 'pageview'), count(*)
        FROM analytics_events WHERE ${mine} GROUP BY visit_id`,
     ),
-    env.ANALYTICS_DB.prepare(`INSERT INTO analytics_visitor_days (workspace_id, site_id, day, visitor, source) SELECT DISTINCT workspace_id, site_id, date(ts / 1000, 'unixepoch'), visitor, 'browser' FROM analytics_events WHERE ${mine}`),
+    env.ANALYTICS_DB.prepare(
+      `INSERT INTO analytics_visitor_days (workspace_id, site_id, day, visitor, source) SELECT DISTINCT workspace_id, site_id, date(ts / 1000, 'unixepoch'), visitor, 'browser' FROM analytics_events WHERE ${mine}`,
+    ),
     env.ANALYTICS_DB.prepare(
       `INSERT INTO analytics_daily (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
        SELECT ${shop.id}, ${siteId}, v.day, (SELECT count(*) FROM analytics_visitor_days d WHERE d.${mine.replaceAll(" AND ", " AND d.")} AND d.day = v.day),
@@ -320,7 +355,12 @@ const seedStarted = performance.now();
 await seedAnalytics(smallSite.id, 1_000);
 await seedAnalytics(bigSite.id, 100_000);
 console.log(`  seeded 10,000 + 1,000,000 events in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
-const statsSmall = await measure("GET /analytics/sites/{id}/stats?period=30d (10,000 events)", { token: shop.token, path: `/analytics/sites/${smallSite.id}/stats?period=30d`, connections: 1, amount: 200 });
+const statsSmall = await measure("GET /analytics/sites/{id}/stats?period=30d (10,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${smallSite.id}/stats?period=30d`,
+  connections: 1,
+  amount: 200,
+});
 const statsBig = await measure("GET /analytics/sites/{id}/stats?period=30d (1,000,000 events, 100,000 visitors, 90 days)", {
   token: shop.token,
   path: `/analytics/sites/${bigSite.id}/stats?period=30d`,
@@ -345,14 +385,31 @@ collected.ratio_to_health = Number((collected.rps / health).toFixed(2));
 // quietest case: under load it packs many into one), timed until all are in ANALYTICS_DB.
 const countEvents = async () => (await env.ANALYTICS_DB.prepare("SELECT count(*) AS n FROM analytics_events").first()).n;
 await new Promise((resolve) => setTimeout(resolve, 3000));
-for (let before = -1, current = await countEvents(); before !== current; before = current, current = await countEvents()) await new Promise((resolve) => setTimeout(resolve, 2500));
+for (let before = -1, current = await countEvents(); before !== current; before = current, current = await countEvents())
+  await new Promise((resolve) => setTimeout(resolve, 2500));
 const queued = 20_000;
 const baseline = await countEvents();
 const ingestStarted = performance.now();
 for (let i = 0; i < queued; i += 100) {
   await env.ANALYTICS_QUEUE.sendBatch(
     Array.from({ length: 100 }, (_, j) => ({
-      body: { v: 1, events: [{ workspaceId: shop.id, siteId: smallSite.id, source: "browser", visitor: (i + j).toString(16).padStart(16, "0"), name: "pageview", path: "/", referrer: "", country: "DE", device: "desktop", ts: Date.now() }] },
+      body: {
+        v: 1,
+        events: [
+          {
+            workspaceId: shop.id,
+            siteId: smallSite.id,
+            source: "browser",
+            visitor: (i + j).toString(16).padStart(16, "0"),
+            name: "pageview",
+            path: "/",
+            referrer: "",
+            country: "DE",
+            device: "desktop",
+            ts: Date.now(),
+          },
+        ],
+      },
       contentType: "json",
     })),
   );
@@ -381,9 +438,16 @@ const results = {
   post_contact_ratio_to_ready: row("POST /contacts").ratio_to_ready,
   projects_ratio_to_ready: row("GET /projects").ratio_to_ready,
   task_status_ratio_to_ready: row("PUT /tasks/{id}/status").ratio_to_ready,
-  p99_ratio_to_ready: Object.fromEntries(["GET /contacts/{id}", "POST /contacts", "GET /projects", "PUT /tasks/{id}/status"].map((name) => [name, Number((row(name).p99_ms / ready.p99_ms).toFixed(2))])),
+  p99_ratio_to_ready: Object.fromEntries(
+    ["GET /contacts/{id}", "POST /contacts", "GET /projects", "PUT /tasks/{id}/status"].map((name) => [
+      name,
+      Number((row(name).p99_ms / ready.p99_ms).toFixed(2)),
+    ]),
+  ),
   get_contact_p99_ratio: Number((row("GET /contacts/{id}").p99_ms / rows[0].p99_ms).toFixed(2)),
-  dashboard_p50_ratio_to_get_contact: Number((row("GET /dashboard (10k invoices, 5k deals, 2k employees, 20k tasks)").p50_ms / Math.max(row("GET /contacts/{id}").p50_ms, 0.5)).toFixed(2)),
+  dashboard_p50_ratio_to_get_contact: Number(
+    (row("GET /dashboard (10k invoices, 5k deals, 2k employees, 20k tasks)").p50_ms / Math.max(row("GET /contacts/{id}").p50_ms, 0.5)).toFixed(2),
+  ),
   assistant_metric_p50_ratio_to_list: Number((assistantRows[0].p50_ms / Math.max(row("GET /contacts?limit=25").p50_ms, 0.5)).toFixed(2)),
   assistant_list_p50_ratio_to_list: Number((assistantRows[1].p50_ms / Math.max(row("GET /contacts?limit=25").p50_ms, 0.5)).toFixed(2)),
   list_scaling_ratio: Number((listBig.p50_ms / listSmall.p50_ms).toFixed(2)),
@@ -407,16 +471,26 @@ const table = [...rows, ...results.scaling, ...analytics.rows].map((row) => ({
 }));
 console.table(table);
 console.log(`GET /health/ready: ${results.ready_rps} req/s (the ceiling of a request that reads D1)`);
-console.log(`GET /contacts/{id}: ${results.get_contact_ratio_to_ready}× /health/ready (target ≥ 0.9); POST /contacts: ${results.post_contact_ratio_to_ready}× (target ≥ 0.8)`);
+console.log(
+  `GET /contacts/{id}: ${results.get_contact_ratio_to_ready}× /health/ready (target ≥ 0.9); POST /contacts: ${results.post_contact_ratio_to_ready}× (target ≥ 0.8)`,
+);
 console.log(`GET /projects: ${results.projects_ratio_to_ready}× /health/ready, PUT /tasks/{id}/status: ${results.task_status_ratio_to_ready}× (targets ≥ 0.8)`);
-console.log(`p99 ÷ /health/ready p99: ${Object.entries(results.p99_ratio_to_ready).map(([name, ratio]) => `${name} ${ratio}×`).join(", ")} (targets ≤ 3)`);
+console.log(
+  `p99 ÷ /health/ready p99: ${Object.entries(results.p99_ratio_to_ready)
+    .map(([name, ratio]) => `${name} ${ratio}×`)
+    .join(", ")} (targets ≤ 3)`,
+);
 console.log(`GET /dashboard p50: ${results.dashboard_p50_ratio_to_get_contact}× GET /contacts/{id} p50 (target ≤ 3)`);
-console.log(`POST /assistant/messages p50 ÷ GET /contacts?limit=25 p50: metric ${results.assistant_metric_p50_ratio_to_list}×, list ${results.assistant_list_p50_ratio_to_list}× (target ≤ 2)`);
+console.log(
+  `POST /assistant/messages p50 ÷ GET /contacts?limit=25 p50: metric ${results.assistant_metric_p50_ratio_to_list}×, list ${results.assistant_list_p50_ratio_to_list}× (target ≤ 2)`,
+);
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`POST /analytics/collect: ${analytics.collect_ratio_to_health}× /health (target ≥ 0.7)`);
 console.log(`analytics consumer: ${analytics.consumer_events_per_second ?? `only ${ingested} of ${queued}`} events/s written (target ≥ 2,000)`);
-console.log(`stats?period=30d p50 at 1,000,000 events: ${analytics.stats_p50_ms_1m_events} ms (target ≤ 100), ${analytics.stats_p50_ratio_1m_to_10k}× the p50 at 10,000 (target ≤ 1.5)`);
+console.log(
+  `stats?period=30d p50 at 1,000,000 events: ${analytics.stats_p50_ms_1m_events} ms (target ≤ 100), ${analytics.stats_p50_ratio_1m_to_10k}× the p50 at 10,000 (target ≤ 1.5)`,
+);
 console.log(`checkout funnel report p50 at 1,000,000 events: ${analytics.checkout_funnel_p50_ms_1m_events} ms (target ≤ 3,000)`);
 console.log(`webhook fan-out: ${verified.size}/1000 task.completed verified in ${fanoutSeconds} s (target ≤ 30 s); ${rejected} bad signatures`);
 await server.close();

@@ -5,9 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const files = [
-  ["node_modules/@scalar/api-reference/dist/browser/standalone.js", "public/vendor/scalar/standalone.js"],
-];
+const files = [["node_modules/@scalar/api-reference/dist/browser/standalone.js", "public/vendor/scalar/standalone.js"]];
 for (const [from, to] of files) {
   const source = join(root, from);
   const target = join(root, to);

@@ -23,13 +23,22 @@ const server = await startLocalServer({ port, vars: { ALLOW_INSECURE_WEBHOOK_URL
   console.error(`${error.message}\n(npm run dev -- --port 8788 serves on another port)`);
   process.exit(1);
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (server.stop(), process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.stop();
+    process.exit(0);
+  });
+}
 await connectDemoProApp(server.url);
 
 /** The demo workspace's HRM Pro app points at the demo pro app this server hosts (its port is only known now). */
 async function connectDemoProApp(url) {
   const call = (method, path, token, body) =>
-    fetch(`${url}/api/v1${path}`, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
   const login = await (await call("POST", "/auth/token", undefined, { email: DEMO.email, password: DEMO.password })).json();
   if (!login.token) return;
   const apps = await (await call("GET", "/sso/apps", login.token)).json();

@@ -3,8 +3,9 @@
 // window.bpa before and after the script loads, navigates with pushState and back, then to a new page.
 // The pageviews and events arrive through the queue and show in the stats and breakdowns; the page sets
 // no cookie and stores nothing.
-import { createServer } from "node:http";
+
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, offlinePage, requireChromium } from "./browser.mjs";
@@ -50,7 +51,9 @@ async function api(method, path, { token, body } = {}) {
 try {
   migrateLocal({ persistTo });
   server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
-  const signup = await api("POST", "/auth/signup", { body: { workspace_name: "Shop", name: "Owner", email: "owner@shop.example", password: "correct horse battery" } });
+  const signup = await api("POST", "/auth/signup", {
+    body: { workspace_name: "Shop", name: "Owner", email: "owner@shop.example", password: "correct horse battery" },
+  });
   const token = signup.data.token;
   const created = (await api("POST", "/analytics/sites", { token, body: { domain: "localhost" } })).data;
   site = shopPages(server.url, created.site_key);
@@ -79,7 +82,8 @@ try {
   }
   const expected = { visitors: 1, visits: 1, pageviews: 4, events: 6, revenue: { EUR: 4900 } };
   for (const [key, value] of Object.entries(expected)) {
-    if (JSON.stringify(stats[key]) !== JSON.stringify(value)) throw new Error(`stats.${key} = ${JSON.stringify(stats[key])}, expected ${JSON.stringify(value)} (${JSON.stringify(stats)})`);
+    if (JSON.stringify(stats[key]) !== JSON.stringify(value))
+      throw new Error(`stats.${key} = ${JSON.stringify(stats[key])}, expected ${JSON.stringify(value)} (${JSON.stringify(stats)})`);
   }
   const pages = (await api("GET", `/analytics/sites/${created.id}/breakdown?period=7d&property=page`, { token })).data.items;
   const byPage = Object.fromEntries(pages.map((item) => [item.value, item.pageviews]));
@@ -93,7 +97,9 @@ try {
   if (stored > 0) throw new Error("the tracker stored something in the browser");
   if (outside.length > 0) throw new Error(`the page tried to reach other hosts: ${[...new Set(outside)].join(", ")}`);
   if (problems.length > 0) throw new Error(`console errors: ${problems.slice(0, 3).join(" | ")}`);
-  console.log(`e2e analytics: 4 pageviews (load, pushState, back, a new page) and 2 events (one queued before the script loaded) arrived through the queue; no cookies`);
+  console.log(
+    `e2e analytics: 4 pageviews (load, pushState, back, a new page) and 2 events (one queued before the script loaded) arrived through the queue; no cookies`,
+  );
 } catch (error) {
   failed = true;
   console.error(`e2e analytics failed: ${error.stack ?? error}`);

@@ -3,8 +3,9 @@
 // is killed with SIGKILL mid-burst: queue messages in flight are lost with the process. It is started
 // again on the same directory, the cron sweep is triggered, and a receiver on 127.0.0.1 must get an
 // employee.onboarded event for every employee that was committed, and none for one that was not.
-import { createServer } from "node:http";
+
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -49,7 +50,12 @@ try {
   migrateLocal({ persistTo });
   server = await startLocalServer({ port, persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...secrets } });
   let call = api(server.url);
-  const signup = await call("POST", "/auth/signup", undefined, { workspace_name: "Crash", name: "Crash", email: `crash-${Date.now()}@example.com`, password: "crash-password-123" });
+  const signup = await call("POST", "/auth/signup", undefined, {
+    workspace_name: "Crash",
+    name: "Crash",
+    email: `crash-${Date.now()}@example.com`,
+    password: "crash-password-123",
+  });
   const token = signup.json.data.token;
   await call("PUT", "/subscription", token, { plan: "enterprise" });
   const hook = await call("POST", "/webhooks", token, { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ["employee.onboarded"] });

@@ -4,8 +4,9 @@
 // off and see its widgets go; open a pro app and see the embedded app receive refreshed tokens; ask the
 // assistant; sign out. No request may leave this machine, no CSP violation or script error may occur.
 // Screenshots of every page go to dist/screenshots/ (DASHBOARD_SCREENSHOTS to change).
-import { createServer } from "node:http";
+
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, offlinePage, requireChromium } from "./browser.mjs";
@@ -74,7 +75,8 @@ try {
   // Every widget the API shows this user.
   const expected = (await api("GET", "/dashboard", owner)).json.data.map((widget) => widget.key);
   const shown = await page.$$eval("[data-widget]", (cards) => cards.map((card) => card.getAttribute("data-widget")));
-  if (JSON.stringify(shown) !== JSON.stringify(expected)) throw new Error(`widgets shown ${shown.length}, expected ${expected.length}: ${shown} vs ${expected}`);
+  if (JSON.stringify(shown) !== JSON.stringify(expected))
+    throw new Error(`widgets shown ${shown.length}, expected ${expected.length}: ${shown} vs ${expected}`);
   if (shown.length < 20) throw new Error(`only ${shown.length} widgets`);
   if ((await page.$$("[data-widget] svg.chart")).length < 8) throw new Error("the series and breakdowns are not drawn");
   await shot("dashboard");
@@ -99,7 +101,10 @@ try {
   if ((await api("GET", "/invoices?limit=1", secret)).status !== 403) throw new Error("the new token has more than contacts:read");
   await page.goto(`${server.url}/app/settings/api`);
   if ((await page.content()).includes(secret)) throw new Error("the secret is shown again");
-  await page.locator("tr", { hasText: secret.slice(-4) }).getByRole("button", { name: "Revoke" }).click();
+  await page
+    .locator("tr", { hasText: secret.slice(-4) })
+    .getByRole("button", { name: "Revoke" })
+    .click();
   await page.getByText("The token was revoked").waitFor();
   if ((await api("GET", "/contacts?limit=1", secret)).status !== 401) throw new Error("the revoked token still works");
   step("Settings → API: a token created, shown once, used (contacts:read only), revoked, then refused by the API");

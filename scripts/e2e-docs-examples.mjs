@@ -14,7 +14,12 @@ import { localSecrets, migrateLocal, startLocalServer } from "./local-server.mjs
 import { seedDemo } from "./seed.mjs";
 
 const LOCAL = "http://127.0.0.1:8787";
-const files = ["README.md", ...readdirSync("docs").filter((name) => name.endsWith(".md")).map((name) => join("docs", name))];
+const files = [
+  "README.md",
+  ...readdirSync("docs")
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join("docs", name)),
+];
 
 /** The fenced shell blocks of a markdown file, with the line each starts on. */
 function shellBlocks(file) {
@@ -36,7 +41,8 @@ const problems = [];
 const runnable = (block) => /\$(\{)?(BASE|API)\b/.test(block.text);
 for (const file of files) {
   for (const block of shellBlocks(file)) {
-    if (/curl[^\n]*127\.0\.0\.1:8787/.test(block.text)) problems.push(`${file}:${block.line}: a curl to the local server must use $BASE or $API, not the address itself`);
+    if (/curl[^\n]*127\.0\.0\.1:8787/.test(block.text))
+      problems.push(`${file}:${block.line}: a curl to the local server must use $BASE or $API, not the address itself`);
   }
 }
 
@@ -48,7 +54,8 @@ try {
   seedDemo({ persistTo });
   server = await startLocalServer({ persistTo, quiet: true, vars: { ALLOW_INSECURE_WEBHOOK_URLS: "true", ...localSecrets() } });
   const quickStart = shellBlocks("README.md").filter(runnable)[0];
-  if (!quickStart || !/TOKEN=/.test(quickStart.text)) throw new Error("README.md: the first runnable block must be the quick start that sets BASE, API and TOKEN");
+  if (!quickStart || !/TOKEN=/.test(quickStart.text))
+    throw new Error("README.md: the first runnable block must be the quick start that sets BASE, API and TOKEN");
   for (const file of files) {
     const blocks = shellBlocks(file).filter(runnable);
     if (blocks.length === 0) continue;
@@ -81,7 +88,8 @@ try {
       const block = blocks[index];
       ran.push(`${file}:${block.line} → ${status}`);
       const expected = new Set([...block.text.matchAll(/→\s*(\d{3})\b/g)].map((match) => Number(match[1])));
-      if ((status < 200 || status > 299) && !expected.has(status)) problems.push(`${file}:${block.line}: a request answered ${status}, which the example does not show`);
+      if ((status < 200 || status > 299) && !expected.has(status))
+        problems.push(`${file}:${block.line}: a request answered ${status}, which the example does not show`);
     }
     for (const line of result.stderr.split("\n")) {
       if (/syntax error|command not found|unbound variable/.test(line)) problems.push(`${file}: ${line.replace(join(work, "run.sh"), "examples")}`);

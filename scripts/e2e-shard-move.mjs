@@ -4,8 +4,8 @@
 // switch. Afterwards: every acknowledged write is on SHARD_1, nothing of the workspace is left on DB, the
 // rollups are right, writes go on, and a webhook receiver gets an event for every acknowledged employee.
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -60,7 +60,12 @@ try {
   };
 
   // The first workspace lands on DB (both shards are empty; ties go to the first listed).
-  const signup = await call("POST", "/auth/signup", undefined, { workspace_name: "Hot Tenant", name: "Owner", email: `move-${Date.now()}@example.com`, password: "move-password-123" });
+  const signup = await call("POST", "/auth/signup", undefined, {
+    workspace_name: "Hot Tenant",
+    name: "Owner",
+    email: `move-${Date.now()}@example.com`,
+    password: "move-password-123",
+  });
   const token = signup.json.data.token;
   const workspaceId = signup.json.data.workspace_id;
   if (count("DB", `SELECT shard FROM workspaces WHERE id = ${workspaceId}`).shard !== "DB") throw new Error("the first workspace is not on DB");
@@ -74,7 +79,8 @@ try {
   for (const task of tasks.slice(0, 2)) await call("PUT", `/tasks/${task.id}/status`, token, { status: "done" });
   await call("DELETE", `/tasks/${tasks[11].id}`, token);
   const customer = (await call("POST", "/customers", token, { name: "Acme", email: "ap@acme.example" })).json.data;
-  const invoice = (await call("POST", "/invoices", token, { customer_id: customer.id, items: [{ description: "Work", quantity: 3, unit_amount: 25_000 }] })).json.data;
+  const invoice = (await call("POST", "/invoices", token, { customer_id: customer.id, items: [{ description: "Work", quantity: 3, unit_amount: 25_000 }] }))
+    .json.data;
   await call("POST", `/invoices/${invoice.id}/send`, token);
   await call("POST", "/payments", token, { invoice_id: invoice.id, amount: 30_000, method: "bank_transfer" });
   const contacts = [];
@@ -83,7 +89,8 @@ try {
     contact: (await call("GET", `/contacts/${contacts[7].id}`, token)).json,
     project: (await call("GET", `/projects/${project.id}`, token)).json,
     invoice: (await call("GET", `/invoices/${invoice.id}`, token)).json,
-    widgets: (await call("GET", "/dashboard?widgets=account.outstanding,account.invoices_by_status,taskly.tasks_by_status,taskly.project_progress", token)).json,
+    widgets: (await call("GET", "/dashboard?widgets=account.outstanding,account.invoices_by_status,taskly.tasks_by_status,taskly.project_progress", token))
+      .json,
   });
   const before = JSON.stringify(await snapshot());
 
@@ -114,11 +121,7 @@ try {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, OPERATOR_TOKEN: secrets.OPERATOR_TOKEN },
   });
-  let moveLog = "";
-  move.stdout.on("data", (chunk) => {
-    moveLog += chunk;
-    process.stdout.write(chunk);
-  });
+  move.stdout.on("data", (chunk) => process.stdout.write(chunk));
   const moveStatus = await new Promise((resolve) => move.on("exit", resolve));
   await sleep(1000);
   moving = false;
@@ -141,8 +144,23 @@ try {
   // The data: the same, on SHARD_1, and nothing of the workspace left on DB.
   const after = JSON.stringify(await snapshot());
   if (after !== before) throw new Error(`the workspace's data changed in the move:\n${before}\n${after}`);
-  if (count("DB", `SELECT shard FROM workspaces WHERE id = ${workspaceId}`).shard !== "SHARD_1") throw new Error("the directory does not map the workspace to SHARD_1");
-  const tables = ["contacts", "employees", "projects", "tasks", "invoices", "payments", "events", "webhook_deliveries", "webhook_endpoints", "task_counts", "invoice_balances", "payment_days", "invoice_counters"];
+  if (count("DB", `SELECT shard FROM workspaces WHERE id = ${workspaceId}`).shard !== "SHARD_1")
+    throw new Error("the directory does not map the workspace to SHARD_1");
+  const tables = [
+    "contacts",
+    "employees",
+    "projects",
+    "tasks",
+    "invoices",
+    "payments",
+    "events",
+    "webhook_deliveries",
+    "webhook_endpoints",
+    "task_counts",
+    "invoice_balances",
+    "payment_days",
+    "invoice_counters",
+  ];
   const sum = tables.map((table) => `(SELECT count(*) FROM ${table} WHERE workspace_id = ${workspaceId})`).join(" + ");
   const left = count("DB", `SELECT ${sum} AS n`).n;
   if (left !== 0) throw new Error(`${left} rows of the workspace are still on DB`);

@@ -1,7 +1,8 @@
 // End to end, outside vitest: the real dev server (wrangler dev, local D1/DO/Queues) delivers
 // invoice.created to a receiver on 127.0.0.1, and the official standardwebhooks package verifies it.
-import { createServer } from "node:http";
+
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";

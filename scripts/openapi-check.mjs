@@ -13,7 +13,10 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
 const out = "dist/openapi";
 mkdirSync(out, { recursive: true });
-const quiet = { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } };
+const quiet = {
+  stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+};
 
 execSync(`npx wrangler deploy --dry-run --outdir ${out}/bundle`, { ...quiet, stdio: "ignore" });
 const server = createTestHarness({

@@ -42,7 +42,16 @@ function random(seed) {
   };
 }
 
-const quote = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : typeof value === "boolean" ? (value ? "1" : "0") : `'${String(value).replaceAll("'", "''")}'`);
+const quote = (value) =>
+  value === null || value === undefined
+    ? "NULL"
+    : typeof value === "number"
+      ? String(value)
+      : typeof value === "boolean"
+        ? value
+          ? "1"
+          : "0"
+        : `'${String(value).replaceAll("'", "''")}'`;
 
 /** Multi-row INSERTs of at most 200 rows each (a statement stays far under D1's 100 KB). */
 function inserts(table, columns, rows) {
@@ -60,11 +69,101 @@ function passwordHash(password, saltSeed) {
   return `pbkdf2-sha256$100000$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
-const FIRST = ["Ada", "Alan", "Grace", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia", "Tim", "Katherine", "John", "Hedy", "Guido", "Anita", "Bjarne", "Sophie", "Niklaus", "Mary", "James", "Joan", "Donald", "Lynn", "Carl", "Evelyn", "Yukihiro", "Shafi", "Brian"];
-const LAST = ["Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra", "Perlman", "Berners-Lee", "Johnson", "McCarthy", "Lamarr", "van Rossum", "Borg", "Stroustrup", "Wilson", "Wirth", "Keller", "Gosling", "Clarke", "Knuth", "Conway", "Sagan", "Boyd", "Matsumoto", "Goldwasser", "Kernighan"];
-const COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne", "Cyberdyne", "Soylent", "Wonka", "Tyrell", "Aperture", "Pied Piper", "Massive Dynamic", "Gringotts", "Oscorp", "Monarch", "Nakatomi", "Prestige"];
+const FIRST = [
+  "Ada",
+  "Alan",
+  "Grace",
+  "Linus",
+  "Margaret",
+  "Dennis",
+  "Barbara",
+  "Ken",
+  "Frances",
+  "Edsger",
+  "Radia",
+  "Tim",
+  "Katherine",
+  "John",
+  "Hedy",
+  "Guido",
+  "Anita",
+  "Bjarne",
+  "Sophie",
+  "Niklaus",
+  "Mary",
+  "James",
+  "Joan",
+  "Donald",
+  "Lynn",
+  "Carl",
+  "Evelyn",
+  "Yukihiro",
+  "Shafi",
+  "Brian",
+];
+const LAST = [
+  "Lovelace",
+  "Turing",
+  "Hopper",
+  "Torvalds",
+  "Hamilton",
+  "Ritchie",
+  "Liskov",
+  "Thompson",
+  "Allen",
+  "Dijkstra",
+  "Perlman",
+  "Berners-Lee",
+  "Johnson",
+  "McCarthy",
+  "Lamarr",
+  "van Rossum",
+  "Borg",
+  "Stroustrup",
+  "Wilson",
+  "Wirth",
+  "Keller",
+  "Gosling",
+  "Clarke",
+  "Knuth",
+  "Conway",
+  "Sagan",
+  "Boyd",
+  "Matsumoto",
+  "Goldwasser",
+  "Kernighan",
+];
+const COMPANIES = [
+  "Acme",
+  "Globex",
+  "Initech",
+  "Umbrella",
+  "Hooli",
+  "Vandelay",
+  "Stark",
+  "Wayne",
+  "Cyberdyne",
+  "Soylent",
+  "Wonka",
+  "Tyrell",
+  "Aperture",
+  "Pied Piper",
+  "Massive Dynamic",
+  "Gringotts",
+  "Oscorp",
+  "Monarch",
+  "Nakatomi",
+  "Prestige",
+];
 const DEPARTMENTS = ["Engineering", "Engineering", "Engineering", "Sales", "Sales", "Marketing", "Finance", "Operations", "Support", "Support"];
-const DESIGNATIONS = { Engineering: ["Engineer", "Senior Engineer", "Staff Engineer"], Sales: ["Account Executive", "Sales Manager"], Marketing: ["Marketer"], Finance: ["Accountant"], Operations: ["Operations Lead"], Support: ["Support Specialist"] };
+const DESIGNATIONS = {
+  Engineering: ["Engineer", "Senior Engineer", "Staff Engineer"],
+  Sales: ["Account Executive", "Sales Manager"],
+  Marketing: ["Marketer"],
+  Finance: ["Accountant"],
+  Operations: ["Operations Lead"],
+  Support: ["Support Specialist"],
+};
 const SOURCES = ["website", "website", "website", "referral", "referral", "linkedin", "event", "cold call", null];
 const OPEN_STAGES = ["initial_contact", "qualification", "meeting", "proposal", "negotiation"];
 
@@ -73,7 +172,7 @@ export function demoSql(ids, now = Date.now()) {
   const rand = random(20261122);
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const between = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
-  const today = Date.parse(new Date(now).toISOString().slice(0, 10) + "T00:00:00Z");
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
   const date = (ms) => new Date(ms).toISOString().slice(0, 10);
   const ws = ids.workspaces + 1;
   const person = (n) => `${FIRST[n % FIRST.length]} ${LAST[(n * 7 + Math.floor(n / FIRST.length)) % LAST.length]}`;
@@ -82,13 +181,39 @@ export function demoSql(ids, now = Date.now()) {
   const stamp = (ms) => ({ created_at: ms, updated_at: ms });
 
   // The demo lives on DB, shard 0: the directory and its business rows in the one local database.
-  out.push(...inserts("workspaces", ["id", "name", "plan", "plan_updated_at", "disabled_packages", "shard", "created_at", "updated_at"], [
-    { id: ws, name: DEMO.workspace_name, plan: "pro", plan_updated_at: now, disabled_packages: "[]", shard: "DB", ...stamp(today - 400 * DAY) },
-  ]));
-  out.push(...inserts("users", ["id", "workspace_id", "name", "email", "password_hash", "role", "created_at", "updated_at"], [
-    { id: ids.users + 1, workspace_id: ws, name: DEMO.name, email: DEMO.email, password_hash: passwordHash(DEMO.password, 7), role: "owner", ...stamp(today - 400 * DAY) },
-    { id: ids.users + 2, workspace_id: ws, name: DEMO_VIEWER.name, email: DEMO_VIEWER.email, password_hash: passwordHash(DEMO_VIEWER.password, 9), role: "viewer", ...stamp(today - 100 * DAY) },
-  ]));
+  out.push(
+    ...inserts(
+      "workspaces",
+      ["id", "name", "plan", "plan_updated_at", "disabled_packages", "shard", "created_at", "updated_at"],
+      [{ id: ws, name: DEMO.workspace_name, plan: "pro", plan_updated_at: now, disabled_packages: "[]", shard: "DB", ...stamp(today - 400 * DAY) }],
+    ),
+  );
+  out.push(
+    ...inserts(
+      "users",
+      ["id", "workspace_id", "name", "email", "password_hash", "role", "created_at", "updated_at"],
+      [
+        {
+          id: ids.users + 1,
+          workspace_id: ws,
+          name: DEMO.name,
+          email: DEMO.email,
+          password_hash: passwordHash(DEMO.password, 7),
+          role: "owner",
+          ...stamp(today - 400 * DAY),
+        },
+        {
+          id: ids.users + 2,
+          workspace_id: ws,
+          name: DEMO_VIEWER.name,
+          email: DEMO_VIEWER.email,
+          password_hash: passwordHash(DEMO_VIEWER.password, 9),
+          role: "viewer",
+          ...stamp(today - 100 * DAY),
+        },
+      ],
+    ),
+  );
 
   // Employees: six departments, three years of joiners, a few who left.
   const employees = [];
@@ -97,27 +222,64 @@ export function demoSql(ids, now = Date.now()) {
     const joined = n < 5 ? today - between(0, 25) * DAY : today - between(30, 1100) * DAY;
     const status = n % 17 === 5 ? "left" : n % 13 === 7 ? "inactive" : "active";
     const name = person(n);
-    employees.push({ id: ids.employees + 1 + n, workspace_id: ws, name, email: email(name, n, "demo.example"), phone: `+1415555${String(1000 + n).slice(-4)}`, department, designation: department ? pick(DESIGNATIONS[department]) : null, branch: pick(["San Francisco", "Berlin", "Remote"]), status, date_of_joining: date(joined), ...stamp(joined) });
+    employees.push({
+      id: ids.employees + 1 + n,
+      workspace_id: ws,
+      name,
+      email: email(name, n, "demo.example"),
+      phone: `+1415555${String(1000 + n).slice(-4)}`,
+      department,
+      designation: department ? pick(DESIGNATIONS[department]) : null,
+      branch: pick(["San Francisco", "Berlin", "Remote"]),
+      status,
+      date_of_joining: date(joined),
+      ...stamp(joined),
+    });
   }
-  out.push(...inserts("employees", ["id", "workspace_id", "name", "email", "phone", "department", "designation", "branch", "status", "date_of_joining", "created_at", "updated_at"], employees));
+  out.push(
+    ...inserts(
+      "employees",
+      ["id", "workspace_id", "name", "email", "phone", "department", "designation", "branch", "status", "date_of_joining", "created_at", "updated_at"],
+      employees,
+    ),
+  );
   const active = employees.filter((e) => e.status === "active");
 
   // Contacts: a year of them, more recently.
   const contacts = [];
   for (let n = 0; n < 320; n++) {
-    const created = now - Math.floor(Math.pow(rand(), 1.6) * 365 * DAY);
+    const created = now - Math.floor(rand() ** 1.6 * 365 * DAY);
     const company = pick(COMPANIES);
     const name = person(n + 50);
-    contacts.push({ id: ids.contacts + 1 + n, workspace_id: ws, name, email: email(name, n, `${company.toLowerCase().replace(/\s+/g, "")}.example`), phone: null, company, ...stamp(created) });
+    contacts.push({
+      id: ids.contacts + 1 + n,
+      workspace_id: ws,
+      name,
+      email: email(name, n, `${company.toLowerCase().replace(/\s+/g, "")}.example`),
+      phone: null,
+      company,
+      ...stamp(created),
+    });
   }
   out.push(...inserts("contacts", ["id", "workspace_id", "name", "email", "phone", "company", "created_at", "updated_at"], contacts));
 
   // Leads from several sources.
   const leads = [];
   for (let n = 0; n < 150; n++) {
-    const created = now - Math.floor(Math.pow(rand(), 1.4) * 200 * DAY);
+    const created = now - Math.floor(rand() ** 1.4 * 200 * DAY);
     const name = person(n + 400);
-    leads.push({ id: ids.leads + 1 + n, workspace_id: ws, name, email: email(name, n, "lead.example"), company: pick(COMPANIES), source: pick(SOURCES), status: pick(["new", "new", "contacted", "qualified", "unqualified", "converted"]), value: between(5, 120) * 1000, currency: rand() < 0.75 ? "USD" : "EUR", ...stamp(created) });
+    leads.push({
+      id: ids.leads + 1 + n,
+      workspace_id: ws,
+      name,
+      email: email(name, n, "lead.example"),
+      company: pick(COMPANIES),
+      source: pick(SOURCES),
+      status: pick(["new", "new", "contacted", "qualified", "unqualified", "converted"]),
+      value: between(5, 120) * 1000,
+      currency: rand() < 0.75 ? "USD" : "EUR",
+      ...stamp(created),
+    });
   }
   out.push(...inserts("leads", ["id", "workspace_id", "name", "email", "company", "source", "status", "value", "currency", "created_at", "updated_at"], leads));
 
@@ -126,7 +288,15 @@ export function demoSql(ids, now = Date.now()) {
   for (let n = 0; n < 60; n++) {
     const company = `${COMPANIES[n % COMPANIES.length]}${n >= COMPANIES.length ? ` ${["Labs", "Holdings", "GmbH"][Math.floor(n / COMPANIES.length) - 1]}` : ""}`;
     const currency = n % 10 < 7 ? "USD" : "EUR";
-    customers.push({ id: ids.customers + 1 + n, workspace_id: ws, name: company, email: `ap@${company.toLowerCase().replace(/[^a-z]+/g, "")}.example`, billing_country: currency === "USD" ? "US" : "DE", currency, ...stamp(today - between(200, 500) * DAY) });
+    customers.push({
+      id: ids.customers + 1 + n,
+      workspace_id: ws,
+      name: company,
+      email: `ap@${company.toLowerCase().replace(/[^a-z]+/g, "")}.example`,
+      billing_country: currency === "USD" ? "US" : "DE",
+      currency,
+      ...stamp(today - between(200, 500) * DAY),
+    });
   }
   out.push(...inserts("customers", ["id", "workspace_id", "name", "email", "billing_country", "currency", "created_at", "updated_at"], customers));
 
@@ -134,34 +304,106 @@ export function demoSql(ids, now = Date.now()) {
   const invoices = [];
   const payments = [];
   for (let n = 0; n < 400; n++) {
-    const customer = customers[Math.floor(Math.pow(rand(), 1.3) * customers.length)];
+    const customer = customers[Math.floor(rand() ** 1.3 * customers.length)];
     const issued = today - Math.floor(rand() * 360) * DAY;
     const lines = Array.from({ length: between(1, 3) }, () => {
       const quantity = between(1, 10);
       const unit = between(20, 400) * 100;
       const rate = customer.currency === "EUR" ? 19 : 0;
       const amount = quantity * unit;
-      return { description: pick(["Consulting", "Implementation", "Support plan", "Training", "Licence"]), quantity, unit_amount: unit, tax_rate: rate, amount, tax_amount: Math.round((amount * rate) / 100) };
+      return {
+        description: pick(["Consulting", "Implementation", "Support plan", "Training", "Licence"]),
+        quantity,
+        unit_amount: unit,
+        tax_rate: rate,
+        amount,
+        tax_amount: Math.round((amount * rate) / 100),
+      };
     });
     const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
     const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
     const total = subtotal + tax;
     const age = (today - issued) / DAY;
     const roll = rand();
-    let status = age > 45 ? (roll < 0.82 ? "paid" : roll < 0.9 ? "partially_paid" : roll < 0.96 ? "sent" : "void") : roll < 0.2 ? "draft" : roll < 0.55 ? "sent" : roll < 0.7 ? "partially_paid" : "paid";
+    const status =
+      age > 45
+        ? roll < 0.82
+          ? "paid"
+          : roll < 0.9
+            ? "partially_paid"
+            : roll < 0.96
+              ? "sent"
+              : "void"
+        : roll < 0.2
+          ? "draft"
+          : roll < 0.55
+            ? "sent"
+            : roll < 0.7
+              ? "partially_paid"
+              : "paid";
     const paid = status === "paid" ? total : status === "partially_paid" ? Math.round(total * (0.3 + rand() * 0.4)) : 0;
     const id = ids.invoices + 1 + n;
-    invoices.push({ id, workspace_id: ws, customer_id: customer.id, number: `INV-${String(n + 1).padStart(6, "0")}`, currency: customer.currency, issue_date: date(issued), due_date: date(issued + 30 * DAY), items: JSON.stringify(lines), status, subtotal, tax_total: tax, total, amount_paid: paid, sent_at: status === "draft" ? null : issued + 3_600_000, sent_to: status === "draft" ? null : customer.email, ...stamp(issued) });
+    invoices.push({
+      id,
+      workspace_id: ws,
+      customer_id: customer.id,
+      number: `INV-${String(n + 1).padStart(6, "0")}`,
+      currency: customer.currency,
+      issue_date: date(issued),
+      due_date: date(issued + 30 * DAY),
+      items: JSON.stringify(lines),
+      status,
+      subtotal,
+      tax_total: tax,
+      total,
+      amount_paid: paid,
+      sent_at: status === "draft" ? null : issued + 3_600_000,
+      sent_to: status === "draft" ? null : customer.email,
+      ...stamp(issued),
+    });
     if (paid > 0) {
       const parts = status === "paid" && rand() < 0.3 ? 2 : 1;
       for (let part = 0; part < parts; part++) {
         const amount = parts === 2 ? (part === 0 ? Math.floor(paid / 2) : paid - Math.floor(paid / 2)) : paid;
         const at = Math.min(now - 60_000, issued + between(2, 40) * DAY + part * 5 * DAY);
-        payments.push({ id: ids.payments + 1 + payments.length, workspace_id: ws, invoice_id: id, amount, currency: customer.currency, method: pick(["card", "bank_transfer", "bank_transfer", "cash"]), paid_at: at, ...stamp(at) });
+        payments.push({
+          id: ids.payments + 1 + payments.length,
+          workspace_id: ws,
+          invoice_id: id,
+          amount,
+          currency: customer.currency,
+          method: pick(["card", "bank_transfer", "bank_transfer", "cash"]),
+          paid_at: at,
+          ...stamp(at),
+        });
       }
     }
   }
-  out.push(...inserts("invoices", ["id", "workspace_id", "customer_id", "number", "currency", "issue_date", "due_date", "items", "status", "subtotal", "tax_total", "total", "amount_paid", "sent_at", "sent_to", "created_at", "updated_at"], invoices));
+  out.push(
+    ...inserts(
+      "invoices",
+      [
+        "id",
+        "workspace_id",
+        "customer_id",
+        "number",
+        "currency",
+        "issue_date",
+        "due_date",
+        "items",
+        "status",
+        "subtotal",
+        "tax_total",
+        "total",
+        "amount_paid",
+        "sent_at",
+        "sent_to",
+        "created_at",
+        "updated_at",
+      ],
+      invoices,
+    ),
+  );
   out.push(...inserts("payments", ["id", "workspace_id", "invoice_id", "amount", "currency", "method", "paid_at", "created_at", "updated_at"], payments));
   out.push(`INSERT INTO invoice_counters (workspace_id, last) VALUES (${ws}, ${invoices.length});`);
 
@@ -173,29 +415,108 @@ export function demoSql(ids, now = Date.now()) {
     const stage = roll < 0.3 ? "won" : roll < 0.48 ? "lost" : pick(OPEN_STAGES);
     const closed = stage === "won" || stage === "lost" ? Math.min(now - 60_000, created + between(5, 60) * DAY) : null;
     const contact = contacts[n % contacts.length];
-    deals.push({ id: ids.deals + 1 + n, workspace_id: ws, name: `${contact.company} — ${pick(["platform", "renewal", "expansion", "pilot", "migration"])}`, value: between(2, 150) * 1000 * 100, currency: rand() < 0.7 ? "USD" : "EUR", stage, status: stage === "won" || stage === "lost" ? stage : "open", contact_id: contact.id, lost_reason: stage === "lost" ? pick(["price", "timing", "competitor", "no budget"]) : null, closed_at: closed, expected_close_date: date(created + 45 * DAY), ...stamp(created) });
+    deals.push({
+      id: ids.deals + 1 + n,
+      workspace_id: ws,
+      name: `${contact.company} — ${pick(["platform", "renewal", "expansion", "pilot", "migration"])}`,
+      value: between(2, 150) * 1000 * 100,
+      currency: rand() < 0.7 ? "USD" : "EUR",
+      stage,
+      status: stage === "won" || stage === "lost" ? stage : "open",
+      contact_id: contact.id,
+      lost_reason: stage === "lost" ? pick(["price", "timing", "competitor", "no budget"]) : null,
+      closed_at: closed,
+      expected_close_date: date(created + 45 * DAY),
+      ...stamp(created),
+    });
   }
-  out.push(...inserts("deals", ["id", "workspace_id", "name", "value", "currency", "stage", "status", "contact_id", "lost_reason", "closed_at", "expected_close_date", "created_at", "updated_at"], deals));
+  out.push(
+    ...inserts(
+      "deals",
+      [
+        "id",
+        "workspace_id",
+        "name",
+        "value",
+        "currency",
+        "stage",
+        "status",
+        "contact_id",
+        "lost_reason",
+        "closed_at",
+        "expected_close_date",
+        "created_at",
+        "updated_at",
+      ],
+      deals,
+    ),
+  );
 
   // Projects and their tasks: some overdue, some done.
   const projects = [];
-  const PROJECTS = ["Website relaunch", "Mobile app", "Data warehouse", "Customer portal", "ERP migration", "Security audit", "Onboarding revamp", "Billing v2", "Partner API", "Design system", "Support tooling", "Office move"];
+  const PROJECTS = [
+    "Website relaunch",
+    "Mobile app",
+    "Data warehouse",
+    "Customer portal",
+    "ERP migration",
+    "Security audit",
+    "Onboarding revamp",
+    "Billing v2",
+    "Partner API",
+    "Design system",
+    "Support tooling",
+    "Office move",
+  ];
   PROJECTS.forEach((name, n) => {
     const started = today - between(30, 300) * DAY;
-    projects.push({ id: ids.projects + 1 + n, workspace_id: ws, name, description: null, status: n < 8 ? "active" : n < 10 ? "on_hold" : "completed", customer_id: n % 3 === 0 ? customers[n].id : null, start_date: date(started), end_date: date(started + between(60, 240) * DAY), ...stamp(started) });
+    projects.push({
+      id: ids.projects + 1 + n,
+      workspace_id: ws,
+      name,
+      description: null,
+      status: n < 8 ? "active" : n < 10 ? "on_hold" : "completed",
+      customer_id: n % 3 === 0 ? customers[n].id : null,
+      start_date: date(started),
+      end_date: date(started + between(60, 240) * DAY),
+      ...stamp(started),
+    });
   });
-  out.push(...inserts("projects", ["id", "workspace_id", "name", "description", "status", "customer_id", "start_date", "end_date", "created_at", "updated_at"], projects));
+  out.push(
+    ...inserts(
+      "projects",
+      ["id", "workspace_id", "name", "description", "status", "customer_id", "start_date", "end_date", "created_at", "updated_at"],
+      projects,
+    ),
+  );
   const tasks = [];
   for (let n = 0; n < 300; n++) {
-    const project = projects[Math.floor(Math.pow(rand(), 0.8) * projects.length)];
+    const project = projects[Math.floor(rand() ** 0.8 * projects.length)];
     const created = Math.max(Date.parse(`${project.start_date}T00:00:00Z`), today - between(1, 120) * DAY);
     const roll = rand();
     const status = project.status === "completed" ? "done" : roll < 0.42 ? "done" : roll < 0.62 ? "in_progress" : roll < 0.72 ? "review" : "todo";
     const completed = status === "done" ? Math.min(now - 60_000, created + between(1, 40) * DAY) : null;
     const due = rand() < 0.8 ? date(created + between(3, 45) * DAY) : null;
-    tasks.push({ id: ids.tasks + 1 + n, workspace_id: ws, project_id: project.id, title: `${pick(["Draft", "Review", "Build", "Test", "Ship", "Plan", "Fix"])} ${pick(["checkout", "login", "reports", "search", "exports", "emails", "dashboard", "permissions"])}`, status, priority: pick(["low", "medium", "medium", "high", "urgent"]), assignee_id: pick(active).id, due_date: due, completed_at: completed, ...stamp(created) });
+    tasks.push({
+      id: ids.tasks + 1 + n,
+      workspace_id: ws,
+      project_id: project.id,
+      title: `${pick(["Draft", "Review", "Build", "Test", "Ship", "Plan", "Fix"])} ${pick(["checkout", "login", "reports", "search", "exports", "emails", "dashboard", "permissions"])}`,
+      status,
+      priority: pick(["low", "medium", "medium", "high", "urgent"]),
+      assignee_id: pick(active).id,
+      due_date: due,
+      completed_at: completed,
+      ...stamp(created),
+    });
   }
-  out.push(...inserts("tasks", ["id", "workspace_id", "project_id", "title", "status", "priority", "assignee_id", "due_date", "completed_at", "created_at", "updated_at"], tasks));
+  out.push(
+    ...inserts(
+      "tasks",
+      ["id", "workspace_id", "project_id", "title", "status", "priority", "assignee_id", "due_date", "completed_at", "created_at", "updated_at"],
+      tasks,
+    ),
+  );
 
   // Recruitment: openings and their candidates.
   const openings = [
@@ -204,14 +525,31 @@ export function demoSql(ids, now = Date.now()) {
     ["Support Specialist", "Support", 2],
     ["Product Marketer", "Marketing", 1],
     ["Finance Analyst", "Finance", 1],
-  ].map(([title, department, positions], n) => ({ id: ids.job_openings + 1 + n, workspace_id: ws, title, department, branch: "Berlin", positions, status: "open", ...stamp(today - between(10, 90) * DAY) }));
+  ].map(([title, department, positions], n) => ({
+    id: ids.job_openings + 1 + n,
+    workspace_id: ws,
+    title,
+    department,
+    branch: "Berlin",
+    positions,
+    status: "open",
+    ...stamp(today - between(10, 90) * DAY),
+  }));
   out.push(...inserts("job_openings", ["id", "workspace_id", "title", "department", "branch", "positions", "status", "created_at", "updated_at"], openings));
   const candidates = [];
   for (let n = 0; n < 40; n++) {
     const opening = openings[n % openings.length];
     const name = person(n + 700);
     const stage = pick(["applied", "applied", "applied", "screening", "screening", "interview", "offer", "rejected"]);
-    candidates.push({ id: ids.candidates + 1 + n, workspace_id: ws, job_opening_id: opening.id, name, email: email(name, n, "mail.example"), stage, ...stamp(today - between(0, 60) * DAY) });
+    candidates.push({
+      id: ids.candidates + 1 + n,
+      workspace_id: ws,
+      job_opening_id: opening.id,
+      name,
+      email: email(name, n, "mail.example"),
+      stage,
+      ...stamp(today - between(0, 60) * DAY),
+    });
   }
   out.push(...inserts("candidates", ["id", "workspace_id", "job_opening_id", "name", "email", "stage", "created_at", "updated_at"], candidates));
 
@@ -226,11 +564,27 @@ export function demoSql(ids, now = Date.now()) {
       if (rand() < 0.2) continue;
       for (let k = 0; k < between(1, 3); k++) {
         const task = workable[Math.floor(rand() * workable.length)];
-        entries.push({ id: ids.time_entries + 1 + entries.length, workspace_id: ws, employee_id: engineer.id, task_id: task.id, project_id: task.project_id, date: date(day), minutes: between(3, 16) * 15, billable: rand() < 0.8, ...stamp(day + 17 * 3_600_000) });
+        entries.push({
+          id: ids.time_entries + 1 + entries.length,
+          workspace_id: ws,
+          employee_id: engineer.id,
+          task_id: task.id,
+          project_id: task.project_id,
+          date: date(day),
+          minutes: between(3, 16) * 15,
+          billable: rand() < 0.8,
+          ...stamp(day + 17 * 3_600_000),
+        });
       }
     }
   }
-  out.push(...inserts("time_entries", ["id", "workspace_id", "employee_id", "task_id", "project_id", "date", "minutes", "billable", "created_at", "updated_at"], entries));
+  out.push(
+    ...inserts(
+      "time_entries",
+      ["id", "workspace_id", "employee_id", "task_id", "project_id", "date", "minutes", "billable", "created_at", "updated_at"],
+      entries,
+    ),
+  );
   return out;
 }
 
@@ -255,9 +609,11 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
   const rand = random(20261123);
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const between = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
-  const today = Date.parse(new Date(now).toISOString().slice(0, 10) + "T00:00:00Z");
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
   const hex = () => Array.from({ length: 16 }, () => "0123456789abcdef"[Math.floor(rand() * 16)]).join("");
-  const out = [`INSERT INTO analytics_sites (id, workspace_id, domain, site_key, created_at, updated_at) VALUES (${siteId}, ${workspaceId}, '${DEMO_SITE.domain}', '${DEMO_SITE.site_key}', ${today - 31 * DAY}, ${today - 31 * DAY});`];
+  const out = [
+    `INSERT INTO analytics_sites (id, workspace_id, domain, site_key, created_at, updated_at) VALUES (${siteId}, ${workspaceId}, '${DEMO_SITE.domain}', '${DEMO_SITE.site_key}', ${today - 31 * DAY}, ${today - 31 * DAY});`,
+  ];
   const events = [];
   const visits = [];
   for (let d = 29; d >= 0; d--) {
@@ -269,9 +625,36 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
       const [referrer, country, device] = [pick(REFERRERS), pick(COUNTRIES), pick(DEVICES)];
       // Today only up to now; other days over the whole day.
       let ts = day + Math.floor(rand() * Math.min(DAY - 3_600_000, d === 0 ? Math.max(60_000, now - day - 3_600_000) : DAY - 3_600_000));
-      const visit = { id: `${siteId}.${visitor}.${ts}`, workspace_id: workspaceId, site_id: siteId, visitor, day: new Date(ts).toISOString().slice(0, 10), referrer, started_at: ts, last_at: ts, pageviews: 0, events: 0 };
+      const visit = {
+        id: `${siteId}.${visitor}.${ts}`,
+        workspace_id: workspaceId,
+        site_id: siteId,
+        visitor,
+        day: new Date(ts).toISOString().slice(0, 10),
+        referrer,
+        started_at: ts,
+        last_at: ts,
+        pageviews: 0,
+        events: 0,
+      };
       const add = (name, path, extra = {}) => {
-        events.push({ event_key: `demo-${events.length}`, workspace_id: workspaceId, site_id: siteId, visitor, visit_id: visit.id, name, path, referrer, country, device, props: null, revenue_amount: null, revenue_currency: null, ts, ...extra });
+        events.push({
+          event_key: `demo-${events.length}`,
+          workspace_id: workspaceId,
+          site_id: siteId,
+          visitor,
+          visit_id: visit.id,
+          name,
+          path,
+          referrer,
+          country,
+          device,
+          props: null,
+          revenue_amount: null,
+          revenue_currency: null,
+          ts,
+          ...extra,
+        });
         visit.last_at = ts;
         visit.events += 1;
         if (name === "pageview") visit.pageviews += 1;
@@ -281,7 +664,10 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
       for (const [name, chance] of CHECKOUT) {
         if (rand() >= chance) break;
         const revenue = name === "purchase" ? { revenue_amount: between(12, 60) * 500 - 1, revenue_currency: "EUR" } : {};
-        add(name, name === "view_item" ? "/products/espresso-machine" : "/checkout", { props: name === "view_item" ? JSON.stringify({ sku: "ESP-1" }) : null, ...revenue });
+        add(name, name === "view_item" ? "/products/espresso-machine" : "/checkout", {
+          props: name === "view_item" ? JSON.stringify({ sku: "ESP-1" }) : null,
+          ...revenue,
+        });
       }
       visits.push(visit);
     }
@@ -308,11 +694,62 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
   return out;
 }
 
-const ANALYTICS_TABLES = ["analytics_events", "analytics_visits", "analytics_visitor_days", "analytics_daily", "analytics_daily_revenue", "analytics_funnels", "analytics_sites"];
+const ANALYTICS_TABLES = [
+  "analytics_events",
+  "analytics_visits",
+  "analytics_visitor_days",
+  "analytics_daily",
+  "analytics_daily_revenue",
+  "analytics_funnels",
+  "analytics_sites",
+];
 
-const TABLES = ["workspaces", "users", "employees", "contacts", "leads", "customers", "invoices", "payments", "deals", "projects", "tasks", "job_openings", "candidates", "time_entries"];
+const TABLES = [
+  "workspaces",
+  "users",
+  "employees",
+  "contacts",
+  "leads",
+  "customers",
+  "invoices",
+  "payments",
+  "deals",
+  "projects",
+  "tasks",
+  "job_openings",
+  "candidates",
+  "time_entries",
+];
 /** Child tables first, for deleting a workspace's rows. */
-const DELETE_ORDER = ["time_entries", "candidates", "job_openings", "tasks", "projects", "deals", "payments", "invoices", "customers", "leads", "contacts", "employees", "tokens", "idempotency_keys", "webhook_deliveries", "webhook_endpoints", "events", "sso_apps", "assistant_messages", "assistant_actions", "assistant_conversations", "chatbot_integrations", "users", "invoice_counters", "task_counts", "payment_days", "invoice_balances"];
+const DELETE_ORDER = [
+  "time_entries",
+  "candidates",
+  "job_openings",
+  "tasks",
+  "projects",
+  "deals",
+  "payments",
+  "invoices",
+  "customers",
+  "leads",
+  "contacts",
+  "employees",
+  "tokens",
+  "idempotency_keys",
+  "webhook_deliveries",
+  "webhook_endpoints",
+  "events",
+  "sso_apps",
+  "assistant_messages",
+  "assistant_actions",
+  "assistant_conversations",
+  "chatbot_integrations",
+  "users",
+  "invoice_counters",
+  "task_counts",
+  "payment_days",
+  "invoice_balances",
+];
 
 /** Seeds the demo workspace unless it exists (or re-creates it). Returns what it did. */
 export function seedDemo({ persistTo, recreate = false } = {}) {

@@ -30,12 +30,14 @@ const { values: options } = parseArgs({
 });
 // Without --url: the local dev server (npm run dev); say so, so a move is never aimed at the wrong place unawares.
 const DEFAULT_URL = "http://127.0.0.1:8787";
-if (!options.url) console.log(`[shard:move] no --url given: using the local dev server at ${DEFAULT_URL} (pass --url https://your-api-host to move a workspace elsewhere)`);
+if (!options.url)
+  console.log(`[shard:move] no --url given: using the local dev server at ${DEFAULT_URL} (pass --url https://your-api-host to move a workspace elsewhere)`);
 options.url ??= DEFAULT_URL;
 const workspaceId = Number(options.workspace);
 const to = options.to;
 const settleMs = Number(options["settle-ms"]);
-const token = process.env.OPERATOR_TOKEN ?? (existsSync(".dev.vars") ? /^OPERATOR_TOKEN=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim() : undefined);
+const token =
+  process.env.OPERATOR_TOKEN ?? (existsSync(".dev.vars") ? /^OPERATOR_TOKEN=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim() : undefined);
 // Isolates keep a verified token for 5 s: waiting less would let one still write to the old shard.
 const MIN_SETTLE_MS = 5_500;
 if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0 || !to || !token || !(settleMs >= MIN_SETTLE_MS)) {
@@ -59,7 +61,8 @@ async function step(name, body = {}) {
         body: JSON.stringify({ to, ...body }),
       });
     } catch (error) {
-      if (attempt >= 5) throw new Error(`${path}: could not reach ${options.url} (${error.message}); is the server running there? Pass --url to point at another one`);
+      if (attempt >= 5)
+        throw new Error(`${path}: could not reach ${options.url} (${error.message}); is the server running there? Pass --url to point at another one`);
       await sleep(500 * attempt);
       continue;
     }

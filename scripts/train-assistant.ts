@@ -3,8 +3,8 @@
 // fails when the corpus changed and the model was not retrained.
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { CORPUS } from "../src/packages/assistant/corpus";
 import { newClassifier } from "../src/packages/assistant/classifier";
+import { CORPUS } from "../src/packages/assistant/corpus";
 
 const corpusHash = createHash("sha256").update(JSON.stringify(CORPUS)).digest("hex");
 const nlp = await newClassifier();
@@ -13,4 +13,6 @@ const started = performance.now();
 await nlp.train();
 const model = JSON.parse(nlp.export(true));
 writeFileSync("src/packages/assistant/model.json", `${JSON.stringify({ corpusHash, model })}\n`);
-console.log(`assistant model: ${Object.values(CORPUS).flat().length} utterances, ${Object.keys(CORPUS).length} intents, trained in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `assistant model: ${Object.values(CORPUS).flat().length} utterances, ${Object.keys(CORPUS).length} intents, trained in ${Math.round(performance.now() - started)} ms`,
+);

@@ -1,11 +1,11 @@
 // The composition root: the packages this worker is built from, and nothing else.
 import dashboard from "./dashboard/manifest";
 import identity from "./identity/manifest";
+import account from "./packages/account/manifest";
+import accountingPro from "./packages/accounting-pro/manifest";
 import analytics from "./packages/analytics/manifest";
 import assistant from "./packages/assistant/manifest";
 import chatbot from "./packages/chatbot/manifest";
-import account from "./packages/account/manifest";
-import accountingPro from "./packages/accounting-pro/manifest";
 import hrm from "./packages/hrm/manifest";
 import hrmPro from "./packages/hrm-pro/manifest";
 import projectManagementPro from "./packages/project-management-pro/manifest";
@@ -17,8 +17,8 @@ import timesheets from "./packages/timesheets/manifest";
 import { createPlatform } from "./platform/app";
 import type { Env } from "./platform/context";
 import sso from "./sso/manifest";
-import webhooks from "./webhooks/manifest";
 import web from "./web/manifest";
+import webhooks from "./webhooks/manifest";
 import workspace from "./workspace/manifest";
 
 export { RateLimiter } from "./platform/rate-limit/durable-object";

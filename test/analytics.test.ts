@@ -39,7 +39,19 @@ async function workspace() {
   return ws;
 }
 
-type Hit = { name?: string; path?: string; url?: string; referrer?: string; props?: unknown; revenue?: unknown; ip?: string; ua?: string; country?: string; time?: number; contentType?: string };
+type Hit = {
+  name?: string;
+  path?: string;
+  url?: string;
+  referrer?: string;
+  props?: unknown;
+  revenue?: unknown;
+  ip?: string;
+  ua?: string;
+  country?: string;
+  time?: number;
+  contentType?: string;
+};
 
 /** What the tracker sends, from one browser (IP + user agent) at a time on the test clock. */
 function collect(site: Site, hit: Hit = {}) {
@@ -77,7 +89,13 @@ async function sequence(site: Site, hits: Hit[]) {
   }
 }
 
-const rows = async (db: D1Database, query: string, ...values: unknown[]) => (await db.prepare(query).bind(...values).all<Record<string, any>>()).results;
+const rows = async (db: D1Database, query: string, ...values: unknown[]) =>
+  (
+    await db
+      .prepare(query)
+      .bind(...values)
+      .all<Record<string, any>>()
+  ).results;
 
 async function get(ws: Workspace | string, path: string) {
   const res = await call("GET", path, { token: typeof ws === "string" ? ws : ws.token });
@@ -127,9 +145,29 @@ describe("sites", () => {
       expectError(await call("GET", path, { token: other.token }), 404, "not_found");
     }
     expectError(await call("DELETE", `/analytics/sites/${site.id}`, { token: other.token }), 404, "not_found");
-    expectError(await call("POST", `/analytics/sites/${site.id}/funnels`, { token: other.token, body: { name: "x", steps: [{ type: "page", value: "/" }, { type: "page", value: "/a" }] } }), 404, "not_found");
+    expectError(
+      await call("POST", `/analytics/sites/${site.id}/funnels`, {
+        token: other.token,
+        body: {
+          name: "x",
+          steps: [
+            { type: "page", value: "/" },
+            { type: "page", value: "/a" },
+          ],
+        },
+      }),
+      404,
+      "not_found",
+    );
     // A server-side event with another workspace's site key is refused too.
-    expectError(await call("POST", "/analytics/events", { token: other.token, body: { site: site.site_key, name: "purchase", url: "https://shop.example.com/", visitor: "u1" } }), 404, "not_found");
+    expectError(
+      await call("POST", "/analytics/events", {
+        token: other.token,
+        body: { site: site.site_key, name: "purchase", url: "https://shop.example.com/", visitor: "u1" },
+      }),
+      404,
+      "not_found",
+    );
     expect((await get(ws, `/analytics/sites/${site.id}`)).id).toBe(site.id);
   });
 });
@@ -155,9 +193,16 @@ describe("the collector", () => {
     ];
     for (const [hit, path] of bad) {
       const error = expectError(await collect(site, hit), 400, "validation_error");
-      expect(error.details.map((d: { path: string }) => d.path), JSON.stringify(hit)).toContain(path);
+      expect(
+        error.details.map((d: { path: string }) => d.path),
+        JSON.stringify(hit),
+      ).toContain(path);
     }
-    expectError(await call("POST", "/analytics/collect", { body: { site: "site_unknown", name: "pageview", url: "https://shop.example.com/" } }), 404, "not_found");
+    expectError(
+      await call("POST", "/analytics/collect", { body: { site: "site_unknown", name: "pageview", url: "https://shop.example.com/" } }),
+      404,
+      "not_found",
+    );
     expectError(await call("POST", "/analytics/collect", { body: "{not json", headers: { "content-type": "text/plain" } }), 400, "invalid_json");
 
     // Subdomains are the site; text/plain (sendBeacon, no CORS preflight) is JSON too; a bot is accepted and dropped.
@@ -168,10 +213,16 @@ describe("the collector", () => {
     expect(accepted.headers.get("access-control-allow-credentials")).toBeNull();
     expect((await collect(site, { ua: GOOGLEBOT, path: "/bot" })).status).toBe(202);
     expect((await collect(site, { ua: "", path: "/no-agent" })).status).toBe(202);
-    expect((await collect(site, { path: "/b", props: { plan: "pro", seats: 3 }, revenue: { amount: 4900, currency: "EUR" }, name: "purchase" })).status).toBe(202);
+    expect((await collect(site, { path: "/b", props: { plan: "pro", seats: 3 }, revenue: { amount: 4900, currency: "EUR" }, name: "purchase" })).status).toBe(
+      202,
+    );
     await landed(site.id, 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const stored = await rows(env.ANALYTICS_DB, "SELECT name, path, props, revenue_amount, revenue_currency FROM analytics_events WHERE site_id = ? ORDER BY id", site.id);
+    const stored = await rows(
+      env.ANALYTICS_DB,
+      "SELECT name, path, props, revenue_amount, revenue_currency FROM analytics_events WHERE site_id = ? ORDER BY id",
+      site.id,
+    );
     expect(stored).toEqual([
       { name: "pageview", path: "/a", props: null, revenue_amount: null, revenue_currency: null },
       { name: "purchase", path: "/b", props: JSON.stringify({ plan: "pro", seats: 3 }), revenue_amount: 4900, revenue_currency: "EUR" },
@@ -181,7 +232,11 @@ describe("the collector", () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     // Only the collector takes text/plain: everywhere else it is 415.
-    expectError(await call("POST", "/contacts", { token: ws.token, body: JSON.stringify({ name: "x" }), headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+    expectError(
+      await call("POST", "/contacts", { token: ws.token, body: JSON.stringify({ name: "x" }), headers: { "content-type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   it("counts each client IP at 600 requests a minute on its own", async () => {
@@ -243,7 +298,10 @@ describe("visitors, without cookies and without keeping who they are", () => {
 
     // Nothing that identifies the client is kept: no table of either database holds the IP or the user agent.
     for (const db of [env.ANALYTICS_DB, env.DB]) {
-      const tables = await rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'");
+      const tables = await rows(
+        db,
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'",
+      );
       for (const { name } of tables) {
         const dump = JSON.stringify(await rows(db, `SELECT * FROM "${name}"`));
         expect(dump, name).not.toContain(ip);
@@ -257,7 +315,8 @@ describe("visitors, without cookies and without keeping who they are", () => {
     const ws = await workspace();
     const site = await addSite(ws);
     await sequence(site, [{ time: at(9, 0, 20) }]);
-    const days = async () => (await rows(env.ANALYTICS_DB, "SELECT day FROM analytics_salts WHERE day >= '2026-06-19' AND day <= '2026-06-23' ORDER BY day")).map((row) => row.day);
+    const days = async () =>
+      (await rows(env.ANALYTICS_DB, "SELECT day FROM analytics_salts WHERE day >= '2026-06-19' AND day <= '2026-06-23' ORDER BY day")).map((row) => row.day);
     expect(await days()).toContain("2026-06-20");
     await runCron(Date.UTC(2026, 5, 21, 23, 59));
     expect(await days()).toEqual(["2026-06-20", "2026-06-21"]);
@@ -275,7 +334,13 @@ describe("visitors, without cookies and without keeping who they are", () => {
     const visits = await rows(env.ANALYTICS_DB, "SELECT day, pageviews, events, started_at, last_at FROM analytics_visits WHERE site_id = ?", site.id);
     expect(visits).toEqual([{ day: "2026-06-14", pageviews: 2, events: 2, started_at: Date.UTC(2026, 5, 14, 23, 50), last_at: Date.UTC(2026, 5, 15, 0, 5) }]);
     now = Date.UTC(2026, 5, 15, 12);
-    expect(await get(ws, `/analytics/sites/${site.id}/stats?period=7d`)).toMatchObject({ visitors: 2, visits: 1, pageviews: 2, bounce_rate: 0, visit_duration_seconds: 900 });
+    expect(await get(ws, `/analytics/sites/${site.id}/stats?period=7d`)).toMatchObject({
+      visitors: 2,
+      visits: 1,
+      pageviews: 2,
+      bounce_rate: 0,
+      visit_duration_seconds: 900,
+    });
   });
 });
 
@@ -322,14 +387,22 @@ describe("stats, series and breakdowns", () => {
       visit_duration_seconds: null,
       revenue: {},
     });
-    for (const query of ["period=2w", "from=2026-06-10", "from=2026-06-12&to=2026-06-10", "period=7d&from=2026-06-10&to=2026-06-11", "from=2025-01-01&to=2026-06-10", "from=2026-13-01&to=2026-13-02"]) {
+    for (const query of [
+      "period=2w",
+      "from=2026-06-10",
+      "from=2026-06-12&to=2026-06-10",
+      "period=7d&from=2026-06-10&to=2026-06-11",
+      "from=2025-01-01&to=2026-06-10",
+      "from=2026-13-01&to=2026-13-02",
+    ]) {
       expectError(await call("GET", `/analytics/sites/${site.id}/stats?${query}`, { token: ws.token }), 400, "validation_error");
     }
   });
 
   it("breaks visitors and pageviews down by page, referrer (the visit's source), country, device and event", async () => {
     const { ws, site } = await knownDay();
-    const breakdown = async (property: string, limit = "") => (await get(ws, `/analytics/sites/${site.id}/breakdown?period=7d&property=${property}${limit}`)).items;
+    const breakdown = async (property: string, limit = "") =>
+      (await get(ws, `/analytics/sites/${site.id}/breakdown?period=7d&property=${property}${limit}`)).items;
     expect(await breakdown("page")).toEqual([
       { value: "/", visitors: 2, pageviews: 2 },
       { value: "/pricing", visitors: 2, pageviews: 2 },
@@ -364,7 +437,15 @@ describe("stats, series and breakdowns", () => {
     const series = (query: string) => get(ws, `/analytics/sites/${site.id}/timeseries?${query}`);
     const days = await series("period=7d");
     expect(days.interval).toBe("day");
-    expect(days.points.map((p: { date: string }) => p.date)).toEqual(["2026-06-04", "2026-06-05", "2026-06-06", "2026-06-07", "2026-06-08", "2026-06-09", "2026-06-10"]);
+    expect(days.points.map((p: { date: string }) => p.date)).toEqual([
+      "2026-06-04",
+      "2026-06-05",
+      "2026-06-06",
+      "2026-06-07",
+      "2026-06-08",
+      "2026-06-09",
+      "2026-06-10",
+    ]);
     expect(days.points.map((p: { value: number }) => p.value)).toEqual([0, 0, 0, 0, 0, 0, 4]);
     expect((await series("period=7d&metric=pageviews")).points.at(-1).value).toBe(5);
     expect((await series("period=7d&metric=events")).points.at(-1).value).toBe(7);
@@ -393,11 +474,15 @@ describe("server-side events", () => {
   it("take the caller's visitor id (the same person across days), a recent timestamp, and the analytics:write scope", async () => {
     const ws = await workspace();
     const site = await addSite(ws);
-    const token = async (scopes: string[]) => (await call("POST", "/api-tokens", { token: ws.token, body: { name: "backend", scopes } })).json.data.token as string;
+    const token = async (scopes: string[]) =>
+      (await call("POST", "/api-tokens", { token: ws.token, body: { name: "backend", scopes } })).json.data.token as string;
     const writer = await token(["analytics:write"]);
     const reader = await token(["analytics:read"]);
     const send = (body: Record<string, unknown>, as = writer) =>
-      call("POST", "/analytics/events", { token: as, body: { site: site.site_key, name: "purchase", url: "https://shop.example.com/thanks", visitor: "customer-42", ...body } });
+      call("POST", "/analytics/events", {
+        token: as,
+        body: { site: site.site_key, name: "purchase", url: "https://shop.example.com/thanks", visitor: "customer-42", ...body },
+      });
 
     const denied = expectError(await send({}, reader), 403, "forbidden");
     expect(denied.message).toMatch(/analytics:write/);
@@ -444,7 +529,10 @@ describe("funnels", () => {
       { steps: [step("/a", "page"), step("/b", "page")] },
     ];
     for (const body of bad) expectError(await call("POST", path, { token: ws.token, body }), 400, "validation_error");
-    const created = await call("POST", path, { token: ws.token, body: { name: "Signup", steps: [step("/pricing", "page"), step("/signup/*", "page"), step("signup")], window_minutes: 30 } });
+    const created = await call("POST", path, {
+      token: ws.token,
+      body: { name: "Signup", steps: [step("/pricing", "page"), step("/signup/*", "page"), step("signup")], window_minutes: 30 },
+    });
     expect(created.status, created.text).toBe(201);
     const funnel = created.json.data;
     expect(funnel).toMatchObject({ site_id: site.id, name: "Signup", window_minutes: 30, built_in: false });
@@ -576,9 +664,16 @@ describe("the queue", () => {
     const ws = await workspace();
     const site = { ...(await addSite(ws)), workspace_id: ws.workspaceId };
     const marker = `poison-${crypto.randomUUID()}`;
-    await env.ANALYTICS_QUEUE.sendBatch([{ body: { v: 99, marker } }, { body: message(event(site)) }, { body: message(event(site, { visitor: "ffeeddccbbaa9988" })) }]);
+    await env.ANALYTICS_QUEUE.sendBatch([
+      { body: { v: 99, marker } },
+      { body: message(event(site)) },
+      { body: message(event(site, { visitor: "ffeeddccbbaa9988" })) },
+    ]);
     await landed(site.id, 2);
-    await vi.waitUntil(async () => (await rows(env.ANALYTICS_DB, "SELECT id FROM analytics_dead_letters WHERE body LIKE ?", `%${marker}%`)).length === 1, { timeout: 10_000, interval: 20 });
+    await vi.waitUntil(async () => (await rows(env.ANALYTICS_DB, "SELECT id FROM analytics_dead_letters WHERE body LIKE ?", `%${marker}%`)).length === 1, {
+      timeout: 10_000,
+      interval: 20,
+    });
   });
 
   it("writes a redelivered message once, and retries a whole batch whose write failed", async () => {
@@ -596,16 +691,17 @@ describe("the queue", () => {
     expect((await deliver(id, two)).explicitAcks).toEqual([id]);
     expect((await deliver(id, two)).explicitAcks).toEqual([id]);
     expect(await eventCount(site.id)).toBe(2);
-    expect(await rows(env.ANALYTICS_DB, "SELECT visitors, visits, pageviews, events, bounces, duration_ms FROM analytics_daily WHERE site_id = ?", site.id)).toEqual([
-      { visitors: 1, visits: 1, pageviews: 1, events: 2, bounces: 0, duration_ms: 1000 },
-    ]);
+    expect(
+      await rows(env.ANALYTICS_DB, "SELECT visitors, visits, pageviews, events, bounces, duration_ms FROM analytics_daily WHERE site_id = ?", site.id),
+    ).toEqual([{ visitors: 1, visits: 1, pageviews: 1, events: 2, bounces: 0, duration_ms: 1000 }]);
 
     // The analytics database refuses the write (a fault injected around the real binding): nothing is acked.
     let batches = 0;
     const failingWrites = new Proxy(env.ANALYTICS_DB, {
       get(target, property) {
         // The first batch (the reads) goes through; the second (the writes) fails.
-        if (property === "batch") return (statements: D1PreparedStatement[]) => (++batches === 2 ? Promise.reject(new Error("D1 is unavailable")) : target.batch(statements));
+        if (property === "batch")
+          return (statements: D1PreparedStatement[]) => (++batches === 2 ? Promise.reject(new Error("D1 is unavailable")) : target.batch(statements));
         const value = Reflect.get(target, property);
         return typeof value === "function" ? value.bind(target) : value;
       },

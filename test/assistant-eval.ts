@@ -15,11 +15,26 @@ type Expect =
 
 export type EvalCase = { message: string; expect: Expect };
 
-const m = (message: string, widget: string, period?: Record<string, string>, pick?: string): EvalCase => ({ message, expect: { intent: "metric", widget, ...(period ? { period } : {}), ...(pick ? { pick } : {}) } });
-const list = (message: string, resource: string, query?: Record<string, string>, refs?: Record<string, string>): EvalCase => ({ message, expect: { intent: "list", resource, ...(query ? { query } : {}), ...(refs ? { refs } : {}) } });
-const count = (message: string, resource: string, query?: Record<string, string>, refs?: Record<string, string>): EvalCase => ({ message, expect: { intent: "count", resource, ...(query ? { query } : {}), ...(refs ? { refs } : {}) } });
-const look = (message: string, expect: Omit<Extract<Expect, { intent: "lookup" }>, "intent">): EvalCase => ({ message, expect: { intent: "lookup", ...expect } });
-const act = (message: string, action: string, values?: Record<string, unknown>, refs?: Record<string, string>): EvalCase => ({ message, expect: { intent: "action", action, ...(values ? { values } : {}), ...(refs ? { refs } : {}) } });
+const m = (message: string, widget: string, period?: Record<string, string>, pick?: string): EvalCase => ({
+  message,
+  expect: { intent: "metric", widget, ...(period ? { period } : {}), ...(pick ? { pick } : {}) },
+});
+const list = (message: string, resource: string, query?: Record<string, string>, refs?: Record<string, string>): EvalCase => ({
+  message,
+  expect: { intent: "list", resource, ...(query ? { query } : {}), ...(refs ? { refs } : {}) },
+});
+const count = (message: string, resource: string, query?: Record<string, string>, refs?: Record<string, string>): EvalCase => ({
+  message,
+  expect: { intent: "count", resource, ...(query ? { query } : {}), ...(refs ? { refs } : {}) },
+});
+const look = (message: string, expect: Omit<Extract<Expect, { intent: "lookup" }>, "intent">): EvalCase => ({
+  message,
+  expect: { intent: "lookup", ...expect },
+});
+const act = (message: string, action: string, values?: Record<string, unknown>, refs?: Record<string, string>): EvalCase => ({
+  message,
+  expect: { intent: "action", action, ...(values ? { values } : {}), ...(refs ? { refs } : {}) },
+});
 const plain = (message: string, intent: "help" | "greeting" | "unknown"): EvalCase => ({ message, expect: { intent } });
 
 const MTD = { period: "mtd" };
@@ -187,7 +202,12 @@ export const EVAL_SET: EvalCase[] = [
   act("new task Review contract in Legal due tomorrow", "create_task", { title: "Review contract", due_date: "2026-11-23" }, { project_id: "Legal" }),
   act("Create task Write report in Marketing assigned to Ana", "create_task", { title: "Write report" }, { project_id: "Marketing", assignee_id: "Ana" }),
   act("please add a task to update the pricing page in Website by monday", "create_task", { due_date: "2026-11-23" }, { project_id: "Website" }),
-  act("make a task called Prepare demo in project Apollo due 2026-12-01", "create_task", { title: "Prepare demo", due_date: "2026-12-01" }, { project_id: "Apollo" }),
+  act(
+    "make a task called Prepare demo in project Apollo due 2026-12-01",
+    "create_task",
+    { title: "Prepare demo", due_date: "2026-12-01" },
+    { project_id: "Apollo" },
+  ),
   act("mark task 12 done", "set_task_status", { task: 12, status: "done" }),
   act("Mark task 12 as complete", "set_task_status", { task: 12, status: "done" }),
   act("complete task 7", "set_task_status", { task: 7, status: "done" }),
@@ -263,7 +283,12 @@ export const EVAL_SET: EvalCase[] = [
   look("how many positions does the Support Specialist opening have", { resource: "job-openings", field: "positions", name: "Support Specialist" }),
   act("add task Prepare slides to Marketing", "create_task", { title: "Prepare slides" }, { project_id: "Marketing" }),
   // chrono-node reads "next Friday" on a Sunday as the coming one.
-  act("create a new task: Renew domain, project Infrastructure, due next friday", "create_task", { title: "Renew domain", due_date: "2026-11-27" }, { project_id: "Infrastructure" }),
+  act(
+    "create a new task: Renew domain, project Infrastructure, due next friday",
+    "create_task",
+    { title: "Renew domain", due_date: "2026-11-27" },
+    { project_id: "Infrastructure" },
+  ),
   act("close task 19", "set_task_status", { task: 19, status: "done" }),
   act("put task 4 back to todo", "set_task_status", { task: 4, status: "todo" }),
   act("the Stark deal is won", "move_deal", { stage: "won" }, { deal: "Stark" }),
@@ -303,7 +328,12 @@ export const HELD_OUT: EvalCase[] = [
   look("Grace Hopper email", { field: "email", name: "Grace Hopper" }),
   look("how much is left to pay on INV-000021", { resource: "invoices", field: "amount_due", reference: { q: "INV-000021" } }),
   look("what is the status of the Website project", { resource: "projects", field: "status", name: "Website" }),
-  act("create a task Send invoice reminders in Billing due tomorrow", "create_task", { title: "Send invoice reminders", due_date: "2026-11-23" }, { project_id: "Billing" }),
+  act(
+    "create a task Send invoice reminders in Billing due tomorrow",
+    "create_task",
+    { title: "Send invoice reminders", due_date: "2026-11-23" },
+    { project_id: "Billing" },
+  ),
   act("mark task 33 as in progress", "set_task_status", { task: 33, status: "in_progress" }),
   act("move the Tyrell deal to proposal", "move_deal", { stage: "proposal" }, { deal: "Tyrell" }),
   act("move candidate Barbara Liskov to offer", "move_candidate", { stage: "offer" }, { candidate: "Barbara Liskov" }),

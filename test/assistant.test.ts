@@ -18,7 +18,16 @@ afterEach(() => {
 async function ask(token: string, message: string, conversationId?: string) {
   const res = await call("POST", "/assistant/messages", { token, body: { message, ...(conversationId ? { conversation_id: conversationId } : {}) } });
   expect(res.status, res.text).toBe(200);
-  return res.json.data as { conversation_id: string; reply: { text: string; intent: string; data?: any; records?: { resource: string; id: number; label: string }[]; action?: { id: string; kind: string; summary: string; expires_at: string } } };
+  return res.json.data as {
+    conversation_id: string;
+    reply: {
+      text: string;
+      intent: string;
+      data?: any;
+      records?: { resource: string; id: number; label: string }[];
+      action?: { id: string; kind: string; summary: string; expires_at: string };
+    };
+  };
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -30,7 +39,13 @@ async function company() {
   const ada = await create(ws, "contacts", { name: "Ada Lovelace", email: "ada@example.com", phone: "+442071234567", company: "Analytical Engines" });
   await create(ws, "contacts", { name: "Alan Turing", email: "alan@example.com" });
   const acme = await create(ws, "customers", { name: "Acme", email: "ap@acme.example", currency: "USD" });
-  const invoice = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", issue_date: "2026-01-05", due_date: "2026-02-05", items: [{ description: "Work", quantity: 1, unit_amount: 153450 }] });
+  const invoice = await create(ws, "invoices", {
+    customer_id: acme.id,
+    currency: "USD",
+    issue_date: "2026-01-05",
+    due_date: "2026-02-05",
+    items: [{ description: "Work", quantity: 1, unit_amount: 153450 }],
+  });
   expect((await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token })).status).toBe(200);
   await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 3450 } });
   const website = await create(ws, "projects", { name: "Website" });
@@ -89,7 +104,11 @@ describe("the assistant answers from the workspace's data", () => {
   it("lookups by name (typos too) and by number; ambiguity is asked back, never guessed", async () => {
     const { ws, ada, invoice } = await company();
     const phone = await ask(ws.token, "phone of Ada Lovelace");
-    expect(phone.reply).toMatchObject({ intent: "lookup", text: "The phone of Ada Lovelace is +442071234567.", records: [{ resource: "contacts", id: ada.id, label: "Ada Lovelace" }] });
+    expect(phone.reply).toMatchObject({
+      intent: "lookup",
+      text: "The phone of Ada Lovelace is +442071234567.",
+      records: [{ resource: "contacts", id: ada.id, label: "Ada Lovelace" }],
+    });
     expect((await ask(ws.token, "what's the email of ada lovelce")).reply.text).toBe("The email of Ada Lovelace is ada@example.com.");
     const status = await ask(ws.token, `status of ${invoice.number}`);
     expect(status.reply.text).toBe(`The status of ${invoice.number} (1,534.50 USD) is partially paid.`);
@@ -178,7 +197,9 @@ describe("actions", () => {
     await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: false } });
     expect((await call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } })).status).toBe(200);
     expectError(await call("POST", `/assistant/actions/${queued.reply.action!.id}/confirm`, { token: ws.token }), 403, "package_disabled");
-    expect((await ask(ws.token, `mark task ${task.id} done`)).reply.text).toBe("The Projects package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
+    expect((await ask(ws.token, `mark task ${task.id} done`)).reply.text).toBe(
+      "The Projects package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.",
+    );
   });
 
   it("asks for what is missing and never proposes an ambiguous target", async () => {
@@ -209,7 +230,11 @@ describe("conversations", () => {
 
     const member = await userWithRole(ws, "member");
     expectError(await call("GET", `/assistant/conversations/${first.conversation_id}`, { token: member }), 404, "not_found");
-    expectError(await call("POST", "/assistant/messages", { token: member, body: { message: "hello", conversation_id: first.conversation_id } }), 404, "not_found");
+    expectError(
+      await call("POST", "/assistant/messages", { token: member, body: { message: "hello", conversation_id: first.conversation_id } }),
+      404,
+      "not_found",
+    );
     expectError(await call("GET", "/assistant/conversations/conv_nope", { token: ws.token }), 404, "not_found");
     expectError(await call("POST", "/assistant/messages", { token: ws.token, body: { message: "   " } }), 400, "validation_error");
     expectError(await call("POST", "/assistant/messages", { token: ws.token, body: { message: "x".repeat(2001) } }), 400, "validation_error");
@@ -234,16 +259,30 @@ describe("the optional Workers AI planner", () => {
     const { ws } = await company();
     const standIn = (toolCall: unknown) => ({ run: vi.fn(async () => ({ tool_calls: [toolCall] })) });
     const ai = standIn({ name: "list_records", arguments: JSON.stringify({ resource: "invoices", filters: { overdue: "true" } }) });
-    expect(await planWithModel(ai, "@hf/test-model", "what is late?", "2026-11-22")).toEqual({ intent: "list", resource: "invoices", query: { overdue: "true" }, refs: {}, conditions: [] });
-    expect(ai.run).toHaveBeenCalledWith("@hf/test-model", expect.objectContaining({ tools: expect.arrayContaining([expect.objectContaining({ name: "get_metric" })]) }));
+    expect(await planWithModel(ai, "@hf/test-model", "what is late?", "2026-11-22")).toEqual({
+      intent: "list",
+      resource: "invoices",
+      query: { overdue: "true" },
+      refs: {},
+      conditions: [],
+    });
+    expect(ai.run).toHaveBeenCalledWith(
+      "@hf/test-model",
+      expect.objectContaining({ tools: expect.arrayContaining([expect.objectContaining({ name: "get_metric" })]) }),
+    );
     expect(await planWithModel(standIn({ name: "list_records", arguments: { resource: "secrets" } }), "m", "x", "2026-11-22")).toBeNull();
     expect(await planWithModel(standIn({ name: "drop_tables", arguments: {} }), "m", "x", "2026-11-22")).toBeNull();
 
     // Wired into the route: with AI and ASSISTANT_MODEL set, the model's plan answers through the same tools.
-    const res = await fetchWith({ AI: standIn({ name: "get_metric", arguments: { widget: "account.outstanding" } }), ASSISTANT_MODEL: "@hf/test-model" }, "POST", "/assistant/messages", {
-      token: ws.token,
-      body: { message: "anything" },
-    });
+    const res = await fetchWith(
+      { AI: standIn({ name: "get_metric", arguments: { widget: "account.outstanding" } }), ASSISTANT_MODEL: "@hf/test-model" },
+      "POST",
+      "/assistant/messages",
+      {
+        token: ws.token,
+        body: { message: "anything" },
+      },
+    );
     expect(res.json.data.reply.text).toBe("Outstanding: 1,500.00 USD.");
   });
 });

@@ -20,7 +20,9 @@ describe("signup, token, /me", () => {
 
   it("stores only a SHA-256 of tokens and a PBKDF2 hash within the Workers cap", async () => {
     const ws = await signup();
-    const row = await env.DB.prepare("SELECT token_hash FROM tokens WHERE token_hash = ?").bind(await hashToken(ws.token)).first();
+    const row = await env.DB.prepare("SELECT token_hash FROM tokens WHERE token_hash = ?")
+      .bind(await hashToken(ws.token))
+      .first();
     expect(row).not.toBeNull();
     const leaked = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE token_hash = ? OR prefix = ?").bind(ws.token, ws.token).first<{ n: number }>();
     expect(leaked?.n).toBe(0);
@@ -78,7 +80,9 @@ describe("bearer tokens", () => {
     }
 
     const ws = await signup();
-    await env.DB.prepare("UPDATE tokens SET expires_at = ? WHERE token_hash = ?").bind(Date.now() - 1000, await hashToken(ws.token)).run();
+    await env.DB.prepare("UPDATE tokens SET expires_at = ? WHERE token_hash = ?")
+      .bind(Date.now() - 1000, await hashToken(ws.token))
+      .run();
     expectError(await call("GET", "/me", { token: ws.token }), 401, "unauthorized");
 
     const other = await signup();
@@ -106,7 +110,11 @@ describe("roles and API tokens", () => {
     expect((await call("GET", "/me", { token: viewer })).json.data.user.role).toBe("viewer");
     expectError(await call("POST", "/api-tokens", { token: viewer, body: { name: "x" } }), 403, "forbidden");
     expectError(await call("GET", "/users", { token: member }), 403, "forbidden");
-    expectError(await call("POST", "/users", { token: member, body: { name: "x", email: uniqueEmail(), password: "0123456789", role: "viewer" } }), 403, "forbidden");
+    expectError(
+      await call("POST", "/users", { token: member, body: { name: "x", email: uniqueEmail(), password: "0123456789", role: "viewer" } }),
+      403,
+      "forbidden",
+    );
   });
 
   it("keeps owners safe from admins and keeps one owner", async () => {
@@ -116,7 +124,11 @@ describe("roles and API tokens", () => {
     const ownerId = me.json.data.user.id;
     expectError(await call("PUT", `/users/${ownerId}`, { token: admin, body: { role: "member" } }), 403, "forbidden");
     expectError(await call("DELETE", `/users/${ownerId}`, { token: admin }), 403, "forbidden");
-    expectError(await call("POST", "/users", { token: admin, body: { name: "o", email: uniqueEmail(), password: "0123456789", role: "owner" } }), 403, "forbidden");
+    expectError(
+      await call("POST", "/users", { token: admin, body: { name: "o", email: uniqueEmail(), password: "0123456789", role: "owner" } }),
+      403,
+      "forbidden",
+    );
     expectError(await call("PUT", `/users/${ownerId}`, { token: owner.token, body: { role: "admin" } }), 409, "conflict");
   });
 
@@ -188,7 +200,9 @@ describe("scheduled sweep", () => {
   it("deletes expired tokens and keeps live ones", async () => {
     const live = await signup();
     const expired = await signup();
-    await env.DB.prepare("UPDATE tokens SET expires_at = ? WHERE token_hash = ?").bind(Date.now() - 1, await hashToken(expired.token)).run();
+    await env.DB.prepare("UPDATE tokens SET expires_at = ? WHERE token_hash = ?")
+      .bind(Date.now() - 1, await hashToken(expired.token))
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -1,7 +1,7 @@
+import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { BASE, call, create, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
-import { exports } from "cloudflare:workers";
 
 const realNow = clock.now;
 let outbound: ReturnType<typeof vi.spyOn>;
@@ -38,7 +38,13 @@ async function connected() {
   const ws = await signup("Chat Co");
   await setPlan(ws, "enterprise");
   const customer = await create(ws, "customers", { name: "Acme", email: "ap@acme.example", currency: "USD" });
-  const invoice = await create(ws, "invoices", { customer_id: customer.id, currency: "USD", issue_date: "2026-01-05", due_date: "2026-02-05", items: [{ description: "Work", quantity: 1, unit_amount: 10000 }] });
+  const invoice = await create(ws, "invoices", {
+    customer_id: customer.id,
+    currency: "USD",
+    issue_date: "2026-01-05",
+    due_date: "2026-02-05",
+    items: [{ description: "Work", quantity: 1, unit_amount: 10000 }],
+  });
   await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token });
   const project = await create(ws, "projects", { name: "Website" });
   const members = (await call("GET", "/users", { token: ws.token })).json.data;
@@ -70,7 +76,12 @@ async function slack(ws: Workspace, text: string, options: { secret?: string; ti
   }).toString();
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const signature = `v0=${hex(await hmac(encoder.encode(options.secret ?? SLACK_SECRET), encoder.encode(`v0:${timestamp}:${body}`)))}`;
-  return post(`/chatbot/slack/${ws.workspaceId}`, body, { "content-type": "application/x-www-form-urlencoded", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature }, options.ip);
+  return post(
+    `/chatbot/slack/${ws.workspaceId}`,
+    body,
+    { "content-type": "application/x-www-form-urlencoded", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
+    options.ip,
+  );
 }
 
 describe("chat integrations", () => {
@@ -95,10 +106,26 @@ describe("chat integrations", () => {
     expectError(await call("GET", "/chatbot/integrations", { token: member }), 403, "forbidden");
     const fresh = await signup("Fresh Co");
     const freshOwner = (await call("GET", "/users", { token: fresh.token })).json.data[0];
-    expectError(await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, acts_as_user_id: freshOwner.id } }), 400, "validation_error");
-    expectError(await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: owner.id } }), 400, "validation_error");
-    expectError(await call("PUT", "/chatbot/integrations/teams", { token: fresh.token, body: { enabled: true, secret: "not base64!!", acts_as_user_id: freshOwner.id } }), 400, "validation_error");
-    expectError(await call("PUT", "/chatbot/integrations/discord", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: freshOwner.id } }), 404, "not_found");
+    expectError(
+      await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, acts_as_user_id: freshOwner.id } }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await call("PUT", "/chatbot/integrations/slack", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: owner.id } }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await call("PUT", "/chatbot/integrations/teams", { token: fresh.token, body: { enabled: true, secret: "not base64!!", acts_as_user_id: freshOwner.id } }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await call("PUT", "/chatbot/integrations/discord", { token: fresh.token, body: { enabled: true, secret: SLACK_SECRET, acts_as_user_id: freshOwner.id } }),
+      404,
+      "not_found",
+    );
     // Without a new secret the current one is kept.
     expect((await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: true, acts_as_user_id: owner.id } })).status).toBe(200);
     expect((await slack(ws, "overdue invoices")).status).toBe(200);
@@ -112,7 +139,10 @@ describe("Slack", () => {
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json).toEqual({ response_type: "ephemeral", text: expect.stringContaining(invoice.number) });
 
-    for (const bad of [await slack(ws, "overdue invoices", { secret: "wrong-secret-wrong-secret" }), await slack(ws, "overdue invoices", { timestamp: Math.floor(Date.now() / 1000) - 301 })]) {
+    for (const bad of [
+      await slack(ws, "overdue invoices", { secret: "wrong-secret-wrong-secret" }),
+      await slack(ws, "overdue invoices", { timestamp: Math.floor(Date.now() / 1000) - 301 }),
+    ]) {
       expectError(bad, 401, "unauthorized");
       expect(bad.text).not.toContain(invoice.number);
     }
@@ -126,7 +156,9 @@ describe("Slack", () => {
   it("refuses a disabled integration (401) or package (403), and proposes actions with a dashboard link, read-only", async () => {
     const { ws, owner } = await connected();
     const action = await slack(ws, "create a task Call Acme in Website due Friday");
-    expect(action.json.text).toMatch(/^Create the task "Call Acme" in project Website, due \d{4}-\d{2}-\d{2}\. Confirm it in the dashboard: http:\/\/127\.0\.0\.1:8787\/app\/assistant\?action=act_\w+$/);
+    expect(action.json.text).toMatch(
+      /^Create the task "Call Acme" in project Website, due \d{4}-\d{2}-\d{2}\. Confirm it in the dashboard: http:\/\/127\.0\.0\.1:8787\/app\/assistant\?action=act_\w+$/,
+    );
     const actionId = /action=(act_\w+)/.exec(action.json.text)![1];
     // The link is for the bot's user, who confirms with their own session.
     const confirmed = await call("POST", `/assistant/actions/${actionId}/confirm`, { token: ws.token });
@@ -173,7 +205,14 @@ describe("Microsoft Teams and Telegram", () => {
     const ok = await post(`/chatbot/teams/${ws.workspaceId}`, activity, { "content-type": "application/json", authorization: `HMAC ${signature}` });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json).toEqual({ type: "message", text: expect.stringContaining(invoice.number) });
-    expectError(await post(`/chatbot/teams/${ws.workspaceId}`, activity.replace("overdue", "paid"), { "content-type": "application/json", authorization: `HMAC ${signature}` }), 401, "unauthorized");
+    expectError(
+      await post(`/chatbot/teams/${ws.workspaceId}`, activity.replace("overdue", "paid"), {
+        "content-type": "application/json",
+        authorization: `HMAC ${signature}`,
+      }),
+      401,
+      "unauthorized",
+    );
     expectError(await post(`/chatbot/teams/${ws.workspaceId}`, activity, { "content-type": "application/json" }), 401, "unauthorized");
   });
 
@@ -181,14 +220,33 @@ describe("Microsoft Teams and Telegram", () => {
     const { ws, invoice } = await connected();
     const update = JSON.stringify({
       update_id: 10000,
-      message: { message_id: 1365, date: 1795312800, chat: { id: 1111111, type: "private", first_name: "Ada" }, from: { id: 1111111, is_bot: false, first_name: "Ada" }, text: "/ask overdue invoices" },
+      message: {
+        message_id: 1365,
+        date: 1795312800,
+        chat: { id: 1111111, type: "private", first_name: "Ada" },
+        from: { id: 1111111, is_bot: false, first_name: "Ada" },
+        text: "/ask overdue invoices",
+      },
     });
-    const ok = await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET });
+    const ok = await post(`/chatbot/telegram/${ws.workspaceId}`, update, {
+      "content-type": "application/json",
+      "x-telegram-bot-api-secret-token": TELEGRAM_SECRET,
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json).toEqual({ method: "sendMessage", chat_id: 1111111, text: expect.stringContaining(invoice.number) });
-    const sticker = JSON.stringify({ update_id: 10001, message: { message_id: 1366, date: 1795312800, chat: { id: 1111111, type: "private" }, sticker: { file_id: "x" } } });
-    expect((await post(`/chatbot/telegram/${ws.workspaceId}`, sticker, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET })).json).toEqual({});
-    expectError(await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": "guess" }), 401, "unauthorized");
+    const sticker = JSON.stringify({
+      update_id: 10001,
+      message: { message_id: 1366, date: 1795312800, chat: { id: 1111111, type: "private" }, sticker: { file_id: "x" } },
+    });
+    expect(
+      (await post(`/chatbot/telegram/${ws.workspaceId}`, sticker, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET }))
+        .json,
+    ).toEqual({});
+    expectError(
+      await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": "guess" }),
+      401,
+      "unauthorized",
+    );
     expectError(await post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json" }), 401, "unauthorized");
   });
 });
@@ -198,7 +256,8 @@ describe("rate-limit headers and the 401 challenge (security review)", () => {
     const { ws } = await connected();
     const ok = await slack(ws, "overdue invoices");
     expect(ok.status).toBe(200);
-    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"]) expect(ok.headers.get(header), header).toBeTruthy();
+    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"])
+      expect(ok.headers.get(header), header).toBeTruthy();
     expect(ok.headers.get("ratelimit-policy")).toMatch(/^"workspace";/);
     const bad = await slack(ws, "overdue invoices", { secret: "wrong-secret-wrong-secret" });
     expectError(bad, 401, "unauthorized");

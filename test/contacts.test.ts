@@ -31,7 +31,10 @@ async function walk(ws: Workspace, query: string, between?: (page: number) => Pr
 describe("contacts CRUD", () => {
   it("creates, reads, updates (PUT and PATCH) and deletes a contact in the envelope", async () => {
     const ws = await signup();
-    const created = await call("POST", "/contacts", { token: ws.token, body: { name: "Ada Lovelace", email: "Ada@Example.com", phone: "+441234567890", company: "Analytical" } });
+    const created = await call("POST", "/contacts", {
+      token: ws.token,
+      body: { name: "Ada Lovelace", email: "Ada@Example.com", phone: "+441234567890", company: "Analytical" },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
       success: true,
@@ -78,9 +81,15 @@ describe("contacts CRUD", () => {
     ];
     for (const [body, path] of cases) {
       const error = expectError(await call("POST", "/contacts", { token: ws.token, body }), 400, "validation_error");
-      expect(error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        error.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
-    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(0);
   });
 
@@ -115,7 +124,11 @@ describe("contacts lists", () => {
     const ws = await signup();
     await setPlan(ws, "enterprise");
     await createContacts(ws, 1000);
-    const ids = new Set<number>((await (await dbOf(ws.workspaceId)).prepare("SELECT id FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all<{ id: number }>()).results.map((r) => r.id));
+    const ids = new Set<number>(
+      (await (await dbOf(ws.workspaceId)).prepare("SELECT id FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).all<{ id: number }>()).results.map(
+        (r) => r.id,
+      ),
+    );
     expect(ids.size).toBe(1000);
     let inserted = 0;
     const seen = await walk(ws, "limit=7", async (page) => {
@@ -195,7 +208,11 @@ describe("contacts lists", () => {
     const plans: string[] = [];
     const explain = async (sql: string, ...args: unknown[]) =>
       plans.push(
-        ...(await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...args).all<{ detail: string }>()).results.map((r) => `${sql} => ${r.detail}`),
+        ...(
+          await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .bind(...args)
+            .all<{ detail: string }>()
+        ).results.map((r) => `${sql} => ${r.detail}`),
       );
     await explain("SELECT * FROM contacts WHERE workspace_id = ? AND id = ?", 1, 1);
     await explain("SELECT * FROM contacts WHERE workspace_id = ? ORDER BY id DESC LIMIT 26", 1);
@@ -228,7 +245,12 @@ describe("tenant isolation", () => {
     expect(list.json.meta.total).toBe(0);
     const batch = await call("POST", "/contacts/batch", {
       token: a.token,
-      body: { operations: [{ op: "update", id, data: { name: "pwned" } }, { op: "delete", id }] },
+      body: {
+        operations: [
+          { op: "update", id, data: { name: "pwned" } },
+          { op: "delete", id },
+        ],
+      },
     });
     const error = expectError(batch, 400, "validation_error");
     expect(error.details).toEqual([
@@ -291,18 +313,38 @@ describe("contacts batch", () => {
   it("rolls back an atomic batch that hits a unique e-mail, and runs non-atomic operations one by one", async () => {
     const ws = await signup();
     await call("POST", "/contacts", { token: ws.token, body: contact(0) });
-    const conflict = await call("POST", "/contacts/batch", { token: ws.token, body: { operations: [{ op: "create", data: contact(1) }, { op: "create", data: contact(0) }] } });
+    const conflict = await call("POST", "/contacts/batch", {
+      token: ws.token,
+      body: {
+        operations: [
+          { op: "create", data: contact(1) },
+          { op: "create", data: contact(0) },
+        ],
+      },
+    });
     expectError(conflict, 409, "conflict");
-    const count = async () => (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = async () =>
+      (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect((await count())?.n).toBe(1);
 
     const loose = await call("POST", "/contacts/batch", {
       token: ws.token,
-      body: { atomic: false, operations: [{ op: "create", data: contact(1) }, { op: "create", data: contact(0) }, { op: "create", data: { name: "x" } }, { op: "delete", id: 999999 }] },
+      body: {
+        atomic: false,
+        operations: [
+          { op: "create", data: contact(1) },
+          { op: "create", data: contact(0) },
+          { op: "create", data: { name: "x" } },
+          { op: "delete", id: 999999 },
+        ],
+      },
     });
     expect(loose.status).toBe(200);
     expect(loose.json.data.results.map((r: { status: number }) => r.status)).toEqual([201, 409, 400, 404]);
-    expect(loose.json.data.results[2].error).toMatchObject({ code: "validation_error", details: [{ index: 2, path: "operations.2.data.email", message: "is required" }] });
+    expect(loose.json.data.results[2].error).toMatchObject({
+      code: "validation_error",
+      details: [{ index: 2, path: "operations.2.data.email", message: "is required" }],
+    });
     expect((await count())?.n).toBe(2);
   });
 
@@ -327,7 +369,10 @@ describe("idempotency", () => {
     expect(second.text).toBe(first.text);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     expect(second.headers.get("idempotent-replayed")).toBe("true");
-    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(1);
 
     expectError(await call("POST", "/contacts", { token: ws.token, body: contact("bob"), headers }), 422, "idempotency_key_reused");
@@ -339,21 +384,34 @@ describe("idempotency", () => {
   it("answers 409 while the first request is in progress and validates the key", async () => {
     const ws = await signup();
     const me = (await call("GET", "/me", { token: ws.token })).json.data;
-    await (await dbOf(ws.workspaceId)).prepare("INSERT INTO idempotency_keys (workspace_id, credential, key, request_hash, locked_until, expires_at) VALUES (?, ?, 'busy', 'h', ?, ?)")
+    await (await dbOf(ws.workspaceId))
+      .prepare("INSERT INTO idempotency_keys (workspace_id, credential, key, request_hash, locked_until, expires_at) VALUES (?, ?, 'busy', 'h', ?, ?)")
       .bind(ws.workspaceId, `user:${me.user.id}`, Date.now() + 60_000, Date.now() + 86_400_000)
       .run();
     expectError(await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "busy" } }), 409, "idempotency_in_progress");
-    const bad = expectError(await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "x".repeat(256) } }), 400, "validation_error");
+    const bad = expectError(
+      await call("POST", "/contacts", { token: ws.token, body: contact(1), headers: { "idempotency-key": "x".repeat(256) } }),
+      400,
+      "validation_error",
+    );
     expect(bad.details[0].path).toBe("Idempotency-Key");
   });
 
   it("replays batch results without writing twice", async () => {
     const ws = await signup();
-    const body = { operations: [{ op: "create", data: contact(1) }, { op: "create", data: contact(2) }] };
+    const body = {
+      operations: [
+        { op: "create", data: contact(1) },
+        { op: "create", data: contact(2) },
+      ],
+    };
     const first = await call("POST", "/contacts/batch", { token: ws.token, body, headers: { "idempotency-key": "batch-1" } });
     const again = await call("POST", "/contacts/batch", { token: ws.token, body, headers: { "idempotency-key": "batch-1" } });
     expect(again.text).toBe(first.text);
-    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(2);
   });
 });

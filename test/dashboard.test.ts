@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import "../src/index";
-import { allWidgets } from "../src/platform/widget-runner";
 import { database, Tenant } from "../src/platform/db";
 import { clock } from "../src/platform/time";
+import { allWidgets } from "../src/platform/widget-runner";
 import { buckets, periodOf } from "../src/platform/widgets";
 import { call, countingD1, create, dbOf, env, expectError, fetchWith, setPlan, shardOf, signup, userWithRole, type Workspace } from "./helpers";
 
@@ -18,7 +18,11 @@ type Widget = { key: string; package: string; title: string; kind: string; unit:
 async function dashboard(ws: Workspace | string, query = "") {
   const res = await call("GET", `/dashboard${query}`, { token: typeof ws === "string" ? ws : ws.token });
   expect(res.status, res.text).toBe(200);
-  return { widgets: Object.fromEntries((res.json.data as Widget[]).map((w) => [w.key, w])) as Record<string, Widget>, list: res.json.data as Widget[], meta: res.json.meta };
+  return {
+    widgets: Object.fromEntries((res.json.data as Widget[]).map((w) => [w.key, w])) as Record<string, Widget>,
+    list: res.json.data as Widget[],
+    meta: res.json.meta,
+  };
 }
 
 const KEYS = [
@@ -99,7 +103,8 @@ async function company() {
   await create(ws, "tasks", { title: "T6", project_id: p3.id, status: "done" });
 
   const opening = await create(ws, "job-openings", { title: "Engineer" });
-  for (const stage of ["applied", "applied", "interview"]) await create(ws, "candidates", { job_opening_id: opening.id, name: stage, email: `${stage}${Math.random()}@x.co`, stage });
+  for (const stage of ["applied", "applied", "interview"])
+    await create(ws, "candidates", { job_opening_id: opening.id, name: stage, email: `${stage}${Math.random()}@x.co`, stage });
   await create(ws, "time-entries", { employee_id: e1.id, task_id: t1.id, date: today, minutes: 120 });
   await create(ws, "time-entries", { employee_id: e2.id, task_id: t5.id, date: daysAgo(2), minutes: 60 });
   return { ws, acme, p1, p2, e1, e2, e4, today };
@@ -111,7 +116,14 @@ describe("the dashboard", () => {
     const { widgets, list, meta } = await dashboard(ws);
     expect(list.map((w) => w.key)).toEqual(KEYS);
     expect(meta).toEqual({ period: "30d", from: dateOf(Date.parse(`${today}T00:00:00Z`) - 29 * DAY), to: today });
-    expect(widgets["account.revenue"]).toEqual({ key: "account.revenue", package: "account", title: "Revenue", kind: "stat", unit: "money", data: { value: { USD: 4_000, EUR: 6_000 } } });
+    expect(widgets["account.revenue"]).toEqual({
+      key: "account.revenue",
+      package: "account",
+      title: "Revenue",
+      kind: "stat",
+      unit: "money",
+      data: { value: { USD: 4_000, EUR: 6_000 } },
+    });
     expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 26_000 } });
     expect(widgets["account.overdue_invoices"]!.data).toEqual({ value: 1 });
     const months = widgets["account.revenue_by_month"]!.data;
@@ -170,7 +182,15 @@ describe("the dashboard", () => {
       { label: "applied", value: 2 },
       { label: "interview", value: 1 },
     ]);
-    expect(widgets["timesheets.logged_by_project"]).toMatchObject({ unit: "minutes", data: { items: [{ id: p1.id, label: "P1", value: 120 }, { id: p2.id, label: "P2", value: 60 }] } });
+    expect(widgets["timesheets.logged_by_project"]).toMatchObject({
+      unit: "minutes",
+      data: {
+        items: [
+          { id: p1.id, label: "P1", value: 120 },
+          { id: p2.id, label: "P2", value: 60 },
+        ],
+      },
+    });
 
     // One widget on its own; a period of 7 days.
     const one = await call("GET", "/dashboard/widgets/sales.win_rate?period=7d", { token: ws.token });
@@ -191,7 +211,14 @@ describe("the dashboard", () => {
     expect(widgets["sales.new_contacts"]!.data.interval).toBe("week");
     expect(widgets["sales.new_contacts"]!.data.points).toHaveLength(13);
     expect(widgets["sales.new_contacts"]!.data.points.every((p: { value: number }) => p.value === 0)).toBe(true);
-    for (const key of ["account.invoices_by_status", "account.top_customers", "sales.pipeline_by_stage", "hrm.new_joiners", "taskly.project_progress", "timesheets.logged_by_project"]) {
+    for (const key of [
+      "account.invoices_by_status",
+      "account.top_customers",
+      "sales.pipeline_by_stage",
+      "hrm.new_joiners",
+      "taskly.project_progress",
+      "timesheets.logged_by_project",
+    ]) {
       expect(widgets[key]!.data, key).toEqual({ items: [] });
     }
     expect(widgets["hrm.headcount"]!.data).toEqual({ value: 0 });
@@ -285,7 +312,10 @@ describe("periods, in UTC", () => {
     const invoice = await create(ws, "invoices", { customer_id: customer.id, items: [{ description: "x", quantity: 1, unit_amount: 1_000 }] });
     const db = await dbOf(ws.workspaceId);
     const insert = (amount: number, paidAt: number) =>
-      db.prepare("INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at) VALUES (?, ?, ?, 'USD', 'cash', ?, ?, ?)")
+      db
+        .prepare(
+          "INSERT INTO payments (workspace_id, invoice_id, amount, currency, method, paid_at, created_at, updated_at) VALUES (?, ?, ?, 'USD', 'cash', ?, ?, ?)",
+        )
         .bind(ws.workspaceId, invoice.id, amount, paidAt, paidAt, paidAt)
         .run();
     await insert(1, Date.UTC(2026, 11, 31, 23, 59, 59, 999));
@@ -307,13 +337,33 @@ describe("query plans of the widgets", () => {
   it("never scan a table: every aggregate reads through an index that starts with workspace_id", async () => {
     const tenant = new Tenant(database(env.DB), 1);
     const period = periodOf("90d");
-    const tables = ["payments", "invoices", "customers", "deals", "leads", "contacts", "employees", "tasks", "projects", "candidates", "time_entries", "task_counts", "payment_days", "invoice_balances"];
+    const tables = [
+      "payments",
+      "invoices",
+      "customers",
+      "deals",
+      "leads",
+      "contacts",
+      "employees",
+      "tasks",
+      "projects",
+      "candidates",
+      "time_entries",
+      "task_counts",
+      "payment_days",
+      "invoice_balances",
+    ];
     for (const { widget } of allWidgets().filter((entry) => (entry.widget.source ?? "business") === "business")) {
       for (const statement of widget.query({ tenant, period, now: Date.now() }).statements) {
         const item = "share" in statement ? statement.statement : statement;
-        const query = (item as unknown as { toSQL?: () => { sql: string; params: unknown[] }; getQuery: () => { sql: string; params: unknown[] } }).toSQL?.() ??
+        const query =
+          (item as unknown as { toSQL?: () => { sql: string; params: unknown[] }; getQuery: () => { sql: string; params: unknown[] } }).toSQL?.() ??
           (item as unknown as { getQuery: () => { sql: string; params: unknown[] } }).getQuery();
-        const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
+        const plan = (
+          await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+            .bind(...query.params)
+            .all<{ detail: string }>()
+        ).results.map((r) => r.detail);
         for (const line of plan) {
           const scanned = /^SCAN (\w+)/.exec(line)?.[1];
           expect(tables.includes(scanned ?? ""), `${widget.key}: ${line}`).toBe(false);
@@ -344,21 +394,32 @@ describe("rollups kept by triggers", () => {
     await call("POST", `/tasks/${tasks[3].id}/restore`, { token: ws.token });
     await call("POST", "/tasks/batch", {
       token: ws.token,
-      body: { operations: [{ op: "update", id: tasks[4].id, data: { status: "in_progress" } }, { op: "delete", id: tasks[5].id }, { op: "create", data: { title: "B", project_id: p1.id } }] },
+      body: {
+        operations: [
+          { op: "update", id: tasks[4].id, data: { status: "in_progress" } },
+          { op: "delete", id: tasks[5].id },
+          { op: "create", data: { title: "B", project_id: p1.id } },
+        ],
+      },
     });
     const customer = await create(ws, "customers", { name: "C", email: "ap@c.example" });
     const invoices = [];
-    for (const currency of ["USD", "EUR", "USD"]) invoices.push(await create(ws, "invoices", { customer_id: customer.id, currency, items: [{ description: "x", quantity: 3, unit_amount: 1000 }] }));
+    for (const currency of ["USD", "EUR", "USD"])
+      invoices.push(await create(ws, "invoices", { customer_id: customer.id, currency, items: [{ description: "x", quantity: 3, unit_amount: 1000 }] }));
     for (const invoice of invoices) await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token });
     const paid = await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoices[0].id, amount: 1000 } });
     expect(paid.status, paid.text).toBe(201);
     await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoices[1].id, amount: 3000 } });
     await call("DELETE", `/payments/${paid.json.data.id}`, { token: ws.token });
     await call("POST", `/invoices/${invoices[2].id}/void`, { token: ws.token });
-    await call("PUT", `/invoices/${(await create(ws, "invoices", { customer_id: customer.id, items: [{ description: "d", quantity: 1, unit_amount: 5 }] })).id}`, {
-      token: ws.token,
-      body: { items: [{ description: "d", quantity: 2, unit_amount: 7 }] },
-    });
+    await call(
+      "PUT",
+      `/invoices/${(await create(ws, "invoices", { customer_id: customer.id, items: [{ description: "d", quantity: 1, unit_amount: 5 }] })).id}`,
+      {
+        token: ws.token,
+        body: { items: [{ description: "d", quantity: 2, unit_amount: 7 }] },
+      },
+    );
 
     const db = await dbOf(ws.workspaceId);
     const rows = async (query: string) => (await db.prepare(query).bind(ws.workspaceId).all()).results;
@@ -366,10 +427,14 @@ describe("rollups kept by triggers", () => {
       await rows("SELECT project_id, status, count(*) AS tasks FROM tasks WHERE workspace_id = ? AND deleted_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2"),
     );
     expect(await rows("SELECT day, currency, amount, payments FROM payment_days WHERE workspace_id = ? AND payments > 0 ORDER BY 1, 2")).toEqual(
-      await rows("SELECT CAST(paid_at / 86400000 AS INTEGER) AS day, currency, sum(amount) AS amount, count(*) AS payments FROM payments WHERE workspace_id = ? GROUP BY 1, 2 ORDER BY 1, 2"),
+      await rows(
+        "SELECT CAST(paid_at / 86400000 AS INTEGER) AS day, currency, sum(amount) AS amount, count(*) AS payments FROM payments WHERE workspace_id = ? GROUP BY 1, 2 ORDER BY 1, 2",
+      ),
     );
     expect(await rows("SELECT status, currency, invoices, due FROM invoice_balances WHERE workspace_id = ? AND invoices > 0 ORDER BY 1, 2")).toEqual(
-      await rows("SELECT status, currency, count(*) AS invoices, sum(total - amount_paid) AS due FROM invoices WHERE workspace_id = ? GROUP BY 1, 2 ORDER BY 1, 2"),
+      await rows(
+        "SELECT status, currency, count(*) AS invoices, sum(total - amount_paid) AS due FROM invoices WHERE workspace_id = ? GROUP BY 1, 2 ORDER BY 1, 2",
+      ),
     );
     const { widgets } = await dashboard(ws);
     expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 3000 } });

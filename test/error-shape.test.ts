@@ -21,7 +21,9 @@ describe("error details", () => {
       await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 1 } }),
       await call("PUT", `/deals/${deal.id}`, { token: ws.token, body: { stage: "lost" } }),
       await call("GET", "/job-openings", { token: ws.token }),
-      await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: true } }).then(async () => call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } })),
+      await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: true } }).then(async () =>
+        call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } }),
+      ),
       await call("PUT", "/packages/hrm", { token: ws.token, body: { enabled: false } }),
     ];
     for (const res of refusals) {

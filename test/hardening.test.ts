@@ -84,7 +84,14 @@ describe("money stays exact", () => {
     const hundredLines = Array.from({ length: 100 }, () => ({ description: "x", quantity: 1_000_000, unit_amount: 1e13 }));
     expect(expectError(await invoice(hundredLines), 400, "validation_error").details[0].path).toBe("items.0");
     expectError(await invoice([{ description: "x", quantity: 999999.9999, unit_amount: 9999999999999 }]), 400, "validation_error");
-    const sum = expectError(await invoice([{ description: "a", quantity: 1, unit_amount: 5e15 }, { description: "b", quantity: 1, unit_amount: 5e15 }]), 400, "validation_error");
+    const sum = expectError(
+      await invoice([
+        { description: "a", quantity: 1, unit_amount: 5e15 },
+        { description: "b", quantity: 1, unit_amount: 5e15 },
+      ]),
+      400,
+      "validation_error",
+    );
     expect(sum.details).toEqual([{ path: "items", message: "the invoice total must not exceed 9007199254740991 minor units" }]);
     expectError(await invoice([{ description: "x", quantity: 1, unit_amount: 9007199254740992 }]), 400, "validation_error");
     const largest = await invoice([{ description: "x", quantity: 1, unit_amount: 9007199254740991 }]);
@@ -100,7 +107,8 @@ describe("bad input that used to answer 500", () => {
     const ws = await signup();
     const customer = (await call("POST", "/customers", { token: ws.token, body: { name: "C", email: "ap@c.example" } })).json.data;
     const make = async () =>
-      (await call("POST", "/invoices", { token: ws.token, body: { customer_id: customer.id, items: [{ description: "x", quantity: 1, unit_amount: 100 }] } })).json.data;
+      (await call("POST", "/invoices", { token: ws.token, body: { customer_id: customer.id, items: [{ description: "x", quantity: 1, unit_amount: 100 }] } }))
+        .json.data;
     for (const headers of [{}, { "content-type": "application/json" }, { "content-length": "0" }] as Record<string, string>[]) {
       const invoice = await make();
       const res = await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token, headers });
@@ -116,8 +124,19 @@ describe("bad input that used to answer 500", () => {
     const ws = await signup();
     const secret = env.CURSOR_SECRET!;
     const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-    for (const position of [null, 42, [], { r: "contacts" }, { r: "contacts", w: ws.workspaceId, s: "-id", v: null, i: "7" }, { r: "contacts", w: ws.workspaceId, s: "-id", v: {}, i: 7 }]) {
+    const b64url = (bytes: Uint8Array) =>
+      btoa(String.fromCharCode(...bytes))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replace(/=+$/, "");
+    for (const position of [
+      null,
+      42,
+      [],
+      { r: "contacts" },
+      { r: "contacts", w: ws.workspaceId, s: "-id", v: null, i: "7" },
+      { r: "contacts", w: ws.workspaceId, s: "-id", v: {}, i: 7 },
+    ]) {
       const payload = b64url(new TextEncoder().encode(JSON.stringify(position)));
       const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(payload))).slice(0, 16);
       const res = await call("GET", `/contacts?cursor=${payload}.${b64url(mac)}`, { token: ws.token });
@@ -141,7 +160,12 @@ describe("bad input that used to answer 500", () => {
 });
 
 /** A request through the real worker with some variables changed (production settings, missing secrets). */
-async function withEnv(overrides: Record<string, string | undefined>, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function withEnv(
+  overrides: Record<string, string | undefined>,
+  method: string,
+  path: string,
+  init: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "cf-connecting-ip": freshIp(), ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -160,12 +184,19 @@ describe("configuration: no public fallback keys", () => {
   it("refuses to serve without its secrets, says so in the log, and reports 503 on /health/ready", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const production = { ALLOW_INSECURE_WEBHOOK_URLS: "false", PUBLIC_BASE_URL: "https://api.example.com" };
-    for (const missing of [{ CURSOR_SECRET: undefined }, { SIGNING_SECRETS_KEY: undefined }, { SIGNING_SECRETS_KEY: "no-key-id" }, { PUBLIC_BASE_URL: undefined }]) {
+    for (const missing of [
+      { CURSOR_SECRET: undefined },
+      { SIGNING_SECRETS_KEY: undefined },
+      { SIGNING_SECRETS_KEY: "no-key-id" },
+      { PUBLIC_BASE_URL: undefined },
+    ]) {
       const env2 = { ...production, ...missing };
       const me = await withEnv(env2, "GET", "/health/ready");
       expect(me.status, JSON.stringify(missing)).toBe(503);
       expect(me.json).toEqual({ status: "unavailable", database: "ok", configuration: "invalid" });
-      const signupRes = await withEnv(env2, "POST", "/auth/signup", { body: { workspace_name: "x", name: "x", email: uniqueEmail(), password: "long enough password" } });
+      const signupRes = await withEnv(env2, "POST", "/auth/signup", {
+        body: { workspace_name: "x", name: "x", email: uniqueEmail(), password: "long enough password" },
+      });
       expect(signupRes.status).toBe(503);
       expect(signupRes.json.error.code).toBe("service_unavailable");
       expect(signupRes.text).not.toMatch(/CURSOR_SECRET|SIGNING_SECRETS_KEY|PUBLIC_BASE_URL/);
@@ -197,7 +228,9 @@ describe("configuration: no public fallback keys", () => {
     const oldRing = { SIGNING_SECRETS_KEY: `old:${btoa(String.fromCharCode(...new Uint8Array(32).fill(9)))}` };
     const created = await withEnv(oldRing, "POST", "/webhooks", { token: ws.token, body: { url: "https://hooks.example.com/x", events: ["*"] } });
     expect(created.status, created.text).toBe(201);
-    const stored = async () => (await (await dbOf(ws.workspaceId)).prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(created.json.data.id).first<{ secret: string }>())!.secret;
+    const stored = async () =>
+      (await (await dbOf(ws.workspaceId)).prepare("SELECT secret FROM webhook_endpoints WHERE id = ?").bind(created.json.data.id).first<{ secret: string }>())!
+        .secret;
     expect(await stored()).toMatch(/^v2:old:/);
     // The current ring puts a new key first and keeps the old one: the cron re-seals, then the old key may go.
     const rotated = { SIGNING_SECRETS_KEY: `${env.SIGNING_SECRETS_KEY},${oldRing.SIGNING_SECRETS_KEY}` };
@@ -226,7 +259,11 @@ describe("CORS", () => {
     const ws = await signup();
     for (let i = 0; i < 70; i++) {
       const preflight = await call("OPTIONS", "/contacts", {
-        headers: { origin: "https://app.example.org", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, idempotency-key" },
+        headers: {
+          origin: "https://app.example.org",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, idempotency-key",
+        },
         ip: "203.0.113.77",
       });
       expect(preflight.status).toBe(204);
@@ -252,7 +289,9 @@ describe("small things integrators notice", () => {
     const reader = await apiToken(ws.token, ["contacts:read"]);
     const denied = expectError(await call("POST", "/contacts", { token: reader, body: { name: "A", email: "a@x.co" } }), 403, "forbidden");
     expect(denied.message).toBe("This API token lacks the scope contacts:write (or one of write, admin)");
-    expect(denied.details).toEqual([{ path: "", message: denied.message, missing_scope: "contacts:write", accepted_scopes: ["contacts:write", "write", "admin"] }]);
+    expect(denied.details).toEqual([
+      { path: "", message: denied.message, missing_scope: "contacts:write", accepted_scopes: ["contacts:write", "write", "admin"] },
+    ]);
     const viewer = await userWithRole(ws, "viewer");
     expect(expectError(await call("POST", "/contacts", { token: viewer, body: { name: "A", email: "a@x.co" } }), 403, "forbidden").message).toBe(
       "Your role (viewer) cannot write contacts; that needs member or above",
@@ -271,7 +310,11 @@ describe("small things integrators notice", () => {
     const ws = await signup();
     const nul = expectError(await call("POST", "/contacts", { token: ws.token, body: { name: null, email: "a@x.co" } }), 400, "validation_error");
     expect(nul.details).toEqual([{ path: "name", message: "must be a string" }]);
-    const kinds = expectError(await call("POST", "/leads", { token: ws.token, body: { name: "L", email: "l@x.co", status: "hot", value: "12" } }), 400, "validation_error");
+    const kinds = expectError(
+      await call("POST", "/leads", { token: ws.token, body: { name: "L", email: "l@x.co", status: "hot", value: "12" } }),
+      400,
+      "validation_error",
+    );
     expect(kinds.details).toEqual([
       { path: "status", message: "must be one of new, contacted, qualified, unqualified, converted" },
       { path: "value", message: "must be a number" },

@@ -30,7 +30,7 @@ export async function call(method: string, path: string, options: CallOptions = 
   }
   const response = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
   const text = await response.text();
-  let json: any = undefined;
+  let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
@@ -105,9 +105,8 @@ export const dbOf = async (workspaceId: number) => (await shardOf(workspaceId)).
 
 /** The events recorded in the outbox for a workspace, oldest first. */
 export async function recordedEvents(workspaceId: number, type?: string) {
-  const rows = await (await dbOf(workspaceId)).prepare(
-    `SELECT type, data, previous_attributes FROM events WHERE workspace_id = ? ${type ? "AND type = ?" : ""} ORDER BY created_at, rowid`,
-  )
+  const rows = await (await dbOf(workspaceId))
+    .prepare(`SELECT type, data, previous_attributes FROM events WHERE workspace_id = ? ${type ? "AND type = ?" : ""} ORDER BY created_at, rowid`)
     .bind(...(type ? [workspaceId, type] : [workspaceId]))
     .all<{ type: string; data: string; previous_attributes: string | null }>();
   return rows.results.map((row) => ({
@@ -124,13 +123,18 @@ export async function recordedEvents(workspaceId: number, type?: string) {
 export function countingD1(d1: D1Database) {
   const counter = { calls: 0, statements: 0 };
   const real = new WeakMap<object, D1PreparedStatement>();
+  const counted = <T>(run: () => T): T => {
+    counter.calls++;
+    counter.statements++;
+    return run();
+  };
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
     const wrapper = {
       bind: (...values: unknown[]) => wrap(statement.bind(...values)),
-      first: (...args: [string?]) => (counter.calls++, counter.statements++, statement.first(...(args as []))),
-      all: () => (counter.calls++, counter.statements++, statement.all()),
-      run: () => (counter.calls++, counter.statements++, statement.run()),
-      raw: (options?: { columnNames?: boolean }) => (counter.calls++, counter.statements++, statement.raw(options as { columnNames: true })),
+      first: (...args: [string?]) => counted(() => statement.first(...(args as []))),
+      all: () => counted(() => statement.all()),
+      run: () => counted(() => statement.run()),
+      raw: (options?: { columnNames?: boolean }) => counted(() => statement.raw(options as { columnNames: true })),
     } as unknown as D1PreparedStatement;
     real.set(wrapper, statement);
     return wrapper;
@@ -142,7 +146,10 @@ export function countingD1(d1: D1Database) {
       counter.statements += statements.length;
       return d1.batch(statements.map((statement) => real.get(statement) ?? statement));
     },
-    exec: (query: string) => (counter.calls++, d1.exec(query)),
+    exec: (query: string) => {
+      counter.calls++;
+      return d1.exec(query);
+    },
     withSession: (constraint?: string) => {
       const session = d1.withSession(constraint as D1SessionConstraint);
       return Object.assign(Object.create(binding), {
@@ -161,12 +168,19 @@ export function countingD1(d1: D1Database) {
 
 /** Counting wrappers around every database binding (directory and shards), summed: test-only. */
 export function countingDatabases() {
-  const names = String(env.SHARDS).split(",").map((name) => name.trim());
+  const names = String(env.SHARDS)
+    .split(",")
+    .map((name) => name.trim());
   const wrapped = names.map((name) => [name, countingD1((env as unknown as Record<string, D1Database>)[name]!)] as const);
   return {
     bindings: Object.fromEntries(wrapped.map(([name, counting]) => [name, counting.binding])),
     calls: () => wrapped.reduce((sum, [, counting]) => sum + counting.counter.calls, 0),
-    reset: () => wrapped.forEach(([, counting]) => ((counting.counter.calls = 0), (counting.counter.statements = 0))),
+    reset: () => {
+      for (const [, counting] of wrapped) {
+        counting.counter.calls = 0;
+        counting.counter.statements = 0;
+      }
+    },
   };
 }
 

@@ -22,11 +22,16 @@ describe("429 responses are readable by browsers", () => {
     const ws = await signup();
     for (let i = 0; i < 60; i++) expect((await call("GET", "/me", { token: ws.token, headers: ORIGIN })).status).toBe(200);
     for (const method of ["GET", "POST"] as const) {
-      const refused = await call(method, method === "GET" ? "/me" : "/contacts", { token: ws.token, headers: ORIGIN, body: method === "POST" ? { name: "A", email: "a@example.com" } : undefined });
+      const refused = await call(method, method === "GET" ? "/me" : "/contacts", {
+        token: ws.token,
+        headers: ORIGIN,
+        body: method === "POST" ? { name: "A", email: "a@example.com" } : undefined,
+      });
       expectError(refused, 429, "rate_limited");
       expect(refused.headers.get("access-control-allow-origin")).toBe("*");
       const exposed = (refused.headers.get("access-control-expose-headers") ?? "").toLowerCase();
-      for (const header of ["retry-after", "x-ratelimit-remaining", "ratelimit", "ratelimit-policy", "x-request-id"]) expect(exposed.split(/,\s*/)).toContain(header);
+      for (const header of ["retry-after", "x-ratelimit-remaining", "ratelimit", "ratelimit-policy", "x-request-id"])
+        expect(exposed.split(/,\s*/)).toContain(header);
       expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
       expect(refused.headers.get("ratelimit")).toMatch(/r=0;/);
     }
@@ -145,7 +150,12 @@ describe("one rule for empty cursors, and PATCH everywhere (security review)", (
 
   it("PATCH is an alias of PUT on every route that has PUT", async () => {
     const ws = await signup();
-    const member = (await call("POST", "/users", { token: ws.token, body: { name: "M", email: `m-${ws.workspaceId}@example.com`, password: "member password 1", role: "member" } })).json.data;
+    const member = (
+      await call("POST", "/users", {
+        token: ws.token,
+        body: { name: "M", email: `m-${ws.workspaceId}@example.com`, password: "member password 1", role: "member" },
+      })
+    ).json.data;
     const patched = await call("PATCH", `/users/${member.id}`, { token: ws.token, body: { role: "viewer" } });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.json.data.role).toBe("viewer");

@@ -6,7 +6,11 @@ async function customer(ws: Workspace, extra: Record<string, unknown> = {}) {
   return create(ws, "customers", { name: "Initech", email: "ap@initech.example", ...extra });
 }
 
-async function draft(ws: Workspace, customerId: number, items: Record<string, unknown>[] = [{ description: "Consulting", quantity: 2, unit_amount: 5000, tax_rate: 10 }]) {
+async function draft(
+  ws: Workspace,
+  customerId: number,
+  items: Record<string, unknown>[] = [{ description: "Consulting", quantity: 2, unit_amount: 5000, tax_rate: 10 }],
+) {
   return create(ws, "invoices", { customer_id: customerId, items, due_date: "2099-01-31" });
 }
 
@@ -84,9 +88,15 @@ describe("invoice money", () => {
     ];
     for (const [body, path] of cases) {
       const error = expectError(await call("POST", "/invoices", { token: ws.token, body }), 400, "validation_error");
-      expect(error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        error.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
-    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM invoices WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM invoices WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(0);
   });
 });
@@ -120,7 +130,16 @@ describe("invoice states", () => {
     const voided = await draft(ws, c.id);
     expect((await call("POST", `/invoices/${voided.id}/void`, { token: ws.token })).json.data.status).toBe("void");
     const error = expectError(await call("POST", `/invoices/${voided.id}/send`, { token: ws.token }), 409, "invalid_transition");
-    expect(error.details).toEqual([{ path: "status", message: "Cannot send an invoice that is void", from: "void", to: "sent", allowed: [], allowed_from: ["draft", "sent", "partially_paid"] }]);
+    expect(error.details).toEqual([
+      {
+        path: "status",
+        message: "Cannot send an invoice that is void",
+        from: "void",
+        to: "sent",
+        allowed: [],
+        allowed_from: ["draft", "sent", "partially_paid"],
+      },
+    ]);
 
     const paid = await sent(ws, c.id);
     expect((await pay(ws, paid.id, paid.total)).status).toBe(201);
@@ -163,7 +182,11 @@ describe("payments", () => {
     expectError(await pay(ws, invoice.id, 1), 409, "invalid_transition");
 
     expect((await call("DELETE", `/payments/${second.json.data.id}`, { token: ws.token })).json.data).toEqual({ id: second.json.data.id, deleted: true });
-    expect((await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data).toMatchObject({ status: "partially_paid", amount_paid: 4000, amount_due: 7000 });
+    expect((await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data).toMatchObject({
+      status: "partially_paid",
+      amount_paid: 4000,
+      amount_due: 7000,
+    });
     await call("DELETE", `/payments/${first.json.data.id}`, { token: ws.token });
     expect((await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data).toMatchObject({ status: "sent", amount_paid: 0, amount_due: 11000 });
     expectError(await call("DELETE", `/payments/${first.json.data.id}`, { token: ws.token }), 404, "not_found");
@@ -182,7 +205,13 @@ describe("payments", () => {
     const other = await signup();
     const theirs = await sent(other, (await customer(other)).id);
     expect(expectError(await pay(ws, theirs.id, 100), 400, "validation_error").details[0].path).toBe("invoice_id");
-    expect(expectError(await call("POST", "/payments", { token: ws.token, body: { invoice_id: d.id, amount: 1, processor_payment_id: "x" } }), 400, "validation_error").details[0].path).toBe("processor");
+    expect(
+      expectError(
+        await call("POST", "/payments", { token: ws.token, body: { invoice_id: d.id, amount: 1, processor_payment_id: "x" } }),
+        400,
+        "validation_error",
+      ).details[0].path,
+    ).toBe("processor");
   });
 
   it("never over-pays under concurrent payments", async () => {
@@ -196,7 +225,10 @@ describe("payments", () => {
     for (const refused of results.filter((r) => r.status !== 201)) expect([400, 409]).toContain(refused.status);
     const final = (await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data;
     expect(final).toMatchObject({ status: "paid", amount_paid: 1000, amount_due: 0 });
-    const sum = await (await dbOf(ws.workspaceId)).prepare("SELECT sum(amount) AS s, count(*) AS n FROM payments WHERE invoice_id = ?").bind(invoice.id).first<{ s: number; n: number }>();
+    const sum = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT sum(amount) AS s, count(*) AS n FROM payments WHERE invoice_id = ?")
+      .bind(invoice.id)
+      .first<{ s: number; n: number }>();
     expect(sum).toEqual({ s: 1000, n: 10 });
   });
 
@@ -205,7 +237,9 @@ describe("payments", () => {
     await setPlan(ws, "enterprise");
     const c = await customer(ws);
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => call("POST", "/invoices", { token: ws.token, body: { customer_id: c.id, items: [{ description: "x", quantity: 1, unit_amount: 1 }] } })),
+      Array.from({ length: 30 }, () =>
+        call("POST", "/invoices", { token: ws.token, body: { customer_id: c.id, items: [{ description: "x", quantity: 1, unit_amount: 1 }] } }),
+      ),
     );
     const numbers = results.map((r) => r.json.data.number).sort();
     expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => `INV-${String(i + 1).padStart(6, "0")}`));
@@ -237,7 +271,12 @@ describe("invoice and payment lists", () => {
     await setPlan(ws, "pro");
     const a = await customer(ws);
     const b = await customer(ws, { name: "Hooli" });
-    const late = await create(ws, "invoices", { customer_id: a.id, items: [{ description: "x", quantity: 1, unit_amount: 300 }], issue_date: "2020-01-01", due_date: "2020-02-01" });
+    const late = await create(ws, "invoices", {
+      customer_id: a.id,
+      items: [{ description: "x", quantity: 1, unit_amount: 300 }],
+      issue_date: "2020-01-01",
+      due_date: "2020-02-01",
+    });
     await call("POST", `/invoices/${late.id}/send`, { token: ws.token });
     const future = await sent(ws, b.id);
     const noDue = await create(ws, "invoices", { customer_id: b.id, items: [{ description: "x", quantity: 1, unit_amount: 100 }] });
@@ -271,7 +310,16 @@ describe("invoice and payment lists", () => {
     await pay(ws, two.id, 1000);
     const listed = (await call("GET", "/customers", { token: ws.token })).json.data[0];
     expect(listed.balance).toBe(one.total + two.total - 1000);
-    expect(listed.billing).toEqual({ name: "Initech AP", email: null, address_line1: null, address_line2: null, city: "Austin", state: null, postal_code: "78701", country: "US" });
+    expect(listed.billing).toEqual({
+      name: "Initech AP",
+      email: null,
+      address_line1: null,
+      address_line2: null,
+      city: "Austin",
+      state: null,
+      postal_code: "78701",
+      country: "US",
+    });
     const merged = await call("PUT", `/customers/${c.id}`, { token: ws.token, body: { billing: { state: "TX" } } });
     expect(merged.json.data.billing).toMatchObject({ city: "Austin", state: "TX" });
     expect(merged.json.data.balance).toBe(listed.balance);

@@ -31,7 +31,10 @@ describe("deal values", () => {
     await create(ws, "deals", { name: "Euro whale", value: MAX, currency: "EUR" });
     // Up to the bound is fine.
     const last = await create(ws, "deals", { name: "Exactly", value: 10 });
-    const count = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM deals WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const count = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM deals WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(count!.n).toBe(3);
 
     // An update that grows it is refused too; a deletion makes room again.
@@ -84,7 +87,15 @@ describe("invoice totals and everything summed from them", () => {
     expect(refused.details[0].path).toBe("items");
     // Editing the draft upwards is refused too.
     expectError(
-      await call("PUT", `/invoices/${big.id}`, { token: ws.token, body: { items: [{ description: "Everything", quantity: 1, unit_amount: MAX - 3 }, { description: "Extra", quantity: 1, unit_amount: 4 }] } }),
+      await call("PUT", `/invoices/${big.id}`, {
+        token: ws.token,
+        body: {
+          items: [
+            { description: "Everything", quantity: 1, unit_amount: MAX - 3 },
+            { description: "Extra", quantity: 1, unit_amount: 4 },
+          ],
+        },
+      }),
       400,
       "validation_error",
     );

@@ -8,14 +8,21 @@ import { call, create, freshIp, setPlan, signup, type Workspace } from "./helper
  * exists in its workspace as ids 1 and 2 of nothing, so the test maps them onto a workspace holding one
  * (id 1 → the first, id 2 → a spare) of every kind. That mapping is the only change made to an example.
  */
-type Operation = { operationId: string; description?: string; requestBody?: { content: Record<string, { schema?: Schema; example?: unknown }> }; parameters?: Param[] };
+type Operation = {
+  operationId: string;
+  description?: string;
+  requestBody?: { content: Record<string, { schema?: Schema; example?: unknown }> };
+  parameters?: Param[];
+};
 type Schema = { $ref?: string; example?: unknown; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; type?: unknown };
 type Param = { name: string; in: string; schema?: Schema & { $ref?: string }; example?: unknown; $ref?: string; style?: string; explode?: boolean };
 
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema>; parameters?: Record<string, Param> } };
 
 // Read once, before the tests are named (one test per operation below).
-const doc: Document = await (await exports.default.fetch(new Request("http://127.0.0.1:8787/api/v1/openapi.json", { headers: { "cf-connecting-ip": freshIp() } }))).json();
+const doc: Document = await (
+  await exports.default.fetch(new Request("http://127.0.0.1:8787/api/v1/openapi.json", { headers: { "cf-connecting-ip": freshIp() } }))
+).json();
 
 const operations = () =>
   Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
@@ -112,7 +119,12 @@ async function fixture(): Promise<Fixture> {
   // Switched off: nothing is delivered to it while the examples run.
   await call("PUT", `/webhooks/${webhook.id}`, { token: ws.token, body: { enabled: false } });
   ids.webhooks = [webhook.id, webhook.id];
-  const member = (await call("POST", "/users", { token: ws.token, body: { name: "Member", email: `member-${ws.workspaceId}@example.net`, password: "member password 1", role: "member" } })).json.data;
+  const member = (
+    await call("POST", "/users", {
+      token: ws.token,
+      body: { name: "Member", email: `member-${ws.workspaceId}@example.net`, password: "member password 1", role: "member" },
+    })
+  ).json.data;
   ids.users = [member.id, member.id];
   const site = (await call("POST", "/analytics/sites", { token: ws.token, body: { domain: "shop.example.com" } })).json.data;
   ids["analytics/sites"] = [site.id, site.id];
@@ -158,7 +170,8 @@ function fillPath(path: string, op: Operation, f: Fixture): string {
 
 /** What an example needs first, besides the fixture (the state its operation acts on). */
 const SETUP: Record<string, (f: Fixture, example: Record<string, unknown>) => Promise<unknown>> = {
-  createSessionToken: (f, example) => call("POST", "/users", { token: f.ws.token, body: { name: "Demo", email: example.email, password: example.password, role: "admin" } }),
+  createSessionToken: (f, example) =>
+    call("POST", "/users", { token: f.ws.token, body: { name: "Demo", email: example.email, password: example.password, role: "admin" } }),
   createSsoToken: async (f, example) => {
     await call("PUT", `/sso/apps/${example.app}`, { token: f.ws.token, body: { app_url: "https://pro.example.net/", enabled: true } });
     await call("POST", `/sso/apps/${example.app}/secret`, { token: f.ws.token });
@@ -176,7 +189,10 @@ describe("every request example is accepted by the API", () => {
     const f = await fixture();
     const example = exampleOf(op) as Record<string, unknown>;
     expect(example, "no example").toBeDefined();
-    const resource = path.split("/{")[0]!.slice(1).replace(/\/batch$/, "");
+    const resource = path
+      .split("/{")[0]!
+      .slice(1)
+      .replace(/\/batch$/, "");
     const body = mapIds(example, f, resource);
     await SETUP[op.operationId]?.(f, body as Record<string, unknown>);
     const anonymous = path.startsWith("/auth/") || path === "/analytics/collect";
@@ -194,8 +210,15 @@ describe("nullable fields are documented as nullable", () => {
       for (const router of manifest.routers) {
         for (const definition of router.openAPIRegistry.definitions) {
           if (definition.type !== "route") continue;
-          const schema = (definition.route.request?.body?.content as Record<string, { schema?: { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } }> | undefined)?.["application/json"]?.schema;
-          const documented = exampleOf(doc.paths[definition.route.path]?.[definition.route.method] ?? ({} as Operation)) !== undefined ? doc.paths[definition.route.path]![definition.route.method]! : undefined;
+          const schema = (
+            definition.route.request?.body?.content as
+              | Record<string, { schema?: { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } }>
+              | undefined
+          )?.["application/json"]?.schema;
+          const documented =
+            exampleOf(doc.paths[definition.route.path]?.[definition.route.method] ?? ({} as Operation)) !== undefined
+              ? doc.paths[definition.route.path]![definition.route.method]!
+              : undefined;
           if (!schema?.shape || !documented) continue;
           const media = documented.requestBody!.content["application/json"]!;
           const properties = resolve(media.schema)?.properties ?? {};

@@ -20,7 +20,8 @@ const toggle = (ws: Workspace, name: string, enabled: boolean, query = "") => ca
 /** No enabled package may have a disabled dependency. */
 function assertConsistent(list: Package[]) {
   const enabled = new Map(list.map((p) => [p.name, p.enabled]));
-  for (const p of list) if (p.enabled) for (const dependency of p.depends_on) expect(enabled.get(dependency), `${p.name} is on but ${dependency} is off`).toBe(true);
+  for (const p of list)
+    if (p.enabled) for (const dependency of p.depends_on) expect(enabled.get(dependency), `${p.name} is on but ${dependency} is off`).toBe(true);
 }
 
 describe("the package catalogue", () => {
@@ -109,7 +110,11 @@ describe("tier 2: the pro apps", () => {
     const notReady = expectError(await toggle(ws, "hrm-pro", true), 409, "conflict");
     expect(notReady.message).toMatch(/app_url/);
     for (const name of ["recruitment", "timesheets", "hrm"]) await toggle(ws, name, false);
-    const refused = expectError(await call("PUT", "/sso/apps/hrm-pro", { token: ws.token, body: { app_url: "https://hrm.example/app", enabled: true } }), 409, "dependency_disabled");
+    const refused = expectError(
+      await call("PUT", "/sso/apps/hrm-pro", { token: ws.token, body: { app_url: "https://hrm.example/app", enabled: true } }),
+      409,
+      "dependency_disabled",
+    );
     expect(refused.details).toMatchObject([{ path: "enabled", missing: ["hrm"] }]);
     const apps = (await call("GET", "/sso/apps", { token: ws.token })).json.data;
     expect(apps.find((a: { app: string }) => a.app === "hrm-pro")).toMatchObject({ app_url: null, enabled: false });
@@ -158,23 +163,35 @@ describe("recruitment", () => {
     await create(ws, "candidates", { job_opening_id: ops.id, name: "Grace", email: "grace@x.co" });
     // The same e-mail may apply to another opening, not twice to one.
     expect((await call("POST", "/candidates", { token: ws.token, body: { job_opening_id: ops.id, name: "Ada", email: "ada@x.co" } })).status).toBe(201);
-    const dup = expectError(await call("POST", "/candidates", { token: ws.token, body: { job_opening_id: eng.id, name: "Ada 2", email: "ada@x.co" } }), 409, "conflict");
+    const dup = expectError(
+      await call("POST", "/candidates", { token: ws.token, body: { job_opening_id: eng.id, name: "Ada 2", email: "ada@x.co" } }),
+      409,
+      "conflict",
+    );
     expect(dup.details).toEqual([{ path: "email", message: "already used by another candidate" }]);
 
-    const ids = async (path: string) => (await call("GET", path, { token: ws.token })).json.data.map((r: { name?: string; title?: string }) => r.name ?? r.title);
+    const ids = async (path: string) =>
+      (await call("GET", path, { token: ws.token })).json.data.map((r: { name?: string; title?: string }) => r.name ?? r.title);
     expect(await ids(`/candidates?job_opening_id=${eng.id}&sort=name`)).toEqual(["Ada", "Alan"]);
     expect(await ids("/candidates?stage=interview")).toEqual(["Alan"]);
     expect(await ids("/job-openings?department=Operations")).toEqual(["Ops lead"]);
     expect(await ids("/job-openings?status=open&sort=title")).toEqual(["Backend engineer", "Ops lead"]);
     expect(await ids("/candidates?q=grace")).toEqual(["Grace"]);
 
-    expect((await call("PUT", `/candidates/${ada.id}`, { token: ws.token, body: { stage: "offer", notes: "strong" } })).json.data).toMatchObject({ stage: "offer" });
+    expect((await call("PUT", `/candidates/${ada.id}`, { token: ws.token, body: { stage: "offer", notes: "strong" } })).json.data).toMatchObject({
+      stage: "offer",
+    });
     const hiredByHand = expectError(await call("PUT", `/candidates/${ada.id}`, { token: ws.token, body: { stage: "hired" } }), 400, "validation_error");
     expect(hiredByHand.details[0].path).toBe("stage");
     // Batch, and the usual 400s and 404s.
     const batch = await call("POST", "/candidates/batch", {
       token: ws.token,
-      body: { operations: [{ op: "create", data: { job_opening_id: ops.id, name: "Linus", email: "linus@x.co" } }, { op: "update", id: ada.id, data: { stage: "interview" } }] },
+      body: {
+        operations: [
+          { op: "create", data: { job_opening_id: ops.id, name: "Linus", email: "linus@x.co" } },
+          { op: "update", id: ada.id, data: { stage: "interview" } },
+        ],
+      },
     });
     expect(batch.status, batch.text).toBe(200);
     expectError(await call("POST", "/candidates", { token: ws.token, body: { job_opening_id: 999999, name: "X", email: "x@x.co" } }), 400, "validation_error");
@@ -192,14 +209,25 @@ describe("recruitment", () => {
     const hired = await call("POST", `/candidates/${ada.id}/hire`, { token: ws.token, body: { designation: "Engineer", date_of_joining: "2026-12-01" } });
     expect(hired.status, hired.text).toBe(201);
     const { candidate, employee } = hired.json.data;
-    expect(employee).toMatchObject({ name: "Ada Lovelace", email: "ada@x.co", phone: "+441234567890", department: "Engineering", branch: "Berlin", designation: "Engineer", date_of_joining: "2026-12-01", status: "active" });
+    expect(employee).toMatchObject({
+      name: "Ada Lovelace",
+      email: "ada@x.co",
+      phone: "+441234567890",
+      department: "Engineering",
+      branch: "Berlin",
+      designation: "Engineer",
+      date_of_joining: "2026-12-01",
+      status: "active",
+    });
     expect(candidate).toMatchObject({ id: ada.id, stage: "hired", hired_at: expect.any(String), employee_id: employee.id });
     expect((await call("GET", `/employees/${employee.id}`, { token: ws.token })).json.data).toEqual(employee);
     const onboarded = await recordedEvents(ws.workspaceId, "employee.onboarded");
     expect(onboarded.map((e) => e.data)).toEqual([employee]);
     expect((await call("GET", `/job-openings/${eng.id}`, { token: ws.token })).json.data.status).toBe("open");
 
-    expect(expectError(await call("POST", `/candidates/${ada.id}/hire`, { token: ws.token }), 409, "invalid_transition").details).toMatchObject([{ path: "stage", from: "hired", to: "hired", allowed: [] }]);
+    expect(expectError(await call("POST", `/candidates/${ada.id}/hire`, { token: ws.token }), 409, "invalid_transition").details).toMatchObject([
+      { path: "stage", from: "hired", to: "hired", allowed: [] },
+    ]);
     expectError(await call("PUT", `/candidates/${ada.id}`, { token: ws.token, body: { stage: "offer" } }), 409, "invalid_transition");
 
     const rejected = await create(ws, "candidates", { job_opening_id: eng.id, name: "R", email: "r@x.co", stage: "rejected" });
@@ -241,7 +269,11 @@ describe("recruitment", () => {
       expectError(await call("DELETE", path, { token: a.token }), 404, "not_found");
     }
     expectError(await call("POST", `/candidates/${candidate.id}/hire`, { token: a.token }), 404, "not_found");
-    const foreign = expectError(await call("POST", "/candidates", { token: a.token, body: { job_opening_id: theirs.id, name: "X", email: "x@x.co" } }), 400, "validation_error");
+    const foreign = expectError(
+      await call("POST", "/candidates", { token: a.token, body: { job_opening_id: theirs.id, name: "X", email: "x@x.co" } }),
+      400,
+      "validation_error",
+    );
     expect(foreign.details).toEqual([{ path: "job_opening_id", message: "no job opening with this id in this workspace" }]);
     expect((await call("GET", `/candidates/${candidate.id}`, { token: b.token })).json.data.stage).toBe("applied");
   });
@@ -265,9 +297,14 @@ describe("timesheets", () => {
     expect(entry).toMatchObject({ project_id: project.id, billable: true, minutes: 90 });
     await create(ws, "time-entries", { employee_id: ada.id, task_id: appTask.id, date: "2026-11-21", minutes: 30, billable: false });
     await create(ws, "time-entries", { employee_id: alan.id, task_id: task.id, date: "2026-11-22", minutes: 45 });
-    expectError(await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 90, project_id: 1 } }), 400, "validation_error");
+    expectError(
+      await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 90, project_id: 1 } }),
+      400,
+      "validation_error",
+    );
 
-    const minutes = async (query: string) => (await call("GET", `/time-entries?${query}`, { token: ws.token })).json.data.map((e: { minutes: number }) => e.minutes);
+    const minutes = async (query: string) =>
+      (await call("GET", `/time-entries?${query}`, { token: ws.token })).json.data.map((e: { minutes: number }) => e.minutes);
     expect(await minutes(`employee_id=${ada.id}&sort=date`)).toEqual([90, 30]);
     expect(await minutes(`project_id=${project.id}&sort=date`)).toEqual([90, 45]);
     expect(await minutes(`task_id=${appTask.id}`)).toEqual([30]);
@@ -297,15 +334,29 @@ describe("timesheets", () => {
     const ws = await signup();
     const { task, ada, alan } = await setup(ws);
     const first = await create(ws, "time-entries", { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 1000 });
-    const over = expectError(await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 441 } }), 400, "validation_error");
+    const over = expectError(
+      await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 441 } }),
+      400,
+      "validation_error",
+    );
     expect(over.details).toEqual([{ path: "minutes", message: expect.stringMatching(/1441 minutes; at most 1440 a day \(1000 already logged\)/) }]);
-    expect((await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 440 } })).status).toBe(201);
-    expect((await call("POST", "/time-entries", { token: ws.token, body: { employee_id: alan.id, task_id: task.id, date: "2026-11-20", minutes: 1440 } })).status).toBe(201);
-    expect((await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-21", minutes: 1440 } })).status).toBe(201);
+    expect(
+      (await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 440 } })).status,
+    ).toBe(201);
+    expect(
+      (await call("POST", "/time-entries", { token: ws.token, body: { employee_id: alan.id, task_id: task.id, date: "2026-11-20", minutes: 1440 } })).status,
+    ).toBe(201);
+    expect(
+      (await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-21", minutes: 1440 } })).status,
+    ).toBe(201);
     expectError(await call("PUT", `/time-entries/${first.id}`, { token: ws.token, body: { minutes: 1001 } }), 400, "validation_error");
     expectError(await call("PUT", `/time-entries/${first.id}`, { token: ws.token, body: { date: "2026-11-21" } }), 400, "validation_error");
     expect((await call("PUT", `/time-entries/${first.id}`, { token: ws.token, body: { minutes: 999 } })).status).toBe(200);
-    expectError(await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-22", minutes: 1441 } }), 400, "validation_error");
+    expectError(
+      await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-22", minutes: 1441 } }),
+      400,
+      "validation_error",
+    );
   });
 
   it("creates exactly 4 of 10 concurrent 300-minute entries for one day", async () => {
@@ -313,11 +364,16 @@ describe("timesheets", () => {
     await setPlan(ws, "pro");
     const { task, ada } = await setup(ws);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 300 } })),
+      Array.from({ length: 10 }, () =>
+        call("POST", "/time-entries", { token: ws.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 300 } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     expect(results.filter((r) => r.status === 400)).toHaveLength(6);
-    const total = await (await dbOf(ws.workspaceId)).prepare("SELECT sum(minutes) AS total FROM time_entries WHERE workspace_id = ?").bind(ws.workspaceId).first<{ total: number }>();
+    const total = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT sum(minutes) AS total FROM time_entries WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ total: number }>();
     expect(total!.total).toBe(1200);
   });
 
@@ -327,13 +383,28 @@ describe("timesheets", () => {
     const { task, ada } = await setup(a);
     const theirs = await setup(b);
     await call("DELETE", `/tasks/${task.id}`, { token: a.token });
-    const deleted = expectError(await call("POST", "/time-entries", { token: a.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 10 } }), 400, "validation_error");
+    const deleted = expectError(
+      await call("POST", "/time-entries", { token: a.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 10 } }),
+      400,
+      "validation_error",
+    );
     expect(deleted.details).toEqual([{ path: "task_id", message: "no live task with this id in this workspace" }]);
     await call("POST", `/tasks/${task.id}/restore`, { token: a.token });
     await call("PUT", `/employees/${ada.id}`, { token: a.token, body: { status: "left" } });
-    expectError(await call("POST", "/time-entries", { token: a.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 10 } }), 400, "validation_error");
-    const foreign = await call("POST", "/time-entries", { token: a.token, body: { employee_id: theirs.ada.id, task_id: theirs.task.id, date: "2026-11-20", minutes: 10 } });
-    expect(expectError(foreign, 400, "validation_error").details.map((d: { path: string }) => d.path).sort()).toEqual(["employee_id", "task_id"]);
+    expectError(
+      await call("POST", "/time-entries", { token: a.token, body: { employee_id: ada.id, task_id: task.id, date: "2026-11-20", minutes: 10 } }),
+      400,
+      "validation_error",
+    );
+    const foreign = await call("POST", "/time-entries", {
+      token: a.token,
+      body: { employee_id: theirs.ada.id, task_id: theirs.task.id, date: "2026-11-20", minutes: 10 },
+    });
+    expect(
+      expectError(foreign, 400, "validation_error")
+        .details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(["employee_id", "task_id"]);
     const theirEntry = await create(b, "time-entries", { employee_id: theirs.ada.id, task_id: theirs.task.id, date: "2026-11-20", minutes: 10 });
     expectError(await call("GET", `/time-entries/${theirEntry.id}`, { token: a.token }), 404, "not_found");
     expectError(await call("PUT", `/time-entries/${theirEntry.id}`, { token: a.token, body: { minutes: 20 } }), 404, "not_found");
@@ -345,7 +416,11 @@ describe("query plans of the new lists", () => {
     const tenant = new Tenant(database(env.DB), 1);
     const query = selectRows(projectResource, tenant).limit(26).toSQL();
     expect(query.sql).toMatch(/logged|time_entries/);
-    const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
+    const plan = (
+      await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+        .bind(...query.params)
+        .all<{ detail: string }>()
+    ).results.map((r) => r.detail);
     expect(plan.filter((line) => line.startsWith("SEARCH"))).toEqual([
       expect.stringMatching(/^SEARCH projects USING INDEX projects_workspace_\w+ \(workspace_id=\?\)/),
       expect.stringContaining("SEARCH task_counts USING INDEX sqlite_autoindex_task_counts_1 (workspace_id=? AND project_id=?)"),

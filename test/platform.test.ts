@@ -24,12 +24,20 @@ describe("request pipeline", () => {
 
   it("refuses malformed JSON, other content types, oversized bodies, unknown fields and query parameters", async () => {
     expectError(await call("POST", "/auth/token", { body: "{not json" }), 400, "invalid_json");
-    expectError(await call("POST", "/auth/token", { body: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
+    expectError(
+      await call("POST", "/auth/token", { body: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+      "unsupported_media_type",
+    );
     expectError(await call("POST", "/auth/token", { body: "{}", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
     const big = JSON.stringify({ email: "a@b.co", password: "x".repeat(1024 * 1024) });
     expectError(await call("POST", "/auth/token", { body: big }), 413, "payload_too_large");
 
-    const unknown = expectError(await call("POST", "/auth/token", { body: { email: "a@b.co", password: "0123456789", pasword: "typo" } }), 400, "validation_error");
+    const unknown = expectError(
+      await call("POST", "/auth/token", { body: { email: "a@b.co", password: "0123456789", pasword: "typo" } }),
+      400,
+      "validation_error",
+    );
     expect(unknown.details).toEqual([{ path: "pasword", message: "unknown field" }]);
     expect(unknown.message).toBe("pasword: unknown field");
 
@@ -47,6 +55,7 @@ describe("request pipeline", () => {
   it("never answers 500 to hostile input", async () => {
     const ws = await signup();
     const inputs: [string, string, unknown][] = [
+      // biome-ignore lint/correctness/noPrecisionLoss: an out-of-range number is the hostile input under test.
       ["POST", "/users", { name: { $ne: 1 }, email: ["a"], password: 1e309, role: "god" }],
       ["POST", "/users", "\u0000\u0001"],
       ["PUT", "/users/1", { role: null }],
@@ -81,7 +90,14 @@ describe("OpenAPI", () => {
       .filter((route) => !["GET /openapi.json", "GET /docs"].includes(route));
     expect(served.length).toBeGreaterThan(60);
     for (const route of new Set(served)) expect(operations, route).toContain(route);
-    for (const expected of ["POST /invoices/{id}/send", "PUT /tasks/{id}/status", "GET /health/ready", "DELETE /payments/{id}", "PUT /packages/{name}", "POST /contacts/batch"]) {
+    for (const expected of [
+      "POST /invoices/{id}/send",
+      "PUT /tasks/{id}/status",
+      "GET /health/ready",
+      "DELETE /payments/{id}",
+      "PUT /packages/{name}",
+      "POST /contacts/batch",
+    ]) {
       expect(operations).toContain(expected);
     }
     // Every $ref resolves, every operation documents a success response and its path parameters.
@@ -98,9 +114,15 @@ describe("OpenAPI", () => {
         expect(operationIds.has(operation.operationId), `${where}: ${operation.operationId} is unique`).toBe(false);
         operationIds.add(operation.operationId);
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((status) => status.startsWith("2")), where).toBe(true);
+        expect(
+          statuses.some((status) => status.startsWith("2")),
+          where,
+        ).toBe(true);
         for (const parameter of (path.match(/\{(\w+)\}/g) ?? []).map((p) => p.slice(1, -1))) {
-          expect(operation.parameters?.some((p: any) => p.in === "path" && p.name === parameter), `${where} documents {${parameter}}`).toBe(true);
+          expect(
+            operation.parameters?.some((p: any) => p.in === "path" && p.name === parameter),
+            `${where} documents {${parameter}}`,
+          ).toBe(true);
         }
         // Only the errors it can return: no 403 on public routes but a package's switch, no 404 without a
         // path parameter but for a key in the body (the collector's site), 413/415 only with a body, 422
@@ -116,7 +138,10 @@ describe("OpenAPI", () => {
         expect(operation.responses["429"].headers["Retry-After"], where).toBeDefined();
         for (const status of statuses) expect(operation.responses[status].headers?.["X-Request-Id"], `${where} ${status}`).toBeDefined();
         if (method === "post" && !isPublic) {
-          expect(operation.parameters.map((p: any) => p.$ref), where).toContain("#/components/parameters/IdempotencyKey");
+          expect(
+            operation.parameters.map((p: any) => p.$ref),
+            where,
+          ).toContain("#/components/parameters/IdempotencyKey");
           expect(operation.responses[statuses.find((s) => s.startsWith("2"))!].headers["Idempotent-Replayed"], where).toBeDefined();
         }
       }

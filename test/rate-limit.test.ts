@@ -12,7 +12,11 @@ afterEach(() => {
 });
 
 const count = async (workspaceId: number) =>
-  (await dbOf(workspaceId)).prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>().then((r) => r?.n);
+  (await dbOf(workspaceId))
+    .prepare("SELECT count(*) AS n FROM contacts WHERE workspace_id = ?")
+    .bind(workspaceId)
+    .first<{ n: number }>()
+    .then((r) => r?.n);
 
 let pinned = 0;
 /** Pins the worker's clock to a fresh minute window, plus `offsetMs`; `advance` moves it on. */
@@ -67,18 +71,28 @@ describe("per-workspace limits", () => {
   it("applies a plan change from the next request", async () => {
     pinClock();
     const ws = await signup();
-    expect((await call("GET", "/subscription", { token: ws.token })).json.data).toEqual({ plan: "starter", rate_limit_per_minute: 60, updated_at: expect.any(String) });
+    expect((await call("GET", "/subscription", { token: ws.token })).json.data).toEqual({
+      plan: "starter",
+      rate_limit_per_minute: 60,
+      updated_at: expect.any(String),
+    });
     const upgraded = await setPlan(ws, "pro");
     expect(upgraded.json.data).toMatchObject({ plan: "pro", rate_limit_per_minute: 300 });
     const next = await call("GET", "/me", { token: ws.token });
     expect(next.headers.get("x-ratelimit-limit")).toBe("300");
     expect(next.json.data.workspace.plan).toBe("pro");
-    const event = await (await dbOf(ws.workspaceId)).prepare("SELECT type, data FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ type: string; data: string }>();
+    const event = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT type, data FROM events WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ type: string; data: string }>();
     expect(event?.type).toBe("subscription.updated");
     expect(JSON.parse(event!.data)).toEqual({ plan: "pro", previous_plan: "starter", change: "upgrade" });
     // The same plan again is a no-op: no second event.
     await setPlan(ws, "pro");
-    const events = await (await dbOf(ws.workspaceId)).prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    const events = await (await dbOf(ws.workspaceId))
+      .prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .first<{ n: number }>();
     expect(events?.n).toBe(1);
   });
 

@@ -46,7 +46,10 @@ describe("every resource", () => {
       expect(updated.status, `${resource}: ${updated.text}`).toBe(200);
       expect(updated.json.data, resource).toMatchObject(updates[resource]!);
       const listed = await call("GET", `/${resource}?limit=100`, { token: ws.token });
-      expect(listed.json.data.map((r: { id: number }) => r.id), resource).toContain(created.id);
+      expect(
+        listed.json.data.map((r: { id: number }) => r.id),
+        resource,
+      ).toContain(created.id);
       const deleted = await call("DELETE", `/${resource}/${created.id}`, { token: ws.token });
       expect(deleted.json, `${resource}: ${deleted.text}`).toEqual({ success: true, data: { id: created.id, deleted: true } });
       expectError(await call("GET", `/${resource}/${created.id}`, { token: ws.token }), 404, "not_found");
@@ -66,7 +69,10 @@ describe("every resource", () => {
       expectError(await call("PUT", `/${resource}/${theirs.id}`, { token: a.token, body: updates[resource] }), 404, "not_found");
       expectError(await call("DELETE", `/${resource}/${theirs.id}`, { token: a.token }), 404, "not_found");
       const list = await call("GET", `/${resource}?limit=100`, { token: a.token });
-      expect(list.json.data.map((r: { id: number }) => r.id), resource).not.toContain(theirs.id);
+      expect(
+        list.json.data.map((r: { id: number }) => r.id),
+        resource,
+      ).not.toContain(theirs.id);
       if (resource !== "invoices") {
         const batch = await call("POST", `/${resource}/batch`, { token: a.token, body: { operations: [{ op: "delete", id: theirs.id }] } });
         expect(expectError(batch, 400, "validation_error").details[0].path, resource).toBe("operations.0.id");
@@ -86,7 +92,10 @@ describe("every resource", () => {
       const error = expectError(await call("POST", `/${resource}`, { token: a.token, body }), 400, "validation_error");
       expect(error.details, `${resource}.${field}`).toEqual([{ path: field, message: expect.stringContaining("no ") }]);
     }
-    const updateRef = await call("PUT", `/tasks/${(await create(a, "tasks", { title: "mine", project_id: aRefs.project })).id}`, { token: a.token, body: { project_id: bRefs.project } });
+    const updateRef = await call("PUT", `/tasks/${(await create(a, "tasks", { title: "mine", project_id: aRefs.project })).id}`, {
+      token: a.token,
+      body: { project_id: bRefs.project },
+    });
     expectError(updateRef, 400, "validation_error");
     const payment = await call("POST", "/payments", { token: a.token, body: { invoice_id: 999999, amount: 1 } });
     expectError(payment, 400, "validation_error");
@@ -110,7 +119,15 @@ describe("filters", () => {
   it("filters employees by department, designation, branch, status and joining date", async () => {
     const ws = await signup();
     await create(ws, "employees", { name: "Ann", email: "ann@x.co", department: "Eng", designation: "Dev", branch: "Berlin", date_of_joining: "2024-01-10" });
-    await create(ws, "employees", { name: "Bob", email: "bob@x.co", department: "Eng", designation: "Lead", branch: "Paris", status: "inactive", date_of_joining: "2025-06-01" });
+    await create(ws, "employees", {
+      name: "Bob",
+      email: "bob@x.co",
+      department: "Eng",
+      designation: "Lead",
+      branch: "Paris",
+      status: "inactive",
+      date_of_joining: "2025-06-01",
+    });
     await create(ws, "employees", { name: "Cid", email: "cid@x.co", department: "Sales", branch: "Berlin", status: "left", date_of_joining: "2023-03-03" });
     const names = async (query: string) => {
       const res = await call("GET", `/employees?${query}`, { token: ws.token });
@@ -124,7 +141,11 @@ describe("filters", () => {
     expect(await names("joined_after=2024-01-10")).toEqual(["Ann", "Bob"]);
     expect(await names("joined_before=2024-01-09")).toEqual(["Cid"]);
     expect(await names("sort=date_of_joining")).toEqual(["Ann", "Bob", "Cid"]);
-    expect((await call("GET", "/employees?sort=date_of_joining", { token: ws.token })).json.data.map((e: { name: string }) => e.name)).toEqual(["Cid", "Ann", "Bob"]);
+    expect((await call("GET", "/employees?sort=date_of_joining", { token: ws.token })).json.data.map((e: { name: string }) => e.name)).toEqual([
+      "Cid",
+      "Ann",
+      "Bob",
+    ]);
     expectError(await call("GET", "/employees?status=retired", { token: ws.token }), 400, "validation_error");
     expectError(await call("GET", "/employees?joined_after=2024-13-01", { token: ws.token }), 400, "validation_error");
     const today = new Date().toISOString().slice(0, 10);
@@ -153,7 +174,11 @@ describe("filters", () => {
     await create(ws, "projects", { name: "P2", status: "completed" });
     expect(await ids(`/projects?customer_id=${customer.id}`)).toEqual(["P1"]);
     expect(await ids("/projects?status=completed")).toEqual(["P2"]);
-    expectError(await call("POST", "/projects", { token: ws.token, body: { name: "bad", start_date: "2026-02-01", end_date: "2026-01-01" } }), 400, "validation_error");
+    expectError(
+      await call("POST", "/projects", { token: ws.token, body: { name: "bad", start_date: "2026-02-01", end_date: "2026-01-01" } }),
+      400,
+      "validation_error",
+    );
   });
 
   it("filters tasks by project, status, priority, assignee and sorts by due date with undated last", async () => {
@@ -195,7 +220,13 @@ describe("deal stages", () => {
 
     const refused = expectError(await move("lost"), 409, "invalid_transition");
     expect(refused.details).toEqual([
-      { path: "stage", message: "a won deal cannot move to lost directly; reopen it first", from: "won", to: "lost", allowed: ["initial_contact", "qualification", "meeting", "proposal", "negotiation"] },
+      {
+        path: "stage",
+        message: "a won deal cannot move to lost directly; reopen it first",
+        from: "won",
+        to: "lost",
+        allowed: ["initial_contact", "qualification", "meeting", "proposal", "negotiation"],
+      },
     ]);
     const reopened = (await move("negotiation")).json.data;
     expect(reopened).toMatchObject({ stage: "negotiation", status: "open", closed_at: null });
@@ -237,7 +268,12 @@ describe("deal stages", () => {
     const other = await create(ws, "deals", { name: "E" });
     const res = await call("POST", "/deals/batch", {
       token: ws.token,
-      body: { operations: [{ op: "update", id: other.id, data: { stage: "meeting" } }, { op: "update", id: deal.id, data: { stage: "lost" } }] },
+      body: {
+        operations: [
+          { op: "update", id: other.id, data: { stage: "meeting" } },
+          { op: "update", id: deal.id, data: { stage: "lost" } },
+        ],
+      },
     });
     expect(expectError(res, 400, "validation_error").details[0]).toMatchObject({ index: 1, path: "operations.1.data.stage" });
     expect((await call("GET", `/deals/${other.id}`, { token: ws.token })).json.data.stage).toBe("initial_contact");
@@ -308,9 +344,17 @@ describe("events from writes", () => {
     await create(ws, "employees", { name: "Solo", email: "solo@x.co" });
     await call("POST", "/employees/batch", {
       token: ws.token,
-      body: { operations: [{ op: "create", data: { name: "A", email: "a@x.co" } }, { op: "create", data: { name: "B", email: "b@x.co" } }] },
+      body: {
+        operations: [
+          { op: "create", data: { name: "A", email: "a@x.co" } },
+          { op: "create", data: { name: "B", email: "b@x.co" } },
+        ],
+      },
     });
-    await call("PUT", `/employees/${(await call("GET", "/employees?limit=1", { token: ws.token })).json.data[0].id}`, { token: ws.token, body: { branch: "X" } });
+    await call("PUT", `/employees/${(await call("GET", "/employees?limit=1", { token: ws.token })).json.data[0].id}`, {
+      token: ws.token,
+      body: { branch: "X" },
+    });
     const events = await recordedEvents(ws.workspaceId, "employee.onboarded");
     expect(events.map((e) => e.data.name)).toEqual(["Solo", "A", "B"]);
     const ids = (await call("GET", "/employees?sort=id", { token: ws.token })).json.data.map((e: { id: number }) => e.id);
@@ -325,21 +369,16 @@ describe("packages", () => {
     expectError(await call("PUT", "/packages/sales", { token: member, body: { enabled: false } }), 403, "forbidden");
     expect((await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } })).json.data).toMatchObject({ name: "sales", enabled: false });
     expect((await call("PUT", "/packages/hrm", { token: ws.token, body: { enabled: false } })).status).toBe(409); // recruitment and timesheets need it
-    for (const name of ["recruitment", "timesheets", "hrm"]) expect((await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } })).json.data.enabled).toBe(false);
+    for (const name of ["recruitment", "timesheets", "hrm"])
+      expect((await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } })).json.data.enabled).toBe(false);
     for (const path of ["/contacts", "/leads", "/deals", "/employees"]) expectError(await call("GET", path, { token: ws.token }), 403, "package_disabled");
     expectError(await call("GET", "/contacts", { token: member }), 403, "package_disabled");
     expect((await call("GET", "/customers", { token: ws.token })).status).toBe(200);
     await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: true } });
     expect((await call("GET", "/contacts", { token: ws.token })).status).toBe(200);
-    expect((await call("GET", "/packages", { token: ws.token })).json.data.filter((p: { enabled: boolean }) => !p.enabled).map((p: { name: string }) => p.name)).toEqual([
-      "hrm",
-      "recruitment",
-      "timesheets",
-      "hrm-pro",
-      "sales-pro",
-      "accounting-pro",
-      "project-management-pro",
-    ]);
+    expect(
+      (await call("GET", "/packages", { token: ws.token })).json.data.filter((p: { enabled: boolean }) => !p.enabled).map((p: { name: string }) => p.name),
+    ).toEqual(["hrm", "recruitment", "timesheets", "hrm-pro", "sales-pro", "accounting-pro", "project-management-pro"]);
     expectError(await call("PUT", "/packages/crm", { token: ws.token, body: { enabled: true } }), 404, "not_found");
   });
 });

@@ -34,7 +34,11 @@ describe("one D1 round trip per request", () => {
     const task = await create(ws, "tasks", { title: "T", project_id: project.id, assignee_id: employee.id });
     const deal = await create(ws, "deals", { name: "Big Co", value: 1000, currency: "USD" });
     const customer = await create(ws, "customers", { name: "Acme", email: "ap@acme.example", currency: "USD" });
-    const invoice = await create(ws, "invoices", { customer_id: customer.id, currency: "USD", items: [{ description: "x", quantity: 1, unit_amount: 10_000 }] });
+    const invoice = await create(ws, "invoices", {
+      customer_id: customer.id,
+      currency: "USD",
+      items: [{ description: "x", quantity: 1, unit_amount: 10_000 }],
+    });
     const opening = await create(ws, "job-openings", { title: "Engineer" });
     const candidate = await create(ws, "candidates", { name: "Alan", email: "alan@rt.example", job_opening_id: opening.id });
     const cases: [string, string, unknown?][] = [
@@ -71,7 +75,11 @@ describe("read replicas: D1 sessions and bookmarks", () => {
     expect(read.json.data.name).toBe("Grace");
     // The session moved on from (or stayed at) the write's position, never before it.
     expect(read.headers.get("x-d1-bookmark")! >= bookmark!).toBe(true);
-    const next = await call("PATCH", `/contacts/${written.json.data.id}`, { token: ws.token, body: { name: "Grace H." }, headers: { "x-d1-bookmark": bookmark! } });
+    const next = await call("PATCH", `/contacts/${written.json.data.id}`, {
+      token: ws.token,
+      body: { name: "Grace H." },
+      headers: { "x-d1-bookmark": bookmark! },
+    });
     expect(next.headers.get("x-d1-bookmark")! > bookmark!).toBe(true);
     const bad = expectError(await call("GET", "/contacts", { token: ws.token, headers: { "x-d1-bookmark": "not-a-bookmark" } }), 400, "validation_error");
     expect(bad.details).toEqual([{ path: "X-D1-Bookmark", message: "must be a bookmark from a previous response's X-D1-Bookmark" }]);

@@ -20,7 +20,12 @@ async function ops(path: string, body: unknown, { token = OPERATOR_TOKEN, config
 }
 
 const rowsOn = async (name: string, workspaceId: number) =>
-  (await shard(name).prepare("SELECT (SELECT count(*) FROM contacts WHERE workspace_id = ?1) + (SELECT count(*) FROM tasks WHERE workspace_id = ?1) + (SELECT count(*) FROM task_counts WHERE workspace_id = ?1) AS n").bind(workspaceId).first<{ n: number }>())!.n;
+  (await shard(name)
+    .prepare(
+      "SELECT (SELECT count(*) FROM contacts WHERE workspace_id = ?1) + (SELECT count(*) FROM tasks WHERE workspace_id = ?1) + (SELECT count(*) FROM task_counts WHERE workspace_id = ?1) AS n",
+    )
+    .bind(workspaceId)
+    .first<{ n: number }>())!.n;
 
 async function busyWorkspace(): Promise<{ ws: Workspace; from: string; to: string; project: { id: number }; contact: { id: number } }> {
   const ws = await signup("Mover");
@@ -64,7 +69,9 @@ describe("moving a workspace", () => {
     const path = `/workspaces/${ws.workspaceId}/move`;
     const plan = (await ops(path, { to })).json;
     for (const table of plan.tables) await ops(`${path}/copy`, { to, table });
-    await env.DB.prepare("UPDATE workspaces SET moving_since = ? WHERE id = ?").bind(Date.now() - 5 * 60_000 - 1, ws.workspaceId).run();
+    await env.DB.prepare("UPDATE workspaces SET moving_since = ? WHERE id = ?")
+      .bind(Date.now() - 5 * 60_000 - 1, ws.workspaceId)
+      .run();
     expect((await ops(path, { to })).json.moving).toBe(false);
     expect((await ops(`${path}/switch`, { to })).json.error.message).toMatch(/lapsed/);
     const fresh = (await call("POST", "/auth/token", { body: { email: ws.email, password: ws.password } })).json.token;

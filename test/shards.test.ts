@@ -13,7 +13,9 @@ const FIRST_SHARD_1_ID = 2 ** 40;
 const workspacesPerShard = async () =>
   Object.fromEntries(
     await Promise.all(
-      SHARDS.map(async (name) => [name, (await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE shard = ?").bind(name).first<{ n: number }>())!.n] as const),
+      SHARDS.map(
+        async (name) => [name, (await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE shard = ?").bind(name).first<{ n: number }>())!.n] as const,
+      ),
     ),
   );
 
@@ -123,13 +125,22 @@ describe("background jobs walk every shard", () => {
     for (const [name, ws] of Object.entries(both)) {
       const hook = await call("POST", "/webhooks", { token: ws.token, body: { url: "https://receiver.example/hooks", events: ["*"] } });
       const db = await dbOf(ws.workspaceId);
-      await db.prepare("UPDATE webhook_endpoints SET created_at = ? WHERE id = ?").bind(old - 1, hook.json.data.id).run();
+      await db
+        .prepare("UPDATE webhook_endpoints SET created_at = ? WHERE id = ?")
+        .bind(old - 1, hook.json.data.id)
+        .run();
       ids[name] = newEventId();
-      await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)").bind(ids[name], ws.workspaceId, old).run();
+      await db
+        .prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+        .bind(ids[name], ws.workspaceId, old)
+        .run();
     }
     // A stray row of DB's workspace on the other shard (what a move leaves until it deletes) is not sent.
     const stray = newEventId();
-    await shard("SHARD_1").prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)").bind(stray, both.DB.workspaceId, old).run();
+    await shard("SHARD_1")
+      .prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+      .bind(stray, both.DB.workspaceId, old)
+      .run();
     await runCron();
     for (const [name, ws] of Object.entries(both)) {
       const event = await shard(name).prepare("SELECT enqueued_at FROM events WHERE id = ?").bind(ids[name]).first<{ enqueued_at: number | null }>();
@@ -154,7 +165,10 @@ describe("a workspace being moved", () => {
     const contact = await create(ws, "contacts", { name: "Grace", email: "grace@move.example" });
     await call("POST", "/webhooks", { token: ws.token, body: { url: "https://receiver.example/hooks", events: ["*"] } });
     const waiting = newEventId();
-    await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)").bind(waiting, ws.workspaceId, Date.now() - 60_000).run();
+    await db
+      .prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+      .bind(waiting, ws.workspaceId, Date.now() - 60_000)
+      .run();
 
     await env.DB.prepare("UPDATE workspaces SET moving_since = ? WHERE id = ?").bind(Date.now(), ws.workspaceId).run();
     const token = await freshToken(ws);
@@ -185,7 +199,10 @@ describe("the webhook consumer finds a delivery through the directory", () => {
     const hook = await call("POST", "/webhooks", { token: ws.token, body: { url: "https://receiver.example/hooks", events: ["*"] } });
     const db = await dbOf(ws.workspaceId);
     const eventId = newEventId();
-    await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'employee.onboarded', '{}', ?, ?)").bind(eventId, ws.workspaceId, Date.now(), Date.now()).run();
+    await db
+      .prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'employee.onboarded', '{}', ?, ?)")
+      .bind(eventId, ws.workspaceId, Date.now(), Date.now())
+      .run();
     const row = await db
       .prepare(
         "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'employee.onboarded', 0, 'pending', ?, ?, ?) RETURNING id",
@@ -200,7 +217,8 @@ describe("the webhook consumer finds a delivery through the directory", () => {
     await worker.queue(batch, env);
     return getQueueResult(batch, ctx);
   }
-  const status = async (db: D1Database, id: number) => (await db.prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(id).first<{ status: string }>())!.status;
+  const status = async (db: D1Database, id: number) =>
+    (await db.prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(id).first<{ status: string }>())!.status;
 
   it("holds back a moving workspace's deliveries, reads a moved one's from its shard now, and never another workspace's", async () => {
     const sent = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));

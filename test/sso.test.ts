@@ -120,7 +120,9 @@ describe("SSO refresh", () => {
     const res = await refresh(grant.token);
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.token).not.toBe(grant.token);
-    const [before, after] = await Promise.all([grant.token, res.json.data.token].map((t) => verifySsoToken(t, secret, { audience: "hrm-pro", issuer: ISSUER })));
+    const [before, after] = await Promise.all(
+      [grant.token, res.json.data.token].map((t) => verifySsoToken(t, secret, { audience: "hrm-pro", issuer: ISSUER })),
+    );
     expect(after).toMatchObject({ sub: before!.sub, aud: before!.aud, sid: before!.sid, workspace_id: ws.workspaceId });
     expect(after!.jti).not.toBe(before!.jti);
   });
@@ -164,7 +166,13 @@ describe("embedding", () => {
     await configure(ws);
     const grant = await ssoToken(ws);
     const verify = (token: string) =>
-      exports.default.fetch(new Request("http://127.0.0.1:8787/demo/pro-app/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) }));
+      exports.default.fetch(
+        new Request("http://127.0.0.1:8787/demo/pro-app/verify", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ token }),
+        }),
+      );
     const ok = await verify(grant.token);
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { claims: { aud: string } }).claims.aud).toBe("hrm-pro");
@@ -207,11 +215,23 @@ describe("the demo pro app (security review)", () => {
     const { createExecutionContext } = await import("cloudflare:test");
     const production = { ...env, ALLOW_INSECURE_WEBHOOK_URLS: "false", PUBLIC_BASE_URL: "https://api.example.com" } as typeof env;
     for (const path of ["/demo/pro-app", "/demo/pro-app/verify"]) {
-      const res = await worker.fetch(new Request(`https://api.example.com${path}`, { method: path.endsWith("verify") ? "POST" : "GET", headers: { "content-type": "application/json" }, body: path.endsWith("verify") ? "{}" : undefined }), production, createExecutionContext());
+      const res = await worker.fetch(
+        new Request(`https://api.example.com${path}`, {
+          method: path.endsWith("verify") ? "POST" : "GET",
+          headers: { "content-type": "application/json" },
+          body: path.endsWith("verify") ? "{}" : undefined,
+        }),
+        production,
+        createExecutionContext(),
+      );
       expect(res.status, path).toBe(404);
       await res.text();
     }
-    const withDemo = await worker.fetch(new Request("https://api.example.com/demo/pro-app"), { ...production, DEMO: "true" } as typeof env, createExecutionContext());
+    const withDemo = await worker.fetch(
+      new Request("https://api.example.com/demo/pro-app"),
+      { ...production, DEMO: "true" } as typeof env,
+      createExecutionContext(),
+    );
     expect(withDemo.status).toBe(200);
     await withDemo.text();
   });
@@ -226,14 +246,25 @@ describe("app_url (security review)", () => {
     const put = async (app_url: string) => {
       const ctx = createExecutionContext();
       const res = await worker.fetch(
-        new Request("https://api.example.com/api/v1/sso/apps/hrm-pro", { method: "PUT", headers: { authorization: `Bearer ${ws.token}`, "content-type": "application/json", "cf-connecting-ip": freshIp() }, body: JSON.stringify({ app_url }) }),
+        new Request("https://api.example.com/api/v1/sso/apps/hrm-pro", {
+          method: "PUT",
+          headers: { authorization: `Bearer ${ws.token}`, "content-type": "application/json", "cf-connecting-ip": freshIp() },
+          body: JSON.stringify({ app_url }),
+        }),
         production,
         ctx,
       );
       await waitOnExecutionContext(ctx);
       return { status: res.status, json: (await res.json()) as { error?: { details: { path: string }[] } } };
     };
-    for (const url of ["http://hrm.example.com/", "https://127.0.0.1/", "https://localhost:8443/", "https://10.0.0.5/", "https://[::1]/", "https://169.254.169.254/"]) {
+    for (const url of [
+      "http://hrm.example.com/",
+      "https://127.0.0.1/",
+      "https://localhost:8443/",
+      "https://10.0.0.5/",
+      "https://[::1]/",
+      "https://169.254.169.254/",
+    ]) {
       const res = await put(url);
       expect(res.status, url).toBe(400);
       expect(res.json.error!.details[0]!.path).toBe("app_url");

@@ -1,11 +1,15 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, create, freshIp, setPlan, signup, uniqueEmail, userWithRole, type Workspace } from "./helpers";
+import { call, create, freshIp, setPlan, signup, uniqueEmail, userWithRole } from "./helpers";
 
 const ORIGIN = "http://127.0.0.1:8787";
 
 /** A request to the dashboard (outside /api/v1), as a browser would send it. */
-async function page(method: string, path: string, options: { cookie?: string; form?: Record<string, string | string[]>; origin?: string | null; ip?: string; host?: string } = {}) {
+async function page(
+  method: string,
+  path: string,
+  options: { cookie?: string; form?: Record<string, string | string[]>; origin?: string | null; ip?: string; host?: string } = {},
+) {
   const headers: Record<string, string> = { "cf-connecting-ip": options.ip ?? freshIp() };
   if (options.cookie) headers.cookie = options.cookie;
   let body: string | undefined;
@@ -47,7 +51,9 @@ describe("signing in", () => {
     const secure = await page("POST", "/login", { form: { email: ws.email, password: ws.password }, host: "https://dash.example.com" });
     expect(secure.headers.get("set-cookie")).toMatch(/; Secure/);
     // Somewhere else after signing in? Only this dashboard's own pages.
-    expect((await page("POST", "/login?next=https://evil.example/", { form: { email: ws.email, password: ws.password } })).headers.get("location")).toBe("/app");
+    expect((await page("POST", "/login?next=https://evil.example/", { form: { email: ws.email, password: ws.password } })).headers.get("location")).toBe(
+      "/app",
+    );
 
     const session = `bp_session=${/bp_session=([^;]+)/.exec(cookie)![1]}`;
     const app = await page("GET", "/app", { cookie: session });
@@ -122,7 +128,13 @@ describe("pages", () => {
     const { cookie } = await owner();
     const res = await exports.default.fetch(new Request(`${ORIGIN}/api/v1/me`, { headers: { cookie, "cf-connecting-ip": freshIp() } }));
     expect(res.status).toBe(401);
-    const write = await exports.default.fetch(new Request(`${ORIGIN}/api/v1/contacts`, { method: "POST", headers: { cookie, "content-type": "application/json", "cf-connecting-ip": freshIp() }, body: JSON.stringify({ name: "x", email: "x@example.com" }) }));
+    const write = await exports.default.fetch(
+      new Request(`${ORIGIN}/api/v1/contacts`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", "cf-connecting-ip": freshIp() },
+        body: JSON.stringify({ name: "x", email: "x@example.com" }),
+      }),
+    );
     expect(write.status).toBe(401);
   });
 
@@ -134,7 +146,9 @@ describe("pages", () => {
     const before = await tokens();
     expect((await page("POST", "/app/settings/api", { cookie, form: { name: "no csrf", scopes: "read" } })).status).toBe(403);
     expect((await page("POST", "/app/settings/api", { cookie, form: { name: "bad csrf", scopes: "read", csrf: "x".repeat(43) } })).status).toBe(403);
-    expect((await page("POST", "/app/settings/api", { cookie, form: { name: "other origin", scopes: "read", csrf }, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await page("POST", "/app/settings/api", { cookie, form: { name: "other origin", scopes: "read", csrf }, origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect((await page("POST", "/app/settings/api", { cookie, form: { name: "no origin", scopes: "read", csrf }, origin: null })).status).toBe(403);
     // Another user's CSRF token is not this session's.
     const other = await owner();
@@ -209,13 +223,15 @@ describe("pages", () => {
     await create(ws, "employees", { name: "Ana", email: "ana@web.co", department: "Engineering" });
     const res = await page("GET", "/app?period=7d", { cookie });
     expect(res.text).toContain('<option value="7d" selected="">');
-    expect(res.text).toMatch(/<section class="card" aria-labelledby="hrm.headcount-title" data-widget="hrm.headcount"><h2 id="hrm.headcount-title">Headcount<\/h2><div class="stat">1<\/div><\/section>/);
-    expect(res.text).toMatch(/<svg class="chart" viewBox="0 0 560 190" role="img" aria-labelledby="sales.new_contacts-chart-title"><title id="sales.new_contacts-chart-title">New contacts: 7 days, 0 in total<\/title>/);
+    expect(res.text).toMatch(
+      /<section class="card" aria-labelledby="hrm.headcount-title" data-widget="hrm.headcount"><h2 id="hrm.headcount-title">Headcount<\/h2><div class="stat">1<\/div><\/section>/,
+    );
+    expect(res.text).toMatch(
+      /<svg class="chart" viewBox="0 0 560 190" role="img" aria-labelledby="sales.new_contacts-chart-title"><title id="sales.new_contacts-chart-title">New contacts: 7 days, 0 in total<\/title>/,
+    );
     expect((await page("GET", "/app?period=nonsense", { cookie })).text).toContain('<option value="30d" selected="">');
   });
 });
-
-export type { Workspace };
 
 describe("a chat-prepared action (security review)", () => {
   it("shows its summary, the record it changes and the call it makes before the Confirm button", async () => {

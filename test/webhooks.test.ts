@@ -3,10 +3,10 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { newEventId } from "../src/platform/events";
+import { outboundUrlProblem } from "../src/platform/url-policy";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/consumer";
 import type { WebhookMessage } from "../src/webhooks/dispatch";
 import { signature, signedHeaders } from "../src/webhooks/signing";
-import { outboundUrlProblem } from "../src/platform/url-policy";
 import { call, create, dbOf, env, expectError, setPlan, shardOf, signup, type Workspace } from "./helpers";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
@@ -35,18 +35,24 @@ async function endpoint(ws: Workspace, events: string[] = ["*"], url = "https://
 }
 
 const deliveries = async (ws: Workspace, endpointId: number) =>
-  (await dbOf(ws.workspaceId)).prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id").bind(endpointId).all<Record<string, any>>().then((r) => r.results);
+  (await dbOf(ws.workspaceId))
+    .prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id")
+    .bind(endpointId)
+    .all<Record<string, any>>()
+    .then((r) => r.results);
 
 /** An outbox event and its pending delivery, written directly so no queue message exists for it. */
 async function pendingDelivery(ws: Workspace, endpointId: number, attempt = 0) {
   const eventId = newEventId();
   const db = await dbOf(ws.workspaceId);
-  await db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', ?, ?, ?)")
+  await db
+    .prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', ?, ?, ?)")
     .bind(eventId, ws.workspaceId, JSON.stringify({ id: 1, status: "done" }), Date.now(), Date.now())
     .run();
-  const row = await db.prepare(
-    "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', ?, 'pending', ?, ?, ?) RETURNING id",
-  )
+  const row = await db
+    .prepare(
+      "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', ?, 'pending', ?, ?, ?) RETURNING id",
+    )
     .bind(ws.workspaceId, endpointId, eventId, attempt, Date.now(), Date.now(), Date.now())
     .first<{ id: number }>();
   return { deliveryId: row!.id, eventId };
@@ -76,13 +82,13 @@ describe("signing", () => {
   });
 
   it("verifies with the standardwebhooks library, one signature per secret during a rotation", async () => {
-    const [current, previous] = ["whsec_" + btoa("a".repeat(32)), "whsec_" + btoa("b".repeat(32))];
+    const [current, previous] = [`whsec_${btoa("a".repeat(32))}`, `whsec_${btoa("b".repeat(32))}`];
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = await signedHeaders([current, previous], "evt_1", timestamp, '{"a":1}');
     expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
     expect(new Webhook(current).verify('{"a":1}', headers)).toEqual({ a: 1 });
     expect(new Webhook(previous).verify('{"a":1}', headers)).toEqual({ a: 1 });
-    expect(() => new Webhook("whsec_" + btoa("c".repeat(32))).verify('{"a":1}', headers)).toThrow();
+    expect(() => new Webhook(`whsec_${btoa("c".repeat(32))}`).verify('{"a":1}', headers)).toThrow();
   });
 
   it("schedules retries 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with ±20 % jitter, honouring Retry-After", () => {
@@ -98,7 +104,8 @@ describe("signing", () => {
 
 describe("webhook URLs", () => {
   it("requires https and refuses private, loopback and link-local targets", () => {
-    for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700:4700::1111]/x"]) expect(outboundUrlProblem(url, false), url).toBeNull();
+    for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700:4700::1111]/x"])
+      expect(outboundUrlProblem(url, false), url).toBeNull();
     for (const url of [
       "http://hooks.example.com/x",
       "https://localhost/x",
@@ -198,7 +205,10 @@ describe("delivery end to end", () => {
       expect(request.headers["content-type"]).toBe("application/json");
     }
     expect(() => new Webhook(everything.secret).verify(toTasks[0]!.body, toTasks[0]!.headers)).toThrow();
-    expect(new Webhook(onlyTasks.secret).verify(toTasks[0]!.body, toTasks[0]!.headers)).toMatchObject({ type: "task.completed", data: { id: task.id, status: "done" } });
+    expect(new Webhook(onlyTasks.secret).verify(toTasks[0]!.body, toTasks[0]!.headers)).toMatchObject({
+      type: "task.completed",
+      data: { id: task.id, status: "done" },
+    });
     const stage = JSON.parse(toAll.find((r) => JSON.parse(r.body).type === "deal.stage_changed")!.body);
     expect(stage.previous_attributes).toEqual({ stage: "initial_contact" });
 
@@ -231,7 +241,8 @@ describe("delivery end to end", () => {
     const hook = await endpoint(ws);
     await backdate(ws, hook.id);
     const eventId = newEventId();
-    await (await dbOf(ws.workspaceId)).prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
+    await (await dbOf(ws.workspaceId))
+      .prepare("INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, 'employee.onboarded', '{}', ?)")
       .bind(eventId, ws.workspaceId, Date.now() - 60_000)
       .run();
     const ctx = createExecutionContext();
@@ -333,7 +344,10 @@ describe("queue consumer", () => {
   it("disables an endpoint whose deliveries have all failed for 5 days", async () => {
     const ws = await signup();
     const hook = await endpoint(ws);
-    await (await dbOf(ws.workspaceId)).prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(Date.now() - 5 * 24 * 3600 * 1000 - 1, hook.id).run();
+    await (await dbOf(ws.workspaceId))
+      .prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?")
+      .bind(Date.now() - 5 * 24 * 3600 * 1000 - 1, hook.id)
+      .run();
     const { deliveryId } = await pendingDelivery(ws, hook.id);
     respond = () => new Response("no", { status: 500 });
     expect((await consume(ws, deliveryId)).explicitAcks).toHaveLength(1);
@@ -371,10 +385,14 @@ describe("outbox after a crash", () => {
         const statements = Array.from({ length: Math.min(50, count - i) }, () => {
           const eventId = newEventId();
           return [
-            db.prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', '{}', ?, ?)").bind(eventId, ws.workspaceId, longAgo, longAgo),
-            db.prepare(
-              "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', 'pending', ?, ?, ?)",
-            ).bind(ws.workspaceId, endpointId, eventId, longAgo, longAgo, longAgo),
+            db
+              .prepare("INSERT INTO events (id, workspace_id, type, data, created_at, enqueued_at) VALUES (?, ?, 'task.completed', '{}', ?, ?)")
+              .bind(eventId, ws.workspaceId, longAgo, longAgo),
+            db
+              .prepare(
+                "INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'task.completed', 'pending', ?, ?, ?)",
+              )
+              .bind(ws.workspaceId, endpointId, eventId, longAgo, longAgo, longAgo),
           ];
         });
         await db.batch(statements.flat());
@@ -403,10 +421,11 @@ describe("outbox after a crash", () => {
     await backdate(quiet, quietHook.id);
     const old = Date.now() - 60_000;
     const backlog = async (ws: Workspace, count: number) =>
-      (await dbOf(ws.workspaceId)).prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+      (await dbOf(ws.workspaceId))
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
          INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_backlog_' || ?2 || '_' || i, ?2, 'employee.onboarded', '{}', ?3 + i FROM n`,
-      )
+        )
         .bind(count, ws.workspaceId, old)
         .run();
     await backlog(busy, 250);
@@ -415,9 +434,10 @@ describe("outbox after a crash", () => {
     expect(await deliveries(busy, busyHook.id)).toHaveLength(100);
     expect(await deliveries(quiet, quietHook.id)).toHaveLength(3);
     // Every claimed event has its delivery rows: claiming and fan-out are one batch.
-    const orphans = await (await dbOf(busy.workspaceId)).prepare(
-      "SELECT count(*) AS n FROM events e WHERE e.workspace_id = ? AND e.enqueued_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)",
-    )
+    const orphans = await (await dbOf(busy.workspaceId))
+      .prepare(
+        "SELECT count(*) AS n FROM events e WHERE e.workspace_id = ? AND e.enqueued_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)",
+      )
       .bind(busy.workspaceId)
       .first<{ n: number }>();
     expect(orphans!.n).toBe(0);

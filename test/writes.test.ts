@@ -47,7 +47,9 @@ describe("atomic batches: several operations on one row", () => {
         400,
         "validation_error",
       );
-      expect(refused.details, resource).toEqual([{ index: 1, path: "operations.1.id", message: `${resource === "customers" ? "customer" : resource.replace(/s$/, "")} not found` }]);
+      expect(refused.details, resource).toEqual([
+        { index: 1, path: "operations.1.id", message: `${resource === "customers" ? "customer" : resource.replace(/s$/, "")} not found` },
+      ]);
       expect((await call("GET", `/${resource}/${other.id}`, { token: ws.token })).json.data, resource).toEqual(other);
     }
   });
@@ -132,7 +134,11 @@ describe("cross-field rules on the row as it will be", () => {
     const early = expectError(await call("PUT", `/projects/${project.id}`, { token: ws.token, body: { end_date: "2026-02-01" } }), 400, "validation_error");
     expect(early.details).toEqual([{ path: "end_date", message: "must not be before start_date" }]);
     expectError(await call("PATCH", `/projects/${project.id}`, { token: ws.token, body: { start_date: "2026-07-01" } }), 400, "validation_error");
-    expectError(await call("POST", "/projects", { token: ws.token, body: { name: "Q", start_date: "2026-03-01", end_date: "2026-01-01" } }), 400, "validation_error");
+    expectError(
+      await call("POST", "/projects", { token: ws.token, body: { name: "Q", start_date: "2026-03-01", end_date: "2026-01-01" } }),
+      400,
+      "validation_error",
+    );
     // Clearing one side lifts the rule; moving both together is judged together.
     expect((await call("PUT", `/projects/${project.id}`, { token: ws.token, body: { start_date: "2027-01-01", end_date: "2027-02-01" } })).status).toBe(200);
     expect((await call("PUT", `/projects/${project.id}`, { token: ws.token, body: { start_date: null } })).status).toBe(200);
@@ -148,7 +154,11 @@ describe("cross-field rules on the row as it will be", () => {
   it("refuses an invoice whose due_date would fall before its issue_date, the default issue date included", async () => {
     const ws = await signup();
     const customer = await create(ws, "customers", { name: "C" });
-    const invoice = await create(ws, "invoices", { customer_id: customer.id, issue_date: "2026-05-10", items: [{ description: "x", quantity: 1, unit_amount: 1 }] });
+    const invoice = await create(ws, "invoices", {
+      customer_id: customer.id,
+      issue_date: "2026-05-10",
+      items: [{ description: "x", quantity: 1, unit_amount: 1 }],
+    });
     expectError(await call("PUT", `/invoices/${invoice.id}`, { token: ws.token, body: { due_date: "2026-05-01" } }), 400, "validation_error");
     const defaulted = await call("POST", "/invoices", {
       token: ws.token,
@@ -182,9 +192,7 @@ describe("updates", () => {
     const all = await call("GET", "/contacts?sort=updated_at", { token: ws.token });
     expect(all.json.data.map((c: { id: number }) => c.id)).toEqual([second.id, first.id]);
     expectError(await call("GET", "/contacts?updated_after=yesterday", { token: ws.token }), 400, "validation_error");
-    const plan = await env.DB.prepare(
-      "EXPLAIN QUERY PLAN SELECT * FROM contacts WHERE workspace_id = ? AND updated_at >= ? ORDER BY updated_at, id LIMIT 26",
-    )
+    const plan = await env.DB.prepare("EXPLAIN QUERY PLAN SELECT * FROM contacts WHERE workspace_id = ? AND updated_at >= ? ORDER BY updated_at, id LIMIT 26")
       .bind(ws.workspaceId, 0)
       .all<{ detail: string }>();
     const details = plan.results.map((row) => row.detail).join("\n");

@@ -5,8 +5,8 @@ import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
 import { defineRoute, describeTag, jsonContent } from "../platform/openapi";
 import { clock } from "../platform/time";
-import { PERIODS, PeriodQuery, periodFromQuery } from "../platform/widgets";
 import { allWidgets, computeWidgets, refusal } from "../platform/widget-runner";
+import { PERIODS, PeriodQuery, periodFromQuery } from "../platform/widgets";
 
 const tags = ["Dashboard"];
 describeTag(
@@ -24,11 +24,16 @@ const Widget = z
     data: z
       .union([
         z.object({ value: z.unknown() }).openapi({ description: "stat" }),
-        z.object({ interval: z.enum(["day", "week", "month"]), points: z.array(z.object({ date: z.string(), value: z.unknown() })) }).openapi({ description: "series" }),
+        z
+          .object({ interval: z.enum(["day", "week", "month"]), points: z.array(z.object({ date: z.string(), value: z.unknown() })) })
+          .openapi({ description: "series" }),
         z.object({ items: z.array(z.object({ label: z.string(), value: z.unknown() })) }).openapi({ description: "breakdown (largest first)" }),
         z.object({ items: z.array(z.object({ id: z.number().int(), label: z.string() }).passthrough()) }).openapi({ description: "list (at most 5)" }),
       ])
-      .openapi({ description: "stat: {value}; series: {interval, points}; breakdown: {items: [{label, value}]}; list: {items: [{id, label, …}]}. Money values: {CUR: minor units}." }),
+      .openapi({
+        description:
+          "stat: {value}; series: {interval, points}; breakdown: {items: [{label, value}]}; list: {items: [{id, label, …}]}. Money values: {CUR: minor units}.",
+      }),
   })
   .openapi("Widget");
 
@@ -63,7 +68,12 @@ const one = defineRoute(access.authenticated, {
   description:
     "Any valid token that may read every resource the widget is computed from → otherwise 403 forbidden; its package disabled → 403 package_disabled; an unknown key → 404. The period rules are those of GET /dashboard.",
   request: {
-    params: z.object({ key: z.string().max(100).openapi({ param: { name: "key", in: "path" }, example: "account.revenue" }) }),
+    params: z.object({
+      key: z
+        .string()
+        .max(100)
+        .openapi({ param: { name: "key", in: "path" }, example: "account.revenue" }),
+    }),
     query: z.strictObject(PeriodQuery),
   },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: Widget, meta: DashboardMeta }), "The widget") },
@@ -75,7 +85,10 @@ export const dashboardRoutes = newRouter()
     const now = clock.now();
     const period = periodFromQuery(query, now);
     const all = allWidgets();
-    const wanted = query.widgets?.split(",").map((key) => key.trim()).filter(Boolean);
+    const wanted = query.widgets
+      ?.split(",")
+      .map((key) => key.trim())
+      .filter(Boolean);
     const unknown = wanted?.filter((key) => !all.some((entry) => entry.widget.key === key)) ?? [];
     if (unknown.length > 0) throw ApiError.validation([{ path: "widgets", message: `unknown widget ${unknown.join(", ")}` }]);
     const principal = principalOf(c);

@@ -1,14 +1,14 @@
-import { linkNextPage } from "../platform/links";
-import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { principalOf, directoryOf } from "../platform/auth/middleware";
+import { directoryOf, principalOf } from "../platform/auth/middleware";
 import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { issueToken } from "../platform/auth/tokens";
+import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
+import { linkNextPage } from "../platform/links";
+import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens } from "../platform/schema";
@@ -16,7 +16,10 @@ import { isoTimestamp } from "../platform/time";
 import { ApiToken, CreateApiTokenBody, CreatedApiToken } from "./schemas";
 
 const tags = ["API tokens"];
-describeTag("API tokens", "Long-lived bpk_… tokens for integrations (Settings → API in the dashboard), scoped (read, write, admin, <resource>:read|write) and bounded by their creator's role.");
+describeTag(
+  "API tokens",
+  "Long-lived bpk_… tokens for integrations (Settings → API in the dashboard), scoped (read, write, admin, <resource>:read|write) and bounded by their creator's role.",
+);
 
 function toApiToken(row: typeof tokens.$inferSelect): z.infer<typeof ApiToken> {
   return {

@@ -1,17 +1,17 @@
+import { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
-import { evictCachedTokens } from "../platform/auth/principal";
-import { access } from "../platform/auth/permissions";
+import { newRouter } from "../platform/app";
 import { principalOf, unauthorized } from "../platform/auth/middleware";
 import { hashPassword, spendPasswordCheck, verifyPassword } from "../platform/auth/password";
+import { access } from "../platform/auth/permissions";
+import { evictCachedTokens } from "../platform/auth/principal";
 import { SESSION_TTL_SECONDS } from "../platform/auth/tokens";
-import { newRouter } from "../platform/app";
 import { database, isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
+import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { users, workspaces } from "../platform/schema";
-import { isoTimestamp } from "../platform/time";
 import { leastLoadedShard } from "../platform/shards";
-import { z } from "@hono/zod-openapi";
+import { isoTimestamp } from "../platform/time";
 import { LoginBody, Me, SessionGrant, SignupBody, SignupGrant } from "./schemas";
 import { newSession, revokeToken } from "./sessions";
 
@@ -85,10 +85,17 @@ export const authRoutes = newRouter()
     const passwordHash = await hashPassword(body.password);
     // One batch: the workspace (on the shard with the fewest workspaces), its owner and the first session
     // stand or fall together.
-    const session = await newSession(db, { id: sql`last_insert_rowid()`, workspaceId: sql`(SELECT workspace_id FROM users WHERE id = last_insert_rowid())` }, now);
+    const session = await newSession(
+      db,
+      { id: sql`last_insert_rowid()`, workspaceId: sql`(SELECT workspace_id FROM users WHERE id = last_insert_rowid())` },
+      now,
+    );
     try {
       const [[workspace]] = await db.batch([
-        db.insert(workspaces).values({ name: body.workspace_name, shard: leastLoadedShard(c.env), planUpdatedAt: now, createdAt: now, updatedAt: now }).returning({ id: workspaces.id }),
+        db
+          .insert(workspaces)
+          .values({ name: body.workspace_name, shard: leastLoadedShard(c.env), planUpdatedAt: now, createdAt: now, updatedAt: now })
+          .returning({ id: workspaces.id }),
         db.insert(users).values({
           workspaceId: sql`last_insert_rowid()`,
           name: body.name,
@@ -102,7 +109,8 @@ export const authRoutes = newRouter()
       ]);
       return c.json({ success: true as const, data: { token: session.token, expires_in: SESSION_TTL_SECONDS, workspace_id: workspace!.id } }, 201);
     } catch (error) {
-      if (isUniqueViolation(error, "users.email")) throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
+      if (isUniqueViolation(error, "users.email"))
+        throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
       throw error;
     }
   })
@@ -148,4 +156,3 @@ export const authRoutes = newRouter()
       200,
     );
   });
-

@@ -1,5 +1,5 @@
 import { definePackage } from "../platform/packages";
-import { users, tokens } from "../platform/schema";
+import { tokens, users } from "../platform/schema";
 import { apiTokenRoutes } from "./api-token-routes";
 import { authRoutes } from "./auth-routes";
 import { userRoutes } from "./users-routes";

@@ -54,7 +54,9 @@ export const CreateUserBody = z
   .strictObject({ name: fields.name(), email: fields.email(), password: fields.password(), role: Role })
   .openapi("CreateUserRequest", { example: { name: "Grace Hopper", email: "grace@acme.example", password: "a long passphrase 42", role: "member" } });
 
-export const UpdateUserBody = z.strictObject({ name: fields.name().optional(), role: Role.optional() }).openapi("UpdateUserRequest", { example: { role: "admin" } });
+export const UpdateUserBody = z
+  .strictObject({ name: fields.name().optional(), role: Role.optional() })
+  .openapi("UpdateUserRequest", { example: { role: "admin" } });
 
 const Scope = z.string().refine((scope) => knownScopes().includes(scope), {
   message: `must be one of read, write, admin or <resource>:read / <resource>:write`,

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type sql } from "drizzle-orm";
 import { issueToken, SESSION_TTL_SECONDS } from "../platform/auth/tokens";
 import type { Database } from "../platform/db";
 import { tokens } from "../platform/schema";

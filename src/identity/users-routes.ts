@@ -1,16 +1,16 @@
-import { linkNextPage } from "../platform/links";
-import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { eq, exists, ne, sql } from "drizzle-orm";
 import { newRouter } from "../platform/app";
-import { principalOf, directoryOf } from "../platform/auth/middleware";
+import { directoryOf, principalOf } from "../platform/auth/middleware";
 import { hashPassword } from "../platform/auth/password";
 import { access, actsAsOwner } from "../platform/auth/permissions";
 import type { Principal } from "../platform/auth/principal";
 import { evictCachedTokens } from "../platform/auth/principal";
+import { configOf } from "../platform/config";
 import { isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
+import { linkNextPage } from "../platform/links";
+import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { type Role, tokens, users } from "../platform/schema";
@@ -95,7 +95,8 @@ export const userRoutes = newRouter()
   .openapi(createUser, async (c) => {
     const body = c.req.valid("json");
     const actor = principalOf(c);
-    if (!mayManage(actor, body.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can create an owner");
+    if (!mayManage(actor, body.role, body.role))
+      throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can create an owner");
     const now = Date.now();
     try {
       const [row] = await directoryOf(c)
@@ -103,7 +104,8 @@ export const userRoutes = newRouter()
         .returning();
       return c.json({ success: true as const, data: toUser(row!) }, 201);
     } catch (error) {
-      if (isUniqueViolation(error, "users.email")) throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
+      if (isUniqueViolation(error, "users.email"))
+        throw new ApiError("conflict", "email: already registered", { details: [{ path: "email", message: "already registered" }] });
       throw error;
     }
   })
@@ -114,11 +116,17 @@ export const userRoutes = newRouter()
     const tenant = directoryOf(c);
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
-    if (!mayManage(actor, target.role, body.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can promote to or demote an owner");
+    if (!mayManage(actor, target.role, body.role))
+      throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can promote to or demote an owner");
     const demotesOwner = target.role === "owner" && body.role !== undefined && body.role !== "owner";
     // The last-owner rule lives in the UPDATE itself so two concurrent demotions cannot both pass.
     const anotherOwner = demotesOwner
-      ? exists(tenant.db.select({ one: sql`1` }).from(users).where(tenant.scope(users, eq(users.role, "owner"), ne(users.id, id))))
+      ? exists(
+          tenant.db
+            .select({ one: sql`1` })
+            .from(users)
+            .where(tenant.scope(users, eq(users.role, "owner"), ne(users.id, id))),
+        )
       : undefined;
     const [row] = await tenant.update(users, { ...body, updatedAt: Date.now() }, eq(users.id, id), anotherOwner).returning();
     if (!row) throw new ApiError("conflict", "The workspace must keep at least one owner");

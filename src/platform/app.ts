@@ -5,22 +5,22 @@ import { etag } from "hono/etag";
 import { requestId } from "hono/request-id";
 import { authenticate, requirePackage } from "./auth/middleware";
 import { jsonBody } from "./body";
-import { d1Session } from "./d1-session";
-import { shardMoveRoutes } from "./shard-move";
-import { allShards } from "./shards";
-import { setDispatchTarget } from "./dispatch";
 import { configOf, readConfig } from "./config";
-import { base64Url, utf8 } from "./crypto";
-import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
-import { describeTag, documentGating, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import type { AppEnv, Env } from "./context";
+import { base64Url, utf8 } from "./crypto";
+import { d1Session } from "./d1-session";
+import { setDispatchTarget } from "./dispatch";
+import { docsPage, docsSecurityHeaders, newNonce } from "./docs";
 import { ApiError, errorResponse, handleError } from "./errors";
 import { sweepIdempotencyKeys } from "./idempotency";
 import { logError } from "./log";
+import { describeTag, documentGating, ErrorEnvelope, openApiDocument, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import { type PackageManifest, PackageRegistry, setRegistry } from "./packages";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
 import { resealSweep } from "./secrets";
+import { shardMoveRoutes } from "./shard-move";
+import { allShards } from "./shards";
 import { runSweeps, sweepExpiredTokens } from "./sweeps";
 import { validationHook } from "./validation";
 
@@ -67,7 +67,7 @@ const healthRoute = createRoute({
   operationId: "getHealth",
   tags: ["Health"],
   summary: "Liveness: the worker answers (no database access)",
-  description: "Answers {\"status\": \"ok\"} without touching a database: for load balancers and uptime checks. Never rate-limited, no credential needed.",
+  description: 'Answers {"status": "ok"} without touching a database: for load balancers and uptime checks. Never rate-limited, no credential needed.',
   security: [],
   request: { query: z.strictObject({}) },
   responses: {
@@ -92,7 +92,10 @@ const readyRoute = createRoute({
   responses: {
     400: { description: "`validation_error`: an unknown query parameter", content: { "application/json": { schema: ErrorEnvelope } } },
     200: { description: "Ready", content: { "application/json": { schema: Readiness } } },
-    503: { description: "Not ready: a database (the directory or a shard) is unreachable or the worker is misconfigured", content: { "application/json": { schema: Readiness } } },
+    503: {
+      description: "Not ready: a database (the directory or a shard) is unreachable or the worker is misconfigured",
+      content: { "application/json": { schema: Readiness } },
+    },
   },
 });
 
@@ -152,7 +155,18 @@ const apiResponseHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** Headers a 304 keeps from the 200 it stands for (RFC 9110 §15.4.5, plus ours). */
-const NOT_MODIFIED_HEADERS = ["cache-control", "content-location", "date", "etag", "expires", "vary", "x-request-id", "access-control-allow-origin", "access-control-expose-headers", "x-d1-bookmark"];
+const NOT_MODIFIED_HEADERS = [
+  "cache-control",
+  "content-location",
+  "date",
+  "etag",
+  "expires",
+  "vary",
+  "x-request-id",
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+  "x-d1-bookmark",
+];
 
 /**
  * Successful GETs of resources and lists carry a weak ETag (a hash of the body); a request whose
@@ -188,7 +202,9 @@ function addPatchAliases(router: Router): void {
     const routingPath = route.path.replace(/\/{(.+?)}/g, "/:$1");
     const handlers = router.routes.filter((entry) => entry.method === "PUT" && entry.path === routingPath).map((entry) => entry.handler);
     router.on("PATCH", routingPath, ...(handlers as [MiddlewareHandler<AppEnv>]));
-    const operationId = route.operationId?.startsWith("update") ? `patch${route.operationId.slice("update".length)}` : `patch${(route.operationId ?? "").replace(/^./, (first) => first.toUpperCase())}`;
+    const operationId = route.operationId?.startsWith("update")
+      ? `patch${route.operationId.slice("update".length)}`
+      : `patch${(route.operationId ?? "").replace(/^./, (first) => first.toUpperCase())}`;
     router.openAPIRegistry.registerPath({ ...route, method: "patch", operationId, summary: `${route.summary ?? ""} (PATCH: alias of PUT)` });
   }
 }
@@ -297,7 +313,9 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
         const workspace = { id: principal.workspace.id, shard: principal.shard };
         // Started on the next turn of the event loop: the response is on its way before the hook's first query.
         const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace));
-        c.executionCtx.waitUntil(later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })));
+        c.executionCtx.waitUntil(
+          later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })),
+        );
       }
     }
   });
@@ -306,7 +324,8 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
       addPatchAliases(router);
       if (manifest.tier !== "core") documentGating(router, manifest.name);
       // Gating from the manifest: each route of a package answers 403 package_disabled while it is off.
-      if (manifest.tier !== "core") for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
+      if (manifest.tier !== "core")
+        for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
       api.route("/", router);
     }
   }
@@ -328,7 +347,12 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
   app.notFound((c) => {
     const allow = allowedMethods(app, c.req.path);
     if (allow.length > 0) {
-      return errorResponse(c, new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`, { headers: { Allow: allow.join(", ") } }));
+      return errorResponse(
+        c,
+        new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`, {
+          headers: { Allow: allow.join(", ") },
+        }),
+      );
     }
     return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
   });
@@ -337,7 +361,12 @@ export function createPlatform(manifests: PackageManifest[], options: AppOptions
 
   const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
   const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);
-  const sweeps = [sweepExpiredTokens, sweepIdempotencyKeys, ...manifests.flatMap((manifest) => manifest.sweeps ?? []), ...(sealed.length > 0 ? [resealSweep(sealed)] : [])];
+  const sweeps = [
+    sweepExpiredTokens,
+    sweepIdempotencyKeys,
+    ...manifests.flatMap((manifest) => manifest.sweeps ?? []),
+    ...(sealed.length > 0 ? [resealSweep(sealed)] : []),
+  ];
   return {
     app,
     registry: packages,

@@ -66,7 +66,8 @@ export function readConfig(env: Env): { config: Config } | { problems: string[] 
   if (result) return result;
   const problems: string[] = [];
   const development = env.ALLOW_INSECURE_WEBHOOK_URLS === "true";
-  if (!env.CURSOR_SECRET || env.CURSOR_SECRET.length < 32) problems.push("CURSOR_SECRET must be set to at least 32 random characters (wrangler secret put CURSOR_SECRET)");
+  if (!env.CURSOR_SECRET || env.CURSOR_SECRET.length < 32)
+    problems.push("CURSOR_SECRET must be set to at least 32 random characters (wrangler secret put CURSOR_SECRET)");
   const sealingKeys = parseKeyring(env.SIGNING_SECRETS_KEY, problems);
   const publicBaseUrl = parseBaseUrl(env.PUBLIC_BASE_URL, development, problems);
   result =

@@ -1,5 +1,5 @@
 import { and, eq, getTableName, type SQL, sql } from "drizzle-orm";
-import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 export type Database = DrizzleD1Database & { $client: D1Database };
@@ -51,11 +51,17 @@ export class Tenant {
 
   /** SELECT * FROM table WHERE workspace_id = ? AND …; `.where` cannot be called again on the result. */
   select<T extends TenantTable>(table: T, ...conditions: (SQL | undefined)[]) {
-    return this.db.select().from(table).where(this.scope(table, ...conditions));
+    return this.db
+      .select()
+      .from(table)
+      .where(this.scope(table, ...conditions));
   }
 
   update<T extends TenantTable>(table: T, values: Partial<T["$inferInsert"]>, ...conditions: (SQL | undefined)[]) {
-    return this.db.update(table).set(values as never).where(this.scope(table, ...conditions));
+    return this.db
+      .update(table)
+      .set(values as never)
+      .where(this.scope(table, ...conditions));
   }
 
   delete<T extends TenantTable>(table: T, ...conditions: (SQL | undefined)[]) {

@@ -37,7 +37,11 @@ export async function dispatch<T = unknown>(
   const ip = c.req.header("cf-connecting-ip");
   const request = new Request(new URL(`/api/v1${path}`, c.req.url), {
     method,
-    headers: { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...(principal || !ip ? {} : { "cf-connecting-ip": ip }), ...options.headers },
+    headers: {
+      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(principal || !ip ? {} : { "cf-connecting-ip": ip }),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   if (principal) principals.set(request, principal);
@@ -45,5 +49,7 @@ export async function dispatch<T = unknown>(
   const json = (await response.json()) as { success?: boolean; data?: T; meta?: Record<string, unknown>; error?: ApiErrorBody };
   if (!response.ok) return { ok: false, status: response.status, error: json.error ?? { code: "internal_error", message: `HTTP ${response.status}` } };
   // Most routes answer {success, data, meta}; a few (POST /auth/token) answer their object as it is.
-  return json.success === true ? { ok: true, status: response.status, data: json.data as T, ...(json.meta ? { meta: json.meta } : {}) } : { ok: true, status: response.status, data: json as T };
+  return json.success === true
+    ? { ok: true, status: response.status, data: json.data as T, ...(json.meta ? { meta: json.meta } : {}) }
+    : { ok: true, status: response.status, data: json as T };
 }

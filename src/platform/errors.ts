@@ -91,7 +91,8 @@ export function errorResponse(c: Context, error: ApiError): Response {
 export function handleError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return errorResponse(c, err);
   // Hono's own guards (media type gate, JSON parser) throw HTTPException: keep them in the contract's shape.
-  if (err instanceof HTTPException && err.status === 415) return errorResponse(c, new ApiError("unsupported_media_type", "Content-Type must be application/json"));
+  if (err instanceof HTTPException && err.status === 415)
+    return errorResponse(c, new ApiError("unsupported_media_type", "Content-Type must be application/json"));
   if (err instanceof HTTPException && err.status === 400) return errorResponse(c, new ApiError("invalid_json", "The request body is not valid JSON"));
   logError("request failed", err, { request_id: c.get("requestId"), method: c.req.method, path: c.req.path, stack: err.stack });
   return errorResponse(c, new ApiError("internal_error", "An internal error occurred. Quote the request_id when contacting support."));

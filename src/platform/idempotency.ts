@@ -1,5 +1,6 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import { tenantOf } from "./auth/middleware";
 import type { Principal } from "./auth/principal";
 import type { AppEnv } from "./context";
 import { sha256Hex } from "./crypto";
@@ -7,7 +8,6 @@ import { database } from "./db";
 import { ApiError } from "./errors";
 import { idempotencyKeys } from "./schema";
 import { onEveryShard } from "./sweeps";
-import { tenantOf } from "./auth/middleware";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request that has not finished after this long is presumed dead and its key can be taken over. */

@@ -53,7 +53,8 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   idempotency_key_reused: "this Idempotency-Key was used with another request",
   rate_limited: "over the plan's requests per minute; see Retry-After",
   internal_error: "an unexpected error; quote the request id",
-  service_unavailable: "the service cannot take this request now (e.g. the workspace is being moved to another database for a few seconds); retry after Retry-After seconds",
+  service_unavailable:
+    "the service cannot take this request now (e.g. the workspace is being moved to another database for a few seconds); retry after Retry-After seconds",
 };
 
 const ref = (kind: "headers" | "parameters", name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -78,14 +79,20 @@ export function registerCommonComponents(router: OpenAPIHono<AppEnv>): void {
   header("X-RateLimit-Limit", "Requests allowed per 60-second window (the workspace's plan, or 60 per IP without a credential)", "integer");
   header("X-RateLimit-Remaining", "Requests left in the current window", "integer");
   header("X-RateLimit-Reset", "Unix time (seconds) when the current window ends", "integer");
-  header("RateLimit-Policy", 'The IETF form of the limit: `"workspace";q=60;w=60` (quota q per window of w seconds; the policy is `workspace`, `ip` or `collector`)');
+  header(
+    "RateLimit-Policy",
+    'The IETF form of the limit: `"workspace";q=60;w=60` (quota q per window of w seconds; the policy is `workspace`, `ip` or `collector`)',
+  );
   header("RateLimit", 'The IETF form of what is left: `"workspace";r=59;t=42` (r requests remaining, t seconds until the window resets)');
   header("ETag", "A weak validator of the body: send it back as If-None-Match to get 304 Not Modified while it is current");
   header("Cache-Control", "`private, no-cache` on API responses: clients may keep them, but must revalidate (If-None-Match)");
   header("Link", 'On a list page with more rows: `<{this URL with cursor=meta.next_cursor}>; rel="next"` (RFC 8288)');
   header("Retry-After", "Seconds to wait before retrying", "integer");
   header("Idempotent-Replayed", "true when this response is the stored one for the request's Idempotency-Key");
-  header("X-D1-Bookmark", "The database position this request saw or wrote; send it back as X-D1-Bookmark on a later request to read at least that state (read-your-writes on read replicas)");
+  header(
+    "X-D1-Bookmark",
+    "The database position this request saw or wrote; send it back as X-D1-Bookmark on a later request to read at least that state (read-your-writes on read replicas)",
+  );
   registry.registerComponent("parameters", "IfNoneMatch", {
     name: "If-None-Match",
     in: "header",
@@ -214,7 +221,11 @@ export function defineRoute<const R extends RouteInput>(need: Access, config: R)
     ...(paged ? { Link: ref("headers", "Link") } : {}),
   };
   const success = Object.fromEntries(Object.entries(config.responses).map(([status, response]) => [status, { ...response, headers: successHeaders }]));
-  const notModified = reading ? { 304: { description: "Not Modified: the ETag sent in If-None-Match is current (no body)", headers: { ...COMMON_HEADERS, ETag: ref("headers", "ETag") } } } : {};
+  const notModified = reading
+    ? {
+        304: { description: "Not Modified: the ETag sent in If-None-Match is current (no body)", headers: { ...COMMON_HEADERS, ETag: ref("headers", "ETag") } },
+      }
+    : {};
   const route = createRoute({
     ...routeConfig,
     middleware: replayable ? ([authorize(need), idempotency] as const) : ([authorize(need)] as const),
@@ -279,7 +290,9 @@ export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, 
   });
   // SPDX: a license of our own (zod-to-openapi's types predate OpenAPI 3.1's `identifier`).
   document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as typeof document.info.license;
-  const used = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+  const used = new Set(
+    Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])),
+  );
   document.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
   const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
   for (const item of Object.values(document.paths ?? {})) {
@@ -295,7 +308,10 @@ export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, 
   // Event types are known once the packages are: every `x-enum: event-types` node lists them (and `*`).
   const eventTypes = ["*", ...Object.keys(events).filter((type) => type !== "webhook.test")];
   const fill = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(fill);
+    if (Array.isArray(node)) {
+      node.forEach(fill);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
     if (record["x-enum"] === "event-types") {

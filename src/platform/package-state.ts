@@ -1,4 +1,4 @@
-import { type SQL, and, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "./db";
 import { ApiError } from "./errors";
@@ -23,12 +23,22 @@ export function enabledSql(name: string, workspaceId: number): SQL {
 
 /** True when every package `name` depends on is enabled (an SQL condition). */
 export function dependenciesEnabledSql(name: string, workspaceId: number): SQL {
-  return and(sql`1`, ...registry().get(name)!.dependsOn.map((dependency) => enabledSql(dependency, workspaceId)))!;
+  return and(
+    sql`1`,
+    ...registry()
+      .get(name)!
+      .dependsOn.map((dependency) => enabledSql(dependency, workspaceId)),
+  )!;
 }
 
 /** True when no package that depends on `name` is enabled. */
 function noEnabledDependentsSql(name: string, workspaceId: number): SQL {
-  return and(sql`1`, ...registry().dependents(name).map((dependent) => sql`NOT (${enabledSql(dependent, workspaceId)})`))!;
+  return and(
+    sql`1`,
+    ...registry()
+      .dependents(name)
+      .map((dependent) => sql`NOT (${enabledSql(dependent, workspaceId)})`),
+  )!;
 }
 
 function switchStatement(db: Database, name: string, workspaceId: number, enabled: boolean, now: number): BatchItem<"sqlite"> {
@@ -93,18 +103,26 @@ async function explainRefusal(db: Database, workspaceId: number, name: string, e
   if (enabled) {
     const missing = packages.ordered([name]).filter((candidate) => candidate !== name && !states.get(candidate));
     if (missing.length > 0) {
-      return new ApiError("dependency_disabled", `${name} needs ${missing.join(", ")}, which ${missing.length > 1 ? "are" : "is"} disabled; enable ${missing.length > 1 ? "them" : "it"} first, or send ?with_dependencies=true`, {
-        details: [{ path: "enabled", message: `needs ${missing.join(", ")}`, missing }],
-      });
+      return new ApiError(
+        "dependency_disabled",
+        `${name} needs ${missing.join(", ")}, which ${missing.length > 1 ? "are" : "is"} disabled; enable ${missing.length > 1 ? "them" : "it"} first, or send ?with_dependencies=true`,
+        {
+          details: [{ path: "enabled", message: `needs ${missing.join(", ")}`, missing }],
+        },
+      );
     }
     const notReady = await packages.get(name)!.enabledState?.notReady?.(db, workspaceId);
     if (notReady) return new ApiError("conflict", `${name}: ${notReady}`);
   } else {
     const requiredBy = packages.dependents(name).filter((dependent) => states.get(dependent));
     if (requiredBy.length > 0) {
-      return new ApiError("package_required", `${requiredBy.join(", ")} ${requiredBy.length > 1 ? "depend" : "depends"} on ${name}; disable ${requiredBy.length > 1 ? "them" : "it"} first`, {
-        details: [{ path: "enabled", message: `required by ${requiredBy.join(", ")}`, required_by: requiredBy }],
-      });
+      return new ApiError(
+        "package_required",
+        `${requiredBy.join(", ")} ${requiredBy.length > 1 ? "depend" : "depends"} on ${name}; disable ${requiredBy.length > 1 ? "them" : "it"} first`,
+        {
+          details: [{ path: "enabled", message: `required by ${requiredBy.join(", ")}`, required_by: requiredBy }],
+        },
+      );
     }
   }
   return new ApiError("conflict", "The packages changed while this request ran; read them again and retry");

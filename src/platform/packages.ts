@@ -2,8 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Router } from "./app";
 import type { Hono } from "hono";
+import type { Router } from "./app";
 import type { AppEnv, Env } from "./context";
 import type { Database } from "./db";
 import type { Role } from "./schema";
@@ -185,7 +185,9 @@ export class PackageRegistry {
   }
 
   extensionsOf(resource: string): { pkg: string; extension: ResourceExtension }[] {
-    return this.all.flatMap((manifest) => (manifest.extends ?? []).filter((extension) => extension.resource === resource).map((extension) => ({ pkg: manifest.name, extension })));
+    return this.all.flatMap((manifest) =>
+      (manifest.extends ?? []).filter((extension) => extension.resource === resource).map((extension) => ({ pkg: manifest.name, extension })),
+    );
   }
 
   events(): Record<string, EventDeclaration> {

@@ -33,7 +33,9 @@ export const users = sqliteTable(
   "users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     // Stored lower-cased; unique across workspaces because login is by e-mail alone.
     email: text("email").notNull(),
@@ -52,8 +54,12 @@ export const tokens = sqliteTable(
   "tokens",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     kind: text("kind", { enum: TOKEN_KINDS }).notNull(),
     name: text("name"),
     tokenHash: text("token_hash").notNull(),
@@ -80,7 +86,9 @@ export const tokens = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     /** `user:<id>` for session tokens, `token:<id>` for API tokens. */
     credential: text("credential").notNull(),
     key: text("key").notNull(),
@@ -103,7 +111,9 @@ export const events = sqliteTable(
   "events",
   {
     id: text("id").primaryKey(),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     type: text("type").notNull(),
     /** JSON of the event's `data`. */
     data: text("data").notNull(),
@@ -112,10 +122,7 @@ export const events = sqliteTable(
     createdAt: integer("created_at").notNull(),
     enqueuedAt: integer("enqueued_at"),
   },
-  (table) => [
-    index("events_workspace_pending_idx").on(table.workspaceId, table.enqueuedAt),
-    index("events_pending_idx").on(table.enqueuedAt, table.createdAt),
-  ],
+  (table) => [index("events_workspace_pending_idx").on(table.workspaceId, table.enqueuedAt), index("events_pending_idx").on(table.enqueuedAt, table.createdAt)],
 );
 
 /**
@@ -123,9 +130,7 @@ export const events = sqliteTable(
  * never hold), so a condition that fails midway (`changes() = 0`, a reference gone) rolls back every
  * statement before it. The table is always empty.
  */
-export const writeGuards = sqliteTable("write_guards", { reason: text("reason").notNull() }, () => [
-  check("write_guard_failed", sql`reason IS NULL`),
-]);
+export const writeGuards = sqliteTable("write_guards", { reason: text("reason").notNull() }, () => [check("write_guard_failed", sql`reason IS NULL`)]);
 
 /**
  * Each workspace's running total of every summed money column, per currency (deal values, lead values,

@@ -3,8 +3,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Config, configOf, type SealingKey } from "./config";
 import { base64, fromBase64, randomBytes, utf8 } from "./crypto";
 import { database } from "./db";
-import type { Sweep } from "./sweeps";
 import { allShards, DIRECTORY_TABLES } from "./shards";
+import type { Sweep } from "./sweeps";
 
 // Signing secrets (webhooks, SSO apps, chat integrations) must be readable to sign, so they are
 // encrypted at rest (AES-256-GCM) rather than hashed, under the keyring in SIGNING_SECRETS_KEY.
@@ -55,7 +55,10 @@ export function resealSweep(columns: SealedColumn[]): Sweep {
     let resealed = 0;
     // A directory table is in DB only; a business table on every shard.
     const places = columns.flatMap((sealed) =>
-      (DIRECTORY_TABLES.includes(getTableName(sealed.table)) ? [env.DB] : allShards(env).map((shard) => shard.db)).map((d1) => ({ ...sealed, db: database(d1) })),
+      (DIRECTORY_TABLES.includes(getTableName(sealed.table)) ? [env.DB] : allShards(env).map((shard) => shard.db)).map((d1) => ({
+        ...sealed,
+        db: database(d1),
+      })),
     );
     for (const { table, column, key, db } of places) {
       const stale = (await db
@@ -67,7 +70,11 @@ export function resealSweep(columns: SealedColumn[]): Sweep {
         const value = row.value as string;
         const next = await sealSecret(await openSecret(value, keys), keys);
         const where = and(sql`${column} = ${value}`, ...key.map((part) => sql`${part} = ${row[part.name]}`));
-        await db.update(table).set({ [columnProperty(table, column)]: next }).where(where).run();
+        await db
+          .update(table)
+          .set({ [columnProperty(table, column)]: next })
+          .where(where)
+          .run();
         resealed += 1;
       }
     }

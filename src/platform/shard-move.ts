@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv, Env } from "./context";
 import { sha256Hex, timingSafeEqual, utf8 } from "./crypto";
@@ -41,7 +41,9 @@ async function describeTables(d1: D1Database): Promise<MovedTable[]> {
     .filter((name) => !DIRECTORY_TABLES.includes(name) && columnsOf(name).some((column) => column.name === "workspace_id"));
   const rollups = new Set(triggers!.results.flatMap((row) => [...String(row.sql).matchAll(/(?:INSERT INTO|UPDATE)\s+[`"]?(\w+)/gi)].map((match) => match[1]!)));
   // D1 does not allow pragma_foreign_key_list(): references are read from each table's definition.
-  const parents = new Map(tables!.results.map((row) => [String(row.name), [...String(row.sql).matchAll(/REFERENCES\s+[`"]?(\w+)/gi)].map((match) => match[1]!)]));
+  const parents = new Map(
+    tables!.results.map((row) => [String(row.name), [...String(row.sql).matchAll(/REFERENCES\s+[`"]?(\w+)/gi)].map((match) => match[1]!)]),
+  );
   const ordered: string[] = [];
   const visit = (table: string, path = new Set<string>()) => {
     if (ordered.includes(table) || path.has(table)) return;
@@ -49,7 +51,7 @@ async function describeTables(d1: D1Database): Promise<MovedTable[]> {
     for (const parent of parents.get(table) ?? []) if (parent !== table && business.includes(parent)) visit(parent, path);
     ordered.push(table);
   };
-  business.forEach((table) => visit(table));
+  for (const table of business) visit(table);
   return ordered.map((name) => {
     const cols = columnsOf(name);
     const has = (column: string) => cols.some((c) => c.name === column);
@@ -64,7 +66,13 @@ async function describeTables(d1: D1Database): Promise<MovedTable[]> {
       // Rows changed since a time: by updated_at where every write sets it; the outbox by its own clocks;
       // small tables whose writes do not all set updated_at (endpoints, counters, keys) are copied whole.
       changedSince:
-        name === "events" ? "(created_at >= ?2 OR enqueued_at >= ?2)" : name === "assistant_messages" ? "created_at >= ?2" : has("updated_at") && name !== "webhook_endpoints" ? "updated_at >= ?2" : null,
+        name === "events"
+          ? "(created_at >= ?2 OR enqueued_at >= ?2)"
+          : name === "assistant_messages"
+            ? "created_at >= ?2"
+            : has("updated_at") && name !== "webhook_endpoints"
+              ? "updated_at >= ?2"
+              : null,
     };
   });
 }
@@ -168,7 +176,8 @@ async function parse(c: Context<AppEnv>) {
   const id = Number(c.req.param("id"));
   if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("not_found", `No workspace ${c.req.param("id")}`);
   const step = parsed.data;
-  if (!shardNames(c.env).includes(step.to)) throw ApiError.validation([{ path: "to", message: `must be a shard of this deployment (${shardNames(c.env).join(", ")})` }]);
+  if (!shardNames(c.env).includes(step.to))
+    throw ApiError.validation([{ path: "to", message: `must be a shard of this deployment (${shardNames(c.env).join(", ")})` }]);
   return { id, step, workspace: await workspaceOf(c.env, id), target: shardDatabase(c.env, step.to) };
 }
 
@@ -176,7 +185,8 @@ async function parse(c: Context<AppEnv>) {
 async function operatorOnly(c: Context<AppEnv>, next: () => Promise<void>) {
   const expected = c.env.OPERATOR_TOKEN;
   const sent = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
-  const ok = expected !== undefined && expected.length >= 32 && sent !== undefined && timingSafeEqual(utf8(await sha256Hex(sent)), utf8(await sha256Hex(expected)));
+  const ok =
+    expected !== undefined && expected.length >= 32 && sent !== undefined && timingSafeEqual(utf8(await sha256Hex(sent)), utf8(await sha256Hex(expected)));
   if (!ok) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
   await next();
 }
@@ -259,9 +269,13 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     const match = table.key.map((column) => `${quote(column)} = ?`).join(" AND ");
     for (let i = 0; i < gone.length; i += ROWS_PER_STEP) {
       await target.batch(
-        gone.slice(i, i + ROWS_PER_STEP).map((row) =>
-          target.prepare(`DELETE FROM ${quote(table.name)} WHERE workspace_id = ? AND ${match}`).bind(workspace.id, ...table.key.map((column) => row[column] ?? null)),
-        ),
+        gone
+          .slice(i, i + ROWS_PER_STEP)
+          .map((row) =>
+            target
+              .prepare(`DELETE FROM ${quote(table.name)} WHERE workspace_id = ? AND ${match}`)
+              .bind(workspace.id, ...table.key.map((column) => row[column] ?? null)),
+          ),
       );
     }
     return c.json({ deleted: gone.length });
@@ -278,7 +292,9 @@ export const shardMoveRoutes = new Hono<AppEnv>()
     const source = shardDatabase(c.env, workspace.shard);
     const unequal = await differences(source, target, await describeTables(source), workspace.id);
     if (unequal.length > 0) {
-      throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`, { details: unequal.map((table) => ({ path: table, message: "differs" })) });
+      throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`, {
+        details: unequal.map((table) => ({ path: table, message: "differs" })),
+      });
     }
     const switched = await c.env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3 AND moving_since = ?4")
       .bind(step.to, workspace.id, workspace.shard, workspace.moving_since)
@@ -292,7 +308,8 @@ export const shardMoveRoutes = new Hono<AppEnv>()
    */
   .post("/workspaces/:id/move/cleanup", async (c) => {
     const { workspace, step, target: old } = await parse(c);
-    if (workspace.shard === step.to || workspace.moving_since !== null) throw conflict("Cleanup deletes from a shard the workspace has been switched away from");
+    if (workspace.shard === step.to || workspace.moving_since !== null)
+      throw conflict("Cleanup deletes from a shard the workspace has been switched away from");
     const deleted = await deletePage(old, await describeTables(old), workspace.id);
     return c.json({ deleted, done: deleted === 0 });
   })

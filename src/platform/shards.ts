@@ -50,7 +50,9 @@ export const isHeld = (movingSince: number | null, now: number) => movingSince !
 
 /** Where a workspace's rows are, and whether a move holds them, from the directory (null: no such workspace). */
 export async function placementOf(env: Env, workspaceId: number, now = Date.now()): Promise<{ shard: string; held: boolean } | null> {
-  const row = await env.DB.prepare("SELECT shard, moving_since FROM workspaces WHERE id = ?").bind(workspaceId).first<{ shard: string; moving_since: number | null }>();
+  const row = await env.DB.prepare("SELECT shard, moving_since FROM workspaces WHERE id = ?")
+    .bind(workspaceId)
+    .first<{ shard: string; moving_since: number | null }>();
   return row ? { shard: row.shard, held: isHeld(row.moving_since, now) } : null;
 }
 

@@ -9,7 +9,10 @@ export type Sweep = (env: Env, now: number) => Promise<unknown>;
 
 /** Expired sessions and API tokens are useless rows: drop them. */
 export const sweepExpiredTokens: Sweep = (env, now) =>
-  database(env.DB).delete(tokens).where(and(isNotNull(tokens.expiresAt), lt(tokens.expiresAt, now))).run();
+  database(env.DB)
+    .delete(tokens)
+    .where(and(isNotNull(tokens.expiresAt), lt(tokens.expiresAt, now)))
+    .run();
 
 /** A sweep of business tables, run on every shard (each on its own; one failing does not stop the others). */
 export function onEveryShard(name: string, sweep: (db: D1Database, now: number) => Promise<unknown>): Sweep {

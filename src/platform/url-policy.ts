@@ -25,7 +25,10 @@ export function outboundUrlProblem(raw: string, allowInsecure: boolean): string 
 const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
 function isPublicHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   if (ipaddr.isValid(host)) {
     const address = ipaddr.parse(host);
     if (address.kind() === "ipv6" && address.match(IPV4_COMPATIBLE)) return false;

@@ -1,11 +1,11 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import { packageDisabled } from "./auth/middleware";
 import { access, denial, isAllowed } from "./auth/permissions";
 import type { Principal } from "./auth/principal";
-import { packageDisabled } from "./auth/middleware";
 import type { Tenant } from "./db";
 import { ApiError } from "./errors";
 import { registry } from "./packages";
-import { type Period, type WidgetDefinition, type WidgetKind, type WidgetUnit } from "./widgets";
+import type { Period, WidgetDefinition, WidgetKind, WidgetUnit } from "./widgets";
 
 export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; data: unknown };
 export type RegisteredWidget = { pkg: string; widget: WidgetDefinition };

@@ -1,6 +1,6 @@
+import { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { z } from "@hono/zod-openapi";
 import { rawRows, type Tenant } from "./db";
 import { ApiError } from "./errors";
 
@@ -60,7 +60,10 @@ export function rangePeriod(from: string, to: string, now = Date.now()): Period 
 
 /** The query parameters that choose a period: `period`, or `from` and `to`. */
 export const PeriodQuery = {
-  period: z.enum(PERIODS, `must be one of ${PERIODS.join(", ")}`).optional().openapi({ description: "Default 30d (or send from and to). All in UTC." }),
+  period: z
+    .enum(PERIODS, `must be one of ${PERIODS.join(", ")}`)
+    .optional()
+    .openapi({ description: "Default 30d (or send from and to). All in UTC." }),
   from: z.iso.date("must be a date YYYY-MM-DD").optional().openapi({ description: "First day (UTC), with to" }),
   to: z.iso.date("must be a date YYYY-MM-DD").optional().openapi({ description: "Last day (UTC, inclusive), with from; at most 400 days after from" }),
 };
@@ -69,10 +72,12 @@ export const PeriodQuery = {
 export function periodFromQuery(query: { period?: PeriodName; from?: string; to?: string }, now = Date.now()): Period {
   if (query.from === undefined && query.to === undefined) return periodOf(query.period ?? "30d", now);
   if (query.period !== undefined) throw ApiError.validation([{ path: "period", message: "must not be sent with from and to" }]);
-  if (query.from === undefined || query.to === undefined) throw ApiError.validation([{ path: query.from === undefined ? "from" : "to", message: "is required with the other" }]);
+  if (query.from === undefined || query.to === undefined)
+    throw ApiError.validation([{ path: query.from === undefined ? "from" : "to", message: "is required with the other" }]);
   const period = rangePeriod(query.from, query.to, now);
   if (period.untilMs <= period.fromMs) throw ApiError.validation([{ path: "to", message: "must not be before from" }]);
-  if (period.untilMs - period.fromMs > MAX_RANGE_DAYS * DAY_MS) throw ApiError.validation([{ path: "to", message: `the range may cover at most ${MAX_RANGE_DAYS} days` }]);
+  if (period.untilMs - period.fromMs > MAX_RANGE_DAYS * DAY_MS)
+    throw ApiError.validation([{ path: "to", message: `the range may cover at most ${MAX_RANGE_DAYS} days` }]);
   return period;
 }
 
@@ -80,7 +85,8 @@ export function periodFromQuery(query: { period?: PeriodName; from?: string; to?
 export function buckets(period: Period): string[] {
   const out: string[] = [];
   if (period.interval === "month") {
-    for (let d = new Date(`${period.from.slice(0, 7)}-01T00:00:00Z`); day(d.getTime()) <= period.to; d.setUTCMonth(d.getUTCMonth() + 1)) out.push(day(d.getTime()));
+    for (let d = new Date(`${period.from.slice(0, 7)}-01T00:00:00Z`); day(d.getTime()) <= period.to; d.setUTCMonth(d.getUTCMonth() + 1))
+      out.push(day(d.getTime()));
     return out;
   }
   const step = period.interval === "week" ? 7 : 1;

@@ -1,20 +1,20 @@
-import { outboundUrlProblem } from "../platform/url-policy";
-import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
 import type { Context } from "hono";
 import { newRouter, publicOrigin } from "../platform/app";
-import { runSwitch, switchStatements } from "../platform/package-state";
 import { directoryOf, principalOf, unauthorized } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
+import { configOf } from "../platform/config";
 import type { AppEnv } from "../platform/context";
 import { database } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
+import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { runSwitch, switchStatements } from "../platform/package-state";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens, users } from "../platform/schema";
 import { sealSecret } from "../platform/secrets";
 import { clock, isoTimestamp } from "../platform/time";
+import { outboundUrlProblem } from "../platform/url-policy";
 import { EMBED_SCRIPT } from "./embed";
 import { newAppSecret, SSO_TOKEN_TTL_SECONDS, signSsoToken } from "./jwt";
 import { PRO_APPS, type ProApp, ssoApps } from "./schema";
@@ -30,7 +30,9 @@ const SsoApp = z
   .openapi("SsoApp");
 const Grant = z
   .object({
-    token: z.string().openapi({ description: "HS256 JWT signed with the app's secret; claims iss, aud, sub, workspace_id, email, name, role, iat, nbf, exp, jti, sid" }),
+    token: z
+      .string()
+      .openapi({ description: "HS256 JWT signed with the app's secret; claims iss, aud, sub, workspace_id, email, name, role, iat, nbf, exp, jti, sid" }),
     expires_in: z.literal(SSO_TOKEN_TTL_SECONDS),
     app_url: z.string(),
     launch_url: z.string().openapi({ description: "app_url#sso_token=<jwt>: a fragment, never sent to servers" }),
@@ -60,8 +62,8 @@ const routes = {
     operationId: "listSsoApps",
     tags,
     summary: "The four pro apps and their SSO settings",
-  description:
-    "Admins and owners (an API token needs the admin scope). Always all four apps, configured or not; secret_set tells whether a signing secret exists, never the secret itself.",
+    description:
+      "Admins and owners (an API token needs the admin scope). Always all four apps, configured or not; secret_set tells whether a signing secret exists, never the secret itself.",
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(SsoApp), meta: ListMeta }), "The apps (one page)") },
   }),
   update: defineRoute(access.admin, {
@@ -73,10 +75,15 @@ const routes = {
     summary: "Set an app's URL and switch it on or off",
     description:
       "Admins and owners (an API token needs the admin scope); send only the fields to change. app_url must be https on a public host → otherwise 400. Switching an app on obeys the package rules: its tier-1 package must be enabled (409 dependency_disabled) and it needs an app_url, stored or in this request (409 conflict); a refused switch writes nothing.",
-    request: { params: AppParam, body: jsonBodyOf(z
+    request: {
+      params: AppParam,
+      body: jsonBodyOf(
+        z
           .strictObject({ app_url: appUrlSchema, enabled: z.boolean() })
           .partial()
-          .openapi("UpdateSsoApp", { example: { app_url: "https://hrm-pro.example.com/", enabled: true } })) },
+          .openapi("UpdateSsoApp", { example: { app_url: "https://hrm-pro.example.com/", enabled: true } }),
+      ),
+    },
     responses: { 200: jsonContent(envelope(SsoApp), "The app") },
   }),
   rotate: defineRoute(access.admin, {
@@ -129,7 +136,17 @@ function toApp(row: { app: ProApp; appUrl: string | null; enabled: boolean; secr
   return { app: row.app, app_url: row.appUrl, enabled: row.enabled, secret_set: row.secret !== null, updated_at: isoTimestamp(row.updatedAt) };
 }
 
-async function grant(c: Context<AppEnv>, input: { app: ProApp; appUrl: string; secret: string; user: { id: number; email: string; name: string; role: string }; workspaceId: number; sessionId: number }) {
+async function grant(
+  c: Context<AppEnv>,
+  input: {
+    app: ProApp;
+    appUrl: string;
+    secret: string;
+    user: { id: number; email: string; name: string; role: string };
+    workspaceId: number;
+    sessionId: number;
+  },
+) {
   const token = await signSsoToken(
     {
       iss: issuerOf(c),
@@ -175,7 +192,10 @@ export const ssoRoutes = newRouter()
         .values({ workspaceId: tenant.workspaceId, app, enabled: false, ...values, updatedAt: now })
         .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { ...values, updatedAt: now } }),
       ...(body.enabled !== undefined ? switchStatements(tenant.db, tenant.workspaceId, [app], body.enabled, now) : []),
-      tenant.db.select().from(ssoApps).where(and(eq(ssoApps.workspaceId, tenant.workspaceId), eq(ssoApps.app, app))),
+      tenant.db
+        .select()
+        .from(ssoApps)
+        .where(and(eq(ssoApps.workspaceId, tenant.workspaceId), eq(ssoApps.app, app))),
     ];
     const results = await runSwitch(tenant.db, tenant.workspaceId, app, body.enabled ?? false, statements);
     const [row] = results.at(-1) as (typeof ssoApps.$inferSelect)[];
@@ -215,7 +235,7 @@ export const ssoRoutes = newRouter()
     const presented = /^Bearer[ \t]+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!presented) throw unauthorized(false);
     const verified = await verifyIssuedToken(c.env, presented, issuerOf(c));
-    if (!verified || !verified.app.appUrl || !verified.app.secret) throw unauthorized(true);
+    if (!verified?.app.appUrl || !verified.app.secret) throw unauthorized(true);
     const { claims } = verified;
     if (!/^[1-9][0-9]{0,15}$/.test(claims.sid) || !/^[1-9][0-9]{0,15}$/.test(claims.sub)) throw unauthorized(true);
     // The session the token came from must still be live; the user's current name and role are used.

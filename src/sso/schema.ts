@@ -8,7 +8,9 @@ export type ProApp = (typeof PRO_APPS)[number];
 export const ssoApps = sqliteTable(
   "sso_apps",
   {
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     app: text("app", { enum: PRO_APPS }).notNull(),
     appUrl: text("app_url"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),

@@ -1,9 +1,9 @@
-import { configOf } from "../platform/config";
 import { and, eq } from "drizzle-orm";
+import { configOf } from "../platform/config";
 import type { Env } from "../platform/context";
 import { database } from "../platform/db";
 import { openSecret } from "../platform/secrets";
-import { ssoApps, type ProApp, PRO_APPS } from "./schema";
+import { PRO_APPS, type ProApp, ssoApps } from "./schema";
 import { peekSsoClaims, type SsoClaims, verifySsoToken } from "./verify";
 
 export type AppSettings = { app: ProApp; appUrl: string | null; enabled: boolean; secret: string | null };

@@ -10,7 +10,13 @@ import { formatCount, formatMinutes, formatMoney, minorDigits, words } from "../
 
 type Money = Record<string, number>;
 type Value = number | Money | null;
-export type WidgetView = { key: string; title: string; kind: "stat" | "series" | "breakdown" | "list"; unit: "count" | "money" | "percent" | "minutes"; data: Record<string, unknown> };
+export type WidgetView = {
+  key: string;
+  title: string;
+  kind: "stat" | "series" | "breakdown" | "list";
+  unit: "count" | "money" | "percent" | "minutes";
+  data: Record<string, unknown>;
+};
 
 const isMoney = (value: unknown): value is Money => typeof value === "object" && value !== null;
 const major = (amount: number, currency: string) => amount / 10 ** minorDigits(currency);
@@ -44,7 +50,18 @@ function Stat(props: { widget: WidgetView }) {
     );
   }
   if (props.widget.unit === "percent") {
-    return <div class="stat">{value === null ? <span class="empty">no data yet</span> : <>{String(value)}<small>%</small></>}</div>;
+    return (
+      <div class="stat">
+        {value === null ? (
+          <span class="empty">no data yet</span>
+        ) : (
+          <>
+            {String(value)}
+            <small>%</small>
+          </>
+        )}
+      </div>
+    );
   }
   return <div class="stat">{formatValue(value, props.widget.unit)}</div>;
 }
@@ -58,7 +75,7 @@ function LineChart(props: { widget: WidgetView }) {
   const points = (widget.data.points ?? []) as { date: string; value: Value }[];
   const money = widget.unit === "money";
   const currencies = money ? [...new Set(points.flatMap((point) => Object.keys((point.value as Money) ?? {})))].slice(0, 3) : [""];
-  const seriesOf = (currency: string) => points.map((point) => (money ? major(((point.value as Money) ?? {})[currency] ?? 0, currency) : Number(point.value ?? 0)));
+  const seriesOf = (currency: string) => points.map((point) => (money ? major((point.value as Money)?.[currency] ?? 0, currency) : Number(point.value ?? 0)));
   const all = currencies.map(seriesOf);
   const max = Math.max(1, ...all.flat());
   const x = scaleLinear([0, Math.max(1, points.length - 1)], [M.left, W - M.right]);
@@ -67,8 +84,18 @@ function LineChart(props: { widget: WidgetView }) {
   const every = Math.max(1, Math.ceil(points.length / 6));
   const shortDate = (date: string) => (widget.data.interval === "month" ? date.slice(0, 7) : date.slice(5));
   const total = money
-    ? currencies.map((currency) => formatMoney(points.reduce((sum, point) => sum + (((point.value as Money) ?? {})[currency] ?? 0), 0), currency)).join(", ")
-    : formatValue(points.reduce((sum, point) => sum + Number(point.value ?? 0), 0), widget.unit);
+    ? currencies
+        .map((currency) =>
+          formatMoney(
+            points.reduce((sum, point) => sum + ((point.value as Money)?.[currency] ?? 0), 0),
+            currency,
+          ),
+        )
+        .join(", ")
+    : formatValue(
+        points.reduce((sum, point) => sum + Number(point.value ?? 0), 0),
+        widget.unit,
+      );
   const titleId = `${widget.key}-chart-title`;
   return (
     <>
@@ -91,18 +118,35 @@ function LineChart(props: { widget: WidgetView }) {
         )}
         {all.map((values, s) => (
           <g class={`series-${s}`}>
-            <path class="area" d={area<number>().x((_, i) => x(i)).y0(y(0)).y1((v) => y(v))(values) ?? ""} />
-            <path class="line" d={line<number>().x((_, i) => x(i)).y((v) => y(v))(values) ?? ""} />
+            <path
+              class="area"
+              d={
+                area<number>()
+                  .x((_, i) => x(i))
+                  .y0(y(0))
+                  .y1((v) => y(v))(values) ?? ""
+              }
+            />
+            <path
+              class="line"
+              d={
+                line<number>()
+                  .x((_, i) => x(i))
+                  .y((v) => y(v))(values) ?? ""
+              }
+            />
           </g>
         ))}
       </svg>
       <div class="legend">
-        {money ? currencies.map((currency, s) => (
-          <span>
-            <i class={`s${s}`} />
-            {currency}
-          </span>
-        )) : null}
+        {money
+          ? currencies.map((currency, s) => (
+              <span>
+                <i class={`s${s}`} />
+                {currency}
+              </span>
+            ))
+          : null}
         <span>Total: {total}</span>
       </div>
     </>
@@ -116,7 +160,12 @@ function Bars(props: { widget: WidgetView }) {
   // Money: one bar per currency, each scaled within its currency.
   const rows = items.slice(0, 8).flatMap((item) =>
     widget.unit === "money" && isMoney(item.value)
-      ? Object.entries(item.value).map(([currency, amount], k) => ({ label: k === 0 ? words(item.label) : "", size: amount, group: currency, text: formatMoney(amount, currency) }))
+      ? Object.entries(item.value).map(([currency, amount], k) => ({
+          label: k === 0 ? words(item.label) : "",
+          size: amount,
+          group: currency,
+          text: formatMoney(amount, currency),
+        }))
       : [{ label: words(item.label), size: Number(item.value ?? 0), group: "", text: formatValue(item.value, widget.unit) }],
   );
   const maxBy = new Map<string, number>();
@@ -187,7 +236,15 @@ export function WidgetCard(props: { widget: WidgetView }) {
   return (
     <section class={`card${wide ? " wide" : ""}`} aria-labelledby={`${widget.key}-title`} data-widget={widget.key}>
       <h2 id={`${widget.key}-title`}>{widget.title}</h2>
-      {widget.kind === "stat" ? <Stat widget={widget} /> : widget.kind === "series" ? <LineChart widget={widget} /> : widget.kind === "breakdown" ? <Bars widget={widget} /> : <ListTable widget={widget} />}
+      {widget.kind === "stat" ? (
+        <Stat widget={widget} />
+      ) : widget.kind === "series" ? (
+        <LineChart widget={widget} />
+      ) : widget.kind === "breakdown" ? (
+        <Bars widget={widget} />
+      ) : (
+        <ListTable widget={widget} />
+      )}
     </section>
   );
 }

@@ -4,12 +4,12 @@ import type { Child } from "hono/jsx";
 import { knownScopes } from "../platform/auth/permissions";
 import type { Principal } from "../platform/auth/principal";
 import type { AppEnv } from "../platform/context";
-import { newNonce } from "../platform/docs";
 import { type ApiErrorBody, dispatch } from "../platform/dispatch";
+import { newNonce } from "../platform/docs";
 import { registry } from "../platform/packages";
 import { PERIODS } from "../platform/widgets";
 import { WidgetCard, type WidgetView } from "./charts";
-import { Csrf, FieldError, Notice, type NavItem, pageHeaders, Shell } from "./layout";
+import { Csrf, FieldError, type NavItem, Notice, pageHeaders, Shell } from "./layout";
 import { checkForm, endSession, type PageSession, pageSession, sameOrigin, startSession } from "./session";
 
 /**
@@ -21,7 +21,14 @@ export const webPages = new Hono<AppEnv>();
 
 type Page = { status?: 200 | 400 | 403 | 404 | 409; title: string; active: string; body: Child; frames?: string[]; script?: string; scriptSrc?: string };
 
-const PERIOD_LABELS: Record<string, string> = { "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days", "12mo": "Last 12 months", mtd: "Month to date", ytd: "Year to date" };
+const PERIOD_LABELS: Record<string, string> = {
+  "7d": "Last 7 days",
+  "30d": "Last 30 days",
+  "90d": "Last 90 days",
+  "12mo": "Last 12 months",
+  mtd: "Month to date",
+  ytd: "Year to date",
+};
 
 /** The pro apps enabled for the workspace, for the navigation. */
 async function appsOf(c: Context<AppEnv>, principal: Principal): Promise<NavItem[]> {
@@ -59,7 +66,11 @@ function posted(handler: (c: Context<AppEnv>, session: PageSession, form: FormDa
   return signedIn(async (c, session) => {
     const form = await c.req.formData().catch(() => new FormData());
     if (!(await checkForm(c, session, form))) {
-      return c.html("<!doctype html><title>Forbidden</title><p>This form was not sent from this site's own page. Go back, reload it and try again.</p>", 403, pageHeaders(newNonce()));
+      return c.html(
+        "<!doctype html><title>Forbidden</title><p>This form was not sent from this site's own page. Go back, reload it and try again.</p>",
+        403,
+        pageHeaders(newNonce()),
+      );
     }
     return handler(c, session, form);
   });
@@ -143,7 +154,12 @@ webPages.post("/login", async (c) => {
   // The API's own login: the same checks, the same per-IP limit, the same single message for both mistakes.
   const result = await dispatch<{ token: string }>(c, null, "POST", "/auth/token", { body: { email, password: String(form.get("password") ?? "") } });
   if (!result.ok) {
-    const error = result.status === 401 ? "Wrong e-mail or password." : result.status === 429 ? `Too many attempts. ${result.error.message}.` : Object.values(fieldErrors(result.error))[0];
+    const error =
+      result.status === 401
+        ? "Wrong e-mail or password."
+        : result.status === 429
+          ? `Too many attempts. ${result.error.message}.`
+          : Object.values(fieldErrors(result.error))[0];
     return loginPage(c, { error, email }, result.status === 429 ? 429 : result.status === 401 ? 401 : 400);
   }
   startSession(c, result.data.token);
@@ -210,9 +226,27 @@ webPages.get(
 
 // ─── Settings → API ─────────────────────────────────────────────────────────────────────────────────
 
-type ApiToken = { id: number; name: string; prefix: string; last_four: string; scopes: string[]; expires_at: string | null; last_used_at: string | null; created_at: string };
+type ApiToken = {
+  id: number;
+  name: string;
+  prefix: string;
+  last_four: string;
+  scopes: string[];
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+};
 
-async function apiPage(c: Context<AppEnv>, session: PageSession, state: { created?: { token: string; name: string }; errors?: Record<string, string>; values?: { name: string; scopes: string[]; expires_at: string }; notice?: string }) {
+async function apiPage(
+  c: Context<AppEnv>,
+  session: PageSession,
+  state: {
+    created?: { token: string; name: string };
+    errors?: Record<string, string>;
+    values?: { name: string; scopes: string[]; expires_at: string };
+    notice?: string;
+  },
+) {
   const list = await dispatch<ApiToken[]>(c, session.principal, "GET", "/api-tokens?limit=100");
   if (!list.ok) return render(c, session, { status: 403, title: "API", active: "/app/settings/api", body: <NeedsAdmin /> });
   const errors = state.errors ?? {};
@@ -245,14 +279,14 @@ async function apiPage(c: Context<AppEnv>, session: PageSession, state: { create
             <label for="name">Name</label>
             <input id="name" name="name" type="text" required maxlength={100} value={values.name} aria-describedby="name-error" />
             <FieldError errors={errors} field="name" />
-            <label>Scopes</label>
-            <div class="checks" role="group" aria-label="Scopes">
+            <fieldset class="checks">
+              <legend>Scopes</legend>
               {knownScopes().map((scope) => (
                 <label>
                   <input type="checkbox" name="scopes" value={scope} checked={values.scopes.includes(scope)} /> {scope}
                 </label>
               ))}
-            </div>
+            </fieldset>
             <FieldError errors={errors} field="scopes" />
             <label for="expires_at">Expires (optional, UTC)</label>
             <input id="expires_at" name="expires_at" type="datetime-local" value={values.expires_at} />
@@ -312,7 +346,9 @@ async function apiPage(c: Context<AppEnv>, session: PageSession, state: { create
 
 webPages.get(
   "/app/settings/api",
-  signedIn(async (c, session) => apiPage(c, session, { notice: c.req.query("done") === "revoked" ? "The token was revoked: it stopped working at once." : undefined })),
+  signedIn(async (c, session) =>
+    apiPage(c, session, { notice: c.req.query("done") === "revoked" ? "The token was revoked: it stopped working at once." : undefined }),
+  ),
 );
 
 webPages.post(
@@ -320,7 +356,11 @@ webPages.post(
   posted(async (c, session, form) => {
     const values = { name: text(form, "name"), scopes: form.getAll("scopes").map(String), expires_at: text(form, "expires_at") };
     // Form fields are the API's body fields; a datetime-local is read as UTC.
-    const body = { name: values.name, scopes: values.scopes, ...(values.expires_at ? { expires_at: `${values.expires_at.length === 16 ? `${values.expires_at}:00` : values.expires_at}Z` } : {}) };
+    const body = {
+      name: values.name,
+      scopes: values.scopes,
+      ...(values.expires_at ? { expires_at: `${values.expires_at.length === 16 ? `${values.expires_at}:00` : values.expires_at}Z` } : {}),
+    };
     const result = await dispatch<{ token: string; name: string }>(c, session.principal, "POST", "/api-tokens", { body });
     if (!result.ok) return apiPage(c, session, { errors: fieldErrors(result.error), values });
     return apiPage(c, session, { created: { token: result.data.token, name: result.data.name } });
@@ -339,12 +379,33 @@ webPages.post(
 // ─── Settings → Webhooks ────────────────────────────────────────────────────────────────────────────
 
 type Endpoint = { id: number; url: string; events: string[]; enabled: boolean; description: string | null; created_at: string; secret?: string };
-type Delivery = { id: number; event_id: string; event_type: string; status: string; attempt: number; response_status: number | null; error: string | null; next_attempt_at: string | null; created_at: string };
+type Delivery = {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt: number;
+  response_status: number | null;
+  error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+};
 
-async function webhooksPage(c: Context<AppEnv>, session: PageSession, state: { errors?: Record<string, string>; values?: { url: string; events: string[]; description: string }; secret?: { id: number; secret: string }; notice?: string }) {
+async function webhooksPage(
+  c: Context<AppEnv>,
+  session: PageSession,
+  state: {
+    errors?: Record<string, string>;
+    values?: { url: string; events: string[]; description: string };
+    secret?: { id: number; secret: string };
+    notice?: string;
+  },
+) {
   const list = await dispatch<Endpoint[]>(c, session.principal, "GET", "/webhooks?limit=100");
   if (!list.ok) return render(c, session, { status: 403, title: "Webhooks", active: "/app/settings/webhooks", body: <NeedsAdmin /> });
-  const deliveries = await Promise.all(list.data.map((endpoint) => dispatch<Delivery[]>(c, session.principal, "GET", `/webhooks/${endpoint.id}/deliveries?limit=10`)));
+  const deliveries = await Promise.all(
+    list.data.map((endpoint) => dispatch<Delivery[]>(c, session.principal, "GET", `/webhooks/${endpoint.id}/deliveries?limit=10`)),
+  );
   const errors = state.errors ?? {};
   const values = state.values ?? { url: "", events: ["*"], description: "" };
   const eventTypes = Object.keys(registry().events()).sort();
@@ -373,8 +434,8 @@ async function webhooksPage(c: Context<AppEnv>, session: PageSession, state: { e
             <label for="url">URL</label>
             <input id="url" name="url" type="url" required value={values.url} placeholder="https://example.com/hooks" />
             <FieldError errors={errors} field="url" />
-            <label>Events</label>
-            <div class="checks" role="group" aria-label="Events">
+            <fieldset class="checks">
+              <legend>Events</legend>
               <label>
                 <input type="checkbox" name="events" value="*" checked={values.events.includes("*")} /> all events
               </label>
@@ -383,7 +444,7 @@ async function webhooksPage(c: Context<AppEnv>, session: PageSession, state: { e
                   <input type="checkbox" name="events" value={type} checked={values.events.includes(type)} /> {type}
                 </label>
               ))}
-            </div>
+            </fieldset>
             <FieldError errors={errors} field="events" />
             <label for="description">Description (optional)</label>
             <input id="description" name="description" type="text" maxlength={500} value={values.description} />
@@ -400,10 +461,9 @@ async function webhooksPage(c: Context<AppEnv>, session: PageSession, state: { e
             <div class="card spaced" data-endpoint={endpoint.id}>
               <div class="bar compact">
                 <div>
-                  <h2 class="mono endpoint-url">
-                    {endpoint.url}
-                  </h2>
-                  <span class={`pill ${endpoint.enabled ? "on" : "off"}`}>{endpoint.enabled ? "enabled" : "disabled"}</span> <span class="hint">{endpoint.events.join(", ")}</span>
+                  <h2 class="mono endpoint-url">{endpoint.url}</h2>
+                  <span class={`pill ${endpoint.enabled ? "on" : "off"}`}>{endpoint.enabled ? "enabled" : "disabled"}</span>{" "}
+                  <span class="hint">{endpoint.events.join(", ")}</span>
                 </div>
                 <div>
                   <form class="inline" method="post" action={`/app/settings/webhooks/${endpoint.id}/test`}>
@@ -452,7 +512,9 @@ async function webhooksPage(c: Context<AppEnv>, session: PageSession, state: { e
                         </td>
                         <td>
                           {delivery.created_at.slice(0, 19).replace("T", " ")}
-                          {delivery.next_attempt_at && delivery.status === "pending" ? <span class="hint"> · next try {delivery.next_attempt_at.slice(11, 19)}</span> : null}
+                          {delivery.next_attempt_at && delivery.status === "pending" ? (
+                            <span class="hint"> · next try {delivery.next_attempt_at.slice(11, 19)}</span>
+                          ) : null}
                         </td>
                       </tr>
                     ))
@@ -477,7 +539,14 @@ webPages.get(
   "/app/settings/webhooks",
   signedIn(async (c, session) => {
     const done = c.req.query("done");
-    const notice = done === "test" ? "A webhook.test event was sent; its delivery appears below." : done === "deleted" ? "The endpoint was deleted." : done === "created" ? "The endpoint was added." : undefined;
+    const notice =
+      done === "test"
+        ? "A webhook.test event was sent; its delivery appears below."
+        : done === "deleted"
+          ? "The endpoint was deleted."
+          : done === "created"
+            ? "The endpoint was added."
+            : undefined;
     return webhooksPage(c, session, { notice });
   }),
 );
@@ -486,7 +555,11 @@ webPages.post(
   "/app/settings/webhooks",
   posted(async (c, session, form) => {
     const values = { url: text(form, "url"), events: form.getAll("events").map(String), description: text(form, "description") };
-    const body = { url: values.url, events: values.events.includes("*") ? ["*"] : values.events, ...(values.description ? { description: values.description } : {}) };
+    const body = {
+      url: values.url,
+      events: values.events.includes("*") ? ["*"] : values.events,
+      ...(values.description ? { description: values.description } : {}),
+    };
     const result = await dispatch<Endpoint>(c, session.principal, "POST", "/webhooks", { body });
     if (!result.ok) return webhooksPage(c, session, { errors: fieldErrors(result.error), values });
     return webhooksPage(c, session, { secret: { id: result.data.id, secret: result.data.secret ?? "" }, notice: "The endpoint was added." });
@@ -503,7 +576,11 @@ webPages.post(
         ? await dispatch(c, session.principal, "DELETE", `/webhooks/${id}`)
         : await dispatch<{ secret?: string }>(c, session.principal, "POST", `/webhooks/${id}/${action === "test" ? "test" : "rotate-secret"}`);
     if (!result.ok) return webhooksPage(c, session, { errors: { form: result.error.message } });
-    if (action === "rotate") return webhooksPage(c, session, { secret: { id: Number(param(c, "id")), secret: (result.data as { secret?: string }).secret ?? "" }, notice: "The secret was rotated; the old one keeps signing for 24 hours." });
+    if (action === "rotate")
+      return webhooksPage(c, session, {
+        secret: { id: Number(param(c, "id")), secret: (result.data as { secret?: string }).secret ?? "" },
+        notice: "The secret was rotated; the old one keeps signing for 24 hours.",
+      });
     return c.redirect(`/app/settings/webhooks?done=${action === "test" ? "test" : "deleted"}`, 303);
   }),
 );
@@ -517,15 +594,25 @@ function switchRefusal(error: ApiErrorBody, packages: Package[], name: string): 
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
   const details = (Array.isArray(error.details) ? (error.details[0] ?? {}) : {}) as { missing?: string[]; required_by?: string[] };
   if (error.code === "dependency_disabled" && details.missing) {
-    return { message: `${title(name)} needs ${details.missing.map(title).join(" and ")}, which ${details.missing.length > 1 ? "are" : "is"} off. Enable ${details.missing.length > 1 ? "them" : "it"} first, or enable them together.`, offerDependencies: true };
+    return {
+      message: `${title(name)} needs ${details.missing.map(title).join(" and ")}, which ${details.missing.length > 1 ? "are" : "is"} off. Enable ${details.missing.length > 1 ? "them" : "it"} first, or enable them together.`,
+      offerDependencies: true,
+    };
   }
   if (error.code === "package_required" && details.required_by) {
-    return { message: `${title(name)} can't be turned off while ${details.required_by.map(title).join(" and ")} ${details.required_by.length > 1 ? "depend" : "depends"} on it. Turn ${details.required_by.length > 1 ? "those" : "that"} off first.`, offerDependencies: false };
+    return {
+      message: `${title(name)} can't be turned off while ${details.required_by.map(title).join(" and ")} ${details.required_by.length > 1 ? "depend" : "depends"} on it. Turn ${details.required_by.length > 1 ? "those" : "that"} off first.`,
+      offerDependencies: false,
+    };
   }
   return { message: error.message, offerDependencies: false };
 }
 
-async function packagesPage(c: Context<AppEnv>, session: PageSession, state: { refusal?: { name: string; message: string; offerDependencies: boolean; status: 400 | 403 | 404 | 409 }; notice?: string }) {
+async function packagesPage(
+  c: Context<AppEnv>,
+  session: PageSession,
+  state: { refusal?: { name: string; message: string; offerDependencies: boolean; status: 400 | 403 | 404 | 409 }; notice?: string },
+) {
   const list = await dispatch<Package[]>(c, session.principal, "GET", "/packages");
   const packages = list.ok ? list.data : [];
   const admin = session.principal.role === "admin" || session.principal.role === "owner";
@@ -616,10 +703,19 @@ webPages.post(
     const name = param(c, "name");
     const enabled = text(form, "enabled") === "true";
     const withDependencies = text(form, "with_dependencies") === "true";
-    const result = await dispatch<Package>(c, session.principal, "PUT", `/packages/${encodeURIComponent(name)}${withDependencies ? "?with_dependencies=true" : ""}`, { body: { enabled } });
+    const result = await dispatch<Package>(
+      c,
+      session.principal,
+      "PUT",
+      `/packages/${encodeURIComponent(name)}${withDependencies ? "?with_dependencies=true" : ""}`,
+      { body: { enabled } },
+    );
     if (!result.ok) {
       const list = await dispatch<Package[]>(c, session.principal, "GET", "/packages");
-      const refusal = result.status === 403 ? { message: "Only an admin can switch packages.", offerDependencies: false } : switchRefusal(result.error, list.ok ? list.data : [], name);
+      const refusal =
+        result.status === 403
+          ? { message: "Only an admin can switch packages.", offerDependencies: false }
+          : switchRefusal(result.error, list.ok ? list.data : [], name);
       // The API's status stands: 403 for a role that may not switch, 409 for a dependency rule, 404 for no such package.
       const status = result.status === 403 || result.status === 404 || result.status === 409 ? result.status : 400;
       return packagesPage(c, session, { refusal: { name, status, ...refusal } });
@@ -654,7 +750,12 @@ webPages.get(
     // The first token is issued here, on the server (the session cookie never reaches a script); embed.js
     // then refreshes it with the token itself (POST /api/v1/sso/refresh) and hands each new one to the
     // app's exact origin with postMessage.
-    const initial = JSON.stringify({ token: grant.data.token, expires_in: grant.data.expires_in, app_url: grant.data.app_url, launch_url: grant.data.launch_url }).replace(/</g, "\\u003c");
+    const initial = JSON.stringify({
+      token: grant.data.token,
+      expires_in: grant.data.expires_in,
+      app_url: grant.data.app_url,
+      launch_url: grant.data.launch_url,
+    }).replace(/</g, "\\u003c");
     return render(c, session, {
       title,
       active: `/app/apps/${app}`,
@@ -663,7 +764,8 @@ webPages.get(
         <>
           <h1>{title}</h1>
           <p class="lead">
-            Signed in to {title} as {session.principal.user.name}. The app's token is refreshed automatically (refreshes so far: <strong id="refreshes">0</strong>).
+            Signed in to {title} as {session.principal.user.name}. The app's token is refreshed automatically (refreshes so far:{" "}
+            <strong id="refreshes">0</strong>).
           </p>
           <div class="app-frame" id="app" />
         </>
@@ -685,7 +787,13 @@ webPages.get(
 
 // ─── The assistant ──────────────────────────────────────────────────────────────────────────────────
 
-type Reply = { text: string; intent: string; records?: { resource: string; id: number; label: string }[]; action?: { id: string; kind: string; summary: string; expires_at: string }; data?: { suggestions?: string[] } };
+type Reply = {
+  text: string;
+  intent: string;
+  records?: { resource: string; id: number; label: string }[];
+  action?: { id: string; kind: string; summary: string; expires_at: string };
+  data?: { suggestions?: string[] };
+};
 type Conversation = { id: string; messages: { role: "user" | "assistant"; text: string; reply?: Reply }[] };
 
 const SUGGESTIONS = ["revenue this month", "overdue invoices", "open deals in negotiation", "tasks due this week", "headcount in engineering"];
@@ -702,9 +810,14 @@ type PendingAction = {
 };
 
 /** The fields a pending action would write, as "name: value" lines. */
-const changeLines = (body: Record<string, unknown> | undefined) => Object.entries(body ?? {}).map(([field, value]) => `${field}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+const changeLines = (body: Record<string, unknown> | undefined) =>
+  Object.entries(body ?? {}).map(([field, value]) => `${field}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
-async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { conversation?: Conversation; error?: string; notice?: string; pendingAction?: PendingAction }) {
+async function assistantPage(
+  c: Context<AppEnv>,
+  session: PageSession,
+  state: { conversation?: Conversation; error?: string; notice?: string; pendingAction?: PendingAction },
+) {
   const messages = state.conversation?.messages ?? [];
   return render(c, session, {
     title: "Assistant",
@@ -712,7 +825,10 @@ async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { 
     body: (
       <>
         <h1>Assistant</h1>
-        <p class="lead">Ask about your workspace — numbers, lists, records — or prepare a change to confirm. It answers from this workspace's data only and sends nothing anywhere.</p>
+        <p class="lead">
+          Ask about your workspace — numbers, lists, records — or prepare a change to confirm. It answers from this workspace's data only and sends nothing
+          anywhere.
+        </p>
         {state.notice ? <Notice kind="ok">{state.notice}</Notice> : null}
         {state.error ? <Notice kind="error">{state.error}</Notice> : null}
         {state.pendingAction ? (
@@ -775,7 +891,9 @@ async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { 
           {messages.map((message) => (
             <div class={`msg ${message.role}`} data-role={message.role}>
               {message.text}
-              {message.reply?.records && message.reply.records.length > 0 && message.reply.intent !== "list" ? <div class="records">{message.reply.records.map((record) => record.label).join(" · ")}</div> : null}
+              {message.reply?.records && message.reply.records.length > 0 && message.reply.intent !== "list" ? (
+                <div class="records">{message.reply.records.map((record) => record.label).join(" · ")}</div>
+              ) : null}
               {message.reply?.action ? (
                 <form method="post" action={`/app/assistant/actions/${message.reply.action.id}/confirm`} class="tight-top">
                   <Csrf session={session} />
@@ -790,7 +908,15 @@ async function assistantPage(c: Context<AppEnv>, session: PageSession, state: { 
           <form method="post" action="/app/assistant" id="ask">
             <Csrf session={session} />
             {state.conversation ? <input type="hidden" name="conversation_id" value={state.conversation.id} /> : null}
-            <input type="text" name="message" aria-label="Your question" placeholder="Ask a question or describe a change…" maxlength={2000} required autofocus />
+            <input
+              type="text"
+              name="message"
+              aria-label="Your question"
+              placeholder="Ask a question or describe a change…"
+              maxlength={2000}
+              required
+              autofocus
+            />
             <button type="submit">Ask</button>
           </form>
         </div>
@@ -810,7 +936,8 @@ webPages.get(
     if (pendingAction?.record) {
       // The record's current name, read as the user: a record they may not read shows by its id only.
       const record = await dispatch<Record<string, unknown>>(c, session.principal, "GET", `/${pendingAction.record.resource}/${pendingAction.record.id}`);
-      if (record.ok) pendingAction.recordLabel = String(record.data.name ?? record.data.title ?? record.data.number ?? record.data.subject ?? `#${pendingAction.record.id}`);
+      if (record.ok)
+        pendingAction.recordLabel = String(record.data.name ?? record.data.title ?? record.data.number ?? record.data.subject ?? `#${pendingAction.record.id}`);
     }
     return assistantPage(c, session, {
       ...(conversation?.ok ? { conversation: conversation.data } : {}),

@@ -37,7 +37,7 @@ export async function pageSession(c: Context<AppEnv>): Promise<PageSession | nul
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
   const resolution = await resolveToken(c.env.DB, token, Date.now());
-  if (!resolution || resolution.principal.tokenKind !== "session") return null;
+  if (resolution?.principal.tokenKind !== "session") return null;
   return { principal: resolution.principal, token, csrf: await csrfToken(c, resolution.principal.tokenHash) };
 }
 

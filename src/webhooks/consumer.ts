@@ -1,16 +1,16 @@
-import { configOf } from "../platform/config";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { configOf } from "../platform/config";
 import type { Env } from "../platform/context";
 import { database } from "../platform/db";
-import { events } from "../platform/schema";
 import { logError } from "../platform/log";
-import { isoTimestamp } from "../platform/time";
-import type { WebhookMessage } from "./dispatch";
-import { webhookDeliveries, webhookEndpoints } from "./schema";
+import { events } from "../platform/schema";
 import { openSecret } from "../platform/secrets";
 import { placementOf, shardDatabase, shardNames } from "../platform/shards";
-import { signedHeaders } from "./signing";
+import { isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
+import type { WebhookMessage } from "./dispatch";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
+import { signedHeaders } from "./signing";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Seconds to wait after failed attempt n (1-based): 8 attempts in all. */
@@ -100,7 +100,12 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
       .set({ ...values, lockedUntil: null, updatedAt: Date.now() })
       .where(eq(webhookDeliveries.id, id));
 
-  const refusal = !target || !outboxEvent ? "endpoint or event no longer exists" : !target.enabled ? "endpoint is disabled" : outboundUrlProblem(target.url, env.ALLOW_INSECURE_WEBHOOK_URLS === "true");
+  const refusal =
+    !target || !outboxEvent
+      ? "endpoint or event no longer exists"
+      : !target.enabled
+        ? "endpoint is disabled"
+        : outboundUrlProblem(target.url, env.ALLOW_INSECURE_WEBHOOK_URLS === "true");
   if (refusal || !target || !outboxEvent) {
     await settle({ status: "failed", lastError: refusal ?? "unknown", nextAttemptAt: null }).run();
     return message.ack();

@@ -124,7 +124,9 @@ const REDELIVERIES_PER_SWEEP = 1000;
  */
 export const sweepOutbox: Sweep = async (env, now) => {
   await Promise.all(
-    allShards(env).map(({ name, db }) => sweepShardOutbox(env, name, db, now).catch((error: unknown) => logError("outbox sweep failed", error, { shard: name }))),
+    allShards(env).map(({ name, db }) =>
+      sweepShardOutbox(env, name, db, now).catch((error: unknown) => logError("outbox sweep failed", error, { shard: name })),
+    ),
   );
 };
 
@@ -172,7 +174,9 @@ async function sweepShardOutbox(env: Env, shard: string, db: D1Database, now: nu
     .bind(now, now - stale, JSON.stringify(resident))
     .all<{ id: number; workspace_id: number }>();
   if (overdue.results.length > 0) {
-    console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: overdue.results.length }));
+    console.log(
+      JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: overdue.results.length }),
+    );
   }
   await sendMessages(
     env,

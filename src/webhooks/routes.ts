@@ -1,35 +1,40 @@
-import { linkNextPage } from "../platform/links";
-import { configOf } from "../platform/config";
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { newRouter } from "../platform/app";
 import { principalOf, tenantOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
+import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
 import { newEventId, recordEvent } from "../platform/events";
-import { registry } from "../platform/packages";
-import type { EventDeclaration } from "../platform/packages";
 import { fields } from "../platform/fields";
-import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
+import { linkNextPage } from "../platform/links";
+import { defineRoute, describeTag, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import type { EventDeclaration } from "../platform/packages";
+import { registry } from "../platform/packages";
 import { idPage, PageQuery, pageQueryShape } from "../platform/resource/id-page";
 import { Deleted, ListMeta } from "../platform/resource/routes";
+import { sealSecret } from "../platform/secrets";
 import { isoTimestamp } from "../platform/time";
+import { outboundUrlProblem } from "../platform/url-policy";
 import { forgetSubscribers, sendMessages } from "./dispatch";
 import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
-import { sealSecret } from "../platform/secrets";
 import { newSigningSecret } from "./signing";
-import { outboundUrlProblem } from "../platform/url-policy";
 
 const tags = ["Webhooks"];
-describeTag("Webhooks", "Signed (Standard Webhooks) event deliveries to your HTTPS endpoints, with retries, a delivery log, test events and secret rotation. Event payloads are documented under webhooks.");
+describeTag(
+  "Webhooks",
+  "Signed (Standard Webhooks) event deliveries to your HTTPS endpoints, with retries, a delivery log, test events and secret rotation. Event payloads are documented under webhooks.",
+);
 /** The event types of the packages in this build an endpoint may subscribe to (webhook.test is sent on request). */
 const subscribable = () => Object.keys(registry().events()).filter((type) => type !== "webhook.test");
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
 
-export const webhookTestEvents = { "webhook.test": {
-  description: "Sent by POST /webhooks/{id}/test to that endpoint only",
-  data: z.object({ webhook_id: z.number().int() }).openapi("WebhookTest"),
-} } satisfies Record<string, EventDeclaration>;
+export const webhookTestEvents = {
+  "webhook.test": {
+    description: "Sent by POST /webhooks/{id}/test to that endpoint only",
+    data: z.object({ webhook_id: z.number().int() }).openapi("WebhookTest"),
+  },
+} satisfies Record<string, EventDeclaration>;
 
 const Endpoint = z
   .object({
@@ -73,7 +78,7 @@ const EventList = z
   .min(1, "must name at least one event type or *")
   .max(50, "must name at most 50 event types")
   .transform((list) => [...new Set(list)])
-  .openapi({ description: "Event types (see the webhooks section), or [\"*\"] for all", example: ["invoice.created", "payment.received"] });
+  .openapi({ description: 'Event types (see the webhooks section), or ["*"] for all', example: ["invoice.created", "payment.received"] });
 const writable = { url: z.string().max(2048, "must be at most 2048 characters"), events: EventList, description: fields.text(500).nullable() };
 const CreateEndpoint = z
   .strictObject(writable)
@@ -166,8 +171,7 @@ const routes = {
     operationId: "deleteWebhook",
     tags,
     summary: "Delete a webhook endpoint and its delivery log",
-    description:
-      "Admins and owners (an API token needs the admin scope). Deliveries still pending for it are dropped with the log.",
+    description: "Admins and owners (an API token needs the admin scope). Deliveries still pending for it are dropped with the log.",
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
   }),
@@ -256,7 +260,9 @@ export const webhookRoutes = newRouter()
     return c.json({ success: true as const, data: { ...toEndpoint(row!), secret } }, 201);
   })
   .openapi(routes.get, async (c) => {
-    const row = await tenantOf(c).select(webhookEndpoints, eq(webhookEndpoints.id, c.req.valid("param").id)).get();
+    const row = await tenantOf(c)
+      .select(webhookEndpoints, eq(webhookEndpoints.id, c.req.valid("param").id))
+      .get();
     if (!row) throw ApiError.notFound("webhook endpoint");
     return c.json({ success: true as const, data: toEndpoint(row) }, 200);
   })
@@ -296,7 +302,12 @@ export const webhookRoutes = newRouter()
     const [row] = await tenant
       .update(
         webhookEndpoints,
-        { secret: await sealSecret(secret, configOf(c.env).sealingKeys), previousSecret: current.secret, previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS, updatedAt: now },
+        {
+          secret: await sealSecret(secret, configOf(c.env).sealingKeys),
+          previousSecret: current.secret,
+          previousSecretExpiresAt: now + PREVIOUS_SECRET_GRACE_MS,
+          updatedAt: now,
+        },
         eq(webhookEndpoints.id, id),
         eq(webhookEndpoints.secret, current.secret),
       )

@@ -5,7 +5,9 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     url: text("url").notNull(),
     description: text("description"),
     /** JSON array of event types, or ["*"]. */
@@ -32,7 +34,9 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     endpointId: integer("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { newRouter } from "../platform/app";
-import { principalOf, directoryOf } from "../platform/auth/middleware";
+import { directoryOf, principalOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { booleanParam } from "../platform/resource/filters";
 import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { packageStates, switchPackage } from "../platform/package-state";
 import { type PackageManifest, registry } from "../platform/packages";
+import { booleanParam } from "../platform/resource/filters";
 import { ListMeta } from "../platform/resource/routes";
 
 const tags = ["Packages"];
@@ -21,7 +21,9 @@ const Package = z
     name: z.string().openapi({ example: "recruitment" }),
     title: z.string(),
     description: z.string(),
-    tier: z.union([z.literal(1), z.literal(2), z.literal("add-on")]).openapi({ description: "1: foundation; add-on: builds on foundations; 2: a pro app (SSO)" }),
+    tier: z
+      .union([z.literal(1), z.literal(2), z.literal("add-on")])
+      .openapi({ description: "1: foundation; add-on: builds on foundations; 2: a pro app (SSO)" }),
     depends_on: z.array(z.string()),
     dependents: z.array(z.string()).openapi({ description: "The packages whose depends_on names this one" }),
     resources: z.array(z.string()),
@@ -53,7 +55,12 @@ const listPackages = defineRoute(access.authenticated, {
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Package), meta: ListMeta }), "Every package (one page)") },
 });
 
-const PackageParam = z.object({ name: z.string().max(64).openapi({ param: { name: "name", in: "path" }, example: "recruitment" }) });
+const PackageParam = z.object({
+  name: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: "name", in: "path" }, example: "recruitment" }),
+});
 
 const setPackage = defineRoute(access.admin, {
   method: "put",

@@ -6,8 +6,8 @@ import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
 import { recordEvent } from "../platform/events";
+import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import type { EventDeclaration } from "../platform/packages";
-import { defineRoute, envelope, jsonBodyOf, jsonContent, describeTag } from "../platform/openapi";
 import { durableLimiter, workspaceKey } from "../platform/rate-limit/limiter";
 import { PLAN_LIMITS } from "../platform/rate-limit/plans";
 import { PLANS, type Plan, workspaces } from "../platform/schema";
@@ -16,16 +16,14 @@ import { isoTimestamp } from "../platform/time";
 const tags = ["Subscription"];
 describeTag("Subscription", "The workspace's plan (starter, pro, enterprise) and its rate limit; the owner changes it.");
 
-const Subscription = z
-  .object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() })
-  .openapi("Subscription");
+const Subscription = z.object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() }).openapi("Subscription");
 
-export const subscriptionEvents = { "subscription.updated": {
-  description: "The workspace's plan changed",
-  data: z
-    .object({ plan: z.enum(PLANS), previous_plan: z.enum(PLANS), change: z.enum(["upgrade", "downgrade"]) })
-    .openapi("SubscriptionChange"),
-} } satisfies Record<string, EventDeclaration>;
+export const subscriptionEvents = {
+  "subscription.updated": {
+    description: "The workspace's plan changed",
+    data: z.object({ plan: z.enum(PLANS), previous_plan: z.enum(PLANS), change: z.enum(["upgrade", "downgrade"]) }).openapi("SubscriptionChange"),
+  },
+} satisfies Record<string, EventDeclaration>;
 
 const getSubscription = defineRoute(access.authenticated, {
   method: "get",
@@ -58,7 +56,11 @@ const toSubscription = (row: { plan: Plan; planUpdatedAt: number }) => ({
 
 export const subscriptionRoutes = newRouter()
   .openapi(getSubscription, async (c) => {
-    const row = await directoryOf(c).db.select().from(workspaces).where(eq(workspaces.id, principalOf(c).workspace.id)).get();
+    const row = await directoryOf(c)
+      .db.select()
+      .from(workspaces)
+      .where(eq(workspaces.id, principalOf(c).workspace.id))
+      .get();
     if (!row) throw ApiError.notFound("workspace");
     return c.json({ success: true as const, data: toSubscription(row) }, 200);
   })

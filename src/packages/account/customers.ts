@@ -58,7 +58,11 @@ const writable = {
   tax_id: fields.text(50).nullable(),
   currency: fields.currency(),
 };
-const CreateCustomer = z.strictObject({ ...writable }).partial().required({ name: true }).openapi("CreateCustomer");
+const CreateCustomer = z
+  .strictObject({ ...writable })
+  .partial()
+  .required({ name: true })
+  .openapi("CreateCustomer");
 const UpdateCustomer = z.strictObject(writable).partial().openapi("UpdateCustomer");
 type BillingFields = z.infer<typeof BillingInput>;
 
@@ -86,7 +90,12 @@ function billingColumns(billing: BillingFields | null | undefined) {
 
 type CustomerRow = Row<typeof customers> & { balance?: number };
 
-export const customerResource: ResourceDefinition<typeof customers, z.infer<typeof CreateCustomer>, z.infer<typeof UpdateCustomer>, z.infer<typeof Customer>> = {
+export const customerResource: ResourceDefinition<
+  typeof customers,
+  z.infer<typeof CreateCustomer>,
+  z.infer<typeof UpdateCustomer>,
+  z.infer<typeof Customer>
+> = {
   name: "customers",
   singular: "customer",
   tags: ["Customers"],
@@ -116,14 +125,25 @@ export const customerResource: ResourceDefinition<typeof customers, z.infer<type
   toUpdate: ({ billing, tax_id, ...rest }) => ({ ...rest, ...(tax_id !== undefined ? { taxId: tax_id } : {}), ...billingColumns(billing) }),
   // balance = what the customer owes on invoices that are out, in the statement that reads the customer.
   computed: {
-    balance: sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${q(invoices.workspaceId)} = ${q(customers.workspaceId)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(Number),
+    balance:
+      sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${q(invoices.workspaceId)} = ${q(customers.workspaceId)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(
+        Number,
+      ),
   },
   examples: {
     create: {
       name: "Initech",
       email: "ap@initech.example",
       phone: "+15125550147",
-      billing: { name: "Initech Accounts Payable", email: "ap@initech.example", address_line1: "4120 Freidrich Lane", city: "Austin", state: "TX", postal_code: "78744", country: "US" },
+      billing: {
+        name: "Initech Accounts Payable",
+        email: "ap@initech.example",
+        address_line1: "4120 Freidrich Lane",
+        city: "Austin",
+        state: "TX",
+        postal_code: "78744",
+        country: "US",
+      },
       tax_id: "US-74-1234567",
       currency: "USD",
     },

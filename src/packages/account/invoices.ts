@@ -1,4 +1,3 @@
-import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, lt, not, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -7,12 +6,13 @@ import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
+import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
 import { loadRow } from "../../platform/resource/writes";
 import { isoTimestamp, today } from "../../platform/time";
 import { computeInvoice } from "./money";
-import { customers, INVOICE_STATUSES, invoiceCounters, type InvoiceStatus, invoices } from "./schema";
+import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices } from "./schema";
 
 const Line = z
   .object({
@@ -48,7 +48,10 @@ const Invoice = z
   })
   .openapi("Invoice");
 
-export const invoiceEvents = { "invoice.created": { description: "An invoice was created (as a draft, with its number)", data: Invoice } } satisfies Record<string, EventDeclaration>;
+export const invoiceEvents = { "invoice.created": { description: "An invoice was created (as a draft, with its number)", data: Invoice } } satisfies Record<
+  string,
+  EventDeclaration
+>;
 
 const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
 
@@ -101,8 +104,7 @@ const totalsOf = (items: z.infer<typeof LineInput>[]) => {
   return { items: computed.lines, subtotal: computed.subtotal, taxTotal: computed.taxTotal, total: computed.total };
 };
 
-const outstanding = (now: number) =>
-  and(inArray(invoices.status, ["sent", "partially_paid"]), isNotNull(invoices.dueDate), lt(invoices.dueDate, today(now)))!;
+const outstanding = (now: number) => and(inArray(invoices.status, ["sent", "partially_paid"]), isNotNull(invoices.dueDate), lt(invoices.dueDate, today(now)))!;
 
 export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof CreateInvoice>, z.infer<typeof UpdateInvoice>, z.infer<typeof Invoice>> = {
   name: "invoices",
@@ -150,8 +152,12 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
       detail: "is locked once the invoice is sent",
     },
   ],
-  deletable: { column: invoices.status, onlyWhen: ["draft"], message: (current) => `Only draft invoices can be deleted; this one is ${current}. Void it instead.` },
-  ordered: [{ first: { field: "issue_date", column: invoices.issueDate }, then: { field: "due_date", column: invoices.dueDate } }],
+  deletable: {
+    column: invoices.status,
+    onlyWhen: ["draft"],
+    message: (current) => `Only draft invoices can be deleted; this one is ${current}. Void it instead.`,
+  },
+  ordered: [{ first: { field: "issue_date", column: invoices.issueDate }, last: { field: "due_date", column: invoices.dueDate } }],
   events: [{ type: "invoice.created", on: "create" }],
   outputSql: { amount_due: sql`${invoices.total} - ${invoices.amountPaid}` },
   examples: {
@@ -207,7 +213,9 @@ export const INVOICE_NEXT: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
 function transitionError(status: InvoiceStatus, action: "send" | "void", allowedFrom: InvoiceStatus[]): ApiError {
   const message = `Cannot ${action} an invoice that is ${status}`;
   return new ApiError("invalid_transition", message, {
-    details: [{ path: "status", message, from: status, to: action === "send" ? "sent" : "void", allowed: [...INVOICE_NEXT[status]], allowed_from: allowedFrom }],
+    details: [
+      { path: "status", message, from: status, to: action === "send" ? "sent" : "void", allowed: [...INVOICE_NEXT[status]], allowed_from: allowedFrom },
+    ],
   });
 }
 
@@ -234,7 +242,8 @@ const voidInvoice = defineRoute(access.write("invoices"), {
   errors: ["invalid_transition"],
   tags,
   summary: "Void a draft or sent invoice with nothing paid",
-  description: "Marks the invoice void: it no longer counts as outstanding. Only a draft, or a sent invoice with nothing paid; anything else → 409 invalid_transition (details name the states it could be voided from).",
+  description:
+    "Marks the invoice void: it no longer counts as outstanding. Only a draft, or a sent invoice with nothing paid; anything else → 409 invalid_transition (details name the states it could be voided from).",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(Invoice), "The void invoice") },
 });
@@ -255,7 +264,12 @@ export const invoiceActionRoutes = newRouter()
     const [row] = await tenant
       .update(
         invoices,
-        { status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never, sentAt: now, sentTo: recipient as never, updatedAt: now },
+        {
+          status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never,
+          sentAt: now,
+          sentTo: recipient as never,
+          updatedAt: now,
+        },
         eq(invoices.id, id),
         inArray(invoices.status, SENDABLE),
         sql`${recipient} IS NOT NULL`,

@@ -30,7 +30,8 @@ export function computeInvoice(items: LineInput[]): { lines: StoredLine[]; subto
     const rate = BigInt(Math.round((item.tax_rate ?? 0) * 10_000));
     const amount = divideRounded(quantity * BigInt(item.unit_amount), QUANTITY_SCALE);
     const tax = divideRounded(amount * rate, RATE_SCALE);
-    if (amount + tax > LIMIT) problems.push({ path: `items.${index}`, message: `quantity × unit_amount plus tax must not exceed ${MAX_MINOR_UNITS} minor units` });
+    if (amount + tax > LIMIT)
+      problems.push({ path: `items.${index}`, message: `quantity × unit_amount plus tax must not exceed ${MAX_MINOR_UNITS} minor units` });
     subtotal += amount;
     taxTotal += tax;
     return {
@@ -42,7 +43,8 @@ export function computeInvoice(items: LineInput[]): { lines: StoredLine[]; subto
       tax_amount: Number(tax),
     };
   });
-  if (problems.length === 0 && subtotal + taxTotal > LIMIT) problems.push({ path: "items", message: `the invoice total must not exceed ${MAX_MINOR_UNITS} minor units` });
+  if (problems.length === 0 && subtotal + taxTotal > LIMIT)
+    problems.push({ path: "items", message: `the invoice total must not exceed ${MAX_MINOR_UNITS} minor units` });
   if (problems.length > 0) throw ApiError.validation(problems);
   return { lines, subtotal: Number(subtotal), taxTotal: Number(taxTotal), total: Number(subtotal + taxTotal) };
 }

@@ -5,13 +5,13 @@ import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { recordEvent } from "../../platform/events";
-import type { EventDeclaration } from "../../platform/packages";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue, timeBound } from "../../platform/resource/filters";
-import { constraintError } from "../../platform/resource/writes";
 import { Deleted } from "../../platform/resource/routes";
+import { constraintError } from "../../platform/resource/writes";
 import { isoTimestamp } from "../../platform/time";
 import { INVOICE_NEXT } from "./invoices";
 import { INVOICE_STATUSES, type InvoiceStatus, invoices, PAYMENT_METHODS, payments } from "./schema";
@@ -31,12 +31,16 @@ const Payment = z
   })
   .openapi("Payment");
 
-export const paymentEvents = { "payment.received": {
-  description: "A payment was booked against an invoice",
-  data: Payment.extend({
-    invoice: z.object({ id: z.number().int(), number: z.string(), status: z.enum(INVOICE_STATUSES), amount_due: z.number().int() }).openapi({ description: "The invoice after the payment" }),
-  }).openapi("PaymentReceived"),
-} } satisfies Record<string, EventDeclaration>;
+export const paymentEvents = {
+  "payment.received": {
+    description: "A payment was booked against an invoice",
+    data: Payment.extend({
+      invoice: z
+        .object({ id: z.number().int(), number: z.string(), status: z.enum(INVOICE_STATUSES), amount_due: z.number().int() })
+        .openapi({ description: "The invoice after the payment" }),
+    }).openapi("PaymentReceived"),
+  },
+} satisfies Record<string, EventDeclaration>;
 
 const CreatePayment = z
   .strictObject({
@@ -121,7 +125,8 @@ const reversePayment = defineRoute(access.write("payments"), {
   operationId: "reversePayment",
   tags,
   summary: "Reverse a payment: the invoice's amount_paid and status are recomputed",
-  description: "Deletes the payment and recomputes its invoice's amount_paid, amount_due and status in the same transaction (a paid invoice goes back to partially paid or sent). An unknown id, or another workspace's → 404.",
+  description:
+    "Deletes the payment and recomputes its invoice's amount_paid, amount_due and status in the same transaction (a paid invoice goes back to partially paid or sent). An unknown id, or another workspace's → 404.",
   request: { params: IdParam },
   responses: { 200: jsonContent(envelope(Deleted), "Reversed") },
 });
@@ -137,7 +142,16 @@ export const paymentActionRoutes = newRouter()
     const refuse = (status: string, amountDue: number) => {
       if (!(PAYABLE as readonly string[]).includes(status)) {
         return new ApiError("invalid_transition", `Cannot record a payment on an invoice that is ${status}`, {
-          details: [{ path: "invoice_id", message: `the invoice is ${status}; payments need it sent or partially paid`, from: status, to: "paid", allowed: [...INVOICE_NEXT[status as InvoiceStatus]], allowed_from: [...PAYABLE] }],
+          details: [
+            {
+              path: "invoice_id",
+              message: `the invoice is ${status}; payments need it sent or partially paid`,
+              from: status,
+              to: "paid",
+              allowed: [...INVOICE_NEXT[status as InvoiceStatus]],
+              allowed_from: [...PAYABLE],
+            },
+          ],
         });
       }
       return ApiError.validation([{ path: "amount", message: `must not exceed the invoice's amount due (${amountDue})` }]);
@@ -146,14 +160,21 @@ export const paymentActionRoutes = newRouter()
     const now = Date.now();
     const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
     const paid = sql`${invoices.amountPaid} + ${input.amount}`;
-    const ofInvoice = (column: string) => sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id} AND ${invoices.workspaceId} = ${tenant.workspaceId})`;
+    const ofInvoice = (column: string) =>
+      sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id} AND ${invoices.workspaceId} = ${tenant.workspaceId})`;
     // One batch, nothing read first, each step conditional on the one before: the invoice takes the
     // amount only if it is still payable and not over-paid (a single conditional UPDATE, safe under
     // concurrent payments), the payment row exists only if it did, and the event only if the payment does.
     const [updated, inserted] = await tenant.db
       .batch([
         tenant
-          .update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, eq(invoices.id, input.invoice_id), inArray(invoices.status, [...PAYABLE]), sql`${paid} <= ${invoices.total}`)
+          .update(
+            invoices,
+            { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now },
+            eq(invoices.id, input.invoice_id),
+            inArray(invoices.status, [...PAYABLE]),
+            sql`${paid} <= ${invoices.total}`,
+          )
           .returning(),
         tenant.db
           .insert(payments)
@@ -204,8 +225,14 @@ export const paymentActionRoutes = newRouter()
     const { id } = c.req.valid("param");
     const tenant = tenantOf(c);
     const now = Date.now();
-    const payment = tenant.db.select({ amount: payments.amount }).from(payments).where(tenant.scope(payments, eq(payments.id, id)));
-    const ofPayment = tenant.db.select({ invoiceId: payments.invoiceId }).from(payments).where(tenant.scope(payments, eq(payments.id, id)));
+    const payment = tenant.db
+      .select({ amount: payments.amount })
+      .from(payments)
+      .where(tenant.scope(payments, eq(payments.id, id)));
+    const ofPayment = tenant.db
+      .select({ invoiceId: payments.invoiceId })
+      .from(payments)
+      .where(tenant.scope(payments, eq(payments.id, id)));
     const paid = sql`${invoices.amountPaid} - (${payment})`;
     // The invoice gives the amount back and the payment goes, in one transaction; both are no-ops
     // when the payment does not exist in this workspace.
@@ -216,4 +243,3 @@ export const paymentActionRoutes = newRouter()
     if (removed.length === 0) throw ApiError.notFound("payment");
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
   });
-

@@ -6,7 +6,9 @@ export const customers = sqliteTable(
   "customers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email"),
     phone: text("phone"),
@@ -42,8 +44,12 @@ export const invoices = sqliteTable(
   "invoices",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    customerId: integer("customer_id").notNull().references(() => customers.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id),
     number: text("number").notNull(),
     currency: text("currency").notNull(),
     issueDate: text("issue_date").notNull(),
@@ -81,8 +87,12 @@ export const payments = sqliteTable(
   "payments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    invoiceId: integer("invoice_id").notNull().references(() => invoices.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
     method: text("method", { enum: PAYMENT_METHODS }).notNull(),
@@ -101,7 +111,6 @@ export const payments = sqliteTable(
     index("payments_workspace_revenue_idx").on(table.workspaceId, table.paidAt, table.currency, table.amount, table.invoiceId),
   ],
 );
-
 
 /**
  * Payments per UTC day and currency (day = paid_at ÷ 86,400,000), kept exact by triggers on payments

@@ -22,7 +22,12 @@ export const accountWidgets = [
           .select({ currency: paymentDays.currency, amount: sql<number>`sum(${paymentDays.amount})` })
           .from(paymentDays)
           .where(
-            and(eq(paymentDays.workspaceId, tenant.workspaceId), gte(paymentDays.day, dayNumber(period.fromMs)), lt(paymentDays.day, dayNumber(period.untilMs)), gt(paymentDays.payments, 0)),
+            and(
+              eq(paymentDays.workspaceId, tenant.workspaceId),
+              gte(paymentDays.day, dayNumber(period.fromMs)),
+              lt(paymentDays.day, dayNumber(period.untilMs)),
+              gt(paymentDays.payments, 0),
+            ),
           )
           .groupBy(paymentDays.currency),
       ],
@@ -125,7 +130,9 @@ export const accountWidgets = [
       const ws = tenant.workspaceId;
       return {
         statements: [
-          rawRows(tenant.db, sql`
+          rawRows(
+            tenant.db,
+            sql`
             WITH paid AS (
               SELECT i.customer_id AS customer, p.currency AS currency, sum(p.amount) AS amount
               FROM ${payments} p JOIN ${invoices} i ON i.id = p.invoice_id
@@ -134,13 +141,17 @@ export const accountWidgets = [
             top AS (SELECT customer, max(amount) AS rank FROM paid GROUP BY customer ORDER BY rank DESC, customer LIMIT 5)
             SELECT top.customer AS id, c.name AS label, paid.currency AS currency, paid.amount AS amount, top.rank AS rank
             FROM top JOIN paid ON paid.customer = top.customer JOIN ${customers} c ON c.id = top.customer
-            ORDER BY top.rank DESC, top.customer`),
+            ORDER BY top.rank DESC, top.customer`,
+          ),
         ],
         build: ([rows]) => {
           const items: { id: number; label: string; value: Record<string, number> }[] = [];
           for (const row of rows as { id: number; label: string; currency: string; amount: number }[]) {
             let item = items.find((candidate) => candidate.id === row.id);
-            if (!item) items.push((item = { id: row.id, label: row.label, value: {} }));
+            if (!item) {
+              item = { id: row.id, label: row.label, value: {} };
+              items.push(item);
+            }
             item.value[row.currency] = Number(row.amount);
           }
           return { items };

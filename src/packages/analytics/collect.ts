@@ -7,14 +7,14 @@ import { newRouter } from "../../platform/app";
 import { packageDisabled, principalOf, tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import type { AppEnv, Env } from "../../platform/context";
-import { database, Tenant } from "../../platform/db";
+import { database, type Tenant } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
-import { enabledSql } from "../../platform/package-state";
 import { fields } from "../../platform/fields";
 import { defineRoute, describeTag, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { enabledSql } from "../../platform/package-state";
 import { clock } from "../../platform/time";
-import { TRACKER_SCRIPT } from "./script";
 import { sites } from "./schema";
+import { TRACKER_SCRIPT } from "./script";
 import { sendSoon } from "./sender";
 import { browserVisitor, visitorId } from "./visitor";
 
@@ -35,7 +35,10 @@ export const AnalyticsEvent = z.object({
   siteId: z.number().int().positive(),
   source: z.enum(["browser", "server"]),
   visitor: z.string().regex(/^[0-9a-f]{16}$/),
-  previousVisitor: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  previousVisitor: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   name: z.string().min(1).max(64),
   path: z.string().max(2048),
   referrer: z.string().max(255),
@@ -84,17 +87,32 @@ const event = {
   revenue: revenue.optional(),
 };
 const CollectBody = z.strictObject({ site: z.string().min(1).max(64).openapi({ example: "site_3kTZ…" }), ...event }).openapi("CollectEvent", {
-  example: { site: "site_3kTZ…", name: "add_to_cart", url: "https://shop.example.com/products/42", referrer: "https://www.google.com/", props: { sku: "TEA-042" } },
+  example: {
+    site: "site_3kTZ…",
+    name: "add_to_cart",
+    url: "https://shop.example.com/products/42",
+    referrer: "https://www.google.com/",
+    props: { sku: "TEA-042" },
+  },
 });
 const ServerEventBody = z
   .strictObject({
     site: z.string().min(1).max(64).openapi({ description: "The site's site_key" }),
     ...event,
     visitor: z.string().min(1).max(200).openapi({ description: "Your own opaque id for the visitor (hashed with the site, never stored as sent)" }),
-    timestamp: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional().openapi({ description: "When it happened; at most 24 h ago, not in the future" }),
+    timestamp: z.iso
+      .datetime({ offset: true, message: "must be an ISO 8601 date-time" })
+      .optional()
+      .openapi({ description: "When it happened; at most 24 h ago, not in the future" }),
   })
   .openapi("ServerEvent", {
-    example: { site: "site_3kTZ…", name: "purchase", url: "https://shop.example.com/checkout/done", visitor: "customer-8841", revenue: { amount: 4900, currency: "EUR" } },
+    example: {
+      site: "site_3kTZ…",
+      name: "purchase",
+      url: "https://shop.example.com/checkout/done",
+      visitor: "customer-8841",
+      revenue: { amount: 4900, currency: "EUR" },
+    },
   });
 
 type Site = typeof sites.$inferSelect;
@@ -133,7 +151,12 @@ function referrerHost(referrer: string | undefined, domain: string): string {
   try {
     const url = new URL(referrer);
     if (url.protocol !== "http:" && url.protocol !== "https:") return "";
-    return onSite(url, domain) ? "" : url.hostname.toLowerCase().replace(/^www\./, "").slice(0, 255);
+    return onSite(url, domain)
+      ? ""
+      : url.hostname
+          .toLowerCase()
+          .replace(/^www\./, "")
+          .slice(0, 255);
   } catch {
     return "";
   }
@@ -154,7 +177,11 @@ function agentOf(userAgent: string): { bot: boolean; device: string } {
   return agent;
 }
 
-function eventOf(site: Site, input: z.infer<typeof CollectBody>, extra: Pick<AnalyticsEvent, "source" | "visitor" | "previousVisitor" | "country" | "device" | "ts">): AnalyticsEvent {
+function eventOf(
+  site: Site,
+  input: z.infer<typeof CollectBody>,
+  extra: Pick<AnalyticsEvent, "source" | "visitor" | "previousVisitor" | "country" | "device" | "ts">,
+): AnalyticsEvent {
   const url = new URL(input.url);
   return {
     workspaceId: site.workspaceId,
@@ -187,7 +214,11 @@ const collect = defineRoute(access.public, {
       required: true,
       content: {
         "application/json": { schema: CollectBody },
-        "text/plain": { schema: z.string().openapi({ description: "The same JSON object sent as text/plain (no CORS preflight), as the tracker and navigator.sendBeacon do" }) },
+        "text/plain": {
+          schema: z
+            .string()
+            .openapi({ description: "The same JSON object sent as text/plain (no CORS preflight), as the tracker and navigator.sendBeacon do" }),
+        },
       },
     },
   },
@@ -201,7 +232,8 @@ const serverEvent = defineRoute(access.write("analytics"), {
   operationId: "sendServerEvent",
   tags,
   summary: "Record an event from your server (a purchase confirmed by your backend)",
-  description: "Like /analytics/collect, with your own visitor id (the same id links a visitor's events across days) and an optional timestamp up to 24 hours old.",
+  description:
+    "Like /analytics/collect, with your own visitor id (the same id links a visitor's events across days) and an optional timestamp up to 24 hours old.",
   request: { body: jsonBodyOf(ServerEventBody) },
   responses: { 202: jsonContent(z.object({ success: z.literal(true) }), "Accepted") },
   errors: ["not_found"],
@@ -218,10 +250,13 @@ const script = defineRoute(access.public, {
   responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
 });
 
-
 export const collectRoutes = newRouter()
   .openapi(script, (c) =>
-    c.body(TRACKER_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400, stale-while-revalidate=604800", "access-control-allow-origin": "*" }),
+    c.body(TRACKER_SCRIPT, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
+      "access-control-allow-origin": "*",
+    }),
   )
   .openapi(collect, async (c) => {
     // A text/plain body reaches the validator as JSON (the platform's body reader converts it).
@@ -237,7 +272,17 @@ export const collectRoutes = newRouter()
     const ip = c.req.header("cf-connecting-ip") ?? "";
     const ids = await browserVisitor(database(c.env.ANALYTICS_DB), site.id, ip, userAgent, now);
     const country = (c.req.header("cf-ipcountry") ?? "").toUpperCase();
-    sendSoon(c.executionCtx as ExecutionContext, c.env.ANALYTICS_QUEUE, eventOf(site, input, { source: "browser", ...ids, country: /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : "", device: agent.device, ts: now }));
+    sendSoon(
+      c.executionCtx as ExecutionContext,
+      c.env.ANALYTICS_QUEUE,
+      eventOf(site, input, {
+        source: "browser",
+        ...ids,
+        country: /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : "",
+        device: agent.device,
+        ts: now,
+      }),
+    );
     return c.json({ success: true as const }, 202);
   })
   .openapi(serverEvent, async (c) => {

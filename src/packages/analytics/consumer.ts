@@ -2,13 +2,24 @@ import { sql } from "drizzle-orm";
 import type { Env } from "../../platform/context";
 import { type Database, database, rawRows } from "../../platform/db";
 import { logError } from "../../platform/log";
-import { AnalyticsMessage, type AnalyticsEvent } from "./collect";
+import { type AnalyticsEvent, AnalyticsMessage } from "./collect";
 import { daily, dailyRevenue, deadLetters, events, visitorDays, visits } from "./schema";
 
 /** A visit ends after 30 minutes without events. */
 export const VISIT_GAP_MS = 30 * 60_000;
 
-type Visit = { id: string; workspaceId: number; siteId: number; visitor: string; day: string; referrer: string; startedAt: number; lastAt: number; pageviews: number; events: number };
+type Visit = {
+  id: string;
+  workspaceId: number;
+  siteId: number;
+  visitor: string;
+  day: string;
+  referrer: string;
+  startedAt: number;
+  lastAt: number;
+  pageviews: number;
+  events: number;
+};
 type Totals = { browserVisitors: number; visitors: number; visits: number; pageviews: number; events: number; bounces: number; durationMs: number };
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -16,7 +27,11 @@ const isBounce = (visit: Pick<Visit, "pageviews" | "events">) => visit.pageviews
 /** Rows travel as one JSON array per statement (json_each): any number of rows in one bound value. */
 const rows = (values: unknown[][]) => JSON.stringify(values);
 const column = (i: number) => sql.raw(`j.value ->> ${i}`);
-const columns = (n: number) => sql.join(Array.from({ length: n }, (_, i) => column(i)), sql`, `);
+const columns = (n: number) =>
+  sql.join(
+    Array.from({ length: n }, (_, i) => column(i)),
+    sql`, `,
+  );
 
 /**
  * Writes a queue batch of events in one D1 batch, with what they add to the rollups. First one read
@@ -40,9 +55,23 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
     dayKeys.set(`${event.workspaceId}:${event.siteId}:${dayOf(event.ts)}:${event.visitor}`, [event.workspaceId, event.siteId, dayOf(event.ts), event.visitor]);
   }
   const [written, open, seen] = await db.batch([
-    rawRows<{ key: string }>(db, sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`),
+    rawRows<{ key: string }>(
+      db,
+      sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`,
+    ),
     // json_each drives the loop: each visitor is one lookup in the (workspace, site, visitor, last_at) index.
-    rawRows<{ id: string; workspaceId: number; siteId: number; visitor: string; day: string; referrer: string; startedAt: number; lastAt: number; pageviews: number; events: number }>(
+    rawRows<{
+      id: string;
+      workspaceId: number;
+      siteId: number;
+      visitor: string;
+      day: string;
+      referrer: string;
+      startedAt: number;
+      lastAt: number;
+      pageviews: number;
+      events: number;
+    }>(
       db,
       sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
           FROM json_each(${rows([...visitorKeys.values()])}) j CROSS JOIN ${visits} v
@@ -71,7 +100,10 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
   const totalsOf = (event: AnalyticsEvent, day: string) => {
     const key = `${event.workspaceId}:${event.siteId}:${day}`;
     let entry = totals.get(key);
-    if (!entry) totals.set(key, (entry = { browserVisitors: 0, visitors: 0, visits: 0, pageviews: 0, events: 0, bounces: 0, durationMs: 0 }));
+    if (!entry) {
+      entry = { browserVisitors: 0, visitors: 0, visits: 0, pageviews: 0, events: 0, bounces: 0, durationMs: 0 };
+      totals.set(key, entry);
+    }
     return entry;
   };
 
@@ -96,7 +128,18 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
       day.bounces += Number(isBounce(visit)) - Number(before.bounce);
       day.durationMs += visit.lastAt - visit.startedAt - before.duration;
     } else {
-      visit = { id: `${event.siteId}.${visitor}.${event.ts}`, workspaceId: event.workspaceId, siteId: event.siteId, visitor, day: dayOf(event.ts), referrer: event.referrer, startedAt: event.ts, lastAt: event.ts, pageviews: pageview, events: 1 };
+      visit = {
+        id: `${event.siteId}.${visitor}.${event.ts}`,
+        workspaceId: event.workspaceId,
+        siteId: event.siteId,
+        visitor,
+        day: dayOf(event.ts),
+        referrer: event.referrer,
+        startedAt: event.ts,
+        lastAt: event.ts,
+        pageviews: pageview,
+        events: 1,
+      };
       openVisits.set(`${site}:${visitor}`, visit);
       const day = totalsOf(event, visit.day);
       day.visits += 1;
@@ -137,8 +180,28 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
   }
   if (newEvents.length === 0) return 0;
 
-  const visitRows = [...touched.values()].map((v) => [v.id, v.workspaceId, v.siteId, v.visitor, v.day, v.referrer, v.startedAt, v.lastAt, v.pageviews, v.events]);
-  const dailyRows = [...totals].map(([key, t]) => [...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)), t.browserVisitors, t.visitors, t.visits, t.pageviews, t.events, t.bounces, t.durationMs]);
+  const visitRows = [...touched.values()].map((v) => [
+    v.id,
+    v.workspaceId,
+    v.siteId,
+    v.visitor,
+    v.day,
+    v.referrer,
+    v.startedAt,
+    v.lastAt,
+    v.pageviews,
+    v.events,
+  ]);
+  const dailyRows = [...totals].map(([key, t]) => [
+    ...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)),
+    t.browserVisitors,
+    t.visitors,
+    t.visits,
+    t.pageviews,
+    t.events,
+    t.bounces,
+    t.durationMs,
+  ]);
   const revenueRows = [...revenue].map(([key, amount]) => [...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)), amount]);
   const add = (name: string) => sql.raw(`${name} = ${name} + excluded.${name}`);
   const statements = [
@@ -164,7 +227,10 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
   ];
   if (newDays.length > 0) {
     statements.push(
-      rawRows(db, sql`INSERT INTO ${visitorDays} (workspace_id, site_id, day, visitor, source) SELECT ${columns(5)} FROM json_each(${rows(newDays)}) j WHERE true ON CONFLICT DO NOTHING`),
+      rawRows(
+        db,
+        sql`INSERT INTO ${visitorDays} (workspace_id, site_id, day, visitor, source) SELECT ${columns(5)} FROM json_each(${rows(newDays)}) j WHERE true ON CONFLICT DO NOTHING`,
+      ),
     );
   }
   if (revenueRows.length > 0) {

@@ -35,7 +35,9 @@ export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funn
   const window = funnel.windowMinutes * 60_000;
   const onSites = sites === "all" ? sql`e.site_id IN (SELECT id FROM analytics_sites WHERE workspace_id = ${ws})` : sql`e.site_id = ${sites}`;
   const inRange = sql`e.ts >= ${range.fromMs} AND e.ts < ${range.untilMs}`;
-  const ctes: SQL[] = [sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ts AS t1, e.ts AS t FROM analytics_events e WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`];
+  const ctes: SQL[] = [
+    sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ts AS t1, e.ts AS t FROM analytics_events e WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`,
+  ];
   funnel.steps.slice(1).forEach((step, i) => {
     const previous = sql.raw(`s${i + 1}`);
     ctes.push(
@@ -46,7 +48,9 @@ export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funn
     );
   });
   const last = sql.raw(`s${funnel.steps.length}`);
-  const counts = funnel.steps.map((_, i) => sql`(SELECT count(DISTINCT site_id || ':' || visitor) FROM ${sql.raw(`s${i + 1}`)} WHERE t IS NOT NULL) AS ${sql.raw(`v${i + 1}`)}`);
+  const counts = funnel.steps.map(
+    (_, i) => sql`(SELECT count(DISTINCT site_id || ':' || visitor) FROM ${sql.raw(`s${i + 1}`)} WHERE t IS NOT NULL) AS ${sql.raw(`v${i + 1}`)}`,
+  );
   const revenue = sql`(SELECT json_group_object(currency, amount) FROM (
       SELECT e.revenue_currency AS currency, ${boundedSum(sql`e.revenue_amount`)} AS amount FROM analytics_events e
       WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND e.name = 'purchase' AND e.revenue_amount IS NOT NULL

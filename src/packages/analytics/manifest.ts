@@ -2,8 +2,8 @@ import { definePackage } from "../../platform/packages";
 import { collectRoutes } from "./collect";
 import { consumeAnalytics, consumeDeadLetters } from "./consumer";
 import { analyticsRoutes } from "./routes";
-import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
 import { analyticsSkills } from "./skills";
+import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
 import { analyticsWidgets } from "./widgets";
 
 /**

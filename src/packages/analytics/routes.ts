@@ -27,14 +27,29 @@ const Site = z
     created_at: fields.timestamp(),
   })
   .openapi("AnalyticsSite");
-const toSite = (row: typeof sites.$inferSelect): z.infer<typeof Site> => ({ id: row.id, domain: row.domain, site_key: row.siteKey, created_at: isoTimestamp(row.createdAt) });
+const toSite = (row: typeof sites.$inferSelect): z.infer<typeof Site> => ({
+  id: row.id,
+  domain: row.domain,
+  site_key: row.siteKey,
+  created_at: isoTimestamp(row.createdAt),
+});
 
 const domain = z
   .string()
   .trim()
   .toLowerCase()
-  .transform((value) => value.replace(/^https?:\/\//, "").replace(/\/.*$/, "").replace(/^www\./, "").replace(/\.$/, ""))
-  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a domain name such as shop.example.com"))
+  .transform((value) =>
+    value
+      .replace(/^https?:\/\//, "")
+      .replace(/\/.*$/, "")
+      .replace(/^www\./, "")
+      .replace(/\.$/, ""),
+  )
+  .pipe(
+    z
+      .string()
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a domain name such as shop.example.com"),
+  )
   .openapi({ type: "string", example: "shop.example.com" });
 
 const RangeQuery = PeriodQuery;
@@ -61,9 +76,14 @@ const Stats = z
   })
   .openapi("AnalyticsStats");
 const Series = z
-  .object({ interval: z.enum(["hour", "day", "week", "month"]), points: z.array(z.object({ date: z.string(), value: z.union([z.number(), z.record(z.string(), z.number())]) })) })
+  .object({
+    interval: z.enum(["hour", "day", "week", "month"]),
+    points: z.array(z.object({ date: z.string(), value: z.union([z.number(), z.record(z.string(), z.number())]) })),
+  })
   .openapi("AnalyticsSeries");
-const Breakdown = z.object({ items: z.array(z.object({ value: z.string(), visitors: z.number().int(), pageviews: z.number().int() })) }).openapi("AnalyticsBreakdown");
+const Breakdown = z
+  .object({ items: z.array(z.object({ value: z.string(), visitors: z.number().int(), pageviews: z.number().int() })) })
+  .openapi("AnalyticsBreakdown");
 
 const Step = z
   .strictObject({
@@ -71,7 +91,8 @@ const Step = z
     value: z.string().min(1).max(200).openapi({ description: "page: a URL path, * matches anything (/blog/*); event: an event name", example: "/pricing" }),
   })
   .superRefine((step, context) => {
-    if (step.type === "page" && !step.value.startsWith("/")) context.addIssue({ code: "custom", path: ["value"], message: "a page step must be a path starting with /" });
+    if (step.type === "page" && !step.value.startsWith("/"))
+      context.addIssue({ code: "custom", path: ["value"], message: "a page step must be a path starting with /" });
     if (step.type === "event" && step.value !== "pageview" && !/^[a-z0-9_.:-]{1,64}$/.test(step.value)) {
       context.addIssue({ code: "custom", path: ["value"], message: "must be an event name: 1–64 of a-z, 0-9, _ . : -" });
     }
@@ -103,7 +124,15 @@ const Funnel = z
   .openapi("Funnel");
 const FunnelReport = z
   .object({
-    steps: z.array(z.object({ index: z.number().int(), label: z.string(), visitors: z.number().int(), conversion_rate: z.number().nullable(), dropoff_rate: z.number().nullable() })),
+    steps: z.array(
+      z.object({
+        index: z.number().int(),
+        label: z.string(),
+        visitors: z.number().int(),
+        conversion_rate: z.number().nullable(),
+        dropoff_rate: z.number().nullable(),
+      }),
+    ),
     conversion_rate: z.number().nullable(),
     revenue: z.record(z.string(), z.number().int()),
   })
@@ -139,8 +168,7 @@ const routes = {
     operationId: "listSites",
     tags,
     summary: "The workspace's sites",
-    description:
-      "Members and above (an API token needs analytics:read or a broader scope). Every site of the workspace, oldest first, in one page.",
+    description: "Members and above (an API token needs analytics:read or a broader scope). Every site of the workspace, oldest first, in one page.",
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Site), meta: ListMeta }), "Every site (one page)") },
   }),
   getSite: defineRoute(read, {
@@ -302,7 +330,10 @@ export const analyticsRoutes = newRouter()
     const ws = tenant.workspaceId;
     // The tombstone first (only if the site is the caller's), so the cron deletes its raw rows in chunks.
     const [, , , , removed] = await tenant.db.batch([
-      rawRows(tenant.db, sql`INSERT INTO ${deletedSites} (site_id, workspace_id, deleted_at) SELECT id, workspace_id, ${Date.now()} FROM ${sites} WHERE id = ${id} AND workspace_id = ${ws}`),
+      rawRows(
+        tenant.db,
+        sql`INSERT INTO ${deletedSites} (site_id, workspace_id, deleted_at) SELECT id, workspace_id, ${Date.now()} FROM ${sites} WHERE id = ${id} AND workspace_id = ${ws}`,
+      ),
       tenant.delete(funnels, eq(funnels.siteId, id)),
       tenant.delete(daily, eq(daily.siteId, id)),
       tenant.delete(dailyRevenue, eq(dailyRevenue.siteId, id)),
@@ -324,7 +355,8 @@ export const analyticsRoutes = newRouter()
     const site = await siteOf(tenant, c.req.valid("param").id);
     const range = rangeOf(query);
     const interval = query.interval ?? (query.period === "12mo" || query.period === "ytd" ? "month" : "day");
-    if (interval === "hour" && range.untilMs - range.fromMs > 31 * DAY_MS) throw ApiError.validation([{ path: "interval", message: "hour needs a range of at most 31 days" }]);
+    if (interval === "hour" && range.untilMs - range.fromMs > 31 * DAY_MS)
+      throw ApiError.validation([{ path: "interval", message: "hour needs a range of at most 31 days" }]);
     const metric = query.metric ?? "visitors";
     const results = await tenant.db.batch(seriesStatements(tenant, site.id, range, interval, metric) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return c.json({ success: true as const, data: buildSeries(range, interval, metric, results) }, 200);
@@ -344,13 +376,18 @@ export const analyticsRoutes = newRouter()
     const [row] = await tenant
       .insert(funnels, { siteId: site.id, name: body.name, steps: body.steps, windowMinutes: body.window_minutes ?? 1440, createdAt: now, updatedAt: now })
       .returning();
-    return c.json({ success: true as const, data: toFunnel(site.id, { id: row!.id, name: row!.name, steps: row!.steps, windowMinutes: row!.windowMinutes }) }, 201);
+    return c.json(
+      { success: true as const, data: toFunnel(site.id, { id: row!.id, name: row!.name, steps: row!.steps, windowMinutes: row!.windowMinutes }) },
+      201,
+    );
   })
   .openapi(routes.listFunnels, async (c) => {
     const tenant = analyticsTenant(c);
     const site = await siteOf(tenant, c.req.valid("param").id);
     const rows = await tenant.select(funnels, eq(funnels.siteId, site.id)).orderBy(funnels.id);
-    const data = [CHECKOUT, ...rows.map((row) => ({ id: row.id, name: row.name, steps: row.steps, windowMinutes: row.windowMinutes }))].map((funnel) => toFunnel(site.id, funnel));
+    const data = [CHECKOUT, ...rows.map((row) => ({ id: row.id, name: row.name, steps: row.steps, windowMinutes: row.windowMinutes }))].map((funnel) =>
+      toFunnel(site.id, funnel),
+    );
     return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(routes.getFunnel, async (c) => {
@@ -376,4 +413,3 @@ export const analyticsRoutes = newRouter()
     const rows = await funnelStatement(tenant, site.id, rangeOf(c.req.valid("query")), funnel);
     return c.json({ success: true as const, data: buildFunnel(funnel, rows) }, 200);
   });
-

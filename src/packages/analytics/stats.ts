@@ -1,7 +1,7 @@
 import { count, countDistinct, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { qualified as q, type Tenant } from "../../platform/db";
-import { boundedSum, buckets, money, type Money, type Period, percent } from "../../platform/widgets";
+import { boundedSum, buckets, type Money, money, type Period, percent } from "../../platform/widgets";
 import { daily, dailyRevenue, events, visitorDays } from "./schema";
 
 /**
@@ -62,7 +62,7 @@ export type SeriesInterval = "hour" | "day" | "month";
 export function seriesBuckets(range: Range, interval: SeriesInterval): string[] {
   if (interval === "hour") {
     const out: string[] = [];
-    for (let ms = range.fromMs; ms < range.untilMs; ms += 3_600_000) out.push(new Date(ms).toISOString().slice(0, 13) + ":00:00Z");
+    for (let ms = range.fromMs; ms < range.untilMs; ms += 3_600_000) out.push(`${new Date(ms).toISOString().slice(0, 13)}:00:00Z`);
     return out;
   }
   const period = { from: range.from, to: range.to, fromMs: range.fromMs, untilMs: range.untilMs, interval, name: "30d", today: range.to } as Period;
@@ -84,7 +84,15 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
       tenant.db
         .select({ bucket: sql<string>`${bucket}`, currency: metric === "revenue" ? events.revenueCurrency : sql<string>`''`, value: sql<number>`${value}` })
         .from(events)
-        .where(tenant.scope(events, eq(events.siteId, siteId), gte(events.ts, range.fromMs), lt(events.ts, range.untilMs), metric === "revenue" ? sql`${events.revenueAmount} IS NOT NULL` : undefined))
+        .where(
+          tenant.scope(
+            events,
+            eq(events.siteId, siteId),
+            gte(events.ts, range.fromMs),
+            lt(events.ts, range.untilMs),
+            metric === "revenue" ? sql`${events.revenueAmount} IS NOT NULL` : undefined,
+          ),
+        )
         .groupBy(sql`1`, sql`2`),
     ];
   }
@@ -110,7 +118,11 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
   if (metric === "visitors") {
     statements.push(
       tenant.db
-        .select({ bucket: sql<string>`${bucketOf(visitorDays.day)}`, currency: sql<string>`''`, value: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`) })
+        .select({
+          bucket: sql<string>`${bucketOf(visitorDays.day)}`,
+          currency: sql<string>`''`,
+          value: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`),
+        })
         .from(visitorDays)
         .where(tenant.scope(visitorDays, eq(visitorDays.siteId, siteId), eq(visitorDays.source, "server"), ...inRange(visitorDays)))
         .groupBy(sql`1`),
@@ -123,7 +135,10 @@ export function buildSeries(range: Range, interval: SeriesInterval, metric: Metr
   const rows = results.flat() as { bucket: string; currency: string; value: number }[];
   const points = seriesBuckets(range, interval).map((date) => {
     const mine = rows.filter((row) => row.bucket === date);
-    const value: number | Money = metric === "revenue" ? money(mine.map((row) => ({ currency: row.currency, amount: Number(row.value) }))) : mine.reduce((sum, row) => sum + Number(row.value), 0);
+    const value: number | Money =
+      metric === "revenue"
+        ? money(mine.map((row) => ({ currency: row.currency, amount: Number(row.value) })))
+        : mine.reduce((sum, row) => sum + Number(row.value), 0);
     return { date, value };
   });
   return { interval, points };

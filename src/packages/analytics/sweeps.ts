@@ -19,7 +19,10 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const rotateSalts: Sweep = async (env, now) => {
   const db = database(env.ANALYTICS_DB);
   await saltFor(db, dayOf(now), now, true);
-  await db.delete(salts).where(lt(salts.day, dayOf(now - DAY_MS))).run();
+  await db
+    .delete(salts)
+    .where(lt(salts.day, dayOf(now - DAY_MS)))
+    .run();
   forgetOldSalts(dayOf(now - DAY_MS));
 };
 
@@ -33,8 +36,14 @@ export const expireRawEvents: Sweep = async (env, now) => {
   const cutoff = now - RETENTION_DAYS * DAY_MS;
   await db.batch([
     rawRows(db, sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM (SELECT id, ts FROM ${events} ORDER BY id LIMIT ${CHUNK}) WHERE ts < ${cutoff})`),
-    rawRows(db, sql`DELETE FROM ${visits} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, last_at FROM ${visits} ORDER BY rowid LIMIT ${CHUNK}) WHERE last_at < ${cutoff})`),
-    rawRows(db, sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, day FROM ${visitorDays} ORDER BY rowid LIMIT ${CHUNK}) WHERE day < ${dayOf(cutoff)})`),
+    rawRows(
+      db,
+      sql`DELETE FROM ${visits} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, last_at FROM ${visits} ORDER BY rowid LIMIT ${CHUNK}) WHERE last_at < ${cutoff})`,
+    ),
+    rawRows(
+      db,
+      sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, day FROM ${visitorDays} ORDER BY rowid LIMIT ${CHUNK}) WHERE day < ${dayOf(cutoff)})`,
+    ),
   ]);
 };
 
@@ -47,10 +56,16 @@ export const purgeDeletedSites: Sweep = async (env: Env) => {
     const [removedEvents, removedVisits, removedDays] = await db.batch([
       rawRows<{ id: number }>(db, sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM ${events} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
       rawRows<{ id: string }>(db, sql`DELETE FROM ${visits} WHERE id IN (SELECT id FROM ${visits} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
-      rawRows<{ day: string }>(db, sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT rowid FROM ${visitorDays} WHERE ${site} LIMIT ${CHUNK}) RETURNING day`),
+      rawRows<{ day: string }>(
+        db,
+        sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT rowid FROM ${visitorDays} WHERE ${site} LIMIT ${CHUNK}) RETURNING day`,
+      ),
     ]);
     if (removedEvents.length + removedVisits.length + removedDays.length === 0) {
-      await db.delete(deletedSites).where(and(eq(deletedSites.siteId, siteId), eq(deletedSites.workspaceId, workspaceId))).run();
+      await db
+        .delete(deletedSites)
+        .where(and(eq(deletedSites.siteId, siteId), eq(deletedSites.workspaceId, workspaceId)))
+        .run();
     }
   }
 };

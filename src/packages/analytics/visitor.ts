@@ -27,7 +27,11 @@ export async function saltFor(db: Database, day: string, now: number, create: bo
   if (known !== undefined) return known;
   let row = await db.select({ salt: salts.salt }).from(salts).where(eq(salts.day, day)).get();
   if (!row && create) {
-    await db.insert(salts).values({ day, salt: base64(randomBytes(32)), createdAt: now }).onConflictDoNothing().run();
+    await db
+      .insert(salts)
+      .values({ day, salt: base64(randomBytes(32)), createdAt: now })
+      .onConflictDoNothing()
+      .run();
     row = await db.select({ salt: salts.salt }).from(salts).where(eq(salts.day, day)).get();
   }
   forgetOldSalts(dayOf(now - 86_400_000));

@@ -24,7 +24,8 @@ export const analyticsWidgets = [
     source: "analytics",
     query: ({ tenant, period }) => {
       const ws = tenant.workspaceId;
-      const live = (table: typeof daily | typeof visitorDays) => sql`${table}.workspace_id = ${ws} AND ${table}.site_id IN (SELECT id FROM ${sites} WHERE workspace_id = ${ws})`;
+      const live = (table: typeof daily | typeof visitorDays) =>
+        sql`${table}.workspace_id = ${ws} AND ${table}.site_id IN (SELECT id FROM ${sites} WHERE workspace_id = ${ws})`;
       return {
         statements: [
           // Browser ids are a day's alone: a day's browser visitors add up across days.
@@ -41,7 +42,12 @@ export const analyticsWidgets = [
           ),
         ],
         build: ([browser, server]) =>
-          series(period, [...(browser as { bucket: number; value: number }[]), ...(server as { bucket: number; value: number }[])], () => 0, (a, b) => Number(a) + Number(b)),
+          series(
+            period,
+            [...(browser as { bucket: number; value: number }[]), ...(server as { bucket: number; value: number }[])],
+            () => 0,
+            (a, b) => Number(a) + Number(b),
+          ),
       };
     },
   }),

@@ -10,7 +10,8 @@ export type AmountCondition = { min?: number; max?: number; currency?: string; s
 const SYMBOLS: Record<string, string> = { $: "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" };
 const CODE = "(?:usd|eur|gbp|jpy|chf|cad|aud|inr|sek|nok|dkk|pln|dollars?|euros?|pounds?|bucks)";
 const NUMBER = `([$€£¥₹])?\\s?(\\d{1,3}(?:[ ,.]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d+)?)\\s?(k|m|thousand|million|grand)?\\b\\s?(${CODE})?`;
-const ABOVE = "(?:over|above|more than|greater than|bigger than|larger than|at least|exceeding|minimum(?: of)?|min|>=|>|upwards of|starting at|worth more than|worth over|of more than)";
+const ABOVE =
+  "(?:over|above|more than|greater than|bigger than|larger than|at least|exceeding|minimum(?: of)?|min|>=|>|upwards of|starting at|worth more than|worth over|of more than)";
 const BELOW = "(?:under|below|less than|smaller than|at most|up to|maximum(?: of)?|max|<=|<|not more than|worth less than|cheaper than)";
 
 function toNumber(digits: string, suffix: string | undefined): number {
@@ -59,7 +60,12 @@ export function findAmount(text: string): AmountCondition | null {
     const match = new RegExp(`(?:^|\\s)${words}\\s?${NUMBER}`).exec(lower);
     if (match) {
       const currency = currencyOf(match[1], match[4]);
-      return { [bound]: minor(toNumber(match[2]!, match[3]), currency), ...(currency ? { currency } : {}), start: match.index, end: match.index + match[0].length };
+      return {
+        [bound]: minor(toNumber(match[2]!, match[3]), currency),
+        ...(currency ? { currency } : {}),
+        start: match.index,
+        end: match.index + match[0].length,
+      };
     }
   }
   return null;

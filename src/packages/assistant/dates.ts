@@ -60,7 +60,8 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
   { pattern: /\b(?:month to date|mtd|so far this month|this month so far)\b/, span: (_m, today) => named("month", "this", today, "past") },
   { pattern: /\b(?:quarter to date|qtd)\b/, span: (_m, today) => named("quarter", "this", today, "past") },
   {
-    pattern: /\b(?:in the |over the |during the |for the )?(?:last|past|previous) (\d{1,3}|two|three|four|five|six|seven|ten|twelve|thirty|ninety) (day|week|month)s?\b/,
+    pattern:
+      /\b(?:in the |over the |during the |for the )?(?:last|past|previous) (\d{1,3}|two|three|four|five|six|seven|ten|twelve|thirty|ninety) (day|week|month)s?\b/,
     span: (m, today) => {
       const words: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, twelve: 12, thirty: 30, ninety: 90 };
       const n = Number(m[1]) || words[m[1]!]!;
@@ -73,7 +74,13 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
   },
   {
     pattern: /\b(this|current|last|previous|past|next|coming) (week|month|quarter|year)\b/,
-    span: (m, today, direction) => named(m[2]!, m[1] === "last" || m[1] === "previous" || m[1] === "past" ? "last" : m[1] === "next" || m[1] === "coming" ? "next" : "this", today, direction),
+    span: (m, today, direction) =>
+      named(
+        m[2]!,
+        m[1] === "last" || m[1] === "previous" || m[1] === "past" ? "last" : m[1] === "next" || m[1] === "coming" ? "next" : "this",
+        today,
+        direction,
+      ),
   },
   { pattern: /\b(?:the )?(?:past|last) (week|month|quarter|year)\b/, span: (m, today, direction) => named(m[1]!, "last", today, direction) },
   {

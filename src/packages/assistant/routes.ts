@@ -70,7 +70,14 @@ const getConversation = defineRoute(access.authenticated, {
   summary: "A conversation's messages (yours, the last 30 days)",
   description:
     "Any valid token, for the caller's own conversations: another user's, an unknown one or one idle for 30 days → 404. Messages oldest first; each assistant message carries its full reply (data, records, proposed action).",
-  request: { params: z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "conv_3kTZ…" }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .max(64)
+        .openapi({ param: { name: "id", in: "path" }, example: "conv_3kTZ…" }),
+    }),
+  },
   responses: {
     200: jsonContent(
       envelope(
@@ -94,19 +101,28 @@ const confirmAction = defineRoute(access.authenticated, {
   summary: "Run a proposed action (yours, within 10 minutes, once)",
   description:
     "Runs the action through the same route a client would call (validation, permissions, package checks, events). A second confirmation → 409; another user's, an unknown or an expired action → 404; a caller who may not do it → 403.",
-  request: { params: z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "act_3kTZ…" }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .max(64)
+        .openapi({ param: { name: "id", in: "path" }, example: "act_3kTZ…" }),
+    }),
+  },
   responses: {
-    200: jsonContent(envelope(z.object({ action: ActionRef.extend({ status: z.enum(["done"]) }), result: z.unknown() })), "Done: the route's answer is in result"),
+    200: jsonContent(
+      envelope(z.object({ action: ActionRef.extend({ status: z.enum(["done"]) }), result: z.unknown() })),
+      "Done: the route's answer is in result",
+    ),
   },
 });
 
 const ActionDetail = ActionRef.extend({
   status: z.enum(["pending", "running", "done", "failed"]),
-  request: z.object({ method: z.string(), path: z.string(), body: z.record(z.string(), z.unknown()).optional() }).openapi({ description: "The API call it makes when confirmed" }),
-  record: z
-    .object({ resource: z.string(), id: z.number().int() })
-    .nullable()
-    .openapi({ description: "The existing record it changes (null for a create)" }),
+  request: z
+    .object({ method: z.string(), path: z.string(), body: z.record(z.string(), z.unknown()).optional() })
+    .openapi({ description: "The API call it makes when confirmed" }),
+  record: z.object({ resource: z.string(), id: z.number().int() }).nullable().openapi({ description: "The existing record it changes (null for a create)" }),
 }).openapi("AssistantActionDetail");
 
 const getAction = defineRoute(access.authenticated, {
@@ -115,8 +131,16 @@ const getAction = defineRoute(access.authenticated, {
   operationId: "getAssistantAction",
   tags,
   summary: "A proposed action (yours): what it will do before you confirm it",
-  description: "The summary, the API call it makes and the record it changes, so a confirmation is never blind. Another user's, an unknown or an expired pending action → 404.",
-  request: { params: z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "act_3kTZ…" }) }) },
+  description:
+    "The summary, the API call it makes and the record it changes, so a confirmation is never blind. Another user's, an unknown or an expired pending action → 404.",
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .max(64)
+        .openapi({ param: { name: "id", in: "path" }, example: "act_3kTZ…" }),
+    }),
+  },
   responses: { 200: jsonContent(envelope(ActionDetail), "The action") },
 });
 
@@ -145,7 +169,12 @@ export type Answer = { conversationId: string; reply: Reply & { action?: z.infer
  * Understands a message, answers it as `principal`, and records the exchange (and a proposed action) in
  * one D1 batch. `readOnly` (the chat bot): actions are stored for the user to confirm in the dashboard.
  */
-export async function answer(c: Context<AppEnv>, principal: Principal, message: string, options: { conversationId?: string; readOnly?: boolean } = {}): Promise<Answer> {
+export async function answer(
+  c: Context<AppEnv>,
+  principal: Principal,
+  message: string,
+  options: { conversationId?: string; readOnly?: boolean } = {},
+): Promise<Answer> {
   const now = clock.now();
   const plan = (await modelPlan(c, message, now)) ?? (await understand(message, now));
   const { proposal, ...reply } = await run({ c, principal, now }, plan, { readOnly: options.readOnly });
@@ -167,9 +196,19 @@ export async function answer(c: Context<AppEnv>, principal: Principal, message: 
       ? tenant.db
           .update(conversations)
           .set({ updatedAt: now })
-          .where(and(eq(conversations.id, conversationId), eq(conversations.workspaceId, ws), eq(conversations.userId, userId), gt(conversations.updatedAt, now - CONVERSATION_DAYS * 86_400_000)))
+          .where(
+            and(
+              eq(conversations.id, conversationId),
+              eq(conversations.workspaceId, ws),
+              eq(conversations.userId, userId),
+              gt(conversations.updatedAt, now - CONVERSATION_DAYS * 86_400_000),
+            ),
+          )
           .returning({ id: conversations.id })
-      : tenant.db.insert(conversations).values({ id: conversationId, workspaceId: ws, userId, createdAt: now, updatedAt: now }).returning({ id: conversations.id }),
+      : tenant.db
+          .insert(conversations)
+          .values({ id: conversationId, workspaceId: ws, userId, createdAt: now, updatedAt: now })
+          .returning({ id: conversations.id }),
     rawRows(
       tenant.db,
       sql`INSERT INTO ${messages} (workspace_id, conversation_id, role, text, reply, created_at)
@@ -206,11 +245,25 @@ export const assistantRoutes = newRouter()
       tenant.db
         .select()
         .from(conversations)
-        .where(and(eq(conversations.id, id), eq(conversations.workspaceId, principal.workspace.id), eq(conversations.userId, principal.user.id), gt(conversations.updatedAt, since))),
+        .where(
+          and(
+            eq(conversations.id, id),
+            eq(conversations.workspaceId, principal.workspace.id),
+            eq(conversations.userId, principal.user.id),
+            gt(conversations.updatedAt, since),
+          ),
+        ),
       tenant.db
         .select()
         .from(messages)
-        .where(and(eq(messages.workspaceId, principal.workspace.id), eq(messages.conversationId, id), gt(messages.createdAt, since), sql`EXISTS (SELECT 1 FROM ${conversations} WHERE id = ${id} AND user_id = ${principal.user.id})`))
+        .where(
+          and(
+            eq(messages.workspaceId, principal.workspace.id),
+            eq(messages.conversationId, id),
+            gt(messages.createdAt, since),
+            sql`EXISTS (SELECT 1 FROM ${conversations} WHERE id = ${id} AND user_id = ${principal.user.id})`,
+          ),
+        )
         .orderBy(asc(messages.id)),
     ]);
     const found = conversation[0];
@@ -284,6 +337,10 @@ export const assistantRoutes = newRouter()
       await tenant.db.update(actions).set({ status, result: result.error, updatedAt: now }).where(mine).run();
       throw new ApiError(result.error.code as ErrorCode, result.error.message, result.error.details ? { details: result.error.details as never } : {});
     }
-    await tenant.db.update(actions).set({ status: "done", result: result.data as object, updatedAt: now }).where(mine).run();
+    await tenant.db
+      .update(actions)
+      .set({ status: "done", result: result.data as object, updatedAt: now })
+      .where(mine)
+      .run();
     return c.json({ success: true as const, data: { action: { ...ref, status: "done" as const }, result: result.data } }, 200);
   });

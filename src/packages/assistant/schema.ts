@@ -7,11 +7,18 @@ export const conversations = sqliteTable(
   {
     /** Random, unguessable (`conv_…`). */
     id: text("id").primaryKey(),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     ...timestamps,
   },
-  (table) => [index("assistant_conversations_user_idx").on(table.workspaceId, table.userId, table.updatedAt), index("assistant_conversations_updated_idx").on(table.updatedAt)],
+  (table) => [
+    index("assistant_conversations_user_idx").on(table.workspaceId, table.userId, table.updatedAt),
+    index("assistant_conversations_updated_idx").on(table.updatedAt),
+  ],
 );
 
 export const messages = sqliteTable(
@@ -26,7 +33,10 @@ export const messages = sqliteTable(
     reply: text("reply", { mode: "json" }),
     createdAt: integer("created_at").notNull(),
   },
-  (table) => [index("assistant_messages_conversation_idx").on(table.workspaceId, table.conversationId, table.id), index("assistant_messages_created_idx").on(table.createdAt)],
+  (table) => [
+    index("assistant_messages_conversation_idx").on(table.workspaceId, table.conversationId, table.id),
+    index("assistant_messages_created_idx").on(table.createdAt),
+  ],
 );
 
 export const ACTION_STATUSES = ["pending", "running", "done", "failed"] as const;
@@ -37,8 +47,12 @@ export const actions = sqliteTable(
   {
     /** Random, unguessable (`act_…`). */
     id: text("id").primaryKey(),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     conversationId: text("conversation_id"),
     kind: text("kind").notNull(),
     /** The REST call it makes: {method, path, body}. */

@@ -17,7 +17,14 @@ import { skills } from "./understand";
  */
 
 export type RecordRef = { resource: string; id: number; label: string };
-export type ProposedAction = { kind: string; resource: string; request: { method: string; path: string; body?: Record<string, unknown> }; summary: string; allowed: boolean; refusal?: string };
+export type ProposedAction = {
+  kind: string;
+  resource: string;
+  request: { method: string; path: string; body?: Record<string, unknown> };
+  summary: string;
+  allowed: boolean;
+  refusal?: string;
+};
 export type Reply = { text: string; intent: string; data?: unknown; records?: RecordRef[] };
 
 type Ctx = { c: Context<AppEnv>; principal: Principal; now: number };
@@ -44,7 +51,7 @@ function formatValue(value: unknown, format: ValueFormat | undefined, record?: A
     case "minutes":
       return formatMinutes(Number(value));
     case "datetime":
-      return String(value).replace("T", " ").slice(0, 16) + " UTC";
+      return `${String(value).replace("T", " ").slice(0, 16)} UTC`;
     case "count":
       return formatCount(Number(value));
     case "boolean":
@@ -54,21 +61,36 @@ function formatValue(value: unknown, format: ValueFormat | undefined, record?: A
   }
 }
 
-type Match = { kind: "one"; record: ApiRecord; resource: ResourceSkill } | { kind: "many"; candidates: { record: ApiRecord; resource: ResourceSkill }[] } | { kind: "none" } | { kind: "error"; error: ApiErrorBody };
+type Match =
+  | { kind: "one"; record: ApiRecord; resource: ResourceSkill }
+  | { kind: "many"; candidates: { record: ApiRecord; resource: ResourceSkill }[] }
+  | { kind: "none" }
+  | { kind: "error"; error: ApiErrorBody };
 
 /** Records of one or more resources whose name is `text`: searched with ?q=, then ranked with fuse.js. */
 async function findByName(ctx: Ctx, resources: ResourceSkill[], text: string): Promise<Match> {
   const search = async (needle: string) =>
-    Promise.all(resources.map(async (resource) => ({ resource, result: await dispatch<ApiRecord[]>(ctx.c, ctx.principal, "GET", `/${resource.resource}?q=${encodeURIComponent(needle)}&limit=25`) })));
+    Promise.all(
+      resources.map(async (resource) => ({
+        resource,
+        result: await dispatch<ApiRecord[]>(ctx.c, ctx.principal, "GET", `/${resource.resource}?q=${encodeURIComponent(needle)}&limit=25`),
+      })),
+    );
   let results = await search(text);
   // A typo ("Ada Lovelce"): search by each of its words, longest first, and let fuse rank what comes back.
-  const words = text.split(/\s+/).filter((word) => word.length >= 3 && word !== text).sort((a, b) => b.length - a.length).slice(0, 3);
+  const words = text
+    .split(/\s+/)
+    .filter((word) => word.length >= 3 && word !== text)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 3);
   for (const word of words) {
     if (!results.every(({ result }) => !result.ok || result.data.length === 0)) break;
     results = await search(word);
   }
   const errors = results.flatMap(({ result }) => (result.ok ? [] : [result.error]));
-  const found = results.flatMap(({ resource, result }) => (result.ok ? result.data.map((record) => ({ record, resource, name: String(record[resource.nameField ?? "id"] ?? "") })) : []));
+  const found = results.flatMap(({ resource, result }) =>
+    result.ok ? result.data.map((record) => ({ record, resource, name: String(record[resource.nameField ?? "id"] ?? "") })) : [],
+  );
   if (found.length === 0) return errors.length > 0 && errors.length === results.length ? { kind: "error", error: errors[0]! } : { kind: "none" };
   const exact = found.filter((candidate) => candidate.name.toLowerCase() === text.toLowerCase());
   if (exact.length === 1) return { kind: "one", record: exact[0]!.record, resource: exact[0]!.resource };
@@ -77,7 +99,13 @@ async function findByName(ctx: Ctx, resources: ResourceSkill[], text: string): P
   const [best, second] = ranked;
   // One clear winner, or ask: two candidates whose scores are close are both plausible.
   if (!second || second.score! - best!.score! > 0.15) return { kind: "one", record: best!.item.record, resource: best!.item.resource };
-  return { kind: "many", candidates: ranked.filter((hit) => hit.score! - best!.score! <= 0.15).slice(0, 5).map((hit) => ({ record: hit.item.record, resource: hit.item.resource })) };
+  return {
+    kind: "many",
+    candidates: ranked
+      .filter((hit) => hit.score! - best!.score! <= 0.15)
+      .slice(0, 5)
+      .map((hit) => ({ record: hit.item.record, resource: hit.item.resource })),
+  };
 }
 
 const cite = (resource: ResourceSkill, record: ApiRecord): RecordRef => ({ resource: resource.resource, id: record.id, label: resource.label(record) });
@@ -94,7 +122,11 @@ function askBack(text: string, intent: string, candidates: { record: ApiRecord; 
 }
 
 /** Names in a plan → record ids, or the reply that stops the plan (not found, ambiguous, refused). */
-async function resolveRefs(ctx: Ctx, refs: Record<string, NameRef>, intent: string): Promise<{ ids: Record<string, number>; labels: Record<string, string> } | Reply> {
+async function resolveRefs(
+  ctx: Ctx,
+  refs: Record<string, NameRef>,
+  intent: string,
+): Promise<{ ids: Record<string, number>; labels: Record<string, string> } | Reply> {
   const ids: Record<string, number> = {};
   const labels: Record<string, string> = {};
   for (const [param, ref] of Object.entries(refs)) {
@@ -112,7 +144,15 @@ async function resolveRefs(ctx: Ctx, refs: Record<string, NameRef>, intent: stri
 
 function renderWidget(title: string, label: string, widget: { kind: string; unit: string; data: Record<string, unknown> }): string {
   const value = (v: unknown) =>
-    widget.unit === "money" ? formatMoneys(v as Record<string, number>) : widget.unit === "percent" ? (v === null ? "no data yet" : `${v}%`) : widget.unit === "minutes" ? formatMinutes(Number(v)) : formatCount(Number(v));
+    widget.unit === "money"
+      ? formatMoneys(v as Record<string, number>)
+      : widget.unit === "percent"
+        ? v === null
+          ? "no data yet"
+          : `${v}%`
+        : widget.unit === "minutes"
+          ? formatMinutes(Number(v))
+          : formatCount(Number(v));
   const when = label === "now" || !label ? "" : ` ${label}`;
   switch (widget.kind) {
     case "stat":
@@ -121,19 +161,30 @@ function renderWidget(title: string, label: string, widget: { kind: string; unit
       const points = widget.data.points as { date: string; value: unknown }[];
       if (widget.unit === "money") {
         const total: Record<string, number> = {};
-        for (const point of points) for (const [currency, amount] of Object.entries(point.value as Record<string, number>)) total[currency] = (total[currency] ?? 0) + amount;
+        for (const point of points)
+          for (const [currency, amount] of Object.entries(point.value as Record<string, number>)) total[currency] = (total[currency] ?? 0) + amount;
         return `${title}${when}: ${formatMoneys(total)} in total.`;
       }
       const total = points.reduce((sum, point) => sum + Number(point.value), 0);
-      return `${title}${when}: ${formatCount(total)} in total, per ${widget.data.interval} ${points.slice(-5).map((point) => `${point.date}: ${value(point.value)}`).join(", ")}.`;
+      return `${title}${when}: ${formatCount(total)} in total, per ${widget.data.interval} ${points
+        .slice(-5)
+        .map((point) => `${point.date}: ${value(point.value)}`)
+        .join(", ")}.`;
     }
     case "breakdown": {
       const items = widget.data.items as { label: string; value: unknown }[];
-      return items.length === 0 ? `${title}${when}: nothing yet.` : `${title}${when}: ${items.slice(0, 8).map((item) => `${words(item.label)} ${value(item.value)}`).join(", ")}.`;
+      return items.length === 0
+        ? `${title}${when}: nothing yet.`
+        : `${title}${when}: ${items
+            .slice(0, 8)
+            .map((item) => `${words(item.label)} ${value(item.value)}`)
+            .join(", ")}.`;
     }
     default: {
       const items = widget.data.items as { label: string; value?: unknown }[];
-      return items.length === 0 ? `${title}${when}: none.` : `${title}${when}: ${items.map((item) => `${item.label}${item.value !== undefined ? ` (${value(item.value)})` : ""}`).join(", ")}.`;
+      return items.length === 0
+        ? `${title}${when}: none.`
+        : `${title}${when}: ${items.map((item) => `${item.label}${item.value !== undefined ? ` (${value(item.value)})` : ""}`).join(", ")}.`;
     }
   }
 }
@@ -143,14 +194,33 @@ const periodQuery = (period: Extract<Plan, { intent: "metric" }>["period"]) =>
 
 async function metric(ctx: Ctx, plan: Extract<Plan, { intent: "metric" }>): Promise<Reply> {
   if (plan.pick) {
-    const result = await dispatch<{ kind: string; unit: string; data: { items: { label: string; value: unknown }[] } }>(ctx.c, ctx.principal, "GET", `/dashboard/widgets/${plan.pick.widget}?${periodQuery(plan.period)}`);
+    const result = await dispatch<{ kind: string; unit: string; data: { items: { label: string; value: unknown }[] } }>(
+      ctx.c,
+      ctx.principal,
+      "GET",
+      `/dashboard/widgets/${plan.pick.widget}?${periodQuery(plan.period)}`,
+    );
     if (!result.ok) return { intent: "metric", text: refusal(result.error) };
     const items = result.data.data.items;
     const [hit] = new Fuse(items, { keys: ["label"], includeScore: true, threshold: 0.35 }).search(plan.pick.text);
-    if (!hit) return { intent: "metric", text: `I found no "${plan.pick.text}" in ${plan.title.toLowerCase()}. There is: ${items.map((item) => item.label).join(", ") || "nothing yet"}.`, data: result.data };
-    return { intent: "metric", text: `${plan.title} in ${hit.item.label}: ${formatCount(Number(hit.item.value))}.`, data: { widget: plan.pick.widget, label: hit.item.label, value: hit.item.value } };
+    if (!hit)
+      return {
+        intent: "metric",
+        text: `I found no "${plan.pick.text}" in ${plan.title.toLowerCase()}. There is: ${items.map((item) => item.label).join(", ") || "nothing yet"}.`,
+        data: result.data,
+      };
+    return {
+      intent: "metric",
+      text: `${plan.title} in ${hit.item.label}: ${formatCount(Number(hit.item.value))}.`,
+      data: { widget: plan.pick.widget, label: hit.item.label, value: hit.item.value },
+    };
   }
-  const result = await dispatch<{ kind: string; unit: string; data: Record<string, unknown> }>(ctx.c, ctx.principal, "GET", `/dashboard/widgets/${plan.widget}?${periodQuery(plan.period)}`);
+  const result = await dispatch<{ kind: string; unit: string; data: Record<string, unknown> }>(
+    ctx.c,
+    ctx.principal,
+    "GET",
+    `/dashboard/widgets/${plan.widget}?${periodQuery(plan.period)}`,
+  );
   if (!result.ok) return { intent: "metric", text: refusal(result.error) };
   return { intent: "metric", text: renderWidget(plan.title, plan.label, result.data), data: { widget: plan.widget, ...result.data, period: result.meta } };
 }
@@ -165,11 +235,20 @@ async function list(ctx: Ctx, plan: Extract<Plan, { intent: "count" | "list" }>)
   // The analytics sites route has no total; every other list counts in the same round trip.
   if (resource.resource !== "analytics/sites") params.set("include_total", "true");
   const result = await dispatch<ApiRecord[]>(ctx.c, ctx.principal, "GET", `/${resource.resource}?${params}`);
-  if (!result.ok) return { intent, text: result.error.code === "validation_error" ? `I couldn't search ${resource.plural} that way: ${result.error.message}.` : refusal(result.error) };
+  if (!result.ok)
+    return {
+      intent,
+      text: result.error.code === "validation_error" ? `I couldn't search ${resource.plural} that way: ${result.error.message}.` : refusal(result.error),
+    };
   const total = Number(result.meta?.total ?? result.data.length);
   const described = plan.conditions.length > 0 ? ` (${plan.conditions.join(", ")})` : "";
   const noun = total === 1 ? resource.singular : resource.plural;
-  if (plan.intent === "count") return { intent, text: `${formatCount(total)} ${noun}${described}.`, data: { value: total, resource: resource.resource, query: Object.fromEntries(params) } };
+  if (plan.intent === "count")
+    return {
+      intent,
+      text: `${formatCount(total)} ${noun}${described}.`,
+      data: { value: total, resource: resource.resource, query: Object.fromEntries(params) },
+    };
   if (total === 0) return { intent, text: `No ${resource.plural}${described}.`, data: { total: 0, resource: resource.resource }, records: [] };
   const shown = result.data.slice(0, LIST_LIMIT);
   const more = total > shown.length ? `\n…and ${formatCount(total - shown.length)} more.` : "";
@@ -191,7 +270,9 @@ async function lookup(ctx: Ctx, plan: Extract<Plan, { intent: "lookup" }>): Prom
   } else if (plan.reference?.q) {
     const resource = resources[0]!;
     const result = await dispatch<ApiRecord[]>(ctx.c, ctx.principal, "GET", `/${resource.resource}?q=${encodeURIComponent(plan.reference.q)}&limit=5`);
-    const exact = result.ok ? result.data.find((record) => String(record[resource.nameField ?? "id"]).toLowerCase() === plan.reference!.q!.toLowerCase()) : undefined;
+    const exact = result.ok
+      ? result.data.find((record) => String(record[resource.nameField ?? "id"]).toLowerCase() === plan.reference!.q!.toLowerCase())
+      : undefined;
     match = !result.ok ? { kind: "error", error: result.error } : exact ? { kind: "one", record: exact, resource } : { kind: "none" };
   } else if (plan.name) {
     match = await findByName(ctx, resources, plan.name);
@@ -200,19 +281,29 @@ async function lookup(ctx: Ctx, plan: Extract<Plan, { intent: "lookup" }>): Prom
   }
   const asked = plan.reference?.q ?? plan.reference?.id ?? plan.name ?? "";
   if (match.kind === "error") return { intent: "lookup", text: refusal(match.error) };
-  if (match.kind === "none") return { intent: "lookup", text: `I couldn't find ${resources.length === 1 ? `a ${resources[0]!.singular}` : "anything"} matching "${asked}".` };
+  if (match.kind === "none")
+    return { intent: "lookup", text: `I couldn't find ${resources.length === 1 ? `a ${resources[0]!.singular}` : "anything"} matching "${asked}".` };
   if (match.kind === "many") return askBack(String(asked), "lookup", match.candidates);
   const { record, resource } = match;
   const records = [cite(resource, record)];
   if (plan.field && plan.field in resource.fields) {
     const spec = resource.fields[plan.field]!;
     const value = formatValue(record[plan.field], spec.format, record, spec.currencyField);
-    return { intent: "lookup", text: `The ${spec.words[0]} of ${resource.label(record)} is ${value}.`, data: { field: plan.field, value: record[plan.field] }, records };
+    return {
+      intent: "lookup",
+      text: `The ${spec.words[0]} of ${resource.label(record)} is ${value}.`,
+      data: { field: plan.field, value: record[plan.field] },
+      records,
+    };
   }
   return { intent: "lookup", text: `${resource.singular[0]!.toUpperCase()}${resource.singular.slice(1)} ${resource.line(record)}`, data: record, records };
 }
 
-async function proposeAction(ctx: Ctx, plan: Extract<Plan, { intent: "action" }>, readOnly: boolean): Promise<Reply | { proposal: ProposedAction; records: RecordRef[] }> {
+async function proposeAction(
+  ctx: Ctx,
+  plan: Extract<Plan, { intent: "action" }>,
+  readOnly: boolean,
+): Promise<Reply | { proposal: ProposedAction; records: RecordRef[] }> {
   const action = skills().actions.find((entry) => entry.skill.name === plan.action)!;
   const skill = action.skill;
   const resolved = await resolveRefs(ctx, plan.refs, "action");
@@ -223,15 +314,27 @@ async function proposeAction(ctx: Ctx, plan: Extract<Plan, { intent: "action" }>
     if (slot.kind === "record" && values[slot.name] !== undefined && labels[slot.name] === undefined) {
       const resource = resourceSkill(slot.resource!)!;
       const record = await dispatch<ApiRecord>(ctx.c, ctx.principal, "GET", `/${resource.resource}/${values[slot.name]}`);
-      if (!record.ok) return { intent: "action", text: record.status === 404 ? `I couldn't find ${resource.singular} ${values[slot.name]}.` : refusal(record.error) };
+      if (!record.ok)
+        return { intent: "action", text: record.status === 404 ? `I couldn't find ${resource.singular} ${values[slot.name]}.` : refusal(record.error) };
       labels[slot.name] = resource.label(record.data);
     }
   }
   const missing = skill.slots.filter((slot) => slot.required && values[slot.name] === undefined);
   if (missing.length > 0) {
     const slot = missing[0]!;
-    const what = slot.kind === "record" ? `which ${resourceSkill(slot.resource!)?.singular ?? slot.name}` : slot.kind === "state" ? `which ${slot.name}` : slot.kind === "email" ? "the e-mail address" : `the ${slot.name}`;
-    return { intent: "action", text: `To ${plan.action.replaceAll("_", " ")}, I need ${what}. Say it again with that included.`, data: { missing: missing.map((s) => s.name) } };
+    const what =
+      slot.kind === "record"
+        ? `which ${resourceSkill(slot.resource!)?.singular ?? slot.name}`
+        : slot.kind === "state"
+          ? `which ${slot.name}`
+          : slot.kind === "email"
+            ? "the e-mail address"
+            : `the ${slot.name}`;
+    return {
+      intent: "action",
+      text: `To ${plan.action.replaceAll("_", " ")}, I need ${what}. Say it again with that included.`,
+      data: { missing: missing.map((s) => s.name) },
+    };
   }
   // The same checks as the route it will call: the package must be on and the caller allowed to write.
   const pkg = action.pkg;
@@ -247,11 +350,22 @@ async function proposeAction(ctx: Ctx, plan: Extract<Plan, { intent: "action" }>
     allowed,
     ...(allowed ? {} : { refusal: disabled ? `the ${registry().get(pkg)?.title ?? pkg} package is disabled` : denial(asUser, need).message }),
   };
-  const records = skill.slots.flatMap((slot) => (slot.kind === "record" && typeof values[slot.name] === "number" ? [{ resource: slot.resource!, id: values[slot.name] as number, label: labels[slot.name]! }] : []));
+  const records = skill.slots.flatMap((slot) =>
+    slot.kind === "record" && typeof values[slot.name] === "number"
+      ? [{ resource: slot.resource!, id: values[slot.name] as number, label: labels[slot.name]! }]
+      : [],
+  );
   return { proposal, records };
 }
 
-export const SUGGESTIONS = ["revenue this month", "overdue invoices", "open deals in negotiation over 10,000", "phone of Ada Lovelace", "tasks due this week", "create a task Call Acme in Website due Friday"];
+export const SUGGESTIONS = [
+  "revenue this month",
+  "overdue invoices",
+  "open deals in negotiation over 10,000",
+  "phone of Ada Lovelace",
+  "tasks due this week",
+  "create a task Call Acme in Website due Friday",
+];
 
 function help(): Reply {
   const titles = registry()
@@ -287,6 +401,10 @@ export async function run(ctx: Ctx, plan: Plan, options: { readOnly?: boolean } 
     case "greeting":
       return { ...help(), text: `Hello! ${help().text}` };
     default:
-      return { intent: "unknown", text: `I didn't understand that. You can ask things like: ${SUGGESTIONS.map((s) => `"${s}"`).join(", ")}.`, data: { suggestions: SUGGESTIONS } };
+      return {
+        intent: "unknown",
+        text: `I didn't understand that. You can ask things like: ${SUGGESTIONS.map((s) => `"${s}"`).join(", ")}.`,
+        data: { suggestions: SUGGESTIONS },
+      };
   }
 }

@@ -1,3 +1,4 @@
+import { StemmerEn } from "@nlpjs/lang-en-min";
 import type { NlpInstance } from "@nlpjs/nlp";
 import { registry } from "../../platform/packages";
 import type { ActionSkill, MetricSkill, ResourceSkill, Skill } from "../../platform/skills";
@@ -7,7 +8,6 @@ import { CORPUS } from "./corpus";
 import { type DayRange, type Direction, findRange, namedPeriod, shiftDays, todayIso } from "./dates";
 import trained from "./model.json";
 import { correct, EMAIL, STOP, type Token, tokenize } from "./text";
-import { StemmerEn } from "@nlpjs/lang-en-min";
 
 /**
  * The understanding layer: a message → one tool call with its arguments (a Plan), offline and
@@ -45,7 +45,11 @@ export function skills(): Catalog {
   const metrics = all.filter((entry): entry is Owned<MetricSkill> => entry.skill.kind === "metric");
   const actions = all.filter((entry): entry is Owned<ActionSkill> => entry.skill.kind === "action");
   const vocabulary = new Set<string>();
-  const add = (phrase: string) => phrase.toLowerCase().split(/[\s-]+/).forEach((word) => vocabulary.add(word));
+  const add = (phrase: string) =>
+    phrase
+      .toLowerCase()
+      .split(/[\s-]+/)
+      .forEach((word) => vocabulary.add(word));
   for (const { skill } of resources) {
     [skill.singular, skill.plural, ...(skill.synonyms ?? [])].forEach(add);
     Object.values(skill.fields).forEach((field) => field.words.forEach(add));
@@ -53,7 +57,13 @@ export function skills(): Catalog {
     skill.dates?.forEach((date) => date.words.forEach(add));
   }
   metrics.forEach(({ skill }) => skill.phrases.forEach(add));
-  actions.forEach(({ skill }) => skill.slots.forEach((slot) => Object.values(slot.states ?? {}).flat().forEach(add)));
+  actions.forEach(({ skill }) =>
+    skill.slots.forEach((slot) =>
+      Object.values(slot.states ?? {})
+        .flat()
+        .forEach(add),
+    ),
+  );
   Object.values(CORPUS).flat().forEach(add);
   catalog = { resources, metrics, actions, vocabulary };
   return catalog;
@@ -138,10 +148,18 @@ const nounsOf = (skill: ResourceSkill) => [skill.plural, skill.singular, ...(ski
 const PREPOSITIONS = new Set(["in", "for", "of", "on", "to", "at", "from", "under", "into"]);
 
 /** The resource the message is about: the first noun that is not the object of a preposition ("tasks in project X"). */
-function findResource(w: Words, taken: Set<number>, among?: Owned<ResourceSkill>[]): { entry: Owned<ResourceSkill>; indexes: number[]; plural: boolean } | null {
+function findResource(
+  w: Words,
+  taken: Set<number>,
+  among?: Owned<ResourceSkill>[],
+): { entry: Owned<ResourceSkill>; indexes: number[]; plural: boolean } | null {
   const entries = among ?? skills().resources;
   const hits = entries
-    .flatMap((entry) => nounsOf(entry.skill).flatMap((noun) => occurrences(w.words, noun).map((indexes) => ({ entry, indexes, length: noun.split(/[\s-]+/).length, plural: noun !== entry.skill.singular }))))
+    .flatMap((entry) =>
+      nounsOf(entry.skill).flatMap((noun) =>
+        occurrences(w.words, noun).map((indexes) => ({ entry, indexes, length: noun.split(/[\s-]+/).length, plural: noun !== entry.skill.singular })),
+      ),
+    )
     .filter((hit) => !hit.indexes.some((i) => taken.has(i)));
   if (hits.length === 0) return null;
   hits.sort((a, b) => a.indexes[0]! - b.indexes[0]! || b.length - a.length);
@@ -198,16 +216,46 @@ function leftover(w: Words, taken: Set<number>): string | null {
 }
 
 function periodChoice(range: DayRange | null, now: number, fallback: string): { period: PeriodChoice; label: string } {
-  if (!range) return { period: { period: fallback }, label: { "7d": "in the last 7 days", "30d": "in the last 30 days", "90d": "in the last 90 days", "12mo": "in the last 12 months", mtd: "this month", ytd: "this year" }[fallback] ?? "" };
+  if (!range)
+    return {
+      period: { period: fallback },
+      label:
+        {
+          "7d": "in the last 7 days",
+          "30d": "in the last 30 days",
+          "90d": "in the last 90 days",
+          "12mo": "in the last 12 months",
+          mtd: "this month",
+          ytd: "this year",
+        }[fallback] ?? "",
+    };
   const named = namedPeriod(range, now);
-  return named ? { period: { period: named }, label: periodLabel(named) } : { period: { from: range.from, to: range.to }, label: range.from === range.to ? `on ${range.from}` : `from ${range.from} to ${range.to}` };
+  return named
+    ? { period: { period: named }, label: periodLabel(named) }
+    : { period: { from: range.from, to: range.to }, label: range.from === range.to ? `on ${range.from}` : `from ${range.from} to ${range.to}` };
 }
-const periodLabel = (name: string) => ({ "7d": "in the last 7 days", "30d": "in the last 30 days", "90d": "in the last 90 days", "12mo": "in the last 12 months", mtd: "this month", ytd: "this year" })[name] ?? "";
+const periodLabel = (name: string) =>
+  ({
+    "7d": "in the last 7 days",
+    "30d": "in the last 30 days",
+    "90d": "in the last 90 days",
+    "12mo": "in the last 12 months",
+    mtd: "this month",
+    ytd: "this year",
+  })[name] ?? "";
 
 function bestMetric(w: Words, taken: Set<number>): { entry: Owned<MetricSkill>; words: number; indexes: number[]; exact: boolean } | null {
   const hits = matchAll(
     w.stems,
-    skills().metrics.map((entry) => ({ phrases: entry.skill.phrases.map((phrase) => phrase.split(/[\s-]+/).map(stem).join(" ")), value: entry })),
+    skills().metrics.map((entry) => ({
+      phrases: entry.skill.phrases.map((phrase) =>
+        phrase
+          .split(/[\s-]+/)
+          .map(stem)
+          .join(" "),
+      ),
+      value: entry,
+    })),
     new Set(taken),
     1,
   );
@@ -246,13 +294,18 @@ export async function understand(message: string, now: number): Promise<Plan> {
   const top = ranked.find((c) => acceptable(c.intent) && c.score >= 0.5);
   let intent = top?.intent ?? "None";
   // An e-mail address with "add", "create" or "new": a contact to create, whatever the rest says.
-  if (EMAIL.test(w.raw) && /\b(add|create|new|save)\b/.test(w.text) && skills().actions.some((a) => a.skill.name === "create_contact")) intent = "action.create_contact";
+  if (EMAIL.test(w.raw) && /\b(add|create|new|save)\b/.test(w.text) && skills().actions.some((a) => a.skill.name === "create_contact"))
+    intent = "action.create_contact";
   if (intent === "greeting" || intent === "help") return { intent };
   if (intent.startsWith("action.")) {
     const plan = planAction(intent.slice(7), w, now);
     // "finished tasks", "deals we lost": a plural noun and nothing to act on is a list.
     if (plan && plan.intent === "action" && plan.missing.length > 0) {
-      const noun = findResource(w, new Set(), skills().resources.filter((entry) => entry.skill.resource === skills().actions.find((a) => a.skill.name === plan.action)?.skill.resource));
+      const noun = findResource(
+        w,
+        new Set(),
+        skills().resources.filter((entry) => entry.skill.resource === skills().actions.find((a) => a.skill.name === plan.action)?.skill.resource),
+      );
       if (noun?.plural) intent = "list";
       // Nothing names what to act on, not even its noun ("send an email to my mum"): not ours.
       else if (!noun) return { intent: "unknown" };
@@ -272,11 +325,14 @@ export async function understand(message: string, now: number): Promise<Plan> {
   // A metric phrase that contains the noun ("leads by source", "website traffic") names the metric,
   // unless the resource's own filter words are there too ("billable hours logged yesterday" is a list).
   const filtered = Boolean(
-    resource && (resource.entry.skill.filters ?? []).some((filter) => filter.words.some((word) => occurrences(w.words, word).some((at) => !at.every((i) => metric?.indexes.includes(i))))),
+    resource &&
+      (resource.entry.skill.filters ?? []).some((filter) =>
+        filter.words.some((word) => occurrences(w.words, word).some((at) => !at.every((i) => metric?.indexes.includes(i)))),
+      ),
   );
-  const metricCoversNoun = Boolean(metric && resource && resource.indexes.every((i) => metric.indexes.includes(i)) && !filtered && !asksList);
+  const metricCoversNoun = Boolean(metric && resource?.indexes.every((i) => metric.indexes.includes(i)) && !filtered && !asksList);
   if (intent === "None") {
-    if (metric && metric.exact && (!resource || metricCoversNoun)) intent = "metric";
+    if (metric?.exact && (!resource || metricCoversNoun)) intent = "metric";
     else if (resource) intent = asksCount ? "count" : "list";
     else if (/^(who is|who's|whos|look up|lookup|find)\b/.test(w.text)) intent = "lookup";
     else return { intent: "unknown" };
@@ -284,7 +340,14 @@ export async function understand(message: string, now: number): Promise<Plan> {
   // "how many positions does the X opening have": a field of one record, not a count.
   if (intent === "count" || intent === "list" || intent === "lookup") {
     const asField = planLookup(w);
-    if (asField.intent === "lookup" && asField.field && asField.name && resource && Object.values(resource.entry.skill.fields).some((field) => field.words.some((word) => word.startsWith("how many") && w.text.startsWith(word)))) return asField;
+    if (
+      asField.intent === "lookup" &&
+      asField.field &&
+      asField.name &&
+      resource &&
+      Object.values(resource.entry.skill.fields).some((field) => field.words.some((word) => word.startsWith("how many") && w.text.startsWith(word)))
+    )
+      return asField;
   }
   if (asksCount && resource && (intent === "lookup" || intent === "list")) intent = "count";
   if (intent === "metric" && resource && filtered && !asksAmount) intent = asksCount ? "count" : "list";
@@ -308,13 +371,21 @@ export async function understand(message: string, now: number): Promise<Plan> {
       // "partially paid invoices": no name (or only the resource's filter words) and no reference is a list.
       if (plan.intent === "lookup" && !plan.reference && resource) {
         const filterWords = new Set((resource.entry.skill.filters ?? []).flatMap((filter) => filter.words.flatMap((word) => word.split(" "))));
-        if (!plan.name || plan.name.toLowerCase().split(/\s+/).every((word) => filterWords.has(word))) return planList("list", w, now) ?? plan;
+        if (
+          !plan.name ||
+          plan.name
+            .toLowerCase()
+            .split(/\s+/)
+            .every((word) => filterWords.has(word))
+        )
+          return planList("list", w, now) ?? plan;
         // "what tasks does Grace have", "contacts who work at Hooli": a plural noun asks for a list.
         if (resource.plural) {
           const listed = planList("list", w, now);
           if (listed?.intent === "list") {
             const person = resource.entry.skill.person;
-            if (person && !listed.refs[person.param] && Object.keys(listed.query).length === 0 && plan.name) listed.refs[person.param] = { resource: "employees", text: plan.name };
+            if (person && !listed.refs[person.param] && Object.keys(listed.query).length === 0 && plan.name)
+              listed.refs[person.param] = { resource: "employees", text: plan.name };
             return listed;
           }
         }
@@ -336,7 +407,8 @@ function planMetric(w: Words, metric: { entry: Owned<MetricSkill>; indexes: numb
     if (range) indexesIn(w, range.start, range.end).forEach((i) => taken.add(i));
     // Resource nouns and the metric's own words are not the item ("employees in engineering").
     findResource(w, taken);
-    for (const word of ["headcount", "team", "department", "staff", "people", "employees", "size", "big"]) w.words.forEach((x, i) => x === word && taken.add(i));
+    for (const word of ["headcount", "team", "department", "staff", "people", "employees", "size", "big"])
+      w.words.forEach((x, i) => x === word && taken.add(i));
     const text = leftover(w, taken);
     if (text) plan.pick = { widget: skill.pick.widget, text };
   }
@@ -364,13 +436,16 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
 
   // Dates first: "due next week", "joined last month", "this quarter".
   const dateWords = skill.dates ?? [];
-  const future = dateWords.some((date) => date.format === "date" && date.words.some((word) => ["due", "deadline"].includes(word) && occurrences(w.words, word).length > 0));
+  const future = dateWords.some(
+    (date) => date.format === "date" && date.words.some((word) => ["due", "deadline"].includes(word) && occurrences(w.words, word).length > 0),
+  );
   const range = findRange(w.raw, now, future ? "future" : "past");
   if (range) {
     const span = indexesIn(w, range.start, range.end);
     span.forEach((i) => taken.add(i));
     const before = w.words.slice(Math.max(0, span[0]! - 3), span[0]);
-    const date = dateWords.find((d) => d.words.some((word) => before.includes(word) || occurrences(w.words, word).length > 0)) ?? dateWords.find((d) => d.default) ?? null;
+    const date =
+      dateWords.find((d) => d.words.some((word) => before.includes(word) || occurrences(w.words, word).length > 0)) ?? dateWords.find((d) => d.default) ?? null;
     if (date) {
       query[date.after] = date.format === "date" ? range.from : `${range.from}T00:00:00Z`;
       query[date.before] = date.format === "date" ? range.to : `${range.to}T23:59:59.999Z`;
@@ -395,7 +470,11 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
           : `of at most ${(amount.max! / 100).toLocaleString("en-US")}`,
     );
   }
-  for (const hit of matchAll(w.words, (skill.filters ?? []).map((filter) => ({ phrases: filter.words, value: filter })), taken)) {
+  for (const hit of matchAll(
+    w.words,
+    (skill.filters ?? []).map((filter) => ({ phrases: filter.words, value: filter })),
+    taken,
+  )) {
     for (const [param, value] of Object.entries(hit.value.query)) query[param] = resolvePlaceholder(value, now);
     conditions.push(hit.value.label);
   }
@@ -408,7 +487,10 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
   for (const parent of skill.parents ?? []) {
     // "in project Website": the parent's own noun may introduce it.
     const parentSkill = skills().resources.find((entry) => entry.skill.resource === parent.resource)?.skill;
-    const triggers = [...parent.words, ...(parentSkill ? parent.words.flatMap((word) => [`${word} ${parentSkill.singular}`, `${word} the ${parentSkill.singular}`]) : [])];
+    const triggers = [
+      ...parent.words,
+      ...(parentSkill ? parent.words.flatMap((word) => [`${word} ${parentSkill.singular}`, `${word} the ${parentSkill.singular}`]) : []),
+    ];
     const value = valueAfter(w, triggers, taken);
     if (value) {
       value.indexes.forEach((i) => taken.add(i));
@@ -452,7 +534,12 @@ function planLookup(w: Words): Plan {
   // Without a noun, people are looked up first: contacts, employees, leads, customers, candidates.
   const order = ["contacts", "employees", "leads", "customers", "candidates"];
   const rank = (skill: ResourceSkill) => (order.includes(skill.resource) ? order.indexOf(skill.resource) : order.length);
-  const candidates = preliminary ? [preliminary.entry.skill] : resources.map((entry) => entry.skill).filter((skill) => skill.nameField).sort((a, b) => rank(a) - rank(b));
+  const candidates = preliminary
+    ? [preliminary.entry.skill]
+    : resources
+        .map((entry) => entry.skill)
+        .filter((skill) => skill.nameField)
+        .sort((a, b) => rank(a) - rank(b));
   const field = findField(w, candidates, taken);
   const found = findResource(w, taken) ?? preliminary;
   const owners = found ? [found.entry.skill] : candidates.filter((skill) => !field || field in skill.fields);
@@ -471,7 +558,9 @@ function findField(w: Words, candidates: ResourceSkill[], taken: Set<number>): s
 
 /** The words that say "do it" for an action, removed before its slots are read. */
 const ACTION_VERBS = new Set(
-  "create add new make set up setup schedule save please i need a an the move mark change put advance close finish complete start reopen send email deliver issue out reject we to-do todo ticket task".split(" "),
+  "create add new make set up setup schedule save please i need a an the move mark change put advance close finish complete start reopen send email deliver issue out reject we to-do todo ticket task".split(
+    " ",
+  ),
 );
 
 function planAction(name: string, w: Words, now: number): Plan | null {
@@ -496,14 +585,28 @@ function planAction(name: string, w: Words, now: number): Plan | null {
 
   for (const slot of action.slots) {
     if (slot.kind === "state") {
-      const hits = matchAll(w.words, Object.entries(slot.states ?? {}).map(([state, phrases]) => ({ phrases, value: state })), taken);
+      const hits = matchAll(
+        w.words,
+        Object.entries(slot.states ?? {}).map(([state, phrases]) => ({ phrases, value: state })),
+        taken,
+      );
       if (hits[0]) values[slot.name] = hits[0].value;
     }
   }
   for (const slot of action.slots) {
     if (slot.kind === "date") {
       const at = [...triggers].find(([, name]) => name === slot.name)?.[0];
-      const range = at !== undefined ? findRange(w.tokens.slice(at).map((token) => token.raw).join(" "), now, "future") : null;
+      const range =
+        at !== undefined
+          ? findRange(
+              w.tokens
+                .slice(at)
+                .map((token) => token.raw)
+                .join(" "),
+              now,
+              "future",
+            )
+          : null;
       if (range) {
         values[slot.name] = range.from;
         labels[slot.name] = range.from;
@@ -522,7 +625,10 @@ function planAction(name: string, w: Words, now: number): Plan | null {
   // Words introduced by a trigger: a record by name ("in Website"), up to the next trigger.
   for (const slot of action.slots) {
     if (slot.kind !== "record" || !slot.after) continue;
-    const at = [...triggers].filter(([, name]) => name === slot.name).map(([index]) => index).find((index) => !taken.has(index));
+    const at = [...triggers]
+      .filter(([, name]) => name === slot.name)
+      .map(([index]) => index)
+      .find((index) => !taken.has(index));
     if (at === undefined) continue;
     const trigger = (slot.after ?? []).filter((t) => occurrences(w.words, t).some((o) => o[0] === at)).sort((a, b) => b.length - a.length)[0]!;
     let i = at + trigger.split(" ").length;
@@ -534,7 +640,13 @@ function planAction(name: string, w: Words, now: number): Plan | null {
     if (run.length === 0) continue;
     for (let k = at; k < i; k++) taken.add(k);
     const resource = slot.resource!;
-    refs[slot.name] = { resource, text: run.map((k) => w.tokens[k]!.raw).join(" ").replace(/[,:;.]+$/, "") };
+    refs[slot.name] = {
+      resource,
+      text: run
+        .map((k) => w.tokens[k]!.raw)
+        .join(" ")
+        .replace(/[,:;.]+$/, ""),
+    };
   }
   // The subject: a reference ("task 12", "INV-000012") or the name around the resource's noun.
   for (const slot of action.slots) {
@@ -548,11 +660,18 @@ function planAction(name: string, w: Words, now: number): Plan | null {
       continue;
     }
     if (slot.byReference) continue;
-    const noun = target ? findResource(w, new Set(), skills().resources.filter((entry) => entry.skill === target)) : null;
+    const noun = target
+      ? findResource(
+          w,
+          new Set(),
+          skills().resources.filter((entry) => entry.skill === target),
+        )
+      : null;
     const free = (i: number) => !taken.has(i) && !boundaries.has(i) && !ACTION_VERBS.has(w.words[i]!) && !STOP.has(w.words[i]!);
     let run: number[] = [];
     if (noun) {
-      for (let i = noun.indexes.at(-1)! + 1; i < w.words.length && (free(i) || (run.length === 0 && STOP.has(w.words[i]!) && !boundaries.has(i))); i++) if (free(i)) run.push(i);
+      for (let i = noun.indexes.at(-1)! + 1; i < w.words.length && (free(i) || (run.length === 0 && STOP.has(w.words[i]!) && !boundaries.has(i))); i++)
+        if (free(i)) run.push(i);
       if (run.length === 0) for (let i = noun.indexes[0]! - 1; i >= 0 && free(i); i--) run.unshift(i);
     } else {
       run = w.words.map((_, i) => i).filter(free);
@@ -566,7 +685,13 @@ function planAction(name: string, w: Words, now: number): Plan | null {
       values[slot.name] = quoted[1]!.trim();
       continue;
     }
-    const noun = target ? findResource(w, new Set(), skills().resources.filter((candidate) => candidate.skill === target)) : null;
+    const noun = target
+      ? findResource(
+          w,
+          new Set(),
+          skills().resources.filter((candidate) => candidate.skill === target),
+        )
+      : null;
     const colon = w.raw.indexOf(":");
     let start = noun ? noun.indexes.at(-1)! + 1 : 0;
     if (colon >= 0) {
@@ -579,10 +704,15 @@ function planAction(name: string, w: Words, now: number): Plan | null {
     let text = run.map((k) => w.tokens[k]!.raw).join(" ");
     if (!text && slot.name === "name") {
       // "add Ana Garcia ana@acme.com to contacts": the name before the e-mail.
-      const before = w.words.map((_, i) => i).filter((i) => !taken.has(i) && !ACTION_VERBS.has(w.words[i]!) && !STOP.has(w.words[i]!) && !boundaries.has(i) && (!noun || !noun.indexes.includes(i)));
+      const before = w.words
+        .map((_, i) => i)
+        .filter((i) => !taken.has(i) && !ACTION_VERBS.has(w.words[i]!) && !STOP.has(w.words[i]!) && !boundaries.has(i) && !noun?.indexes.includes(i));
       text = before.map((k) => w.tokens[k]!.raw).join(" ");
     }
-    text = text.replace(/^(?:with email|email)\s+/i, "").replace(/[,:;.]+$/, "").trim();
+    text = text
+      .replace(/^(?:with email|email)\s+/i, "")
+      .replace(/[,:;.]+$/, "")
+      .trim();
     if (text) values[slot.name] = text;
   }
   const missing = action.slots.filter((slot) => slot.required && values[slot.name] === undefined && !refs[slot.name]).map((slot) => slot.name);

@@ -15,8 +15,17 @@ export type AiBinding = { run(model: string, input: Record<string, unknown>): Pr
 const date = z.iso.date();
 const MetricCall = z.strictObject({ widget: z.string(), period: z.enum(PERIODS).optional(), from: date.optional(), to: date.optional() });
 const ListCall = z.strictObject({ resource: z.string(), filters: z.record(z.string(), z.string()).default({}), count_only: z.boolean().optional() });
-const LookupCall = z.strictObject({ resource: z.string().optional(), name: z.string().max(200).optional(), reference: z.string().max(50).optional(), field: z.string().optional() });
-const ActionCall = z.strictObject({ action: z.string(), values: z.record(z.string(), z.union([z.string(), z.number()])).default({}), names: z.record(z.string(), z.string()).default({}) });
+const LookupCall = z.strictObject({
+  resource: z.string().optional(),
+  name: z.string().max(200).optional(),
+  reference: z.string().max(50).optional(),
+  field: z.string().optional(),
+});
+const ActionCall = z.strictObject({
+  action: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  names: z.record(z.string(), z.string()).default({}),
+});
 const ToolCall = z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]) });
 
 function tools() {
@@ -41,21 +50,32 @@ function tools() {
       description: "Records of a resource with the API's list filters (query parameters), or only their number",
       parameters: {
         type: "object",
-        properties: { resource: { type: "string", enum: resources.map((entry) => entry.skill.resource) }, filters: { type: "object" }, count_only: { type: "boolean" } },
+        properties: {
+          resource: { type: "string", enum: resources.map((entry) => entry.skill.resource) },
+          filters: { type: "object" },
+          count_only: { type: "boolean" },
+        },
         required: ["resource"],
       },
     },
     {
       name: "lookup_record",
       description: "One record by name or reference (INV-000012, task 7), optionally one of its fields",
-      parameters: { type: "object", properties: { resource: { type: "string" }, name: { type: "string" }, reference: { type: "string" }, field: { type: "string" } } },
+      parameters: {
+        type: "object",
+        properties: { resource: { type: "string" }, name: { type: "string" }, reference: { type: "string" }, field: { type: "string" } },
+      },
     },
     {
       name: "propose_action",
       description: "Prepare a change for the user to confirm",
       parameters: {
         type: "object",
-        properties: { action: { type: "string", enum: actions.map((entry) => entry.skill.name) }, values: { type: "object" }, names: { type: "object", description: "Record slots by name, e.g. {project_id: 'Website'}" } },
+        properties: {
+          action: { type: "string", enum: actions.map((entry) => entry.skill.name) },
+          values: { type: "object" },
+          names: { type: "object", description: "Record slots by name, e.g. {project_id: 'Website'}" },
+        },
         required: ["action"],
       },
     },
@@ -87,8 +107,15 @@ export async function planWithModel(ai: AiBinding, model: string, message: strin
       const call = MetricCall.safeParse(args);
       const metric = call.success ? metrics.find((entry) => entry.skill.widget === call.data.widget) : undefined;
       if (!call.success || !metric) return null;
-      const period = call.data.from && call.data.to ? { from: call.data.from, to: call.data.to } : { period: call.data.period ?? metric.skill.defaultPeriod ?? "30d" };
-      return { intent: "metric", widget: metric.skill.widget, title: metric.skill.title, period, label: "period" in period ? "" : `from ${period.from} to ${period.to}` };
+      const period =
+        call.data.from && call.data.to ? { from: call.data.from, to: call.data.to } : { period: call.data.period ?? metric.skill.defaultPeriod ?? "30d" };
+      return {
+        intent: "metric",
+        widget: metric.skill.widget,
+        title: metric.skill.title,
+        period,
+        label: "period" in period ? "" : `from ${period.from} to ${period.to}`,
+      };
     }
     case "list_records": {
       const call = ListCall.safeParse(args);
@@ -99,7 +126,13 @@ export async function planWithModel(ai: AiBinding, model: string, message: strin
       const call = LookupCall.safeParse(args);
       if (!call.success || (!call.data.name && !call.data.reference)) return null;
       const owners = call.data.resource ? [call.data.resource] : resources.filter((entry) => entry.skill.nameField).map((entry) => entry.skill.resource);
-      return { intent: "lookup", resources: owners, field: call.data.field ?? null, reference: call.data.reference ? { q: call.data.reference } : null, name: call.data.name ?? null };
+      return {
+        intent: "lookup",
+        resources: owners,
+        field: call.data.field ?? null,
+        reference: call.data.reference ? { q: call.data.reference } : null,
+        name: call.data.name ?? null,
+      };
     }
     case "propose_action": {
       const call = ActionCall.safeParse(args);
@@ -111,7 +144,9 @@ export async function planWithModel(ai: AiBinding, model: string, message: strin
           return resource ? [[slot, { resource, text }]] : [];
         }),
       );
-      const missing = action.skill.slots.filter((slot) => slot.required && call.data.values[slot.name] === undefined && !refs[slot.name]).map((slot) => slot.name);
+      const missing = action.skill.slots
+        .filter((slot) => slot.required && call.data.values[slot.name] === undefined && !refs[slot.name])
+        .map((slot) => slot.name);
       return { intent: "action", action: action.skill.name, values: call.data.values, refs, labels: {}, missing };
     }
     default:

@@ -38,7 +38,9 @@ const Integration = z
   })
   .openapi("ChatIntegration");
 
-const ProviderParam = z.object({ provider: z.enum(PROVIDERS, "must be slack, teams or telegram").openapi({ param: { name: "provider", in: "path" }, example: "slack" }) });
+const ProviderParam = z.object({
+  provider: z.enum(PROVIDERS, "must be slack, teams or telegram").openapi({ param: { name: "provider", in: "path" }, example: "slack" }),
+});
 
 const putIntegration = defineRoute(access.admin, {
   method: "put",
@@ -86,7 +88,11 @@ const WorkspaceParam = z.object({
 const BODIES: Record<Provider, { type: string; schema: Record<string, unknown> }> = {
   slack: {
     type: "application/x-www-form-urlencoded",
-    schema: { type: "object", description: "Slack's slash-command payload; the question is `text`", properties: { command: { type: "string" }, text: { type: "string" }, user_id: { type: "string" } } },
+    schema: {
+      type: "object",
+      description: "Slack's slash-command payload; the question is `text`",
+      properties: { command: { type: "string" }, text: { type: "string" }, user_id: { type: "string" } },
+    },
   },
   teams: {
     type: "application/json",
@@ -138,7 +144,9 @@ const telegram = inboundRoute(
   "telegram",
   "Telegram bot webhook",
   "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text get {}).",
-  z.object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() }).openapi("TelegramAnswer"),
+  z
+    .object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() })
+    .openapi("TelegramAnswer"),
 );
 
 type Row = typeof integrations.$inferSelect;
@@ -182,7 +190,11 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
   const secret = row?.enabled ? await openSecret(row.secret, configOf(c.env).sealingKeys) : null;
   const verified =
     secret !== null &&
-    (provider === "slack" ? await verifySlack(secret, c.req.raw.headers, body, clock.now()) : provider === "teams" ? await verifyTeams(secret, c.req.raw.headers, body) : await verifyTelegram(secret, c.req.raw.headers));
+    (provider === "slack"
+      ? await verifySlack(secret, c.req.raw.headers, body, clock.now())
+      : provider === "teams"
+        ? await verifyTeams(secret, c.req.raw.headers, body)
+        : await verifyTelegram(secret, c.req.raw.headers));
   if (!row || !verified) {
     withLimitHeaders(c, await countRequest(c, { ip }));
     throw refused();
@@ -230,7 +242,11 @@ export const chatbotRoutes = newRouter()
               RETURNING *`,
     );
     if (!row) {
-      const known = await tenant.db.select({ id: users.id }).from(users).where(and(eq(users.id, input.acts_as_user_id), eq(users.workspaceId, ws))).get();
+      const known = await tenant.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, input.acts_as_user_id), eq(users.workspaceId, ws)))
+        .get();
       if (!known) throw ApiError.validation([{ path: "acts_as_user_id", message: "no user with this id in this workspace" }]);
       throw ApiError.validation([{ path: "secret", message: "is required to connect a platform" }]);
     }
@@ -251,14 +267,21 @@ export const chatbotRoutes = newRouter()
     return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(slack, async (c) => {
-    const text = await receive(c, "slack", c.req.valid("param").workspace_id, async (body) => ({ text: new URLSearchParams(new TextDecoder().decode(body)).get("text") ?? "" }));
+    const text = await receive(c, "slack", c.req.valid("param").workspace_id, async (body) => ({
+      text: new URLSearchParams(new TextDecoder().decode(body)).get("text") ?? "",
+    }));
     return c.json({ response_type: "ephemeral" as const, text: text ?? "" }, 200);
   })
   .openapi(teams, async (c) => {
     // Teams wraps the mention of the bot in <at>…</at> and may send HTML.
     const text = await receive(c, "teams", c.req.valid("param").workspace_id, async (body) => {
       const activity = json(body);
-      return { text: String(activity?.text ?? "").replace(/<at>.*?<\/at>/g, "").replace(/<[^>]+>/g, " ").replace(/&nbsp;/g, " ") };
+      return {
+        text: String(activity?.text ?? "")
+          .replace(/<at>.*?<\/at>/g, "")
+          .replace(/<[^>]+>/g, " ")
+          .replace(/&nbsp;/g, " "),
+      };
     });
     return c.json({ type: "message" as const, text: text ?? "" }, 200);
   })

@@ -8,7 +8,9 @@ export type Provider = (typeof PROVIDERS)[number];
 export const integrations = sqliteTable(
   "chatbot_integrations",
   {
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     provider: text("provider", { enum: PROVIDERS }).notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull(),
     /** Slack signing secret, Teams outgoing-webhook token (base64) or Telegram secret_token, encrypted at rest. */

@@ -1,6 +1,6 @@
-import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { fields } from "../../platform/fields";
+import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, anyText, dateBound } from "../../platform/resource/filters";
 import { isoTimestamp, today } from "../../platform/time";
@@ -22,7 +22,9 @@ export const Employee = z
   })
   .openapi("Employee");
 
-export const employeeEvents = { "employee.onboarded": { description: "An employee was created (directly, in a batch, or by hiring a candidate)", data: Employee } } satisfies Record<string, EventDeclaration>;
+export const employeeEvents = {
+  "employee.onboarded": { description: "An employee was created (directly, in a batch, or by hiring a candidate)", data: Employee },
+} satisfies Record<string, EventDeclaration>;
 
 const writable = {
   name: fields.name(),
@@ -53,7 +55,12 @@ function toEmployee(row: Row<typeof employees>): z.infer<typeof Employee> {
   };
 }
 
-export const employeeResource: ResourceDefinition<typeof employees, z.infer<typeof CreateEmployee>, z.infer<typeof UpdateEmployee>, z.infer<typeof Employee>> = {
+export const employeeResource: ResourceDefinition<
+  typeof employees,
+  z.infer<typeof CreateEmployee>,
+  z.infer<typeof UpdateEmployee>,
+  z.infer<typeof Employee>
+> = {
   name: "employees",
   singular: "employee",
   tags: ["Employees"],
@@ -74,7 +81,15 @@ export const employeeResource: ResourceDefinition<typeof employees, z.infer<type
   toUpdate: ({ date_of_joining, ...rest }) => ({ ...rest, ...(date_of_joining !== undefined ? { dateOfJoining: date_of_joining } : {}) }),
   events: [{ type: "employee.onboarded", on: "create" }],
   examples: {
-    create: { name: "Ana Souza", email: "ana.souza@example.com", phone: "+351912345678", department: "Engineering", designation: "Backend Engineer", branch: "Lisbon", date_of_joining: "2026-09-01" },
+    create: {
+      name: "Ana Souza",
+      email: "ana.souza@example.com",
+      phone: "+351912345678",
+      department: "Engineering",
+      designation: "Backend Engineer",
+      branch: "Lisbon",
+      date_of_joining: "2026-09-01",
+    },
     update: { designation: "Senior Backend Engineer" },
   },
   sortable: { id: employees.id, name: employees.name, date_of_joining: employees.dateOfJoining },

@@ -7,7 +7,9 @@ export const employees = sqliteTable(
   "employees",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone"),

@@ -10,14 +10,18 @@ export const hrmSkills: Skill[] = [
     synonyms: ["staff", "staff member", "colleague", "colleagues", "team member", "team members", "people", "worker", "workers", "personnel", "hire", "hires"],
     nameField: "name",
     label: (r) => String(r.name),
-    line: (r) => `${r.name} — ${[r.designation, r.department].filter(Boolean).join(", ") || "no department"}${r.status === "active" ? "" : ` (${words(r.status)})`}`,
+    line: (r) =>
+      `${r.name} — ${[r.designation, r.department].filter(Boolean).join(", ") || "no department"}${r.status === "active" ? "" : ` (${words(r.status)})`}`,
     fields: {
       email: { words: ["email", "e-mail", "email address", "work email"] },
       phone: { words: ["phone", "phone number", "telephone", "mobile", "extension"] },
       department: { words: ["department", "team", "which team", "dept", "which department"] },
       designation: { words: ["designation", "title", "job title", "role", "position"] },
       branch: { words: ["branch", "office", "location", "where does"] },
-      date_of_joining: { words: ["joining date", "date of joining", "start date", "when did", "joined", "join", "started", "start", "hired", "hire date", "when was"], format: "date" },
+      date_of_joining: {
+        words: ["joining date", "date of joining", "start date", "when did", "joined", "join", "started", "start", "hired", "hire date", "when was"],
+        format: "date",
+      },
       status: { words: ["status"] },
     },
     filters: [
@@ -36,7 +40,19 @@ export const hrmSkills: Skill[] = [
     widget: "hrm.headcount",
     now: true,
     title: "Headcount",
-    phrases: ["headcount", "head count", "how many employees", "number of employees", "employee count", "staff count", "team size", "how many people", "how many people work", "size of the team", "how big is the team"],
+    phrases: [
+      "headcount",
+      "head count",
+      "how many employees",
+      "number of employees",
+      "employee count",
+      "staff count",
+      "team size",
+      "how many people",
+      "how many people work",
+      "size of the team",
+      "how big is the team",
+    ],
     pick: { widget: "hrm.headcount_by_department" },
   },
   {

@@ -7,7 +7,11 @@ import { employees } from "./schema";
 const activeByDepartment = (tenant: Tenant) =>
   shared(
     "hrm.active_by_department",
-    tenant.db.select({ label: employees.department, value: count() }).from(employees).where(tenant.scope(employees, eq(employees.status, "active"))).groupBy(employees.department),
+    tenant.db
+      .select({ label: employees.department, value: count() })
+      .from(employees)
+      .where(tenant.scope(employees, eq(employees.status, "active")))
+      .groupBy(employees.department),
   );
 
 export const hrmWidgets = [
@@ -32,7 +36,9 @@ export const hrmWidgets = [
     reads: ["employees"],
     query: ({ tenant }) => ({
       statements: [activeByDepartment(tenant)],
-      build: ([rows]) => ({ items: largestFirst((rows as { label: string | null; value: number }[]).map((row) => ({ label: row.label ?? "unassigned", value: row.value }))) }),
+      build: ([rows]) => ({
+        items: largestFirst((rows as { label: string | null; value: number }[]).map((row) => ({ label: row.label ?? "unassigned", value: row.value }))),
+      }),
     }),
   }),
   defineWidget({
@@ -45,7 +51,13 @@ export const hrmWidgets = [
     query: ({ tenant, period }) => ({
       statements: [
         tenant.db
-          .select({ id: employees.id, label: employees.name, date_of_joining: employees.dateOfJoining, department: employees.department, designation: employees.designation })
+          .select({
+            id: employees.id,
+            label: employees.name,
+            date_of_joining: employees.dateOfJoining,
+            department: employees.department,
+            designation: employees.designation,
+          })
           .from(employees)
           .where(tenant.scope(employees, gte(employees.dateOfJoining, period.from), sql`${employees.dateOfJoining} <= ${period.to}`))
           .orderBy(desc(employees.dateOfJoining), desc(employees.id))

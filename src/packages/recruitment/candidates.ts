@@ -4,17 +4,17 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { newRouter } from "../../platform/app";
 import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
-import { qualified as q, type Tenant, isUniqueViolation } from "../../platform/db";
+import { isUniqueViolation, qualified as q, type Tenant } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { newEventId } from "../../platform/events";
 import { fields } from "../../platform/fields";
 import { assertChanged, isGuardFailure } from "../../platform/guards";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
-import { events } from "../../platform/schema";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue } from "../../platform/resource/filters";
 import { rowJson } from "../../platform/resource/row-json";
 import { selectRows } from "../../platform/resource/writes";
+import { events } from "../../platform/schema";
 import { isoTimestamp, today } from "../../platform/time";
 import { Employee, employeeResource } from "../hrm/employees";
 import { employees } from "../hrm/schema";
@@ -63,7 +63,12 @@ function toCandidate(row: Row<typeof candidates>): z.infer<typeof Candidate> {
   };
 }
 
-export const candidateResource: ResourceDefinition<typeof candidates, z.infer<typeof CreateCandidate>, z.infer<typeof UpdateCandidate>, z.infer<typeof Candidate>> = {
+export const candidateResource: ResourceDefinition<
+  typeof candidates,
+  z.infer<typeof CreateCandidate>,
+  z.infer<typeof UpdateCandidate>,
+  z.infer<typeof Candidate>
+> = {
   name: "candidates",
   singular: "candidate",
   tags: ["Candidates"],
@@ -93,7 +98,14 @@ export const candidateResource: ResourceDefinition<typeof candidates, z.infer<ty
     },
   ],
   examples: {
-    create: { name: "Brian Okafor", email: "brian.okafor@example.com", phone: "+447700900123", job_opening_id: 1, stage: "screening", notes: "Referred by Ana" },
+    create: {
+      name: "Brian Okafor",
+      email: "brian.okafor@example.com",
+      phone: "+447700900123",
+      job_opening_id: 1,
+      stage: "screening",
+      notes: "Referred by Ana",
+    },
     update: { stage: "interview" },
   },
   sortable: { id: candidates.id, name: candidates.name, created_at: candidates.createdAt },
@@ -125,7 +137,13 @@ const hire = defineRoute(access.write("candidates"), {
   summary: "Hire a candidate: the employee is created and the candidate marked hired, together",
   description:
     "Creates the employee (name, e-mail and phone copied; department and branch default to the opening's), marks the candidate hired with hired_at and employee_id, fires employee.onboarded once, and closes the opening once its hires reach positions — in one transaction. Hiring again or hiring a rejected candidate → 409 invalid_transition; an e-mail an employee already uses → 409 conflict. Concurrent hires of one candidate: exactly one succeeds.",
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: HireBody, example: { designation: "Backend Engineer", date_of_joining: "2026-12-01" } } } } },
+  request: {
+    params: IdParam,
+    body: {
+      required: false,
+      content: { "application/json": { schema: HireBody, example: { designation: "Backend Engineer", date_of_joining: "2026-12-01" } } },
+    },
+  },
   responses: { 201: jsonContent(envelope(Hired), "The hired candidate and the new employee") },
 });
 
@@ -150,7 +168,9 @@ function hireStatements(tenant: Tenant, candidateId: number, input: z.infer<type
     tenant.update(candidates, { stage: "hired", hiredAt: now, employeeId: sql`last_insert_rowid()` as never, updatedAt: now }, eq(candidates.id, candidateId)),
     tenant.db
       .insert(events)
-      .select(sql`SELECT ${newEventId()}, ${ws}, 'employee.onboarded', ${rowJson(employeeResource)}, NULL, ${now}, NULL FROM ${employees} WHERE ${employees.id} = ${employeeOf}`),
+      .select(
+        sql`SELECT ${newEventId()}, ${ws}, 'employee.onboarded', ${rowJson(employeeResource)}, NULL, ${now}, NULL FROM ${employees} WHERE ${employees.id} = ${employeeOf}`,
+      ),
     tenant.update(
       jobOpenings,
       { status: "closed", updatedAt: now },
@@ -172,14 +192,24 @@ export const candidateActionRoutes = newRouter().openapi(hire, async (c) => {
     results = await tenant.db.batch(hireStatements(tenant, id, input, Date.now()) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     if (isUniqueViolation(error, "employees.email")) {
-      throw new ApiError("conflict", "email: an employee already uses this e-mail address", { details: [{ path: "email", message: "already used by an employee" }] });
+      throw new ApiError("conflict", "email: an employee already uses this e-mail address", {
+        details: [{ path: "email", message: "already used by an employee" }],
+      });
     }
     if (!isGuardFailure(error)) throw error;
     const current = await tenant.select(candidates, eq(candidates.id, id)).get();
     if (!current) throw ApiError.notFound("candidate");
     if (current.stage === "hired" || current.stage === "rejected") {
       throw new ApiError("invalid_transition", `stage: a ${current.stage} candidate cannot be hired`, {
-        details: [{ path: "stage", message: `a ${current.stage} candidate cannot be hired`, from: current.stage, to: "hired", allowed: current.stage === "rejected" ? ["applied", "screening", "interview", "offer"] : [] }],
+        details: [
+          {
+            path: "stage",
+            message: `a ${current.stage} candidate cannot be hired`,
+            from: current.stage,
+            to: "hired",
+            allowed: current.stage === "rejected" ? ["applied", "screening", "interview", "offer"] : [],
+          },
+        ],
       });
     }
     throw new ApiError("conflict", "The candidate changed while this request ran; nothing was written. Read it again and retry.");

@@ -44,7 +44,12 @@ export function toJobOpening(row: Row<typeof jobOpenings>): z.infer<typeof JobOp
   };
 }
 
-export const jobOpeningResource: ResourceDefinition<typeof jobOpenings, z.infer<typeof CreateJobOpening>, z.infer<typeof UpdateJobOpening>, z.infer<typeof JobOpening>> = {
+export const jobOpeningResource: ResourceDefinition<
+  typeof jobOpenings,
+  z.infer<typeof CreateJobOpening>,
+  z.infer<typeof UpdateJobOpening>,
+  z.infer<typeof JobOpening>
+> = {
   name: "job-openings",
   singular: "job opening",
   tags: ["Job openings"],
@@ -62,7 +67,14 @@ export const jobOpeningResource: ResourceDefinition<typeof jobOpenings, z.infer<
   }),
   toUpdate: (input) => input,
   examples: {
-    create: { title: "Backend Engineer", department: "Engineering", branch: "Lisbon", description: "TypeScript on Cloudflare Workers", positions: 2, status: "open" },
+    create: {
+      title: "Backend Engineer",
+      department: "Engineering",
+      branch: "Lisbon",
+      description: "TypeScript on Cloudflare Workers",
+      positions: 2,
+      status: "open",
+    },
     update: { positions: 3 },
   },
   sortable: { id: jobOpenings.id, title: jobOpenings.title, created_at: jobOpenings.createdAt },

@@ -8,7 +8,9 @@ export const jobOpenings = sqliteTable(
   "job_openings",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     title: text("title").notNull(),
     department: text("department"),
     branch: text("branch"),
@@ -35,7 +37,9 @@ export const candidates = sqliteTable(
   "candidates",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     jobOpeningId: integer("job_opening_id")
       .notNull()
       .references(() => jobOpenings.id),

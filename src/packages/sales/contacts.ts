@@ -24,9 +24,7 @@ const writable = {
   company: fields.text(200).nullable(),
 };
 
-const CreateContact = z
-  .strictObject({ ...writable, phone: writable.phone.optional(), company: writable.company.optional() })
-  .openapi("CreateContact");
+const CreateContact = z.strictObject({ ...writable, phone: writable.phone.optional(), company: writable.company.optional() }).openapi("CreateContact");
 const UpdateContact = z.strictObject(writable).partial().openapi("UpdateContact");
 
 export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof CreateContact>, z.infer<typeof UpdateContact>, z.infer<typeof Contact>> = {

@@ -1,7 +1,7 @@
-import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
+import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, numberBound } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
@@ -29,11 +29,13 @@ const Deal = z
   })
   .openapi("Deal");
 
-export const dealEvents = { "deal.stage_changed": {
-  description: "A deal moved to another stage (closing it won or lost, or reopening it)",
-  data: Deal,
-  previous: z.object({ stage: z.enum(DEAL_STAGES) }),
-} } satisfies Record<string, EventDeclaration>;
+export const dealEvents = {
+  "deal.stage_changed": {
+    description: "A deal moved to another stage (closing it won or lost, or reopening it)",
+    data: Deal,
+    previous: z.object({ stage: z.enum(DEAL_STAGES) }),
+  },
+} satisfies Record<string, EventDeclaration>;
 
 const writable = {
   name: fields.name(),
@@ -129,7 +131,15 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
   ],
   events: [{ type: "deal.stage_changed", on: "change", field: "stage", column: deals.stage, previous: true }],
   examples: {
-    create: { name: "Contoso website relaunch", value: 1250000, currency: "USD", stage: "qualification", contact_id: 1, customer_id: 1, expected_close_date: "2026-12-15" },
+    create: {
+      name: "Contoso website relaunch",
+      value: 1250000,
+      currency: "USD",
+      stage: "qualification",
+      contact_id: 1,
+      customer_id: 1,
+      expected_close_date: "2026-12-15",
+    },
     update: { stage: "proposal", value: 1400000 },
   },
   sortable: { id: deals.id, value: deals.value, created_at: deals.createdAt },

@@ -6,7 +6,9 @@ export const contacts = sqliteTable(
   "contacts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone"),
@@ -29,7 +31,9 @@ export const leads = sqliteTable(
   "leads",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone"),
@@ -60,7 +64,9 @@ export const deals = sqliteTable(
   "deals",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     value: integer("value").notNull().default(0),
     currency: text("currency").notNull(),

@@ -37,7 +37,8 @@ export const salesSkills: Skill[] = [
     synonyms: ["prospect", "prospects"],
     nameField: "name",
     label: (r) => String(r.name),
-    line: (r) => `${r.name}${r.company ? ` (${r.company})` : ""} — ${words(r.status)}${r.source ? `, from ${r.source}` : ""}${r.value !== null && r.value !== undefined ? `, ${money(r)}` : ""}`,
+    line: (r) =>
+      `${r.name}${r.company ? ` (${r.company})` : ""} — ${words(r.status)}${r.source ? `, from ${r.source}` : ""}${r.value !== null && r.value !== undefined ? `, ${money(r)}` : ""}`,
     fields: {
       email: { words: ["email", "e-mail", "email address"] },
       phone: { words: ["phone", "phone number", "telephone", "mobile"] },

@@ -96,7 +96,13 @@ export const salesWidgets = [
     reads: ["contacts"],
     query: ({ tenant, period }) => ({
       statements: [timeSeries(tenant, period, { table: sql`${contacts}`, time: sql`${q(contacts.createdAt)}`, select: sql`count(*) AS value` })],
-      build: ([rows]) => series(period, rows as { bucket: number; value: number }[], () => 0, (a, b) => a + b),
+      build: ([rows]) =>
+        series(
+          period,
+          rows as { bucket: number; value: number }[],
+          () => 0,
+          (a, b) => a + b,
+        ),
     }),
   }),
 ];

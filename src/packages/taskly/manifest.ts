@@ -2,8 +2,8 @@ import { definePackage } from "../../platform/packages";
 import { resourceRoutes } from "../../platform/resource/routes";
 import { projectResource } from "./projects";
 import { projects, tasks } from "./schema";
-import { taskActionRoutes, taskEvents, taskResource } from "./tasks";
 import { tasklySkills } from "./skills";
+import { taskActionRoutes, taskEvents, taskResource } from "./tasks";
 import { tasklyWidgets } from "./widgets";
 
 export default definePackage({

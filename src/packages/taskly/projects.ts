@@ -75,15 +75,25 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
     ...(end_date !== undefined ? { endDate: end_date } : {}),
   }),
   references: [{ field: "customer_id", table: customers, what: "customer" }],
-  ordered: [{ first: { field: "start_date", column: projects.startDate }, then: { field: "end_date", column: projects.endDate } }],
+  ordered: [{ first: { field: "start_date", column: projects.startDate }, last: { field: "end_date", column: projects.endDate } }],
   // Live task counts in the statement that reads the project, from the task-count rollup (at most four
   // rows per project, whatever its number of tasks).
   computed: {
     taskCount: sql<number>`(SELECT coalesce(sum(${q(taskCounts.tasks)}), 0) FROM ${taskCounts} WHERE ${countsOf(projects)})`.mapWith(Number),
-    completedTaskCount: sql<number>`(SELECT coalesce(sum(${q(taskCounts.tasks)}), 0) FROM ${taskCounts} WHERE ${countsOf(projects)} AND ${q(taskCounts.status)} = 'done')`.mapWith(Number),
+    completedTaskCount:
+      sql<number>`(SELECT coalesce(sum(${q(taskCounts.tasks)}), 0) FROM ${taskCounts} WHERE ${countsOf(projects)} AND ${q(taskCounts.status)} = 'done')`.mapWith(
+        Number,
+      ),
   },
   examples: {
-    create: { name: "Website relaunch", description: "New site and CMS for Initech", status: "active", customer_id: 1, start_date: "2026-11-01", end_date: "2027-01-31" },
+    create: {
+      name: "Website relaunch",
+      description: "New site and CMS for Initech",
+      status: "active",
+      customer_id: 1,
+      start_date: "2026-11-01",
+      end_date: "2027-01-31",
+    },
     update: { status: "on_hold" },
   },
   sortable: { id: projects.id, name: projects.name, created_at: projects.createdAt },

@@ -10,7 +10,9 @@ export const projects = sqliteTable(
   "projects",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     description: text("description"),
     status: text("status", { enum: PROJECT_STATUSES }).notNull().default("active"),
@@ -37,8 +39,12 @@ export const tasks = sqliteTable(
   "tasks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
-    projectId: integer("project_id").notNull().references(() => projects.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id),
     title: text("title").notNull(),
     description: text("description"),
     status: text("status", { enum: TASK_STATUSES }).notNull().default("todo"),

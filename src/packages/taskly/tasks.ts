@@ -1,4 +1,3 @@
-import type { EventDeclaration } from "../../platform/packages";
 import { z } from "@hono/zod-openapi";
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { newRouter } from "../../platform/app";
@@ -7,6 +6,7 @@ import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, dateBound, integerValue } from "../../platform/resource/filters";
 import { runWrite } from "../../platform/resource/writes";
@@ -31,7 +31,10 @@ const Task = z
   })
   .openapi("Task");
 
-export const taskEvents = { "task.completed": { description: "A task entered done (also a task created as done)", data: Task } } satisfies Record<string, EventDeclaration>;
+export const taskEvents = { "task.completed": { description: "A task entered done (also a task created as done)", data: Task } } satisfies Record<
+  string,
+  EventDeclaration
+>;
 
 const writable = {
   title: fields.name(),
@@ -100,7 +103,14 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
   // Fired whenever a task enters done, including a task created as done.
   events: [{ type: "task.completed", on: "change", field: "status", column: tasks.status, to: "done", onCreate: true }],
   examples: {
-    create: { title: "Draft the sitemap", project_id: 1, description: "Pages, navigation and redirects", priority: "high", assignee_id: 1, due_date: "2026-11-27" },
+    create: {
+      title: "Draft the sitemap",
+      project_id: 1,
+      description: "Pages, navigation and redirects",
+      priority: "high",
+      assignee_id: 1,
+      due_date: "2026-11-27",
+    },
     update: { priority: "urgent", due_date: "2026-11-25" },
   },
   sortable: {

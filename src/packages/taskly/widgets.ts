@@ -50,9 +50,20 @@ export const tasklyWidgets = [
     reads: ["tasks"],
     query: ({ tenant, period }) => ({
       statements: [
-        timeSeries(tenant, period, { table: sql`${tasks}`, time: sql`${q(tasks.completedAt)}`, select: sql`count(*) AS value`, where: sql`${q(tasks.deletedAt)} IS NULL` }),
+        timeSeries(tenant, period, {
+          table: sql`${tasks}`,
+          time: sql`${q(tasks.completedAt)}`,
+          select: sql`count(*) AS value`,
+          where: sql`${q(tasks.deletedAt)} IS NULL`,
+        }),
       ],
-      build: ([rows]) => series(period, rows as { bucket: number; value: number }[], () => 0, (a, b) => a + b),
+      build: ([rows]) =>
+        series(
+          period,
+          rows as { bucket: number; value: number }[],
+          () => 0,
+          (a, b) => a + b,
+        ),
     }),
   }),
   defineWidget({

@@ -1,8 +1,8 @@
 import { definePackage } from "../../platform/packages";
 import { resourceRoutes } from "../../platform/resource/routes";
 import { timeEntries } from "./schema";
-import { loggedMinutes, timeEntryResource } from "./time-entries";
 import { timesheetSkills } from "./skills";
+import { loggedMinutes, timeEntryResource } from "./time-entries";
 import { timesheetWidgets } from "./widgets";
 
 export default definePackage({

@@ -7,7 +7,9 @@ export const timeEntries = sqliteTable(
   "time_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     employeeId: integer("employee_id")
       .notNull()
       .references(() => employees.id),

@@ -27,6 +27,16 @@ export const timesheetSkills: Skill[] = [
     kind: "metric",
     widget: "timesheets.logged_by_project",
     title: "Time logged by project",
-    phrases: ["time logged", "hours logged", "logged hours", "time by project", "hours by project", "time spent", "hours worked", "how much time did we log", "how many hours"],
+    phrases: [
+      "time logged",
+      "hours logged",
+      "logged hours",
+      "time by project",
+      "hours by project",
+      "time spent",
+      "hours worked",
+      "how much time did we log",
+      "how many hours",
+    ],
   },
 ];

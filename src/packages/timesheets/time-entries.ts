@@ -75,16 +75,33 @@ const dailyCap: RowCheck = {
     const logged = await tenant.db
       .select({ total: sql<number>`coalesce(sum(${timeEntries.minutes}), 0)`.mapWith(Number) })
       .from(timeEntries)
-      .where(tenant.scope(timeEntries, eq(timeEntries.employeeId, row.employeeId as number), eq(timeEntries.date, row.date as string), id === null ? undefined : ne(timeEntries.id, id)))
+      .where(
+        tenant.scope(
+          timeEntries,
+          eq(timeEntries.employeeId, row.employeeId as number),
+          eq(timeEntries.date, row.date as string),
+          id === null ? undefined : ne(timeEntries.id, id),
+        ),
+      )
       .get();
     const total = (logged?.total ?? 0) + (row.minutes as number);
     return total > DAILY_CAP_MINUTES
-      ? [{ path: "minutes", message: `would bring employee ${row.employeeId as number}'s ${row.date as string} to ${total} minutes; at most ${DAILY_CAP_MINUTES} a day (${logged?.total ?? 0} already logged)` }]
+      ? [
+          {
+            path: "minutes",
+            message: `would bring employee ${row.employeeId as number}'s ${row.date as string} to ${total} minutes; at most ${DAILY_CAP_MINUTES} a day (${logged?.total ?? 0} already logged)`,
+          },
+        ]
       : [];
   },
 };
 
-export const timeEntryResource: ResourceDefinition<typeof timeEntries, z.infer<typeof CreateTimeEntry>, z.infer<typeof UpdateTimeEntry>, z.infer<typeof TimeEntry>> = {
+export const timeEntryResource: ResourceDefinition<
+  typeof timeEntries,
+  z.infer<typeof CreateTimeEntry>,
+  z.infer<typeof UpdateTimeEntry>,
+  z.infer<typeof TimeEntry>
+> = {
   name: "time-entries",
   singular: "time entry",
   tags: ["Time entries"],
@@ -130,4 +147,7 @@ export const timeEntryResource: ResourceDefinition<typeof timeEntries, z.infer<t
 };
 
 /** logged_minutes of a project: its entries on live tasks, in the statement that reads the project. */
-export const loggedMinutes = sql<number>`(SELECT coalesce(sum(te.minutes), 0) FROM ${timeEntries} te JOIN ${tasks} t ON t.id = te.task_id WHERE te.workspace_id = ${q(projects.workspaceId)} AND te.project_id = ${q(projects.id)} AND t.deleted_at IS NULL)`.mapWith(Number);
+export const loggedMinutes =
+  sql<number>`(SELECT coalesce(sum(te.minutes), 0) FROM ${timeEntries} te JOIN ${tasks} t ON t.id = te.task_id WHERE te.workspace_id = ${q(projects.workspaceId)} AND te.project_id = ${q(projects.id)} AND t.deleted_at IS NULL)`.mapWith(
+    Number,
+  );

@@ -22,7 +22,9 @@ export const timesheetWidgets = [
               GROUP BY p.id`,
         ),
       ],
-      build: ([rows]) => ({ items: largestFirst((rows as { id: number; label: string; value: number }[]).map((row) => ({ ...row, value: Number(row.value) }))) }),
+      build: ([rows]) => ({
+        items: largestFirst((rows as { id: number; label: string; value: number }[]).map((row) => ({ ...row, value: Number(row.value) }))),
+      }),
     }),
   }),
 ];

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
+import { sessionAware } from "../d1-session";
 import { database, Tenant } from "../db";
+import { dispatchedPrincipal } from "../dispatch";
 import { ApiError } from "../errors";
 import { tokens } from "../schema";
-import { sessionAware } from "../d1-session";
 import { shardDatabase } from "../shards";
-import { dispatchedPrincipal } from "../dispatch";
 import { type Access, denial, isAllowed } from "./permissions";
 import { type Principal, resolveToken } from "./principal";
 
@@ -30,9 +30,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.set("principal", resolution.principal);
       // Written at most once per cache period per isolate, off the response path.
       if (!resolution.fromCache) {
-        c.executionCtx.waitUntil(
-          database(c.env.DB).update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run(),
-        );
+        c.executionCtx.waitUntil(database(c.env.DB).update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run());
       }
     } else {
       c.set("credentialRejected", true);
@@ -43,9 +41,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 export function unauthorized(tokenWasSent: boolean, message?: string): ApiError {
   const challenge = tokenWasSent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
-  message ??= tokenWasSent
-    ? "The bearer token is malformed, unknown, expired or revoked"
-    : "Authentication required: send Authorization: Bearer <token>";
+  message ??= tokenWasSent ? "The bearer token is malformed, unknown, expired or revoked" : "Authentication required: send Authorization: Bearer <token>";
   return new ApiError("unauthorized", message, { headers: { "WWW-Authenticate": challenge } });
 }
 

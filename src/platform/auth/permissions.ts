@@ -9,7 +9,12 @@ export const DEFAULT_API_TOKEN_SCOPES = ["write"];
 
 /** read, write, admin, and `<resource>:read|write` for every resource of the packages in this build. */
 export function knownScopes(): string[] {
-  return [...BROAD_SCOPES, ...registry().resources().flatMap((resource) => [`${resource}:read`, `${resource}:write`])];
+  return [
+    ...BROAD_SCOPES,
+    ...registry()
+      .resources()
+      .flatMap((resource) => [`${resource}:read`, `${resource}:write`]),
+  ];
 }
 
 /** What a route needs from its caller. */

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { database } from "../db";
 import { type Plan, type Role, type TokenKind, tokens, users, workspaces } from "../schema";
-import { hashToken, looksLikeToken } from "./tokens";
 import { isHeld } from "../shards";
+import { hashToken, looksLikeToken } from "./tokens";
 
 /** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
 export type Principal = {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
-import { clock } from "../time";
 import { ApiError, errorResponse } from "../errors";
+import { clock } from "../time";
 import { type LimitDecision, WINDOW_MS } from "./durable-object";
 import { durableLimiter, ipKey, type Limiter, workspaceKey } from "./limiter";
 import { ANONYMOUS_LIMIT, limitOverride, PLAN_LIMITS } from "./plans";
@@ -44,7 +44,11 @@ function rateLimited(decision: Pick<LimitDecision, "limit" | "resetAt">, policy:
  * writes wait for the count, so a refused write never runs. If the limiter is unreachable the request
  * is served (fail open) and the failure logged.
  */
-export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collectors: ReadonlyMap<string, number> = new Map(), selfCounted: readonly string[] = []): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  limiterFor: (c: Context<AppEnv>) => Limiter,
+  collectors: ReadonlyMap<string, number> = new Map(),
+  selfCounted: readonly string[] = [],
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // An in-process call belongs to a request that was counted already; an inbound endpoint counts
     // its requests itself once it knows whose they are (see countRequest).
@@ -92,10 +96,14 @@ export function rateLimit(limiterFor: (c: Context<AppEnv>) => Limiter, collector
  * Counts one request of an endpoint that authenticates itself (a chat bot's signed webhook): against the
  * workspace's plan once verified, against the client IP otherwise. Throws 429 when over the limit.
  */
-export async function countRequest(c: Context<AppEnv>, subject: { workspace: { id: number; plan: keyof typeof PLAN_LIMITS } } | { ip: string }): Promise<Record<string, string>> {
+export async function countRequest(
+  c: Context<AppEnv>,
+  subject: { workspace: { id: number; plan: keyof typeof PLAN_LIMITS } } | { ip: string },
+): Promise<Record<string, string>> {
   const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
   const at = clock.now();
-  const [key, limit] = "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
+  const [key, limit] =
+    "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
   const policy: LimitPolicy = "workspace" in subject ? "workspace" : "ip";
   const decision = await durableLimiter(c.env.RATE_LIMITER)
     .check(key, override ?? limit, at, override !== null || !("workspace" in subject))

@@ -1,20 +1,19 @@
 import { z } from "@hono/zod-openapi";
-import { inArray, isNull } from "drizzle-orm";
+import { eq, inArray, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Tenant } from "../db";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
-import { issuesToDetails } from "../validation";
-import type { AnyResource } from "./definition";
-import { merged } from "./rules";
-import { eq } from "drizzle-orm";
 import { MAX_MINOR_UNITS } from "../fields";
 import { moneyTotals } from "../schema";
+import { issuesToDetails } from "../validation";
+import type { AnyResource } from "./definition";
 import { columnKey } from "./definition";
+import { merged } from "./rules";
 import {
-  MONEY_TOTAL,
   concurrentChange,
   executeWrites,
   explainRefusal,
+  MONEY_TOTAL,
   type Operation,
   type PlannedWrite,
   planWrite,
@@ -28,20 +27,19 @@ type Values = Record<string, unknown>;
 
 export const MAX_BATCH_OPERATIONS = 100;
 
-export const BatchBody = z
-  .strictObject({
-    atomic: z.boolean().optional().openapi({ description: "All or nothing (default true)" }),
-    operations: z
-      .array(
-        z.strictObject({
-          op: z.enum(["create", "update", "delete"]),
-          id: z.number().int().positive().optional(),
-          data: z.record(z.string(), z.unknown()).optional(),
-        }),
-      )
-      .min(1, "must contain at least one operation")
-      .max(MAX_BATCH_OPERATIONS, `must contain at most ${MAX_BATCH_OPERATIONS} operations`),
-  });
+export const BatchBody = z.strictObject({
+  atomic: z.boolean().optional().openapi({ description: "All or nothing (default true)" }),
+  operations: z
+    .array(
+      z.strictObject({
+        op: z.enum(["create", "update", "delete"]),
+        id: z.number().int().positive().optional(),
+        data: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .min(1, "must contain at least one operation")
+    .max(MAX_BATCH_OPERATIONS, `must contain at most ${MAX_BATCH_OPERATIONS} operations`),
+});
 
 export const BatchResult = z
   .object({
@@ -89,13 +87,26 @@ async function preload(def: AnyResource, tenant: Tenant, operations: Operation[]
   const ids = [...new Set(operations.flatMap((operation) => (operation.op === "create" ? [] : [operation.id])))];
   const referenced = (def.references ?? []).map((ref) => ({
     ref,
-    ids: [...new Set(operations.flatMap((operation) => ("data" in operation && typeof (operation.data as Values)[ref.field] === "number" ? [(operation.data as Values)[ref.field] as number] : [])))],
+    ids: [
+      ...new Set(
+        operations.flatMap((operation) =>
+          "data" in operation && typeof (operation.data as Values)[ref.field] === "number" ? [(operation.data as Values)[ref.field] as number] : [],
+        ),
+      ),
+    ],
   }));
   const reads: { kind: "row" | number; query: BatchItem<"sqlite"> }[] = [];
-  for (const chunk of chunks(ids)) reads.push({ kind: "row", query: selectRows(def, tenant, def.softDelete ? isNull(def.softDelete.column) : undefined, inArray(def.table.id, chunk)) });
+  for (const chunk of chunks(ids))
+    reads.push({ kind: "row", query: selectRows(def, tenant, def.softDelete ? isNull(def.softDelete.column) : undefined, inArray(def.table.id, chunk)) });
   referenced.forEach(({ ref, ids: refIds }, position) => {
     for (const chunk of chunks(refIds)) {
-      reads.push({ kind: position, query: tenant.db.select({ id: ref.table.id }).from(ref.table).where(tenant.scope(ref.table, inArray(ref.table.id, chunk), ref.live)) });
+      reads.push({
+        kind: position,
+        query: tenant.db
+          .select({ id: ref.table.id })
+          .from(ref.table)
+          .where(tenant.scope(ref.table, inArray(ref.table.id, chunk), ref.live)),
+      });
     }
   });
   const rows = new Map<number, Values>();
@@ -139,7 +150,11 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     if (parsed.operation) operations.push({ index, operation: parsed.operation });
   });
 
-  const loaded = await preload(def, tenant, operations.map(({ operation }) => operation));
+  const loaded = await preload(
+    def,
+    tenant,
+    operations.map(({ operation }) => operation),
+  );
   const state = new Map<number, Values | null>(loaded.rows);
   const now = Date.now();
   const plans: PlannedWrite[] = [];
@@ -174,17 +189,27 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
  * After the money_totals bound refused an atomic batch: which operations crossed it, found by replaying
  * the batch's amounts in order over the workspace's totals (read only now, on this failure path).
  */
-async function overTheBound(def: AnyResource, tenant: Tenant, operations: { index: number; operation: Operation }[], rows: Map<number, Values>, now: number, refusal: ApiError) {
+async function overTheBound(
+  def: AnyResource,
+  tenant: Tenant,
+  operations: { index: number; operation: Operation }[],
+  rows: Map<number, Values>,
+  now: number,
+  refusal: ApiError,
+) {
   const summed = def.summed!;
   const [amountKey, currencyKey] = [columnKey(def, summed.column), columnKey(def, summed.currency)];
-  const totals = new Map(
-    (await tenant.select(moneyTotals, eq(moneyTotals.kind, summed.kind))).map((row) => [row.currency, BigInt(row.amount)] as const),
-  );
+  const totals = new Map((await tenant.select(moneyTotals, eq(moneyTotals.kind, summed.kind))).map((row) => [row.currency, BigInt(row.amount)] as const));
   const state = new Map<number, Values | null>(rows);
   const problems: ErrorDetail[] = [];
   for (const { index, operation } of operations) {
     const before = operation.op === "create" ? null : (state.get(operation.id) ?? null);
-    const after = operation.op === "delete" ? null : operation.op === "create" ? valuesOf(def, tenant, operation, now) : merged(before!, valuesOf(def, tenant, operation, now));
+    const after =
+      operation.op === "delete"
+        ? null
+        : operation.op === "create"
+          ? valuesOf(def, tenant, operation, now)
+          : merged(before!, valuesOf(def, tenant, operation, now));
     const amount = (row: Values | null) => (row && typeof row[amountKey] === "number" ? BigInt(row[amountKey] as number) : 0n);
     const currency = (row: Values | null) => (row && typeof row[currencyKey] === "string" ? (row[currencyKey] as string) : null);
     const [was, is] = [currency(before), currency(after)];
@@ -192,7 +217,12 @@ async function overTheBound(def: AnyResource, tenant: Tenant, operations: { inde
     if (is) {
       const total = (totals.get(is) ?? 0n) + amount(after);
       totals.set(is, total);
-      if (total > BigInt(MAX_MINOR_UNITS)) problems.push({ index, path: `operations.${index}.data.${summed.field}`, message: refusal.options.details && Array.isArray(refusal.options.details) ? refusal.options.details[0]!.message : refusal.message });
+      if (total > BigInt(MAX_MINOR_UNITS))
+        problems.push({
+          index,
+          path: `operations.${index}.data.${summed.field}`,
+          message: refusal.options.details && Array.isArray(refusal.options.details) ? refusal.options.details[0]!.message : refusal.message,
+        });
     }
     if (operation.op !== "create") state.set(operation.id, after);
   }

@@ -65,7 +65,7 @@ export type DeleteRule = { column: SQLiteColumn; onlyWhen: readonly string[]; me
 /** Two date fields of one row that must be in order (start ≤ end), checked on the row as it will be. */
 export type OrderRule = {
   first: { field: string; column: SQLiteColumn };
-  then: { field: string; column: SQLiteColumn };
+  last: { field: string; column: SQLiteColumn };
 };
 
 /**
@@ -171,5 +171,5 @@ export function columnKey(def: AnyResource, column: SQLiteColumn): string {
 }
 
 // The generic layer handles every resource through this erased shape; definitions stay fully typed.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the erased shape every resource fits; definitions stay typed.
 export type AnyResource = ResourceDefinition<ResourceTable, any, any, any>;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Filter } from "./definition";
 
@@ -26,7 +26,11 @@ export function anyText(column: SQLiteColumn, description: string): Filter {
       .transform((value) => value.split(",").map((item) => item.trim()))
       .pipe(z.array(z.string().min(1).max(200)).min(1).max(50, "at most 50 values"))
       .openapi(commaList({ type: "string" })),
-    where: (values: string[]) => sql`${column} COLLATE NOCASE IN (${sql.join(values.map((value) => sql`${value}`), sql`, `)})`,
+    where: (values: string[]) =>
+      sql`${column} COLLATE NOCASE IN (${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )})`,
     description,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, desc, lt } from "drizzle-orm";
+import { desc, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../pagination";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, asc, count, desc, gte, isNull, lte, or, sql } from "drizzle-orm";
+import { asc, count, desc, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
@@ -18,7 +18,10 @@ export function listQuerySchema(def: AnyResource) {
   );
   return z.strictObject({
     ...pageQueryShape,
-    sort: z.enum(sortValues, `must be one of ${sortValues.join(", ")}`).optional().openapi({ description: "Sort field; prefix - for descending (default -id)" }),
+    sort: z
+      .enum(sortValues, `must be one of ${sortValues.join(", ")}`)
+      .optional()
+      .openapi({ description: "Sort field; prefix - for descending (default -id)" }),
     q: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the text fields" }),
     created_after: isoDateTime.optional().openapi({ description: "Created at or after this time (ISO 8601)" }),
     created_before: isoDateTime.optional().openapi({ description: "Created at or before this time (ISO 8601)" }),
@@ -27,9 +30,7 @@ export function listQuerySchema(def: AnyResource) {
       .openapi({ description: "Changed at or after this time (ISO 8601): with sort=updated_at, the incremental-sync query" }),
     updated_before: isoDateTime.optional().openapi({ description: "Changed at or before this time (ISO 8601)" }),
     include_total: booleanParam().optional().openapi({ description: "Add meta.total (counted in the same D1 round trip)" }),
-    ...(def.softDelete
-      ? { include_deleted: booleanParam().optional().openapi({ description: "Include soft-deleted rows" }) }
-      : {}),
+    ...(def.softDelete ? { include_deleted: booleanParam().optional().openapi({ description: "Include soft-deleted rows" }) } : {}),
     ...filterShape,
   });
 }
@@ -70,12 +71,7 @@ function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; va
  * inserted, and a page costs O(limit) through an index that starts with workspace_id. The total, when
  * asked for, is counted in the same D1 round trip.
  */
-export async function listPage(
-  def: AnyResource,
-  tenant: Tenant,
-  query: ListQuery,
-  options: { cursorSecret: string; extraConditions?: (SQL | undefined)[] },
-) {
+export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuery, options: { cursorSecret: string; extraConditions?: (SQL | undefined)[] }) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const sort = query.sort ?? "-id";
   const descending = sort.startsWith("-");
@@ -106,9 +102,7 @@ export async function listPage(
     // position, so a deep page costs the same as the first one.
     const beyond = descending ? sql.raw("<") : sql.raw(">");
     pageConditions.push(
-      column === table.id
-        ? sql`${table.id} ${beyond} ${position.i}`
-        : sql`(${column}, ${table.id}) ${beyond} (${position.v}, ${position.i})`,
+      column === table.id ? sql`${table.id} ${beyond} ${position.i}` : sql`(${column}, ${table.id}) ${beyond} (${position.v}, ${position.i})`,
     );
   }
 
@@ -119,7 +113,10 @@ export async function listPage(
   let rows: Record<string, unknown>[];
   let total: number | undefined;
   if (query.include_total) {
-    const countQuery = tenant.db.select({ total: count() }).from(table).where(tenant.scope(table, ...conditions));
+    const countQuery = tenant.db
+      .select({ total: count() })
+      .from(table)
+      .where(tenant.scope(table, ...conditions));
     const [page, counted] = await tenant.db.batch([pageQuery, countQuery]);
     rows = page as Record<string, unknown>[];
     total = counted[0]?.total ?? 0;
@@ -131,9 +128,7 @@ export async function listPage(
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);
   const nextCursor =
-    hasMore && last
-      ? await encodeCursor({ ...binding, v: key.value(last) as string | number | null, i: last.id as number }, options.cursorSecret)
-      : null;
+    hasMore && last ? await encodeCursor({ ...binding, v: key.value(last) as string | number | null, i: last.id as number }, options.cursorSecret) : null;
   const meta: ListMeta = { limit, has_more: hasMore, next_cursor: nextCursor, ...(total !== undefined ? { total } : {}) };
   return { rows: pageRows, meta };
 }

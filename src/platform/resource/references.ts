@@ -11,7 +11,10 @@ function wanted(references: Reference[] | undefined, input: Record<string, unkno
 }
 
 function lookup(tenant: Tenant, ref: Wanted) {
-  return tenant.db.select({ id: ref.table.id }).from(ref.table).where(tenant.scope(ref.table, eq(ref.table.id, ref.id), ref.live));
+  return tenant.db
+    .select({ id: ref.table.id })
+    .from(ref.table)
+    .where(tenant.scope(ref.table, eq(ref.table.id, ref.id), ref.live));
 }
 
 /**

@@ -1,10 +1,10 @@
-import { configOf } from "../config";
-import { linkNextPage } from "../links";
 import { z } from "@hono/zod-openapi";
 import { newRouter, type Router } from "../app";
 import { tenantOf } from "../auth/middleware";
 import { access } from "../auth/permissions";
+import { configOf } from "../config";
 import { ApiError } from "../errors";
+import { linkNextPage } from "../links";
 import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource } from "./definition";

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { type SQL, getTableColumns, sql } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AnyResource } from "./definition";
 
@@ -58,7 +58,11 @@ function render(def: AnyResource): SQL {
     if (!column) throw new Error(`${def.name}: output field ${key} is neither a column nor in outputSql`);
     return { key, value: columnSql(column, isStringField(schema)) };
   });
-  const pairSql = (list: typeof pairs) => sql.join(list.map(({ key, value }) => sql`${sql.raw(`'${key}'`)}, ${value}`), sql`, `);
+  const pairSql = (list: typeof pairs) =>
+    sql.join(
+      list.map(({ key, value }) => sql`${sql.raw(`'${key}'`)}, ${value}`),
+      sql`, `,
+    );
   let json = sql`json_object(${pairSql(pairs.slice(0, FIRST_PAIRS))})`;
   for (let i = FIRST_PAIRS; i < pairs.length; i += MORE_PAIRS) {
     const more = pairs.slice(i, i + MORE_PAIRS).map(({ key, value }) => sql`${sql.raw(`'$.${key}'`)}, ${value}`);

@@ -1,4 +1,4 @@
-import { SQL, inArray, is, sql } from "drizzle-orm";
+import { inArray, is, SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ApiError, type ErrorDetail } from "../errors";
 import { type AnyResource, columnKey } from "./definition";
@@ -40,12 +40,12 @@ export function updateConditions(def: AnyResource, input: Values, values: Values
   for (const lock of def.locks ?? []) {
     if (lock.fields.some((field) => input[field] !== undefined)) conditions.push(inArray(lock.column, [...lock.onlyWhen]));
   }
-  for (const { first, then } of def.ordered ?? []) {
+  for (const { first, last } of def.ordered ?? []) {
     const a = plainValue(def, values, first.column);
-    const b = plainValue(def, values, then.column);
+    const b = plainValue(def, values, last.column);
     if (!a && !b) continue;
     const start = a ? sql`${a.value}` : sql`${first.column}`;
-    const end = b ? sql`${b.value}` : sql`${then.column}`;
+    const end = b ? sql`${b.value}` : sql`${last.column}`;
     conditions.push(sql`(${start} IS NULL OR ${end} IS NULL OR ${end} >= ${start})`);
   }
   return conditions;
@@ -58,11 +58,11 @@ export function deleteConditions(def: AnyResource): SQL[] {
 /** Ordered-date problems of a row as it will be (the insert values, or the current row with the update's values). */
 export function orderProblems(def: AnyResource, row: Values): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
-  for (const { first, then } of def.ordered ?? []) {
+  for (const { first, last } of def.ordered ?? []) {
     const start = row[columnKey(def, first.column)];
-    const end = row[columnKey(def, then.column)];
+    const end = row[columnKey(def, last.column)];
     if (typeof start === "string" && typeof end === "string" && end < start) {
-      problems.push({ path: then.field, message: `must not be before ${first.field}` });
+      problems.push({ path: last.field, message: `must not be before ${first.field}` });
     }
   }
   return problems;
@@ -78,7 +78,10 @@ export function checkStateRules(def: AnyResource, input: Values, values: Values,
     const to = String(target.value);
     if (!allowed.includes(to)) {
       const message = transition.message(from, to);
-      throw new ApiError("invalid_transition", `${transition.field}: ${message}`, { details: [{ path: transition.field, message, from, to, allowed: [...allowed] }], field: transition.field });
+      throw new ApiError("invalid_transition", `${transition.field}: ${message}`, {
+        details: [{ path: transition.field, message, from, to, allowed: [...allowed] }],
+        field: transition.field,
+      });
     }
   }
   for (const lock of def.locks ?? []) {

@@ -1,9 +1,9 @@
-import { type SQL, and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type Tenant, isForeignKeyViolation, isMoneyTotalExceeded, isUniqueViolation } from "../db";
-import { MAX_MINOR_UNITS } from "../fields";
+import { isForeignKeyViolation, isMoneyTotalExceeded, isUniqueViolation, type Tenant } from "../db";
 import { ApiError, type ErrorDetail } from "../errors";
 import { newEventId } from "../events";
+import { MAX_MINOR_UNITS } from "../fields";
 import { assertChanged, assertThat, isGuardFailure } from "../guards";
 import { registry } from "../packages";
 import { events } from "../schema";
@@ -12,10 +12,7 @@ import { referenceGuards, referenceProblems } from "./references";
 import { rowJson } from "./row-json";
 import { checkDeletable, checkStateRules, deleteConditions, merged, orderProblems, updateConditions } from "./rules";
 
-export type Operation =
-  | { op: "create"; data: object }
-  | { op: "update"; id: number; data: object }
-  | { op: "delete"; id: number };
+export type Operation = { op: "create"; data: object } | { op: "update"; id: number; data: object } | { op: "delete"; id: number };
 
 /** A write's result: the row to present (create/update), or the body as it is (delete). */
 export type Outcome = { status: 200 | 201; row: Row<ResourceTable> } | { status: 200; data: unknown };
@@ -45,7 +42,10 @@ export function selection(def: AnyResource, tenant: Tenant) {
 
 /** SELECT <columns and computed fields> FROM <table> WHERE workspace_id = ? AND … */
 export function selectRows(def: AnyResource, tenant: Tenant, ...conditions: (SQL | undefined)[]) {
-  return tenant.db.select(selection(def, tenant)).from(def.table).where(tenant.scope(def.table, ...conditions));
+  return tenant.db
+    .select(selection(def, tenant))
+    .from(def.table)
+    .where(tenant.scope(def.table, ...conditions));
 }
 
 /** A row as the API shows it: the resource's output plus the fields of enabled extensions. */
@@ -63,7 +63,10 @@ const byIdQueries = new WeakMap<Tenant["db"], Map<string, { get(values: { worksp
 
 function byIdQuery(def: AnyResource, tenant: Tenant) {
   let queries = byIdQueries.get(tenant.db);
-  if (!queries) byIdQueries.set(tenant.db, (queries = new Map()));
+  if (!queries) {
+    queries = new Map();
+    byIdQueries.set(tenant.db, queries);
+  }
   const key = [def.name, ...extensions(def, tenant).map(({ pkg }) => pkg)].join("+");
   let query = queries.get(key);
   if (!query) {
@@ -152,7 +155,9 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
       tenant.onEventRecorded();
       return tenant.db
         .insert(events)
-        .select(sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${rule.type}, ${rowJson(def)}, NULL, ${now}, NULL FROM ${table} WHERE ${table.id} = ${inserted}`);
+        .select(
+          sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${rule.type}, ${rowJson(def)}, NULL, ${now}, NULL FROM ${table} WHERE ${table.id} = ${inserted}`,
+        );
     });
     const statements = [...before, ...guards, insert, readBack(def, tenant, inserted), ...recorded];
     const readIndex = before.length + guards.length + 1;
@@ -195,7 +200,9 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
     const changes = sql`${rule.column} IS NOT ${values[columnKey(def, rule.column)]}`;
     return tenant.db
       .insert(events)
-      .select(sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`);
+      .select(
+        sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`,
+      );
   });
   const checks = (def.checks ?? []).map((check) => check.onUpdate(values));
   const update = tenant.update(table, { ...values, updatedAt: now } as never, ...target, ...updateConditions(def, operation.data as Values, values), ...checks);
@@ -248,7 +255,8 @@ export function explainRefusal(def: AnyResource, operation: Operation, values: V
 /** After a guard aborted a single write: read what is needed to say why. */
 async function diagnose(def: AnyResource, tenant: Tenant, operation: Operation, now: number): Promise<ApiError> {
   const existing = operation.op === "create" ? null : await loadRow(def, tenant, operation.id);
-  const references = operation.op === "delete" || (operation.op === "update" && !existing) ? [] : await referenceProblems(tenant, def.references, operation.data as Values);
+  const references =
+    operation.op === "delete" || (operation.op === "update" && !existing) ? [] : await referenceProblems(tenant, def.references, operation.data as Values);
   const values = valuesOf(def, tenant, operation, now);
   const refusal = explainRefusal(def, operation, values, existing, references);
   if (refusal) return refusal;
