@@ -10,8 +10,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { loadWorker } from "./lib/load-worker.mjs";
 
-const DIRECTORY_TABLES = JSON.parse(readFileSync("src/platform/directory-tables.json", "utf8"));
+// The directory's tables are what the packages' manifests name as directoryTables.
+const DIRECTORY_TABLES = (await loadWorker()).platform.registry.directoryTables();
 const ID_RANGE = 2 ** 40;
 const BREAK = "--> statement-breakpoint";
 const shards = [...readFileSync("wrangler.toml", "utf8").matchAll(/binding = "SHARD_(\d+)"/g)].map((match) => Number(match[1]));

@@ -1,6 +1,7 @@
-// The composition root: the packages this worker is built from, and nothing else.
+// The composition root: the packages this worker is built from, and the handlers it exports.
 import dashboard from "./dashboard/manifest";
 import identity from "./identity/manifest";
+import ops from "./ops/manifest";
 import account from "./packages/account/manifest";
 import accountingPro from "./packages/accounting-pro/manifest";
 import analytics from "./packages/analytics/manifest";
@@ -14,8 +15,8 @@ import sales from "./packages/sales/manifest";
 import salesPro from "./packages/sales-pro/manifest";
 import taskly from "./packages/taskly/manifest";
 import timesheets from "./packages/timesheets/manifest";
-import { createPlatform } from "./platform/app";
 import type { Env } from "./platform/context";
+import { createPlatform } from "./platform/create";
 import sso from "./sso/manifest";
 import web from "./web/manifest";
 import webhooks from "./webhooks/manifest";
@@ -31,6 +32,7 @@ export const packages = [
   sso,
   dashboard,
   web,
+  ops,
   hrm,
   sales,
   account,
@@ -46,13 +48,11 @@ export const packages = [
   projectManagementPro,
 ];
 
+/** The worker built from them (tests reach its registry and route table through it). */
 export const platform = createPlatform(packages);
 
-/** The HTTP application (tests read its route table). */
-export const app = platform.app;
-
 export default {
-  fetch: app.fetch,
+  fetch: platform.app.fetch,
   queue: (batch, env) => platform.queue(batch, env),
   scheduled: (controller, env, ctx) => ctx.waitUntil(platform.scheduled(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import "../src/index";
+import { platform } from "../src/index";
 import { CORPUS } from "../src/packages/assistant/corpus";
 import trained from "../src/packages/assistant/model.json";
 import { type Plan, understand } from "../src/packages/assistant/understand";
@@ -39,7 +39,7 @@ function mismatch(plan: Plan, { expect: want }: EvalCase): string {
 async function score(cases: EvalCase[]) {
   const failures: string[] = [];
   for (const testCase of cases) {
-    const problem = mismatch(await understand(testCase.message, EVAL_NOW), testCase);
+    const problem = mismatch(await understand(testCase.message, EVAL_NOW, platform.registry), testCase);
     if (problem) failures.push(`${JSON.stringify(testCase.message)}: ${problem}`);
   }
   return { correct: cases.length - failures.length, failures };

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { platform } from "../src/index";
+import { skills } from "../src/packages/assistant/understand";
 import { planWithModel } from "../src/packages/assistant/workers-ai";
 import { clock } from "../src/platform/time";
 import { call, create, expectError, fetchWith, recordedEvents, setPlan, signup, userWithRole } from "./helpers";
@@ -259,7 +261,7 @@ describe("the optional Workers AI planner", () => {
     const { ws } = await company();
     const standIn = (toolCall: unknown) => ({ run: vi.fn(async () => ({ tool_calls: [toolCall] })) });
     const ai = standIn({ name: "list_records", arguments: JSON.stringify({ resource: "invoices", filters: { overdue: "true" } }) });
-    expect(await planWithModel(ai, "@hf/test-model", "what is late?", "2026-11-22")).toEqual({
+    expect(await planWithModel(ai, "@hf/test-model", skills(platform.registry), "what is late?", "2026-11-22")).toEqual({
       intent: "list",
       resource: "invoices",
       query: { overdue: "true" },
@@ -270,8 +272,10 @@ describe("the optional Workers AI planner", () => {
       "@hf/test-model",
       expect.objectContaining({ tools: expect.arrayContaining([expect.objectContaining({ name: "get_metric" })]) }),
     );
-    expect(await planWithModel(standIn({ name: "list_records", arguments: { resource: "secrets" } }), "m", "x", "2026-11-22")).toBeNull();
-    expect(await planWithModel(standIn({ name: "drop_tables", arguments: {} }), "m", "x", "2026-11-22")).toBeNull();
+    expect(
+      await planWithModel(standIn({ name: "list_records", arguments: { resource: "secrets" } }), "m", skills(platform.registry), "x", "2026-11-22"),
+    ).toBeNull();
+    expect(await planWithModel(standIn({ name: "drop_tables", arguments: {} }), "m", skills(platform.registry), "x", "2026-11-22")).toBeNull();
 
     // Wired into the route: with AI and ASSISTANT_MODEL set, the model's plan answers through the same tools.
     const res = await fetchWith(

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import "../src/index";
-import { database, Tenant } from "../src/platform/db";
+import { allWidgets } from "../src/dashboard/widget-runner";
+import { platform } from "../src/index";
+import { Tenant } from "../src/platform/tenancy";
+import { database } from "../src/platform/tenancy/database";
 import { clock } from "../src/platform/time";
-import { allWidgets } from "../src/platform/widget-runner";
 import { buckets, periodOf } from "../src/platform/widgets";
 import { call, countingD1, create, dbOf, env, expectError, fetchWith, setPlan, shardOf, signup, userWithRole, type Workspace } from "./helpers";
 
@@ -353,7 +354,7 @@ describe("query plans of the widgets", () => {
       "payment_days",
       "invoice_balances",
     ];
-    for (const { widget } of allWidgets().filter((entry) => (entry.widget.source ?? "business") === "business")) {
+    for (const { widget } of allWidgets(platform.registry).filter((entry) => (entry.widget.source ?? "business") === "business")) {
       for (const statement of widget.query({ tenant, period, now: Date.now() }).statements) {
         const item = "share" in statement ? statement.statement : statement;
         const query =

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { routersOf } from "../src/platform/create";
 import { call, create, freshIp, setPlan, signup, type Workspace } from "./helpers";
 
 /**
@@ -207,7 +208,7 @@ describe("nullable fields are documented as nullable", () => {
     const { platform } = await import("../src/index");
     const problems: string[] = [];
     for (const manifest of platform.registry.all) {
-      for (const router of manifest.routers) {
+      for (const router of routersOf(manifest)) {
         for (const definition of router.openAPIRegistry.definitions) {
           if (definition.type !== "route") continue;
           const schema = (

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { packages } from "../src/index";
+import { packages, platform } from "../src/index";
 import { projectResource } from "../src/packages/taskly/projects";
-import { database, Tenant } from "../src/platform/db";
 import { definePackage, PackageRegistry } from "../src/platform/packages";
 import { selectRows } from "../src/platform/resource/writes";
+import { Tenant } from "../src/platform/tenancy";
+import { database } from "../src/platform/tenancy/database";
 import { call, create, dbOf, env, expectError, recordedEvents, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 
 type Package = { name: string; tier: number | string; depends_on: string[]; dependents: string[]; resources: string[]; enabled: boolean };
@@ -141,9 +142,21 @@ describe("the graph is checked when the worker starts", () => {
     expect(() => new PackageRegistry([a, b, c])).toThrow(/cycle: a → b → c → a/);
     expect(() => new PackageRegistry([definePackage({ ...base, name: "x", tier: 1, dependsOn: ["nope"] })])).toThrow(/unknown package nope/);
     expect(() => new PackageRegistry([a, a])).toThrow(/listed twice/);
-    const owner = definePackage({ ...base, name: "owner", tier: 1, dependsOn: [], resources: ["things"] });
+    const owner = definePackage({ ...base, name: "owner", tier: 1, dependsOn: [], scopes: ["things"] });
     const stranger = definePackage({ ...base, name: "stranger", tier: "add-on", dependsOn: [], extends: [{ resource: "things", computed: {}, output: {} }] });
-    expect(() => new PackageRegistry([owner, stranger])).toThrow(/without depending on its package/);
+    expect(() => new PackageRegistry([owner, stranger])).toThrow(/extends things without depending on owner/);
+  });
+
+  it("refuses a link to a package the manifest does not declare, and accepts it once declared (optionally)", () => {
+    const owner = definePackage({ ...base, name: "owner", tier: 1, dependsOn: [], scopes: ["things"] });
+    const widget = { id: "reader.count", title: "Things", kind: "number", unit: "count", reads: ["things"] } as never;
+    const reader = definePackage({ ...base, name: "reader", tier: "add-on", dependsOn: [], widgets: [widget] });
+    expect(() => new PackageRegistry([owner, reader])).toThrow(/reader has a widget reading things of package owner without declaring it/);
+    expect(() => new PackageRegistry([owner, { ...reader, optionalDependsOn: ["owner"] }])).not.toThrow();
+    // The real build: sales links deals to account's customers, taskly to account and hrm — all declared.
+    const registry = new PackageRegistry(packages);
+    expect(registry.get("sales")?.optionalDependsOn).toContain("account");
+    expect(registry.get("taskly")?.optionalDependsOn).toEqual(expect.arrayContaining(["account", "hrm"]));
   });
 });
 
@@ -413,7 +426,7 @@ describe("timesheets", () => {
 
 describe("query plans of the new lists", () => {
   it("reads a page of projects with task counts (from their rollup) and logged minutes in one statement, index lookups per row", async () => {
-    const tenant = new Tenant(database(env.DB), 1);
+    const tenant = new Tenant(database(env.DB), 1, { disabled: [], extensionsOf: (resource) => platform.registry.extensionsOf(resource) });
     const query = selectRows(projectResource, tenant).limit(26).toSQL();
     expect(query.sql).toMatch(/logged|time_entries/);
     const plan = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { app } from "../src/index";
+import { platform } from "../src/index";
 import { call, expectError, signup } from "./helpers";
 
 describe("request pipeline", () => {
@@ -84,7 +84,7 @@ describe("OpenAPI", () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     // Every route the worker serves under /api/v1 is documented (the document and its page aside).
-    const served = app.routes
+    const served = platform.app.routes
       .filter((route) => route.method !== "ALL" && route.path.startsWith("/api/v1/"))
       .map((route) => `${route.method} ${route.path.slice("/api/v1".length).replace(/:(\w+)/g, "{$1}")}`)
       .filter((route) => !["GET /openapi.json", "GET /docs"].includes(route));

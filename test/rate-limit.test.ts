@@ -1,7 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { packages } from "../src/index";
-import { createPlatform } from "../src/platform/app";
+import { createPlatform } from "../src/platform/create";
 import type { Limiter } from "../src/platform/rate-limit/limiter";
 import { clock } from "../src/platform/time";
 import { call, dbOf, env, expectError, setPlan, signup } from "./helpers";

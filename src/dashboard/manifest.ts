@@ -1,5 +1,5 @@
 import { definePackage } from "../platform/packages";
-import { dashboardRoutes } from "./routes";
+import { dashboardRoutes, dashboardTags } from "./routes";
 
 /** The dashboard's API: it shows the widgets the packages declare. Always on. */
 export default definePackage({
@@ -8,7 +8,7 @@ export default definePackage({
   tier: "core",
   description: "The widgets of the enabled packages, for a period.",
   dependsOn: [],
-  resources: [],
   routers: [dashboardRoutes],
+  tags: dashboardTags,
   tables: [],
 });

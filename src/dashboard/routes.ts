@@ -1,18 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { newRouter } from "../platform/app";
-import { principalOf, tenantOf } from "../platform/auth/middleware";
+import { principalOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { ApiError } from "../platform/errors";
-import { defineRoute, describeTag, jsonContent } from "../platform/openapi";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, jsonContent } from "../platform/openapi";
+import { platformOf } from "../platform/services";
+import { analyticsOf, tenantOf } from "../platform/tenancy";
 import { clock } from "../platform/time";
-import { allWidgets, computeWidgets, refusal } from "../platform/widget-runner";
 import { PERIODS, PeriodQuery, periodFromQuery } from "../platform/widgets";
+import { allWidgets, computeWidgets, refusal } from "./widget-runner";
 
 const tags = ["Dashboard"];
-describeTag(
-  "Dashboard",
-  "The widgets of the enabled packages whose data the caller may read, computed in one database round trip. Money values are objects keyed by currency in minor units; percentages have one decimal or are null.",
-);
+export const dashboardTags = {
+  Dashboard:
+    "The widgets of the enabled packages whose data the caller may read, computed in one database round trip. Money values are objects keyed by currency in minor units; percentages have one decimal or are null.",
+};
 
 const Widget = z
   .object({
@@ -84,7 +86,8 @@ export const dashboardRoutes = newRouter()
     const query = c.req.valid("query");
     const now = clock.now();
     const period = periodFromQuery(query, now);
-    const all = allWidgets();
+    const { registry } = platformOf(c);
+    const all = allWidgets(registry);
     const wanted = query.widgets
       ?.split(",")
       .map((key) => key.trim())
@@ -93,19 +96,20 @@ export const dashboardRoutes = newRouter()
     if (unknown.length > 0) throw ApiError.validation([{ path: "widgets", message: `unknown widget ${unknown.join(", ")}` }]);
     const principal = principalOf(c);
     const tenant = tenantOf(c);
-    const visible = all.filter((entry) => (!wanted || wanted.includes(entry.widget.key)) && !refusal(entry, principal, tenant));
-    const data = (await computeWidgets(visible, tenant, period, tenantOf(c, c.env.ANALYTICS_DB), now)) as z.infer<typeof Widget>[];
+    const visible = all.filter((entry) => (!wanted || wanted.includes(entry.widget.key)) && !refusal(entry, principal, tenant, registry));
+    const data = (await computeWidgets(visible, tenant, period, analyticsOf(c), now)) as z.infer<typeof Widget>[];
     return c.json({ success: true as const, data, meta: { period: period.name, from: period.from, to: period.to } }, 200);
   })
   .openapi(one, async (c) => {
     const { key } = c.req.valid("param");
     const now = clock.now();
     const period = periodFromQuery(c.req.valid("query"), now);
-    const entry = allWidgets().find((candidate) => candidate.widget.key === key);
+    const { registry } = platformOf(c);
+    const entry = allWidgets(registry).find((candidate) => candidate.widget.key === key);
     if (!entry) throw ApiError.notFound("widget");
     const tenant = tenantOf(c);
-    const refused = refusal(entry, principalOf(c), tenant);
+    const refused = refusal(entry, principalOf(c), tenant, registry);
     if (refused) throw refused;
-    const [data] = (await computeWidgets([entry], tenant, period, tenantOf(c, c.env.ANALYTICS_DB), now)) as z.infer<typeof Widget>[];
+    const [data] = (await computeWidgets([entry], tenant, period, analyticsOf(c), now)) as z.infer<typeof Widget>[];
     return c.json({ success: true as const, data: data!, meta: { period: period.name, from: period.from, to: period.to } }, 200);
   });

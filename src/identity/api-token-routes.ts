@@ -1,25 +1,28 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { newRouter } from "../platform/app";
-import { directoryOf, principalOf } from "../platform/auth/middleware";
-import { access, DEFAULT_API_TOKEN_SCOPES } from "../platform/auth/permissions";
+import { principalOf } from "../platform/auth/middleware";
+import { access, DEFAULT_API_TOKEN_SCOPES, knownScopes } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { issueToken } from "../platform/auth/tokens";
 import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
-import { linkNextPage } from "../platform/links";
-import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { linkNextPage } from "../platform/http/links";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens } from "../platform/schema";
+import { platformOf } from "../platform/services";
+import { directoryOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { ApiToken, CreateApiTokenBody, CreatedApiToken } from "./schemas";
 
 const tags = ["API tokens"];
-describeTag(
-  "API tokens",
-  "Long-lived bpk_… tokens for integrations (Settings → API in the dashboard), scoped (read, write, admin, <resource>:read|write) and bounded by their creator's role.",
-);
+/** The reference's words for this file's tag (the manifest lists them). */
+export const apiTokenTags = {
+  "API tokens":
+    "Long-lived bpk_… tokens for integrations (Settings → API in the dashboard), scoped (read, write, admin, <resource>:read|write) and bounded by their creator's role.",
+};
 
 function toApiToken(row: typeof tokens.$inferSelect): z.infer<typeof ApiToken> {
   return {
@@ -84,6 +87,11 @@ export const apiTokenRoutes = newRouter()
     if (expiresAt !== null && expiresAt <= now) {
       throw ApiError.validation([{ path: "expires_at", message: "must be in the future" }]);
     }
+    const known = knownScopes(platformOf(c).registry);
+    const unknown = (body.scopes ?? []).flatMap((scope, i) =>
+      known.includes(scope) ? [] : [{ path: `scopes.${i}`, message: "must be one of read, write, admin or <resource>:read / <resource>:write" }],
+    );
+    if (unknown.length > 0) throw ApiError.validation(unknown);
     const issued = await issueToken("api");
     const [row] = await directoryOf(c)
       .insert(tokens, {
@@ -104,6 +112,6 @@ export const apiTokenRoutes = newRouter()
     const { id } = c.req.valid("param");
     const deleted = await directoryOf(c).delete(tokens, eq(tokens.id, id), eq(tokens.kind, "api")).run();
     if (deleted.meta.changes === 0) throw ApiError.notFound("API token");
-    evictCachedTokens((p) => p.tokenId === id);
+    evictCachedTokens(c, (p) => p.tokenId === id);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
   });

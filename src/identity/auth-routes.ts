@@ -1,22 +1,23 @@
 import { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
-import { newRouter } from "../platform/app";
 import { principalOf, unauthorized } from "../platform/auth/middleware";
 import { hashPassword, spendPasswordCheck, verifyPassword } from "../platform/auth/password";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { SESSION_TTL_SECONDS } from "../platform/auth/tokens";
-import { database, isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { isUniqueViolation } from "../platform/errors-db";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { users, workspaces } from "../platform/schema";
-import { leastLoadedShard } from "../platform/shards";
+import { acrossWorkspaces, leastLoadedShard } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { LoginBody, Me, SessionGrant, SignupBody, SignupGrant } from "./schemas";
 import { newSession, revokeToken } from "./sessions";
 
 const tags = ["Authentication"];
-describeTag("Authentication", "Sign up, exchange e-mail and password for a session token (bps_…, 1 hour), refresh, revoke, and who am I.");
+/** The reference's words for this file's tag (the manifest lists them). */
+export const authTags = { Authentication: "Sign up, exchange e-mail and password for a session token (bps_…, 1 hour), refresh, revoke, and who am I." };
 
 const signup = defineRoute(access.public, {
   method: "post",
@@ -80,7 +81,8 @@ const me = defineRoute(access.authenticated, {
 export const authRoutes = newRouter()
   .openapi(signup, async (c) => {
     const body = c.req.valid("json");
-    const db = database(c.env.DB);
+    // A new workspace has no tenant yet: signup writes the directory across workspaces.
+    const db = acrossWorkspaces(c.env, "directory");
     const now = Date.now();
     const passwordHash = await hashPassword(body.password);
     // One batch: the workspace (on the shard with the fewest workspaces), its owner and the first session
@@ -93,10 +95,9 @@ export const authRoutes = newRouter()
     try {
       const [[workspace]] = await db.batch([
         db
-          .insert(workspaces)
-          .values({ name: body.workspace_name, shard: leastLoadedShard(c.env), planUpdatedAt: now, createdAt: now, updatedAt: now })
+          .insert(workspaces, { name: body.workspace_name, shard: leastLoadedShard(c.env), planUpdatedAt: now, createdAt: now, updatedAt: now })
           .returning({ id: workspaces.id }),
-        db.insert(users).values({
+        db.insert(users, {
           workspaceId: sql`last_insert_rowid()`,
           name: body.name,
           email: body.email,
@@ -116,8 +117,9 @@ export const authRoutes = newRouter()
   })
   .openapi(login, async (c) => {
     const body = c.req.valid("json");
-    const db = database(c.env.DB);
-    const user = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).get();
+    // Login is by e-mail, before anyone knows the workspace: across workspaces.
+    const db = acrossWorkspaces(c.env, "directory");
+    const user = await db.select(users, eq(users.email, body.email.trim().toLowerCase())).get();
     const valid = user ? await verifyPassword(body.password, user.passwordHash) : await spendPasswordCheck(body.password);
     if (!user || !valid) throw unauthorized(false, "Invalid e-mail or password");
     const now = Date.now();
@@ -127,10 +129,10 @@ export const authRoutes = newRouter()
   })
   .openapi(refresh, async (c) => {
     const principal = principalOf(c);
-    const db = database(c.env.DB);
+    const db = acrossWorkspaces(c.env, "directory");
     // Revoke first: of two refreshes racing with one token, only the one that revoked it gets a new session.
     const revoked = await revokeToken(db, principal.tokenId).run();
-    evictCachedTokens((p) => p.tokenId === principal.tokenId);
+    evictCachedTokens(c, (p) => p.tokenId === principal.tokenId);
     if (revoked.meta.changes === 0) throw unauthorized(true);
     const session = await newSession(db, { id: principal.user.id, workspaceId: principal.workspace.id }, Date.now());
     await session.statement.run();
@@ -138,8 +140,8 @@ export const authRoutes = newRouter()
   })
   .openapi(logout, async (c) => {
     const principal = principalOf(c);
-    await revokeToken(database(c.env.DB), principal.tokenId).run();
-    evictCachedTokens((p) => p.tokenId === principal.tokenId);
+    await revokeToken(acrossWorkspaces(c.env, "directory"), principal.tokenId).run();
+    evictCachedTokens(c, (p) => p.tokenId === principal.tokenId);
     return c.json({ success: true as const, data: { revoked: true as const } }, 200);
   })
   .openapi(me, (c) => {

@@ -1,8 +1,8 @@
 import { definePackage } from "../platform/packages";
-import { tokens, users } from "../platform/schema";
-import { apiTokenRoutes } from "./api-token-routes";
-import { authRoutes } from "./auth-routes";
-import { userRoutes } from "./users-routes";
+import { tokens, users, workspaces } from "../platform/schema";
+import { apiTokenRoutes, apiTokenTags } from "./api-token-routes";
+import { authRoutes, authTags } from "./auth-routes";
+import { userRoutes, userTags } from "./users-routes";
 
 /** Signup, login, sessions, users and API tokens: always on. */
 export default definePackage({
@@ -11,7 +11,8 @@ export default definePackage({
   tier: "core",
   description: "Sign up, sessions, users and their roles, and API tokens.",
   dependsOn: [],
-  resources: [],
   routers: [authRoutes, userRoutes, apiTokenRoutes],
-  tables: [users, tokens],
+  tags: { ...authTags, ...userTags, ...apiTokenTags },
+  tables: [],
+  directoryTables: [workspaces, users, tokens],
 });

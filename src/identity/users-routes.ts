@@ -1,24 +1,28 @@
 import { z } from "@hono/zod-openapi";
 import { eq, exists, ne, sql } from "drizzle-orm";
-import { newRouter } from "../platform/app";
-import { directoryOf, principalOf } from "../platform/auth/middleware";
+import { principalOf } from "../platform/auth/middleware";
 import { hashPassword } from "../platform/auth/password";
 import { access, actsAsOwner } from "../platform/auth/permissions";
 import type { Principal } from "../platform/auth/principal";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { configOf } from "../platform/config";
-import { isUniqueViolation } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { linkNextPage } from "../platform/links";
-import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { isUniqueViolation } from "../platform/errors-db";
+import { linkNextPage } from "../platform/http/links";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import { idPage, PageQuery } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
 import { type Role, tokens, users } from "../platform/schema";
+import { directoryOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { CreateUserBody, UpdateUserBody, User } from "./schemas";
 
 const tags = ["Users"];
-describeTag("Users", "The people of a workspace and their roles: owner, admin, member, viewer. Admins manage users; only an owner's session manages owners.");
+/** The reference's words for this file's tag (the manifest lists them). */
+export const userTags = {
+  Users: "The people of a workspace and their roles: owner, admin, member, viewer. Admins manage users; only an owner's session manages owners.",
+};
 
 export function toUser(row: typeof users.$inferSelect): z.infer<typeof User> {
   return {
@@ -120,17 +124,10 @@ export const userRoutes = newRouter()
       throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can promote to or demote an owner");
     const demotesOwner = target.role === "owner" && body.role !== undefined && body.role !== "owner";
     // The last-owner rule lives in the UPDATE itself so two concurrent demotions cannot both pass.
-    const anotherOwner = demotesOwner
-      ? exists(
-          tenant.db
-            .select({ one: sql`1` })
-            .from(users)
-            .where(tenant.scope(users, eq(users.role, "owner"), ne(users.id, id))),
-        )
-      : undefined;
+    const anotherOwner = demotesOwner ? exists(tenant.selectFrom({ one: sql`1` }, users, eq(users.role, "owner"), ne(users.id, id))) : undefined;
     const [row] = await tenant.update(users, { ...body, updatedAt: Date.now() }, eq(users.id, id), anotherOwner).returning();
     if (!row) throw new ApiError("conflict", "The workspace must keep at least one owner");
-    if (body.role !== undefined) evictCachedTokens((p) => p.user.id === id);
+    if (body.role !== undefined) evictCachedTokens(c, (p) => p.user.id === id);
     return c.json({ success: true as const, data: toUser(row) }, 200);
   })
   .openapi(deleteUser, async (c) => {
@@ -141,7 +138,7 @@ export const userRoutes = newRouter()
     const target = await tenant.select(users, eq(users.id, id)).get();
     if (!target) throw ApiError.notFound("user");
     if (!mayManage(actor, target.role)) throw new ApiError("forbidden", "Only an owner, signed in with a session (not an API token), can remove an owner");
-    await tenant.db.batch([tenant.delete(tokens, eq(tokens.userId, id)), tenant.delete(users, eq(users.id, id))]);
-    evictCachedTokens((p) => p.user.id === id);
+    await tenant.batch([tenant.delete(tokens, eq(tokens.userId, id)), tenant.delete(users, eq(users.id, id))]);
+    evictCachedTokens(c, (p) => p.user.id === id);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
   });

@@ -1,6 +1,23 @@
 import type { RequestIdVariables } from "hono/request-id";
-import type { Principal } from "./auth/principal";
 import type { RateLimiter } from "./rate-limit/durable-object";
+import type { Plan, Role, TokenKind } from "./schema";
+
+/** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
+export type Principal = {
+  tokenId: number;
+  tokenKind: TokenKind;
+  tokenHash: string;
+  expiresAt: number | null;
+  /** null for session tokens (they act with the role alone). */
+  scopes: string[] | null;
+  role: Role;
+  user: { id: number; name: string; email: string; role: Role };
+  workspace: { id: number; name: string; plan: Plan };
+  /** The workspace's shard (the D1 binding of its business data), and whether it is being moved right now. */
+  shard: string;
+  moving: boolean;
+  disabledPackages: string[];
+};
 
 /** Bindings and variables declared in wrangler.toml. */
 export interface Env {
@@ -42,6 +59,8 @@ export interface Env {
 export type AppEnv = {
   Bindings: Env;
   Variables: RequestIdVariables & {
+    /** The worker's platform (registry, in-process fetch, isolate caches), set first: read it with platformOf(c). */
+    platform: object;
     /** Set by the authenticate middleware when the request carries a valid credential. */
     principal?: Principal;
     /** A credential was sent but is malformed, unknown, expired or revoked. */

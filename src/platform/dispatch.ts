@@ -1,7 +1,7 @@
-import type { Context, Hono } from "hono";
-import type { Principal } from "./auth/principal";
-import type { AppEnv } from "./context";
+import type { Context } from "hono";
+import type { AppEnv, Principal } from "./context";
 import type { ErrorCode } from "./errors";
+import { platformOf } from "./services";
 
 /**
  * Calls an API route in-process, as a given principal: the request goes through the same pipeline as
@@ -10,12 +10,8 @@ import type { ErrorCode } from "./errors";
  * so what it reads and writes is exactly what the caller could over HTTP. The principal travels in a
  * WeakMap keyed by the Request object: nothing a client sends can claim one.
  */
+// An association of in-flight Request objects (never enumerable, gone with them), not shared state.
 const principals = new WeakMap<Request, Principal>();
-let target: Hono<AppEnv> | null = null;
-
-export function setDispatchTarget(app: Hono<AppEnv>): void {
-  target = app;
-}
 
 /** The principal of an in-process request, if it is one. */
 export function dispatchedPrincipal(request: Request): Principal | undefined {
@@ -32,7 +28,6 @@ export async function dispatch<T = unknown>(
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Dispatched<T>> {
-  if (!target) throw new Error("dispatch: the platform has not been created");
   // Without a principal (a sign-in form) the call is anonymous and counted per client IP, as over HTTP.
   const ip = c.req.header("cf-connecting-ip");
   const request = new Request(new URL(`/api/v1${path}`, c.req.url), {
@@ -45,7 +40,7 @@ export async function dispatch<T = unknown>(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   if (principal) principals.set(request, principal);
-  const response = await target.fetch(request, c.env, c.executionCtx);
+  const response = await platformOf(c).fetch(request, c.env, c.executionCtx as ExecutionContext<unknown>);
   const json = (await response.json()) as { success?: boolean; data?: T; meta?: Record<string, unknown>; error?: ApiErrorBody };
   if (!response.ok) return { ok: false, status: response.status, error: json.error ?? { code: "internal_error", message: `HTTP ${response.status}` } };
   // Most routes answer {success, data, meta}; a few (POST /auth/token) answer their object as it is.

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { base62, randomBytes } from "./crypto";
-import type { Tenant } from "./db";
 import { events } from "./schema";
+import type { Tenant } from "./tenancy";
 
 /** An event type, such as `invoice.created`: declared by the package that fires it (its manifest's `events`). */
 export type EventType = string;
@@ -27,7 +27,7 @@ export type EventRecord = {
 
 /** The outbox row for an event, to put in the same batch as the change, right after the statement that made it. */
 export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
-  tenant.onEventRecorded();
+  tenant.eventRecorded();
   const json = JSON.stringify(event.data);
   const paths = [
     ...(event.insertedInto ? [sql`, '$.id', last_insert_rowid()`] : []),
@@ -37,7 +37,8 @@ export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
   const previous = event.previousAttributes ? JSON.stringify(event.previousAttributes) : null;
   const condition = event.onlyIfChanged ? sql`changes() > 0` : sql`1`;
   // INSERT … SELECT so the row can be conditional; the columns follow the table's order.
-  return tenant.db
-    .insert(events)
-    .select(sql`SELECT ${event.id ?? newEventId()}, ${tenant.workspaceId}, ${event.type}, ${data}, ${previous}, ${now}, NULL WHERE ${condition}`);
+  return tenant.insertSelect(
+    events,
+    sql`SELECT ${event.id ?? newEventId()}, ${tenant.workspaceId}, ${event.type}, ${data}, ${previous}, ${now}, NULL WHERE ${condition}`,
+  );
 }

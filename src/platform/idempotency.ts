@@ -1,13 +1,14 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
-import { tenantOf } from "./auth/middleware";
+
 import type { Principal } from "./auth/principal";
 import type { AppEnv } from "./context";
 import { sha256Hex } from "./crypto";
-import { database } from "./db";
+
 import { ApiError } from "./errors";
 import { idempotencyKeys } from "./schema";
 import { onEveryShard } from "./sweeps";
+import { tenantOf } from "./tenancy";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request that has not finished after this long is presumed dead and its key can be taken over. */
@@ -36,14 +37,20 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 
   // Keys live with the workspace's data, on its shard.
-  const db = tenantOf(c).db;
-  const scope = { workspaceId: principal.workspace.id, credential: credentialOf(principal), key };
+  const tenant = tenantOf(c);
+  const scope = { credential: credentialOf(principal), key };
   const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${c.get("bodyText") ?? ""}`);
   const now = Date.now();
   // Claim the key: a new row, or an expired / abandoned one taken over, in one conditional statement.
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({ ...scope, requestHash, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS })
+  const claimed = await tenant
+    .insert(idempotencyKeys, {
+      ...scope,
+      requestHash,
+      responseStatus: null,
+      responseBody: null,
+      lockedUntil: now + LOCK_MS,
+      expiresAt: now + IDEMPOTENCY_TTL_MS,
+    })
     .onConflictDoUpdate({
       target: [idempotencyKeys.workspaceId, idempotencyKeys.credential, idempotencyKeys.key],
       set: { requestHash, responseStatus: null, responseBody: null, lockedUntil: now + LOCK_MS, expiresAt: now + IDEMPOTENCY_TTL_MS },
@@ -55,9 +62,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     .returning({ key: idempotencyKeys.key })
     .get();
 
-  const where = and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.credential, scope.credential), eq(idempotencyKeys.key, key));
+  const where = and(eq(idempotencyKeys.credential, scope.credential), eq(idempotencyKeys.key, key));
   if (!claimed) {
-    const stored = await db.select().from(idempotencyKeys).where(where).get();
+    const stored = await tenant.select(idempotencyKeys, where).get();
     if (!stored || stored.responseStatus === null || stored.responseBody === null) {
       throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is in progress; retry shortly");
     }
@@ -72,13 +79,13 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 
   await next();
   if (c.res.status >= 500) {
-    await db.delete(idempotencyKeys).where(where).run();
+    await tenant.delete(idempotencyKeys, where).run();
     return;
   }
   const body = await c.res.clone().text();
-  await db.update(idempotencyKeys).set({ responseStatus: c.res.status, responseBody: body }).where(where).run();
+  await tenant.update(idempotencyKeys, { responseStatus: c.res.status, responseBody: body }, where).run();
 };
 
-export const sweepIdempotencyKeys = onEveryShard("sweepIdempotencyKeys", (db, now) =>
-  database(db).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run(),
+export const sweepIdempotencyKeys = onEveryShard("expired idempotency keys", (shard, now) =>
+  shard.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run(),
 );

@@ -4,7 +4,7 @@ import type { Access } from "./auth/permissions";
 import type { AppEnv } from "./context";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { idempotency } from "./idempotency";
-import type { EventDeclaration, PackageManifest } from "./packages";
+import type { EventDeclaration, PackageManifest, PackageRegistry } from "./packages";
 
 export const ErrorEnvelope = z
   .object({
@@ -238,12 +238,8 @@ export function defineRoute<const R extends RouteInput>(need: Access, config: R)
   return route;
 }
 
-/** Tags group operations in the reference; each has a description. */
-export const TAG_DESCRIPTIONS: Record<string, string> = {};
-
-export function describeTag(name: string, description: string): void {
-  TAG_DESCRIPTIONS[name] = description;
-}
+/** Tags of routes the platform itself serves. */
+const HEALTH_DESCRIPTIONS = { Health: "Liveness and readiness probes for operators and load balancers; never rate-limited." };
 
 const API_DESCRIPTION = [
   "A multi-tenant business-management API: contacts, customers, employees, leads, deals, projects, tasks, invoices,",
@@ -255,12 +251,12 @@ const API_DESCRIPTION = [
   "ISO 4217 currency. Webhook events are signed per Standard Webhooks; their payloads are under `webhooks`.",
 ].join("\n");
 
-/** The tags of the operations a package's routers define. */
+/** The tags of the operations a package serves: its resources' and its routers'. */
 function tagsOf(manifest: PackageManifest): string[] {
-  const tags = manifest.routers.flatMap((router) =>
+  const routed = (manifest.routers ?? []).flatMap((router) =>
     router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === "route" ? (definition.route.tags ?? []) : [])),
   );
-  return [...new Set(tags)];
+  return [...new Set([...(manifest.resources ?? []).flatMap((definition) => definition.tags), ...routed])];
 }
 
 /** Reference navigation by package (`x-tagGroups`, read by Scalar and Redocly): the platform first. */
@@ -277,7 +273,10 @@ function tagGroups(manifests: PackageManifest[], used: Set<string>) {
 }
 
 /** The OpenAPI 3.1 document of everything registered on `router`, served at /openapi.json. */
-export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, manifests: PackageManifest[], events: Record<string, EventDeclaration>) {
+export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, registry: PackageRegistry) {
+  const manifests = registry.all;
+  const events = registry.events();
+  const descriptions: Record<string, string> = { ...HEALTH_DESCRIPTIONS, ...registry.tagDescriptions() };
   const document = router.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -293,7 +292,7 @@ export function openApiDocument(router: OpenAPIHono<AppEnv>, serverUrl: string, 
   const used = new Set(
     Object.values(document.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])),
   );
-  document.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+  document.tags = [...used].sort().map((name) => ({ name, description: descriptions[name] ?? "" }));
   const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {

@@ -1,15 +1,15 @@
 import type { z } from "@hono/zod-openapi";
-import type { SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { getTableName, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Hono } from "hono";
-import type { Router } from "./app";
 import type { AppEnv, Env } from "./context";
-import type { Database } from "./db";
+import type { Router } from "./http/router";
+import type { IsolateState } from "./isolate";
+import type { AnyResource } from "./resource/definition";
 import type { Role } from "./schema";
 import type { SealedColumn } from "./secrets";
 import type { Skill } from "./skills";
-import type { Sweep } from "./sweeps";
+import type { Statement, Tenant } from "./tenancy/tenant";
 import type { WidgetDefinition } from "./widgets";
 
 export type Tier = "core" | 1 | 2 | "add-on";
@@ -28,35 +28,49 @@ export type ResourceExtension = {
 
 /**
  * Where a package's on/off state lives, when not in the workspace's list of disabled packages
- * (a pro app's state is its SSO app's `enabled`).
+ * (a pro app's state is its SSO app's `enabled`). `directory` is the workspace on the directory database.
  */
 export type EnabledState = {
   /** An SQL condition, true while the package is enabled for the workspace. */
-  isEnabled(workspaceId: number): SQL;
+  isEnabled(directory: Tenant): SQL;
   /** The statement that switches it, applied only if `guard` holds when it runs. */
-  set(db: Database, workspaceId: number, enabled: boolean, guard: SQL, now: number): BatchItem<"sqlite">;
+  set(directory: Tenant, enabled: boolean, guard: SQL, now: number): Statement;
   /** Why it cannot be switched on, if it cannot (e.g. no app_url yet); checked after a refused switch. */
-  notReady?(db: Database, workspaceId: number): Promise<string | null>;
+  notReady?(directory: Tenant): Promise<string | null>;
 };
 
-/**
- * A package: the unit of the platform and of the product. It owns its tables, routes, events,
- * dashboard widgets and assistant skills; the platform derives the catalogue, the dependency graph,
- * route gating (403 package_disabled), scopes and the reference's tag groups from these manifests.
- */
 /** A workspace and the shard holding its data. */
 export type WorkspaceOnShard = { id: number; shard: string };
 
+/** What background work (queue consumers, cron sweeps) gets of the worker: its registry and isolate caches. */
+export type Background = { readonly registry: PackageRegistry; readonly isolate: IsolateState };
+
+/** A scheduled job (the cron runs every one each minute); `name` appears in its failure's log line. */
+export type Sweep = { name: string; run(env: Env, now: number, worker: Background): Promise<unknown> };
+
+/**
+ * A package: the unit of the platform and of the product. It owns its tables, routes, events, dashboard
+ * widgets and assistant skills; the platform derives the catalogue, the dependency graph, route gating
+ * (403 package_disabled), scopes, the generated resource routes and the reference's tags from these manifests.
+ */
 export type PackageManifest = {
   name: string;
   title: string;
   tier: Tier;
   /** One sentence for the catalogue and the API reference. */
   description: string;
+  /** Packages that must be enabled for this one to be (the graph of GET /packages). */
   dependsOn: string[];
-  /** Business resources it serves (API-token scopes are `<resource>:read|write`). */
-  resources: string[];
-  /** The lowest role that may read or write a resource, where it is not viewer (read) and member (write). */
+  /**
+   * Packages this one links to without needing them on (a deal's customer, a task's assignee): it may use
+   * their tables for references, and nothing more. The registry refuses a link to an undeclared package.
+   */
+  optionalDependsOn?: string[];
+  /** Business resources: the platform serves their list, get, create, update, delete and batch routes. */
+  resources?: AnyResource[];
+  /** Other permission names it checks (`analytics`): API-token scopes are `<name>:read|write` as for resources. */
+  scopes?: string[];
+  /** The lowest role that may read or write a resource or scope, where it is not viewer (read) and member (write). */
   roles?: Record<string, { read?: Role; write?: Role }>;
   /**
    * Public collection endpoints (web pages post to them): counted per client IP under their own limit
@@ -68,9 +82,14 @@ export type PackageManifest = {
    * webhooks): the platform neither parses their body nor counts them; they do both themselves.
    */
   inbound?: string[];
-  routers: Router[];
-  /** Every table holding a workspace's rows for this package (for moving a workspace between shards). */
+  /** Routes beyond the resources' own (actions, reports): one router per resource or per group, each in its own file. */
+  routers?: Router[];
+  /** The reference's words for the tags of its routers (a resource's tag is described by its definition). */
+  tags?: Record<string, string>;
+  /** Every table holding a workspace's rows on its shard (for moving a workspace between shards). */
   tables: SQLiteTable[];
+  /** Its tables in the directory database (users, tokens, SSO apps…): never on a shard, never moved. */
+  directoryTables?: SQLiteTable[];
   events?: Record<string, EventDeclaration>;
   extends?: ResourceExtension[];
   sealedColumns?: SealedColumn[];
@@ -84,11 +103,13 @@ export type PackageManifest = {
   /** What the assistant can answer and do in this package (see skills.ts). */
   skills?: Skill[];
   /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
-  consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>;
+  consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env, worker: Background) => Promise<void>>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */
-  onEventsRecorded?: (env: Env, workspace: WorkspaceOnShard) => Promise<unknown>;
+  onEventsRecorded?: (env: Env, workspace: WorkspaceOnShard, worker: Background) => Promise<unknown>;
   /** Pages served outside the API, at the site root. */
   pages?: Hono<AppEnv>[];
+  /** Routes outside /api/v1 for operators (not switchable, not in the reference). */
+  operatorRoutes?: Hono<AppEnv>[];
 };
 
 export function definePackage<const M extends PackageManifest>(manifest: M): M {
@@ -97,10 +118,16 @@ export function definePackage<const M extends PackageManifest>(manifest: M): M {
 
 const TIER_ORDER: Record<string, number> = { core: 0, 1: 1, "add-on": 2, 2: 3 };
 
-/** The packages of this build, checked once when the worker starts. */
+/**
+ * The packages of this build, checked once when the worker starts: names unique, dependencies known and
+ * acyclic, every resource served once, and every link between packages declared — a reference to another
+ * package's table, an extension of its resource, a widget reading it — or the worker does not start.
+ */
 export class PackageRegistry {
   readonly all: PackageManifest[];
   private readonly byName: Map<string, PackageManifest>;
+  private readonly resourceOwners = new Map<string, string>();
+  private readonly tableOwners = new Map<SQLiteTable, string>();
 
   constructor(manifests: PackageManifest[]) {
     this.all = manifests;
@@ -110,28 +137,48 @@ export class PackageRegistry {
       this.byName.set(manifest.name, manifest);
     }
     for (const manifest of manifests) {
-      for (const dependency of manifest.dependsOn) {
+      for (const dependency of [...manifest.dependsOn, ...(manifest.optionalDependsOn ?? [])]) {
         if (!this.byName.has(dependency)) throw new Error(`package ${manifest.name} depends on unknown package ${dependency}`);
         if (this.byName.get(dependency)!.tier === "core") throw new Error(`package ${manifest.name} depends on ${dependency}, which is core (always on)`);
       }
       if (manifest.tier === "core" && manifest.dependsOn.length > 0) throw new Error(`core package ${manifest.name} cannot depend on packages`);
+      for (const name of this.resourceNames(manifest)) {
+        if (this.resourceOwners.has(name)) throw new Error(`resource ${name} is served by ${this.resourceOwners.get(name)} and ${manifest.name}`);
+        this.resourceOwners.set(name, manifest.name);
+      }
+      for (const table of [...manifest.tables, ...(manifest.directoryTables ?? [])]) this.tableOwners.set(table, manifest.name);
     }
     this.ordered(manifests.map((manifest) => manifest.name));
-    const resources = new Map<string, string>();
-    for (const manifest of manifests) {
-      for (const resource of manifest.resources) {
-        if (resources.has(resource)) throw new Error(`resource ${resource} is served by ${resources.get(resource)} and ${manifest.name}`);
-        resources.set(resource, manifest.name);
+    for (const manifest of manifests) this.checkLinks(manifest);
+  }
+
+  /** Every link from `manifest` to another package must be to one it declares (required or optional). */
+  private checkLinks(manifest: PackageManifest): void {
+    const declared = new Set([manifest.name, ...manifest.dependsOn, ...(manifest.optionalDependsOn ?? [])]);
+    const refuse = (what: string, owner: string | undefined) => {
+      if (owner && !declared.has(owner)) {
+        throw new Error(`package ${manifest.name} ${what} of package ${owner} without declaring it (dependsOn or optionalDependsOn)`);
       }
-      for (const extension of manifest.extends ?? []) {
-        if (!resources.has(extension.resource) && !manifests.some((m) => m.resources.includes(extension.resource))) {
-          throw new Error(`package ${manifest.name} extends unknown resource ${extension.resource}`);
-        }
-        if (!this.dependsOnTransitively(manifest.name, this.packageOfResource(extension.resource, manifests))) {
-          throw new Error(`package ${manifest.name} extends ${extension.resource} without depending on its package`);
-        }
+    };
+    for (const definition of manifest.resources ?? []) {
+      for (const reference of definition.references ?? []) {
+        const owner = this.tableOwners.get(reference.table);
+        if (!owner) throw new Error(`${definition.name}.${reference.field} references ${getTableName(reference.table)}, which no package lists in its tables`);
+        refuse(`references ${getTableName(reference.table)}`, owner);
       }
     }
+    for (const extension of manifest.extends ?? []) {
+      const owner = this.resourceOwners.get(extension.resource);
+      if (!owner) throw new Error(`package ${manifest.name} extends unknown resource ${extension.resource}`);
+      if (!this.ordered([manifest.name]).includes(owner))
+        throw new Error(`package ${manifest.name} extends ${extension.resource} without depending on ${owner}`);
+    }
+    for (const widget of manifest.widgets ?? [])
+      for (const resource of widget.reads) refuse(`has a widget reading ${resource}`, this.resourceOwners.get(resource));
+  }
+
+  private resourceNames(manifest: PackageManifest): string[] {
+    return [...(manifest.resources ?? []).map((definition) => definition.name), ...(manifest.scopes ?? [])];
   }
 
   get(name: string): PackageManifest | undefined {
@@ -165,22 +212,30 @@ export class PackageRegistry {
     return out;
   }
 
-  packageOfResource(resource: string, manifests = this.all): string | undefined {
-    return manifests.find((manifest) => manifest.resources.includes(resource))?.name;
+  /** The package serving a resource or scope. */
+  packageOfResource(resource: string): string | undefined {
+    return this.resourceOwners.get(resource);
   }
 
-  private dependsOnTransitively(name: string, target: string | undefined): boolean {
-    if (!target) return false;
-    return this.ordered([name]).includes(target);
-  }
-
+  /** Every resource and scope name, in package order. */
   resources(): string[] {
-    return this.all.flatMap((manifest) => manifest.resources);
+    return this.all.flatMap((manifest) => this.resourceNames(manifest));
+  }
+
+  /** The resource names a package serves (GET /packages). */
+  resourcesOf(manifest: PackageManifest): string[] {
+    return this.resourceNames(manifest);
+  }
+
+  /** Every resource definition, with its package. */
+  definitions(): { pkg: string; definition: AnyResource }[] {
+    return this.all.flatMap((manifest) => (manifest.resources ?? []).map((definition) => ({ pkg: manifest.name, definition })));
   }
 
   /** The lowest role for reading or writing a resource. */
   minimumRole(resource: string, action: "read" | "write"): Role {
-    const declared = this.all.find((manifest) => manifest.resources.includes(resource))?.roles?.[resource]?.[action];
+    const owner = this.resourceOwners.get(resource);
+    const declared = owner ? this.byName.get(owner)?.roles?.[resource]?.[action] : undefined;
     return declared ?? (action === "read" ? "viewer" : "member");
   }
 
@@ -193,16 +248,19 @@ export class PackageRegistry {
   events(): Record<string, EventDeclaration> {
     return Object.assign({}, ...this.all.map((manifest) => manifest.events ?? {}));
   }
-}
 
-let current: PackageRegistry | undefined;
+  /** The directory's own tables (DB only); every other table is on every shard. */
+  directoryTables(): string[] {
+    return this.all.flatMap((manifest) => (manifest.directoryTables ?? []).map((table) => getTableName(table)));
+  }
 
-/** The registry of the running worker (set once by the composition root). */
-export function registry(): PackageRegistry {
-  if (!current) throw new Error("the package registry is not set: createPlatform() must run first");
-  return current;
-}
-
-export function setRegistry(next: PackageRegistry): void {
-  current = next;
+  /** Tag descriptions for the reference: each resource's from its definition, the rest from the manifests. */
+  tagDescriptions(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const manifest of this.all) {
+      for (const definition of manifest.resources ?? []) out[definition.tags[0]!] = definition.description;
+      Object.assign(out, manifest.tags ?? {});
+    }
+    return out;
+  }
 }

@@ -2,9 +2,8 @@ import { and, getTableColumns, getTableName, isNotNull, like, not, sql } from "d
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Config, configOf, type SealingKey } from "./config";
 import { base64, fromBase64, randomBytes, utf8 } from "./crypto";
-import { database } from "./db";
-import { allShards, DIRECTORY_TABLES } from "./shards";
-import type { Sweep } from "./sweeps";
+import type { Sweep } from "./packages";
+import { acrossWorkspaces, everyShard } from "./tenancy";
 
 // Signing secrets (webhooks, SSO apps, chat integrations) must be readable to sign, so they are
 // encrypted at rest (AES-256-GCM) rather than hashed, under the keyring in SIGNING_SECRETS_KEY.
@@ -49,21 +48,21 @@ const RESEAL_BATCH = 50;
  * Each rewrite is conditional on the value read, so a concurrent rotation is never overwritten.
  */
 export function resealSweep(columns: SealedColumn[]): Sweep {
-  return async (env) => {
+  const run: Sweep["run"] = async (env, _now, worker) => {
     const keys = configOf(env).sealingKeys;
     const current = `v2:${keys[0].id}:%`;
     let resealed = 0;
     // A directory table is in DB only; a business table on every shard.
+    const directoryTables = worker.registry.directoryTables();
     const places = columns.flatMap((sealed) =>
-      (DIRECTORY_TABLES.includes(getTableName(sealed.table)) ? [env.DB] : allShards(env).map((shard) => shard.db)).map((d1) => ({
+      (directoryTables.includes(getTableName(sealed.table)) ? [acrossWorkspaces(env, "directory")] : everyShard(env).map((shard) => shard.data)).map((db) => ({
         ...sealed,
-        db: database(d1),
+        db,
       })),
     );
     for (const { table, column, key, db } of places) {
       const stale = (await db
-        .select({ value: column, ...Object.fromEntries(key.map((part) => [part.name, part])) })
-        .from(table)
+        .selectFrom({ value: column, ...Object.fromEntries(key.map((part) => [part.name, part])) }, table)
         .where(and(isNotNull(column), not(like(column, current))))
         .limit(RESEAL_BATCH)) as Record<string, unknown>[];
       for (const row of stale) {
@@ -71,8 +70,7 @@ export function resealSweep(columns: SealedColumn[]): Sweep {
         const next = await sealSecret(await openSecret(value, keys), keys);
         const where = and(sql`${column} = ${value}`, ...key.map((part) => sql`${part} = ${row[part.name]}`));
         await db
-          .update(table)
-          .set({ [columnProperty(table, column)]: next })
+          .update(table, { [columnProperty(table, column)]: next })
           .where(where)
           .run();
         resealed += 1;
@@ -80,6 +78,7 @@ export function resealSweep(columns: SealedColumn[]): Sweep {
     }
     if (resealed > 0) console.log(JSON.stringify({ level: "info", msg: "re-sealed secrets under the current key", count: resealed }));
   };
+  return { name: "re-seal secrets", run };
 }
 
 function columnProperty(table: SQLiteTable, column: SQLiteColumn): string {

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { rawRows, type Tenant } from "./db";
 import { ApiError } from "./errors";
+import type { Statement, Tenant, TenantTable } from "./tenancy";
 
 /**
  * Dashboard widgets are declared by packages (their manifest's `widgets`) and computed together: every
@@ -104,7 +103,7 @@ export function timeSeries(
   tenant: Tenant,
   period: Period,
   source: {
-    table: SQL;
+    table: TenantTable;
     /** The time column, in milliseconds — or in days with `unit: DAY_MS` (a daily rollup), so its index is used. */
     time: SQL;
     unit?: number;
@@ -119,21 +118,19 @@ export function timeSeries(
   const groupBy = source.groupBy ? sql`, ${source.groupBy}` : sql``;
   if (period.interval !== "month") {
     const step = (period.interval === "week" ? 7 : 1) * DAY_MS;
-    return rawRows<{ bucket: number }>(
-      tenant.db,
+    return tenant.rows<{ bucket: number }>(
       sql`SELECT CAST((${time} * ${unit} - ${period.fromMs}) / ${step} AS INTEGER) AS bucket, ${select} FROM ${table}
-          WHERE ${table}.workspace_id = ${tenant.workspaceId} AND ${time} >= ${period.fromMs / unit} AND ${time} < ${period.untilMs / unit}${where}
+          WHERE ${tenant.scope(table)} AND ${time} >= ${period.fromMs / unit} AND ${time} < ${period.untilMs / unit}${where}
           GROUP BY bucket${groupBy}`,
     );
   }
   const monthStart = (offset: SQL) => sql`unixepoch(date(${period.from}, '+' || ${offset} || ' months')) * 1000`;
-  return rawRows<{ bucket: number }>(
-    tenant.db,
+  return tenant.rows<{ bucket: number }>(
     sql`WITH RECURSIVE months(i, s, e) AS (
           SELECT 0, ${period.fromMs}, min(${monthStart(sql`1`)}, ${period.untilMs})
           UNION ALL SELECT i + 1, e, min(${monthStart(sql`(i + 2)`)}, ${period.untilMs}) FROM months WHERE e < ${period.untilMs})
         SELECT months.i AS bucket, ${select} FROM months JOIN ${table}
-          ON ${table}.workspace_id = ${tenant.workspaceId} AND ${time} >= months.s / ${unit} AND ${time} < months.e / ${unit}${where}
+          ON ${tenant.scope(table)} AND ${time} >= months.s / ${unit} AND ${time} < months.e / ${unit}${where}
         GROUP BY bucket${groupBy}`,
   );
 }
@@ -205,9 +202,9 @@ export type WidgetDefinition = {
  * A statement, or one several widgets read (`share` names it): the batch runs it once for all of them
  * (e.g. headcount and headcount by department read the same grouped count).
  */
-export type WidgetStatement = BatchItem<"sqlite"> | { share: string; statement: BatchItem<"sqlite"> };
+export type WidgetStatement = Statement | { share: string; statement: Statement };
 
-export function shared(share: string, statement: BatchItem<"sqlite">): WidgetStatement {
+export function shared(share: string, statement: Statement): WidgetStatement {
   return { share, statement };
 }
 

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
-import { publicOrigin } from "../platform/app";
 import { unauthorized } from "../platform/auth/middleware";
 import { configOf } from "../platform/config";
 import type { AppEnv, Env } from "../platform/context";
 import { ApiError } from "../platform/errors";
+import { publicOrigin } from "../platform/http/origin";
 import { countRequest } from "../platform/rate-limit/middleware";
+import { platformOf } from "../platform/services";
 import { verifyIssuedToken } from "./service";
 
 /**
@@ -72,7 +73,7 @@ demoPages.post("/demo/pro-app/verify", async (c) => {
   }
   const token = typeof body === "object" && body !== null && "token" in body && typeof body.token === "string" && body.token.length <= 8192 ? body.token : null;
   if (token === null) throw ApiError.validation([{ path: "token", message: "is required: the SSO token (a string)" }]);
-  const verified = await verifyIssuedToken(c.env, token, publicOrigin(c));
+  const verified = await verifyIssuedToken(c.env, platformOf(c).registry, token, publicOrigin(c));
   if (!verified) throw unauthorized(true, "The SSO token is invalid, expired or not for this app");
   return c.json({ claims: verified.claims }, 200);
 });

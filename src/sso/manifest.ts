@@ -1,6 +1,6 @@
 import { definePackage } from "../platform/packages";
 import { demoPages } from "./demo";
-import { ssoRoutes } from "./routes";
+import { ssoRoutes, ssoTags } from "./routes";
 import { ssoApps } from "./schema";
 
 /** Single sign-on for the pro apps (their packages are tier 2, built with proAppPackage). Always on. */
@@ -10,9 +10,10 @@ export default definePackage({
   tier: "core",
   description: "HS256 tokens that sign dashboard users into the embedded pro apps.",
   dependsOn: [],
-  resources: [],
   routers: [ssoRoutes],
-  tables: [ssoApps],
+  tags: ssoTags,
+  tables: [],
+  directoryTables: [ssoApps],
   sealedColumns: [{ table: ssoApps, column: ssoApps.secret, key: [ssoApps.workspaceId, ssoApps.app] }],
   pages: [demoPages],
 });

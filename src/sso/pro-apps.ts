@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { definePackage, type PackageManifest } from "../platform/packages";
 import { type ProApp, ssoApps } from "./schema";
 
@@ -7,31 +7,29 @@ import { type ProApp, ssoApps } from "./schema";
  * an admin sets its app_url, and it can only be on while the tier-1 package it builds on is.
  */
 export function proAppPackage(app: { name: ProApp; title: string; description: string; dependsOn: string }): PackageManifest {
-  const row = (workspaceId: number) => and(eq(ssoApps.workspaceId, workspaceId), eq(ssoApps.app, app.name));
   return definePackage({
     name: app.name,
     title: app.title,
     tier: 2,
     description: app.description,
     dependsOn: [app.dependsOn],
-    resources: [],
-    routers: [],
     tables: [],
     enabledState: {
-      isEnabled: (workspaceId) => sql`EXISTS (SELECT 1 FROM ${ssoApps} s WHERE s.workspace_id = ${workspaceId} AND s.app = ${app.name} AND s.enabled = 1)`,
+      isEnabled: (directory) => sql`EXISTS (SELECT 1 FROM ${ssoApps} WHERE ${directory.scope(ssoApps, eq(ssoApps.app, app.name), eq(ssoApps.enabled, true))})`,
       // An upsert, so switching off an app never configured still records it as off; switching on
       // needs an app_url already stored.
-      set: (db, workspaceId, enabled, guard, now) =>
-        db
-          .insert(ssoApps)
-          .select(
+      set: (directory, enabled, guard, now) => {
+        const configured = sql`EXISTS (SELECT 1 FROM ${ssoApps} WHERE ${directory.scope(ssoApps, eq(ssoApps.app, app.name), sql`${ssoApps.appUrl} IS NOT NULL`)})`;
+        return directory
+          .insertSelect(
+            ssoApps,
             // Columns in the table's order: workspace_id, app, app_url, enabled, secret, updated_at.
-            sql`SELECT ${workspaceId}, ${app.name}, NULL, ${enabled ? 1 : 0}, NULL, ${now}
-                WHERE (${guard}) AND (${enabled ? 0 : 1} = 1 OR EXISTS (SELECT 1 FROM ${ssoApps} s WHERE s.workspace_id = ${workspaceId} AND s.app = ${app.name} AND s.app_url IS NOT NULL))`,
+            sql`SELECT ${directory.workspaceId}, ${app.name}, NULL, ${enabled ? 1 : 0}, NULL, ${now} WHERE (${guard}) AND (${enabled ? 0 : 1} = 1 OR ${configured})`,
           )
-          .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { enabled, updatedAt: now } }),
-      notReady: async (db, workspaceId) => {
-        const current = await db.select({ appUrl: ssoApps.appUrl }).from(ssoApps).where(row(workspaceId)).get();
+          .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { enabled, updatedAt: now } });
+      },
+      notReady: async (directory) => {
+        const current = await directory.select(ssoApps, eq(ssoApps.app, app.name)).get();
         return current?.appUrl ? null : `set its app_url first (PUT /sso/apps/${app.name})`;
       },
     },

@@ -1,18 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, gt } from "drizzle-orm";
+import { eq, gt, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { newRouter, publicOrigin } from "../platform/app";
-import { directoryOf, principalOf, unauthorized } from "../platform/auth/middleware";
+import { principalOf, unauthorized } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { configOf } from "../platform/config";
 import type { AppEnv } from "../platform/context";
-import { database } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
-import { runSwitch, switchStatements } from "../platform/package-state";
+import { publicOrigin } from "../platform/http/origin";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { PackageSwitches } from "../platform/package-state";
 import { ListMeta } from "../platform/resource/routes";
 import { tokens, users } from "../platform/schema";
 import { sealSecret } from "../platform/secrets";
+import { platformOf } from "../platform/services";
+import { directoryFor, directoryOf } from "../platform/tenancy";
 import { clock, isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
 import { EMBED_SCRIPT } from "./embed";
@@ -21,7 +23,8 @@ import { PRO_APPS, type ProApp, ssoApps } from "./schema";
 import { launchUrl, loadApp, verifyIssuedToken } from "./service";
 
 const tags = ["Single sign-on"];
-describeTag("Single sign-on", "HS256 JWTs that sign a dashboard user into an embedded pro app, refreshed while the session lives.");
+/** The reference's words for this file's tag (the manifest lists them). */
+export const ssoTags = { "Single sign-on": "HS256 JWTs that sign a dashboard user into an embedded pro app, refreshed while the session lives." };
 const AppName = z.enum(PRO_APPS);
 const AppParam = z.object({ app: AppName.openapi({ param: { name: "app", in: "path" }, example: "hrm-pro" }) });
 
@@ -186,18 +189,15 @@ export const ssoRoutes = newRouter()
     const values = body.app_url !== undefined ? { appUrl: body.app_url } : {};
     // One batch: the settings, then the switch, which obeys the package rule (its tier-1 package must
     // be enabled) exactly as PUT /packages/{app} does; a refused switch writes nothing.
+    const switches = new PackageSwitches(tenant, platformOf(c).registry);
     const statements = [
-      tenant.db
-        .insert(ssoApps)
-        .values({ workspaceId: tenant.workspaceId, app, enabled: false, ...values, updatedAt: now })
+      tenant
+        .insert(ssoApps, { app, enabled: false, ...values, updatedAt: now })
         .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { ...values, updatedAt: now } }),
-      ...(body.enabled !== undefined ? switchStatements(tenant.db, tenant.workspaceId, [app], body.enabled, now) : []),
-      tenant.db
-        .select()
-        .from(ssoApps)
-        .where(and(eq(ssoApps.workspaceId, tenant.workspaceId), eq(ssoApps.app, app))),
+      ...(body.enabled !== undefined ? switches.statements([app], body.enabled, now) : []),
+      tenant.select(ssoApps, eq(ssoApps.app, app)),
     ];
-    const results = await runSwitch(tenant.db, tenant.workspaceId, app, body.enabled ?? false, statements);
+    const results = await switches.run(app, body.enabled ?? false, statements);
     const [row] = results.at(-1) as (typeof ssoApps.$inferSelect)[];
     return c.json({ success: true as const, data: toApp(row!) }, 200);
   })
@@ -207,9 +207,8 @@ export const ssoRoutes = newRouter()
     const secret = newAppSecret();
     const sealed = await sealSecret(secret, configOf(c.env).sealingKeys);
     const now = Date.now();
-    await tenant.db
-      .insert(ssoApps)
-      .values({ workspaceId: tenant.workspaceId, app, enabled: false, secret: sealed, updatedAt: now })
+    await tenant
+      .insert(ssoApps, { app, enabled: false, secret: sealed, updatedAt: now })
       .onConflictDoUpdate({ target: [ssoApps.workspaceId, ssoApps.app], set: { secret: sealed, updatedAt: now } })
       .run();
     return c.json({ success: true as const, data: { secret } }, 200);
@@ -217,7 +216,7 @@ export const ssoRoutes = newRouter()
   .openapi(routes.token, async (c) => {
     const { app } = c.req.valid("json");
     const principal = principalOf(c);
-    const settings = await loadApp(c.env, principal.workspace.id, app);
+    const settings = await loadApp(c.env, platformOf(c).registry, principal.workspace.id, app);
     if (!settings.enabled || !settings.secret || !settings.appUrl) {
       throw new ApiError("conflict", `${app} is not ready for single sign-on: an admin must set its app_url and secret and enable it`);
     }
@@ -234,25 +233,17 @@ export const ssoRoutes = newRouter()
   .openapi(routes.refresh, async (c) => {
     const presented = /^Bearer[ \t]+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!presented) throw unauthorized(false);
-    const verified = await verifyIssuedToken(c.env, presented, issuerOf(c));
+    const verified = await verifyIssuedToken(c.env, platformOf(c).registry, presented, issuerOf(c));
     if (!verified?.app.appUrl || !verified.app.secret) throw unauthorized(true);
     const { claims } = verified;
     if (!/^[1-9][0-9]{0,15}$/.test(claims.sid) || !/^[1-9][0-9]{0,15}$/.test(claims.sub)) throw unauthorized(true);
     // The session the token came from must still be live; the user's current name and role are used.
-    const session = await database(c.env.DB)
-      .select({ id: tokens.id, userId: users.id, email: users.email, name: users.name, role: users.role })
-      .from(tokens)
-      .innerJoin(users, eq(users.id, tokens.userId))
-      .where(
-        and(
-          eq(tokens.id, Number(claims.sid)),
-          eq(tokens.kind, "session"),
-          eq(tokens.workspaceId, claims.workspace_id),
-          eq(users.id, Number(claims.sub)),
-          gt(tokens.expiresAt, Date.now()),
-        ),
-      )
-      .get();
+    const directory = directoryFor(c.env, platformOf(c).registry, claims.workspace_id);
+    const [session] = await directory.rows<{ id: number; userId: number; email: string; name: string; role: string }>(
+      sql`SELECT ${tokens.id} AS id, ${users.id} AS userId, ${users.email} AS email, ${users.name} AS name, ${users.role} AS role
+          FROM ${tokens} JOIN ${users} ON ${directory.scope(users, eq(users.id, tokens.userId), eq(users.id, Number(claims.sub)))}
+          WHERE ${directory.scope(tokens, eq(tokens.id, Number(claims.sid)), eq(tokens.kind, "session"), gt(tokens.expiresAt, Date.now()))}`,
+    );
     if (!session) throw unauthorized(true);
     const data = await grant(c, {
       app: verified.app.app,

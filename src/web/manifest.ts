@@ -8,8 +8,6 @@ export default definePackage({
   tier: "core",
   description: "The server-rendered dashboard: widgets, settings, pro apps and the assistant.",
   dependsOn: [],
-  resources: [],
-  routers: [],
   tables: [],
   pages: [webPages],
 });

@@ -6,7 +6,7 @@ import type { Principal } from "../platform/auth/principal";
 import type { AppEnv } from "../platform/context";
 import { type ApiErrorBody, dispatch } from "../platform/dispatch";
 import { newNonce } from "../platform/docs";
-import { registry } from "../platform/packages";
+import { platformOf } from "../platform/services";
 import { PERIODS } from "../platform/widgets";
 import { WidgetCard, type WidgetView } from "./charts";
 import { Csrf, FieldError, type NavItem, Notice, pageHeaders, Shell } from "./layout";
@@ -281,7 +281,7 @@ async function apiPage(
             <FieldError errors={errors} field="name" />
             <fieldset class="checks">
               <legend>Scopes</legend>
-              {knownScopes().map((scope) => (
+              {knownScopes(platformOf(c).registry).map((scope) => (
                 <label>
                   <input type="checkbox" name="scopes" value={scope} checked={values.scopes.includes(scope)} /> {scope}
                 </label>
@@ -408,7 +408,7 @@ async function webhooksPage(
   );
   const errors = state.errors ?? {};
   const values = state.values ?? { url: "", events: ["*"], description: "" };
-  const eventTypes = Object.keys(registry().events()).sort();
+  const eventTypes = Object.keys(platformOf(c).registry.events()).sort();
   return render(c, session, {
     status: state.errors ? 400 : 200,
     title: "Webhooks",
@@ -733,7 +733,7 @@ webPages.get(
   signedIn(async (c, session) => {
     const app = param(c, "app");
     const grant = await dispatch<SsoGrant>(c, session.principal, "POST", "/sso/token", { body: { app } });
-    const title = registry().get(app)?.title ?? app;
+    const title = platformOf(c).registry.get(app)?.title ?? app;
     if (!grant.ok) {
       return render(c, session, {
         status: grant.status === 404 ? 404 : 403,

@@ -36,7 +36,7 @@ export type PageSession = { principal: Principal; token: string; csrf: string };
 export async function pageSession(c: Context<AppEnv>): Promise<PageSession | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
-  const resolution = await resolveToken(c.env.DB, token, Date.now());
+  const resolution = await resolveToken(c, token, Date.now());
   if (resolution?.principal.tokenKind !== "session") return null;
   return { principal: resolution.principal, token, csrf: await csrfToken(c, resolution.principal.tokenHash) };
 }

@@ -1,11 +1,12 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { eq, isNull, lt, or, sql } from "drizzle-orm";
 import { configOf } from "../platform/config";
 import type { Env } from "../platform/context";
-import { database } from "../platform/db";
+
 import { logError } from "../platform/log";
+import type { Background } from "../platform/packages";
 import { events } from "../platform/schema";
 import { openSecret } from "../platform/secrets";
-import { placementOf, shardDatabase, shardNames } from "../platform/shards";
+import { acrossWorkspaces, isShard, placementOf, tenantOn, type Values } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
 import type { WebhookMessage } from "./dispatch";
@@ -61,44 +62,47 @@ async function attempt(url: string, headers: Record<string, string>, body: strin
  * UPDATE first, so a duplicate message (queues are at-least-once) finds it settled or in flight and
  * is acknowledged without a second POST.
  */
-export async function deliver(message: Message<WebhookMessage>, env: Env, now = Date.now()): Promise<void> {
-  const { deliveryId: id, workspaceId } = message.body;
+export async function deliver(message: Message<WebhookMessage>, env: Env, worker: Background, now = Date.now()): Promise<void> {
+  const { deliveryId: id } = message.body;
+  let workspaceId = message.body.workspaceId;
   // The delivery is on its workspace's shard now (a move keeps its id); a workspace held by a move is
   // tried again once the move has switched. Older messages name their shard, or none (DB).
-  let shard = message.body.shard && shardNames(env).includes(message.body.shard) ? message.body.shard : "DB";
+  let shard = message.body.shard && isShard(env, message.body.shard) ? message.body.shard : "DB";
   if (workspaceId !== undefined) {
     const placement = await placementOf(env, workspaceId, now);
     if (!placement) return message.ack();
     if (placement.held) return message.retry({ delaySeconds: HELD_RETRY_SECONDS });
     shard = placement.shard;
+  } else {
+    // A message from before deliveries named their workspace: whose it is, from the delivery itself.
+    const [owner] = await acrossWorkspaces(env, { shard })
+      .selectFrom({ workspaceId: webhookDeliveries.workspaceId }, webhookDeliveries)
+      .where(eq(webhookDeliveries.id, id))
+      .limit(1);
+    if (!owner) return message.ack();
+    workspaceId = owner.workspaceId;
   }
-  const db = database(shardDatabase(env, shard));
-  const claimed = await db
-    .update(webhookDeliveries)
-    .set({ attempt: sql`${webhookDeliveries.attempt} + 1`, lockedUntil: now + DELIVERY_TIMEOUT_MS + 5_000, updatedAt: now })
-    .where(
-      and(
-        eq(webhookDeliveries.id, id),
-        ...(workspaceId !== undefined ? [eq(webhookDeliveries.workspaceId, workspaceId)] : []),
-        eq(webhookDeliveries.status, "pending"),
-        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
-      ),
+  const tenant = tenantOn(env, worker.registry, { id: workspaceId, shard });
+  const claimed = await tenant
+    .update(
+      webhookDeliveries,
+      { attempt: sql`${webhookDeliveries.attempt} + 1`, lockedUntil: now + DELIVERY_TIMEOUT_MS + 5_000, updatedAt: now },
+      eq(webhookDeliveries.id, id),
+      eq(webhookDeliveries.status, "pending"),
+      or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
     )
     .returning()
     .get();
   if (!claimed) return message.ack();
 
-  const [endpoint, event] = await db.batch([
-    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)),
-    db.select().from(events).where(eq(events.id, claimed.eventId)),
+  const [endpoint, event] = await tenant.batch([
+    tenant.select(webhookEndpoints, eq(webhookEndpoints.id, claimed.endpointId)),
+    tenant.select(events, eq(events.id, claimed.eventId)),
   ]);
   const target = endpoint[0];
   const outboxEvent = event[0];
-  const settle = (values: Partial<typeof webhookDeliveries.$inferInsert>) =>
-    db
-      .update(webhookDeliveries)
-      .set({ ...values, lockedUntil: null, updatedAt: Date.now() })
-      .where(eq(webhookDeliveries.id, id));
+  const settle = (values: Values<typeof webhookDeliveries>) =>
+    tenant.update(webhookDeliveries, { ...values, lockedUntil: null, updatedAt: Date.now() }, eq(webhookDeliveries.id, id));
 
   const refusal =
     !target || !outboxEvent
@@ -129,16 +133,16 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
   const endpointWhere = eq(webhookEndpoints.id, target.id);
 
   if (result.kind === "delivered") {
-    await db.batch([
+    await tenant.batch([
       settle({ status: "succeeded", responseStatus: result.status, durationMs, lastError: null, nextAttemptAt: null }),
-      db.update(webhookEndpoints).set({ failingSince: null }).where(endpointWhere),
+      tenant.update(webhookEndpoints, { failingSince: null }, endpointWhere),
     ]);
     return message.ack();
   }
   if (result.kind === "gone") {
-    await db.batch([
+    await tenant.batch([
       settle({ status: "failed", responseStatus: 410, durationMs, lastError: "endpoint answered 410 Gone: disabled", nextAttemptAt: null }),
-      db.update(webhookEndpoints).set({ enabled: false, disabledReason: "gone", updatedAt: now }).where(endpointWhere),
+      tenant.update(webhookEndpoints, { enabled: false, disabledReason: "gone", updatedAt: now }, endpointWhere),
     ]);
     return message.ack();
   }
@@ -146,24 +150,24 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, now = 
   const failingSince = target.failingSince ?? now;
   const tooLong = now - failingSince >= DISABLE_AFTER_MS;
   const endpointUpdate = tooLong
-    ? db.update(webhookEndpoints).set({ enabled: false, disabledReason: "failing", failingSince, updatedAt: now }).where(endpointWhere)
-    : db.update(webhookEndpoints).set({ failingSince }).where(endpointWhere);
+    ? tenant.update(webhookEndpoints, { enabled: false, disabledReason: "failing", failingSince, updatedAt: now }, endpointWhere)
+    : tenant.update(webhookEndpoints, { failingSince }, endpointWhere);
   if (claimed.attempt >= MAX_ATTEMPTS || tooLong) {
-    await db.batch([settle({ status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null }), endpointUpdate]);
+    await tenant.batch([settle({ status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null }), endpointUpdate]);
     return message.ack();
   }
   const delaySeconds = retryDelaySeconds(claimed.attempt, result.retryAfter);
-  await db.batch([
+  await tenant.batch([
     settle({ status: "pending", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: now + delaySeconds * 1000 }),
     endpointUpdate,
   ]);
   message.retry({ delaySeconds });
 }
 
-export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env, worker: Background): Promise<void> {
   await Promise.all(
     batch.messages.map((message) =>
-      deliver(message, env).catch((error: unknown) => {
+      deliver(message, env, worker).catch((error: unknown) => {
         logError("webhook delivery crashed; retrying", error, { delivery_id: message.body.deliveryId });
         message.retry({ delaySeconds: RETRY_SCHEDULE_SECONDS[0]! });
       }),

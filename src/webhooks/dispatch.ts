@@ -1,8 +1,11 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Env } from "../platform/context";
+import type { IsolateState } from "../platform/isolate";
 import { logError } from "../platform/log";
-import type { WorkspaceOnShard } from "../platform/packages";
-import { allShards, residentWorkspaces, shardDatabase } from "../platform/shards";
-import type { Sweep } from "../platform/sweeps";
+import type { Background, Sweep, WorkspaceOnShard } from "../platform/packages";
+import { events } from "../platform/schema";
+import { everyShard, residentWorkspaces, type Tenant, tenantOn, type Unscoped } from "../platform/tenancy";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
 
 /**
  * One attempt of one delivery of a workspace. The consumer finds the delivery on the workspace's shard
@@ -16,8 +19,9 @@ const EVENTS_PER_ROUND = 100;
 /** Queue messages per sendBatch call (the Queues limit). */
 const MESSAGES_PER_SEND = 100;
 
-/** The next events of a workspace that were never fanned out, oldest first (binds the workspace id). */
-const NEXT_EVENTS = `SELECT id FROM events WHERE workspace_id = ?1 AND enqueued_at IS NULL ORDER BY created_at, id LIMIT ${EVENTS_PER_ROUND}`;
+/** The next events of the workspace that were never fanned out, oldest first. */
+const nextEvents = (tenant: Tenant) =>
+  sql`SELECT ${events.id} FROM ${events} WHERE ${tenant.scope(events, isNull(events.enqueuedAt))} ORDER BY ${events.createdAt}, ${events.id} LIMIT ${EVENTS_PER_ROUND}`;
 
 /**
  * One round of fan-out, atomically: in one D1 batch, a delivery row per (event, subscribed endpoint)
@@ -26,54 +30,53 @@ const NEXT_EVENTS = `SELECT id FROM events WHERE workspace_id = ?1 AND enqueued_
  * A crash after the batch leaves pending deliveries that the sweep re-sends; a crash before it leaves
  * unclaimed events that the sweep dispatches. Nothing is claimed without its deliveries.
  */
-async function fanOutRound(d1: D1Database, workspaceId: number, now: number): Promise<{ claimed: number; deliveryIds: number[] }> {
-  const [inserted, claimed] = await d1.batch<{ id: number }>([
-    d1
-      .prepare(
-        `INSERT INTO webhook_deliveries (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at)
-         SELECT e.workspace_id, w.id, e.id, e.type, 0, 'pending', ?2, ?2, ?2
-         FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.enabled = 1 AND w.created_at <= e.created_at
-         WHERE e.id IN (${NEXT_EVENTS})
-           AND CASE WHEN e.type = 'webhook.test'
-             THEN json_extract(e.data, '$.webhook_id') = w.id
-             ELSE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value IN ('*', e.type)) END
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING
-         RETURNING id`,
-      )
-      .bind(workspaceId, now),
-    d1.prepare(`UPDATE events SET enqueued_at = ?2 WHERE id IN (${NEXT_EVENTS}) RETURNING id`).bind(workspaceId, now),
+async function fanOutRound(tenant: Tenant, now: number): Promise<{ claimed: number; deliveryIds: number[] }> {
+  const subscribed = sql`CASE WHEN ${events.type} = 'webhook.test'
+      THEN json_extract(${events.data}, '$.webhook_id') = ${webhookEndpoints.id}
+      ELSE EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value IN ('*', ${events.type})) END`;
+  const [inserted, claimed] = await tenant.batch([
+    tenant.rows<{ id: number }>(
+      sql`INSERT INTO ${webhookDeliveries} (workspace_id, endpoint_id, event_id, event_type, attempt, status, next_attempt_at, created_at, updated_at)
+          SELECT ${events.workspaceId}, ${webhookEndpoints.id}, ${events.id}, ${events.type}, 0, 'pending', ${now}, ${now}, ${now}
+          FROM ${events} JOIN ${webhookEndpoints}
+            ON ${tenant.scope(webhookEndpoints, eq(webhookEndpoints.enabled, true), sql`${webhookEndpoints.createdAt} <= ${events.createdAt}`)}
+          WHERE ${tenant.scope(events, sql`${events.id} IN (${nextEvents(tenant)})`, subscribed)}
+          ON CONFLICT (endpoint_id, event_id) DO NOTHING
+          RETURNING id`,
+    ),
+    tenant.update(events, { enqueuedAt: now }, sql`${events.id} IN (${nextEvents(tenant)})`).returning({ id: events.id }),
   ]);
-  return { claimed: claimed!.results.length, deliveryIds: inserted!.results.map((row) => row.id) };
+  return { claimed: claimed.length, deliveryIds: inserted.map((row) => row.id) };
 }
 
 // Whether a workspace has an enabled endpoint, per isolate for a few seconds: most workspaces have none,
 // and their writes then cost no fan-out batch after the response (the sweep claims their events).
 const SUBSCRIBERS_TTL_MS = 10_000;
-const subscribers = new Map<number, { any: boolean; at: number; shard: string }>();
+type Subscribers = Map<number, { any: boolean; at: number; shard: string }>;
+const subscribersOf = (isolate: IsolateState): Subscribers => isolate.get("webhooks.subscribers", () => new Map());
 
 /** Forgets what this isolate knows of a workspace's endpoints (after one is created, changed or deleted). */
-export function forgetSubscribers(workspaceId: number): void {
-  subscribers.delete(workspaceId);
+export function forgetSubscribers(isolate: IsolateState, workspaceId: number): void {
+  subscribersOf(isolate).delete(workspaceId);
 }
 
-async function hasEndpoints(env: Env, workspace: WorkspaceOnShard, now: number): Promise<boolean> {
+async function hasEndpoints(tenant: Tenant, workspace: WorkspaceOnShard, isolate: IsolateState, now: number): Promise<boolean> {
+  const subscribers = subscribersOf(isolate);
   const known = subscribers.get(workspace.id);
   if (known && known.shard === workspace.shard && now - known.at < SUBSCRIBERS_TTL_MS) return known.any;
-  const row = await shardDatabase(env, workspace.shard)
-    .prepare("SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE workspace_id = ?1 AND enabled = 1) AS any")
-    .bind(workspace.id)
-    .first<{ any: number }>();
+  const [row] = await tenant.selectFrom({ any: sql<number>`1` }, webhookEndpoints, eq(webhookEndpoints.enabled, true)).limit(1);
   if (subscribers.size > 10_000) subscribers.clear();
-  subscribers.set(workspace.id, { any: row?.any === 1, at: now, shard: workspace.shard });
-  return row?.any === 1;
+  subscribers.set(workspace.id, { any: row !== undefined, at: now, shard: workspace.shard });
+  return row !== undefined;
 }
 
 /**
  * After a request recorded events: fan them out at once when the workspace has endpoints. Without any
  * (as far as this isolate knew in the last 10 s), the cron sweep claims them within a minute or two.
  */
-export async function dispatchAfterRequest(env: Env, workspace: WorkspaceOnShard, now = Date.now()): Promise<number> {
-  return (await hasEndpoints(env, workspace, now)) ? dispatchEvents(env, workspace, now) : 0;
+export async function dispatchAfterRequest(env: Env, workspace: WorkspaceOnShard, worker: Background, now = Date.now()): Promise<number> {
+  const tenant = tenantOn(env, worker.registry, workspace);
+  return (await hasEndpoints(tenant, workspace, worker.isolate, now)) ? dispatchEvents(env, worker, workspace, now) : 0;
 }
 
 /**
@@ -81,10 +84,11 @@ export async function dispatchAfterRequest(env: Env, workspace: WorkspaceOnShard
  * are left (or `rounds` ran), then one message per new delivery. A failed send loses nothing: the
  * deliveries are pending in D1 and the sweep re-sends them.
  */
-export async function dispatchEvents(env: Env, workspace: WorkspaceOnShard, now = Date.now(), rounds = 50): Promise<number> {
+export async function dispatchEvents(env: Env, worker: Background, workspace: WorkspaceOnShard, now = Date.now(), rounds = 50): Promise<number> {
   let sent = 0;
+  const tenant = tenantOn(env, worker.registry, workspace);
   for (let round = 0; round < rounds; round++) {
-    const { claimed, deliveryIds } = await fanOutRound(shardDatabase(env, workspace.shard), workspace.id, now);
+    const { claimed, deliveryIds } = await fanOutRound(tenant, now);
     await sendMessages(
       env,
       workspace.shard,
@@ -122,65 +126,63 @@ const REDELIVERIES_PER_SWEEP = 1000;
  * overdue lost their queue message (a crash, a failed send, a shard move): up to 50 per workspace are
  * re-sent. One workspace or shard failing does not stop the rest; every failure is logged with its cause.
  */
-export const sweepOutbox: Sweep = async (env, now) => {
-  await Promise.all(
-    allShards(env).map(({ name, db }) =>
-      sweepShardOutbox(env, name, db, now).catch((error: unknown) => logError("outbox sweep failed", error, { shard: name })),
-    ),
-  );
+export const sweepOutbox: Sweep = {
+  name: "webhook outbox",
+  run: async (env, now, worker) => {
+    await Promise.all(
+      everyShard(env).map(({ name, data }) =>
+        sweepShardOutbox(env, worker, name, data, now).catch((error: unknown) => logError("outbox sweep failed", error, { shard: name })),
+      ),
+    );
+  },
 };
 
-async function sweepShardOutbox(env: Env, shard: string, db: D1Database, now: number): Promise<void> {
+/** The shard's outbox across its workspaces: which have waiting events or lost deliveries (system work). */
+async function sweepShardOutbox(env: Env, worker: Background, shard: string, db: Unscoped, now: number): Promise<void> {
   const grace = seconds(env.OUTBOX_GRACE_SECONDS, 30) * 1000;
   const stale = seconds(env.REDELIVER_AFTER_SECONDS, 600) * 1000;
 
   const waiting = await db
-    .prepare(
-      `SELECT workspace_id FROM events WHERE enqueued_at IS NULL AND created_at < ?1
-       GROUP BY workspace_id ORDER BY min(created_at) LIMIT ${WORKSPACES_PER_SWEEP}`,
-    )
-    .bind(now - grace)
-    .all<{ workspace_id: number }>();
+    .selectFrom({ workspaceId: events.workspaceId }, events)
+    .where(and(isNull(events.enqueuedAt), sql`${events.createdAt} < ${now - grace}`))
+    .groupBy(events.workspaceId)
+    .orderBy(sql`min(${events.createdAt})`)
+    .limit(WORKSPACES_PER_SWEEP);
   for (const id of await residentWorkspaces(
     env,
     shard,
-    waiting.results.map((row) => row.workspace_id),
+    waiting.map((row) => row.workspaceId),
   )) {
-    await dispatchEvents(env, { id, shard }, now, 1).catch((error: unknown) => logError("outbox sweep: dispatch failed", error, { workspace_id: id }));
+    await dispatchEvents(env, worker, { id, shard }, now, 1).catch((error: unknown) => logError("outbox sweep: dispatch failed", error, { workspace_id: id }));
   }
 
-  const OVERDUE = "status = 'pending' AND next_attempt_at < ?2 AND (locked_until IS NULL OR locked_until < ?1)";
-  const late = await db
-    .prepare(`SELECT DISTINCT workspace_id FROM webhook_deliveries WHERE ${OVERDUE} LIMIT ${REDELIVERIES_PER_SWEEP}`)
-    .bind(now, now - stale)
-    .all<{ workspace_id: number }>();
+  const d = webhookDeliveries;
+  const overdue = sql`${d.status} = 'pending' AND ${d.nextAttemptAt} < ${now - stale} AND (${d.lockedUntil} IS NULL OR ${d.lockedUntil} < ${now})`;
+  const late = await db.rows<{ workspace_id: number }>(
+    sql`SELECT DISTINCT ${d.workspaceId} AS workspace_id FROM ${d} WHERE ${overdue} LIMIT ${REDELIVERIES_PER_SWEEP}`,
+  );
   const resident = await residentWorkspaces(
     env,
     shard,
-    late.results.map((row) => row.workspace_id),
+    late.map((row) => row.workspace_id),
   );
   if (resident.length === 0) return;
-  const overdue = await db
-    .prepare(
-      `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1
-       WHERE id IN (
-         SELECT id FROM (
-           SELECT id, row_number() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, id) AS n
-           FROM webhook_deliveries
-           WHERE ${OVERDUE} AND workspace_id IN (SELECT value FROM json_each(?3))
-         ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
-       RETURNING id, workspace_id`,
-    )
-    .bind(now, now - stale, JSON.stringify(resident))
-    .all<{ id: number; workspace_id: number }>();
-  if (overdue.results.length > 0) {
-    console.log(
-      JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: overdue.results.length }),
-    );
+  // Up to REDELIVERIES_PER_WORKSPACE of each resident workspace's overdue deliveries, oldest first.
+  const resent = await db.rows<{ id: number; workspace_id: number }>(
+    sql`UPDATE ${d} SET next_attempt_at = ${now}, updated_at = ${now}
+        WHERE id IN (
+          SELECT id FROM (
+            SELECT ${d.id} AS id, row_number() OVER (PARTITION BY ${d.workspaceId} ORDER BY ${d.nextAttemptAt}, ${d.id}) AS n
+            FROM ${d} WHERE ${overdue} AND ${d.workspaceId} IN (SELECT value FROM json_each(${JSON.stringify(resident)}))
+          ) WHERE n <= ${REDELIVERIES_PER_WORKSPACE} LIMIT ${REDELIVERIES_PER_SWEEP})
+        RETURNING id, workspace_id`,
+  );
+  if (resent.length > 0) {
+    console.log(JSON.stringify({ level: "info", msg: "outbox sweep: re-sending deliveries whose queue messages were lost", shard, count: resent.length }));
   }
   await sendMessages(
     env,
     shard,
-    overdue.results.map((row) => ({ id: row.id, workspaceId: row.workspace_id })),
+    resent.map((row) => ({ id: row.id, workspaceId: row.workspace_id })),
   );
 }

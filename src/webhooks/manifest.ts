@@ -1,7 +1,7 @@
 import { definePackage } from "../platform/packages";
 import { handleWebhookBatch } from "./consumer";
 import { dispatchAfterRequest, sweepOutbox, type WebhookMessage } from "./dispatch";
-import { webhookRoutes, webhookTestEvents } from "./routes";
+import { webhookRoutes, webhookTags, webhookTestEvents } from "./routes";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 
 /** Signed event delivery: endpoints, the outbox fan-out, the queue consumer and the sweeps. Always on. */
@@ -11,8 +11,8 @@ export default definePackage({
   tier: "core",
   description: "Signed webhook deliveries of every package's events.",
   dependsOn: [],
-  resources: [],
   routers: [webhookRoutes],
+  tags: webhookTags,
   tables: [webhookEndpoints, webhookDeliveries],
   events: webhookTestEvents,
   sealedColumns: [
@@ -20,7 +20,7 @@ export default definePackage({
     { table: webhookEndpoints, column: webhookEndpoints.previousSecret, key: [webhookEndpoints.id] },
   ],
   sweeps: [sweepOutbox],
-  consumers: { webhooks: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env) },
+  consumers: { webhooks: (batch, env, worker) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env, worker) },
   // After a request that recorded events answers, fan them out; the cron sweep picks up what this misses.
-  onEventsRecorded: (env, workspace) => dispatchAfterRequest(env, workspace),
+  onEventsRecorded: (env, workspace, worker) => dispatchAfterRequest(env, workspace, worker),
 });

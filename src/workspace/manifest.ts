@@ -1,6 +1,6 @@
 import { definePackage } from "../platform/packages";
-import { packageRoutes } from "./package-routes";
-import { subscriptionEvents, subscriptionRoutes } from "./subscription-routes";
+import { packageRoutes, packageTags } from "./package-routes";
+import { subscriptionEvents, subscriptionRoutes, subscriptionTags } from "./subscription-routes";
 
 /** The workspace's plan and its package switches: always on. */
 export default definePackage({
@@ -9,8 +9,8 @@ export default definePackage({
   tier: "core",
   description: "The subscription plan and the package catalogue.",
   dependsOn: [],
-  resources: [],
   routers: [subscriptionRoutes, packageRoutes],
+  tags: { ...subscriptionTags, ...packageTags },
   tables: [],
   events: subscriptionEvents,
 });

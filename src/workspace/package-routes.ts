@@ -1,20 +1,23 @@
 import { z } from "@hono/zod-openapi";
-import { newRouter } from "../platform/app";
-import { directoryOf, principalOf } from "../platform/auth/middleware";
+import { principalOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
-import { packageStates, switchPackage } from "../platform/package-state";
-import { type PackageManifest, registry } from "../platform/packages";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { PackageSwitches } from "../platform/package-state";
+import type { PackageManifest, PackageRegistry } from "../platform/packages";
 import { booleanParam } from "../platform/resource/filters";
 import { ListMeta } from "../platform/resource/routes";
+import { platformOf } from "../platform/services";
+import { directoryOf } from "../platform/tenancy";
 
 const tags = ["Packages"];
-describeTag(
-  "Packages",
-  "The packages a workspace runs and how they depend on each other. A disabled package's routes answer 403 package_disabled, its widgets leave the dashboard and the assistant does not touch its data; its data is kept.",
-);
+/** The reference's words for this file's tag (the manifest lists them). */
+export const packageTags = {
+  Packages:
+    "The packages a workspace runs and how they depend on each other. A disabled package's routes answer 403 package_disabled, its widgets leave the dashboard and the assistant does not touch its data; its data is kept.",
+};
 
 const Package = z
   .object({
@@ -31,15 +34,15 @@ const Package = z
   })
   .openapi("Package");
 
-function toPackage(manifest: PackageManifest, enabled: boolean): z.infer<typeof Package> {
+function toPackage(registry: PackageRegistry, manifest: PackageManifest, enabled: boolean): z.infer<typeof Package> {
   return {
     name: manifest.name,
     title: manifest.title,
     description: manifest.description,
     tier: manifest.tier as 1 | 2 | "add-on",
     depends_on: manifest.dependsOn,
-    dependents: registry().dependents(manifest.name),
-    resources: manifest.resources,
+    dependents: registry.dependents(manifest.name),
+    resources: registry.resourcesOf(manifest),
     enabled,
   };
 }
@@ -81,21 +84,21 @@ const setPackage = defineRoute(access.admin, {
 
 export const packageRoutes = newRouter()
   .openapi(listPackages, async (c) => {
-    const states = await packageStates(directoryOf(c).db, principalOf(c).workspace.id);
-    const data = registry()
-      .catalogue()
-      .map((manifest) => toPackage(manifest, states.get(manifest.name) ?? false));
+    const { registry } = platformOf(c);
+    const states = await new PackageSwitches(directoryOf(c), registry).states();
+    const data = registry.catalogue().map((manifest) => toPackage(registry, manifest, states.get(manifest.name) ?? false));
     return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
   })
   .openapi(setPackage, async (c) => {
     const { name } = c.req.valid("param");
     const { enabled } = c.req.valid("json");
-    const manifest = registry().get(name);
+    const { registry } = platformOf(c);
+    const manifest = registry.get(name);
     if (!manifest || manifest.tier === "core") throw ApiError.notFound("package");
     const workspaceId = principalOf(c).workspace.id;
-    const db = directoryOf(c).db;
-    await switchPackage(db, workspaceId, name, enabled, c.req.valid("query").with_dependencies === true);
-    evictCachedTokens((p) => p.workspace.id === workspaceId);
-    const states = await packageStates(db, workspaceId);
-    return c.json({ success: true as const, data: toPackage(manifest, states.get(name) ?? false) }, 200);
+    const switches = new PackageSwitches(directoryOf(c), registry);
+    await switches.switch(name, enabled, c.req.valid("query").with_dependencies === true);
+    evictCachedTokens(c, (p) => p.workspace.id === workspaceId);
+    const states = await switches.states();
+    return c.json({ success: true as const, data: toPackage(registry, manifest, states.get(name) ?? false) }, 200);
   });

@@ -1,20 +1,22 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { newRouter } from "../platform/app";
-import { directoryOf, principalOf, tenantOf } from "../platform/auth/middleware";
+import { eq, getTableColumns } from "drizzle-orm";
 import { access } from "../platform/auth/permissions";
 import { evictCachedTokens } from "../platform/auth/principal";
 import { ApiError } from "../platform/errors";
 import { recordEvent } from "../platform/events";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { newRouter } from "../platform/http/router";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../platform/openapi";
 import type { EventDeclaration } from "../platform/packages";
 import { durableLimiter, workspaceKey } from "../platform/rate-limit/limiter";
 import { PLAN_LIMITS } from "../platform/rate-limit/plans";
 import { PLANS, type Plan, workspaces } from "../platform/schema";
+import { platformOf } from "../platform/services";
+import { directoryOf, tenantOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 
 const tags = ["Subscription"];
-describeTag("Subscription", "The workspace's plan (starter, pro, enterprise) and its rate limit; the owner changes it.");
+/** The reference's words for this file's tag (the manifest lists them). */
+export const subscriptionTags = { Subscription: "The workspace's plan (starter, pro, enterprise) and its rate limit; the owner changes it." };
 
 const Subscription = z.object({ plan: z.enum(PLANS), rate_limit_per_minute: z.number().int(), updated_at: z.string() }).openapi("Subscription");
 
@@ -56,11 +58,7 @@ const toSubscription = (row: { plan: Plan; planUpdatedAt: number }) => ({
 
 export const subscriptionRoutes = newRouter()
   .openapi(getSubscription, async (c) => {
-    const row = await directoryOf(c)
-      .db.select()
-      .from(workspaces)
-      .where(eq(workspaces.id, principalOf(c).workspace.id))
-      .get();
+    const row = await directoryOf(c).selectOwn(getTableColumns(workspaces)).get();
     if (!row) throw ApiError.notFound("workspace");
     return c.json({ success: true as const, data: toSubscription(row) }, 200);
   })
@@ -68,24 +66,20 @@ export const subscriptionRoutes = newRouter()
     const { plan } = c.req.valid("json");
     const directory = directoryOf(c);
     const workspaceId = directory.workspaceId;
-    const current = await directory.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+    const current = await directory.selectOwn(getTableColumns(workspaces)).get();
     if (!current) throw ApiError.notFound("workspace");
     if (current.plan === plan) return c.json({ success: true as const, data: toSubscription(current) }, 200);
 
     const now = Date.now();
     const change = PLANS.indexOf(plan) > PLANS.indexOf(current.plan) ? "upgrade" : "downgrade";
     // Only if this statement changed the plan it read (a concurrent change wins).
-    const updated = await directory.db
-      .update(workspaces)
-      .set({ plan, planUpdatedAt: now, updatedAt: now })
-      .where(and(eq(workspaces.id, workspaceId), eq(workspaces.plan, current.plan)))
-      .returning();
+    const updated = await directory.updateOwn({ plan, planUpdatedAt: now, updatedAt: now }, eq(workspaces.plan, current.plan)).returning();
     const row = updated[0];
     if (!row) throw new ApiError("conflict", "The plan was changed concurrently; read it again");
     // The plan lives in the directory, the event in the workspace's shard: a second write, after the first.
     await recordEvent(tenantOf(c), { type: "subscription.updated", data: { plan, previous_plan: current.plan, change } }, now).run();
 
-    await durableLimiter(c.env.RATE_LIMITER).setLimit(workspaceKey(workspaceId), PLAN_LIMITS[plan]);
-    evictCachedTokens((p) => p.workspace.id === workspaceId);
+    await durableLimiter(c.env.RATE_LIMITER, platformOf(c).isolate).setLimit(workspaceKey(workspaceId), PLAN_LIMITS[plan]);
+    evictCachedTokens(c, (p) => p.workspace.id === workspaceId);
     return c.json({ success: true as const, data: toSubscription(row) }, 200);
   });

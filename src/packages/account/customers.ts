@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { qualified as q } from "../../platform/db";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf } from "../../platform/resource/filters";
+import { qualified as q } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { customers, invoices } from "./schema";
 

@@ -1,15 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, lt, not, sql } from "drizzle-orm";
-import { newRouter } from "../../platform/app";
-import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
+import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
 import { loadRow } from "../../platform/resource/writes";
+import { tenantOf } from "../../platform/tenancy";
 import { isoTimestamp, today } from "../../platform/time";
 import { computeInvoice } from "./money";
 import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices } from "./schema";
@@ -117,10 +117,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   // The number comes from the workspace's counter (in its shard), bumped earlier in the same batch:
   // sequential per workspace, never repeated, also under concurrent creates (D1 runs one batch at a time).
   beforeCreate: (tenant) => [
-    tenant.db
-      .insert(invoiceCounters)
-      .values({ workspaceId: tenant.workspaceId, last: 1 })
-      .onConflictDoUpdate({ target: invoiceCounters.workspaceId, set: { last: sql`${invoiceCounters.last} + 1` } }),
+    tenant.insert(invoiceCounters, { last: 1 }).onConflictDoUpdate({ target: invoiceCounters.workspaceId, set: { last: sql`${invoiceCounters.last} + 1` } }),
   ],
   toInsert: (input, now, tenant) => ({
     customerId: input.customer_id,
@@ -160,6 +157,8 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   ordered: [{ first: { field: "issue_date", column: invoices.issueDate }, last: { field: "due_date", column: invoices.dueDate } }],
   events: [{ type: "invoice.created", on: "create" }],
   outputSql: { amount_due: sql`${invoices.total} - ${invoices.amountPaid}` },
+  // Invoice lines and numbering make a batch of invoices a poor fit: one at a time.
+  routes: { batch: false },
   examples: {
     create: {
       customer_id: 1,

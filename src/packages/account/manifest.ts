@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { customerResource } from "./customers";
 import { invoiceActionRoutes, invoiceEvents, invoiceResource } from "./invoices";
 import { paymentActionRoutes, paymentEvents, paymentResource } from "./payments";
@@ -13,14 +12,8 @@ export default definePackage({
   tier: 1,
   description: "Customers, invoices computed in integer minor units, and the payments booked against them.",
   dependsOn: [],
-  resources: ["customers", "invoices", "payments"],
-  routers: [
-    resourceRoutes(customerResource),
-    resourceRoutes(invoiceResource, { batch: false }),
-    invoiceActionRoutes,
-    resourceRoutes(paymentResource, { create: false, update: false, delete: false, batch: false }),
-    paymentActionRoutes,
-  ],
+  resources: [customerResource, invoiceResource, paymentResource],
+  routers: [invoiceActionRoutes, paymentActionRoutes],
   tables: [customers, invoices, payments],
   events: { ...invoiceEvents, ...paymentEvents },
   widgets: accountWidgets,

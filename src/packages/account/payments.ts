@@ -1,17 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { eq, inArray, sql } from "drizzle-orm";
-import { newRouter } from "../../platform/app";
-import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { recordEvent } from "../../platform/events";
 import { fields } from "../../platform/fields";
+import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue, timeBound } from "../../platform/resource/filters";
 import { Deleted } from "../../platform/resource/routes";
 import { constraintError } from "../../platform/resource/writes";
+import { tenantOf } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { INVOICE_NEXT } from "./invoices";
 import { INVOICE_STATUSES, type InvoiceStatus, invoices, PAYMENT_METHODS, payments } from "./schema";
@@ -89,6 +89,8 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   toUpdate: () => {
     throw new Error("payments cannot be updated");
   },
+  // Payments are recorded and reversed through their own routes (routes/payments.ts).
+  routes: { create: false, update: false, delete: false, batch: false },
   examples: {
     create: { invoice_id: 1, amount: 12550, method: "bank_transfer", paid_at: "2026-11-23T10:15:00Z" },
     update: {},
@@ -161,24 +163,24 @@ export const paymentActionRoutes = newRouter()
     const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
     const paid = sql`${invoices.amountPaid} + ${input.amount}`;
     const ofInvoice = (column: string) =>
-      sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id} AND ${invoices.workspaceId} = ${tenant.workspaceId})`;
+      sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))})`;
     // One batch, nothing read first, each step conditional on the one before: the invoice takes the
     // amount only if it is still payable and not over-paid (a single conditional UPDATE, safe under
     // concurrent payments), the payment row exists only if it did, and the event only if the payment does.
-    const [updated, inserted] = await tenant.db
+    const [updated, inserted] = await tenant
       .batch([
         tenant
           .update(
             invoices,
-            { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now },
+            { amountPaid: paid, status: statusFor(paid), updatedAt: now },
             eq(invoices.id, input.invoice_id),
             inArray(invoices.status, [...PAYABLE]),
             sql`${paid} <= ${invoices.total}`,
           )
           .returning(),
-        tenant.db
-          .insert(payments)
-          .select(
+        tenant
+          .insertSelect(
+            payments,
             sql`SELECT NULL, ${tenant.workspaceId}, ${input.invoice_id}, ${input.amount}, ${ofInvoice("currency")}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
           )
           .returning(),
@@ -202,7 +204,7 @@ export const paymentActionRoutes = newRouter()
             insertedInto: { table: payments, id: payments.id },
             computed: {
               currency: ofInvoice("currency"),
-              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${invoices.id} = ${input.invoice_id}))`,
+              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))}))`,
             },
             onlyIfChanged: true,
           },
@@ -225,19 +227,13 @@ export const paymentActionRoutes = newRouter()
     const { id } = c.req.valid("param");
     const tenant = tenantOf(c);
     const now = Date.now();
-    const payment = tenant.db
-      .select({ amount: payments.amount })
-      .from(payments)
-      .where(tenant.scope(payments, eq(payments.id, id)));
-    const ofPayment = tenant.db
-      .select({ invoiceId: payments.invoiceId })
-      .from(payments)
-      .where(tenant.scope(payments, eq(payments.id, id)));
+    const payment = tenant.selectFrom({ amount: payments.amount }, payments, eq(payments.id, id));
+    const ofPayment = tenant.selectFrom({ invoiceId: payments.invoiceId }, payments, eq(payments.id, id));
     const paid = sql`${invoices.amountPaid} - (${payment})`;
     // The invoice gives the amount back and the payment goes, in one transaction; both are no-ops
     // when the payment does not exist in this workspace.
-    const [, removed] = await tenant.db.batch([
-      tenant.update(invoices, { amountPaid: paid as never, status: statusFor(paid) as never, updatedAt: now }, sql`${invoices.id} = (${ofPayment})`),
+    const [, removed] = await tenant.batch([
+      tenant.update(invoices, { amountPaid: paid, status: statusFor(paid), updatedAt: now }, sql`${invoices.id} = (${ofPayment})`),
       tenant.delete(payments, eq(payments.id, id)).returning({ id: payments.id }),
     ]);
     if (removed.length === 0) throw ApiError.notFound("payment");

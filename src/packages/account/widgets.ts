@@ -1,5 +1,5 @@
-import { and, count, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
-import { qualified as q, rawRows } from "../../platform/db";
+import { count, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { qualified as q } from "../../platform/tenancy";
 import { DAY_MS, defineWidget, largestFirst, money, periodOf, series, timeSeries } from "../../platform/widgets";
 import { customers, invoiceBalances, invoices, paymentDays, payments } from "./schema";
 
@@ -18,16 +18,13 @@ export const accountWidgets = [
     reads: ["payments"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({ currency: paymentDays.currency, amount: sql<number>`sum(${paymentDays.amount})` })
-          .from(paymentDays)
-          .where(
-            and(
-              eq(paymentDays.workspaceId, tenant.workspaceId),
-              gte(paymentDays.day, dayNumber(period.fromMs)),
-              lt(paymentDays.day, dayNumber(period.untilMs)),
-              gt(paymentDays.payments, 0),
-            ),
+        tenant
+          .selectFrom(
+            { currency: paymentDays.currency, amount: sql<number>`sum(${paymentDays.amount})` },
+            paymentDays,
+            gte(paymentDays.day, dayNumber(period.fromMs)),
+            lt(paymentDays.day, dayNumber(period.untilMs)),
+            gt(paymentDays.payments, 0),
           )
           .groupBy(paymentDays.currency),
       ],
@@ -43,10 +40,12 @@ export const accountWidgets = [
     reads: ["invoices"],
     query: ({ tenant }) => ({
       statements: [
-        tenant.db
-          .select({ currency: invoiceBalances.currency, amount: sql<number>`sum(${invoiceBalances.due})` })
-          .from(invoiceBalances)
-          .where(and(eq(invoiceBalances.workspaceId, tenant.workspaceId), inArray(invoiceBalances.status, [...OUT])))
+        tenant
+          .selectFrom(
+            { currency: invoiceBalances.currency, amount: sql<number>`sum(${invoiceBalances.due})` },
+            invoiceBalances,
+            inArray(invoiceBalances.status, [...OUT]),
+          )
           .groupBy(invoiceBalances.currency)
           .having(sql`sum(${invoiceBalances.invoices}) > 0`),
       ],
@@ -61,12 +60,7 @@ export const accountWidgets = [
     unit: "count",
     reads: ["invoices"],
     query: ({ tenant, period }) => ({
-      statements: [
-        tenant.db
-          .select({ value: count() })
-          .from(invoices)
-          .where(tenant.scope(invoices, inArray(invoices.status, [...OUT]), lt(invoices.dueDate, period.today))),
-      ],
+      statements: [tenant.selectFrom({ value: count() }, invoices, inArray(invoices.status, [...OUT]), lt(invoices.dueDate, period.today))],
       build: ([rows]) => ({ value: (rows as { value: number }[])[0]?.value ?? 0 }),
     }),
   }),
@@ -83,7 +77,7 @@ export const accountWidgets = [
         statements: [
           // The daily rollup, bucketed by month: at most a row per day and currency.
           timeSeries(tenant, months, {
-            table: sql`${paymentDays}`,
+            table: paymentDays,
             time: sql`${q(paymentDays.day)}`,
             unit: DAY_MS,
             select: sql`${q(paymentDays.currency)} AS currency, sum(${q(paymentDays.amount)}) AS amount`,
@@ -110,10 +104,8 @@ export const accountWidgets = [
     reads: ["invoices"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({ label: invoices.status, value: count() })
-          .from(invoices)
-          .where(tenant.scope(invoices, gte(invoices.issueDate, period.from), sql`${invoices.issueDate} <= ${period.to}`))
+        tenant
+          .selectFrom({ label: invoices.status, value: count() }, invoices, gte(invoices.issueDate, period.from), sql`${invoices.issueDate} <= ${period.to}`)
           .groupBy(invoices.status),
       ],
       build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
@@ -130,9 +122,7 @@ export const accountWidgets = [
       const ws = tenant.workspaceId;
       return {
         statements: [
-          rawRows(
-            tenant.db,
-            sql`
+          tenant.rows(sql`
             WITH paid AS (
               SELECT i.customer_id AS customer, p.currency AS currency, sum(p.amount) AS amount
               FROM ${payments} p JOIN ${invoices} i ON i.id = p.invoice_id
@@ -141,8 +131,7 @@ export const accountWidgets = [
             top AS (SELECT customer, max(amount) AS rank FROM paid GROUP BY customer ORDER BY rank DESC, customer LIMIT 5)
             SELECT top.customer AS id, c.name AS label, paid.currency AS currency, paid.amount AS amount, top.rank AS rank
             FROM top JOIN paid ON paid.customer = top.customer JOIN ${customers} c ON c.id = top.customer
-            ORDER BY top.rank DESC, top.customer`,
-          ),
+            ORDER BY top.rank DESC, top.customer`),
         ],
         build: ([rows]) => {
           const items: { id: number; label: string; value: Record<string, number> }[] = [];

@@ -3,26 +3,30 @@ import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { newRouter } from "../../platform/app";
-import { packageDisabled, principalOf, tenantOf } from "../../platform/auth/middleware";
+import { packageDisabled, principalOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import type { AppEnv, Env } from "../../platform/context";
-import { database, type Tenant } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
-import { defineRoute, describeTag, jsonBodyOf, jsonContent } from "../../platform/openapi";
-import { enabledSql } from "../../platform/package-state";
+import { newRouter } from "../../platform/http/router";
+import type { IsolateState } from "../../platform/isolate";
+import { defineRoute, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { PackageSwitches } from "../../platform/package-state";
+import type { PackageRegistry } from "../../platform/packages";
+import { platformOf } from "../../platform/services";
+import { acrossWorkspaces, analyticsOf, directoryFor, type Tenant } from "../../platform/tenancy";
 import { clock } from "../../platform/time";
 import { sites } from "./schema";
 import { TRACKER_SCRIPT } from "./script";
 import { sendSoon } from "./sender";
-import { browserVisitor, visitorId } from "./visitor";
+import { browserVisitor, saltCache, visitorId } from "./visitor";
 
 const tags = ["Analytics"];
-describeTag(
-  "Analytics",
-  "Self-hosted, cookie-less web analytics for the workspace's own sites: a tracker script, a public collector, server-side events, stats, breakdowns and checkout funnels. No cookies; no IP address or user agent is stored.",
-);
+/** The reference's words for this file's tag (the manifest lists them). */
+export const analyticsTags = {
+  Analytics:
+    "Self-hosted, cookie-less web analytics for the workspace's own sites: a tracker script, a public collector, server-side events, stats, breakdowns and checkout funnels. No cookies; no IP address or user agent is stored.",
+};
 
 /** One event as the queue carries it from the collector to the consumer: never an IP address or a user agent. */
 /**
@@ -117,26 +121,39 @@ const ServerEventBody = z
 
 type Site = typeof sites.$inferSelect;
 const SITE_CACHE_MS = 60_000;
-const siteCache = new Map<string, { site: Site | null; collecting: boolean; at: number }>();
+type SiteCache = Map<string, { site: Site | null; collecting: boolean; at: number }>;
+const siteCache = (isolate: IsolateState): SiteCache => isolate.get("analytics.sites", () => new Map());
 
 /**
  * A site by its public key, and whether its workspace has the analytics package on: read once a minute
  * per isolate at most (the collector's hot path does no D1 round trip).
  */
-async function siteByKey(env: Env, key: string, now: number): Promise<{ site: Site | null; collecting: boolean }> {
-  const cached = siteCache.get(key);
+async function siteByKey(
+  env: Env,
+  worker: { registry: PackageRegistry; isolate: IsolateState },
+  key: string,
+  now: number,
+): Promise<{ site: Site | null; collecting: boolean }> {
+  const cache = siteCache(worker.isolate);
+  const cached = cache.get(key);
   if (cached && now - cached.at < SITE_CACHE_MS) return cached;
-  const site = (await database(env.ANALYTICS_DB).select().from(sites).where(eq(sites.siteKey, key)).get()) ?? null;
-  const state = site ? await database(env.DB).get<{ on: number }>(sql`SELECT ${enabledSql("analytics", site.workspaceId)} AS "on"`) : null;
-  if (siteCache.size > 10_000) siteCache.clear();
-  const entry = { site, collecting: state?.on === 1, at: now };
-  siteCache.set(key, entry);
+  // A public key names its site, and the site its workspace: the lookup is across workspaces.
+  const site = (await acrossWorkspaces(env, "analytics").select(sites, eq(sites.siteKey, key)).get()) ?? null;
+  let collecting = false;
+  if (site) {
+    const directory = directoryFor(env, worker.registry, site.workspaceId);
+    const [state] = await directory.rows<{ on: number }>(sql`SELECT ${new PackageSwitches(directory, worker.registry).enabledSql("analytics")} AS "on"`);
+    collecting = state?.on === 1;
+  }
+  if (cache.size > 10_000) cache.clear();
+  const entry = { site, collecting, at: now };
+  cache.set(key, entry);
   return entry;
 }
 
 /** Forgets a deleted site at once in this isolate. */
-export function forgetSite(key: string): void {
-  siteCache.delete(key);
+export function forgetSite(isolate: IsolateState, key: string): void {
+  siteCache(isolate).delete(key);
 }
 
 /** The url's host must be the site's domain or one of its subdomains. */
@@ -262,7 +279,7 @@ export const collectRoutes = newRouter()
     // A text/plain body reaches the validator as JSON (the platform's body reader converts it).
     const input = c.req.valid("json") as z.infer<typeof CollectBody>;
     const now = clock.now();
-    const { site, collecting } = await siteByKey(c.env, input.site, now);
+    const { site, collecting } = await siteByKey(c.env, platformOf(c), input.site, now);
     if (!site) throw ApiError.notFound("site");
     if (!collecting) throw packageDisabled("analytics");
     checkUrl(site, input.url);
@@ -270,7 +287,7 @@ export const collectRoutes = newRouter()
     const agent = userAgent ? agentOf(userAgent) : null;
     if (!agent || agent.bot) return c.json({ success: true as const }, 202);
     const ip = c.req.header("cf-connecting-ip") ?? "";
-    const ids = await browserVisitor(database(c.env.ANALYTICS_DB), site.id, ip, userAgent, now);
+    const ids = await browserVisitor(acrossWorkspaces(c.env, "analytics"), saltCache(platformOf(c).isolate), site.id, ip, userAgent, now);
     const country = (c.req.header("cf-ipcountry") ?? "").toUpperCase();
     sendSoon(
       c.executionCtx as ExecutionContext,
@@ -288,7 +305,7 @@ export const collectRoutes = newRouter()
   .openapi(serverEvent, async (c) => {
     const input = c.req.valid("json");
     const now = clock.now();
-    const { site } = await siteByKey(c.env, input.site, now);
+    const { site } = await siteByKey(c.env, platformOf(c), input.site, now);
     if (!site || site.workspaceId !== principalOf(c).workspace.id) throw ApiError.notFound("site");
     checkUrl(site, input.url);
     const ts = input.timestamp ? Date.parse(input.timestamp) : now;
@@ -302,7 +319,7 @@ export const collectRoutes = newRouter()
   });
 
 /** The caller's workspace on the analytics database: every analytics query goes through it. */
-export const analyticsTenant = (c: Context<AppEnv>): Tenant => tenantOf(c, c.env.ANALYTICS_DB);
+export const analyticsTenant = (c: Context<AppEnv>): Tenant => analyticsOf(c);
 
 /** The site of the caller's workspace, or 404 (another workspace's site looks exactly like a missing one). */
 export async function siteOf(tenant: Tenant, id: number): Promise<Site> {

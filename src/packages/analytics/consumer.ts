@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Env } from "../../platform/context";
-import { type Database, database, rawRows } from "../../platform/db";
 import { logError } from "../../platform/log";
+import { acrossWorkspaces, type Unscoped } from "../../platform/tenancy";
 import { type AnalyticsEvent, AnalyticsMessage } from "./collect";
 import { daily, dailyRevenue, deadLetters, events, visitorDays, visits } from "./schema";
 
@@ -42,7 +42,7 @@ const columns = (n: number) =>
  * that day, a visit, a pageview, a bounce won or lost, the visit's duration. Every statement takes its
  * rows as one JSON value, so a batch of any size is five statements and never near D1's 100 bound values.
  */
-export async function ingest(db: Database, batch: { key: string; event: AnalyticsEvent }[]): Promise<number> {
+export async function ingest(db: Unscoped, batch: { key: string; event: AnalyticsEvent }[]): Promise<number> {
   if (batch.length === 0) return 0;
   const ordered = [...batch].sort((a, b) => a.event.ts - b.event.ts);
   const since = ordered[0]!.event.ts - VISIT_GAP_MS;
@@ -55,12 +55,11 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
     dayKeys.set(`${event.workspaceId}:${event.siteId}:${dayOf(event.ts)}:${event.visitor}`, [event.workspaceId, event.siteId, dayOf(event.ts), event.visitor]);
   }
   const [written, open, seen] = await db.batch([
-    rawRows<{ key: string }>(
-      db,
+    db.rows<{ key: string }>(
       sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`,
     ),
     // json_each drives the loop: each visitor is one lookup in the (workspace, site, visitor, last_at) index.
-    rawRows<{
+    db.rows<{
       id: string;
       workspaceId: number;
       siteId: number;
@@ -71,18 +70,12 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
       lastAt: number;
       pageviews: number;
       events: number;
-    }>(
-      db,
-      sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
+    }>(sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
           FROM json_each(${rows([...visitorKeys.values()])}) j CROSS JOIN ${visits} v
-          WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(2)} AND v.last_at >= ${since}`,
-    ),
-    rawRows<{ key: string }>(
-      db,
-      sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
+          WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(2)} AND v.last_at >= ${since}`),
+    db.rows<{ key: string }>(sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
           FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visitorDays} d
-          WHERE d.workspace_id = ${column(0)} AND d.site_id = ${column(1)} AND d.day = ${column(2)} AND d.visitor = ${column(3)}`,
-    ),
+          WHERE d.workspace_id = ${column(0)} AND d.site_id = ${column(1)} AND d.day = ${column(2)} AND d.visitor = ${column(3)}`),
   ]);
   const done = new Set(written.map((row) => row.key));
   const openVisits = new Map<string, Visit>();
@@ -205,41 +198,28 @@ export async function ingest(db: Database, batch: { key: string; event: Analytic
   const revenueRows = [...revenue].map(([key, amount]) => [...key.split(":").map((part, i) => (i < 2 ? Number(part) : part)), amount]);
   const add = (name: string) => sql.raw(`${name} = ${name} + excluded.${name}`);
   const statements = [
-    rawRows(
-      db,
-      sql`INSERT INTO ${events} (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, props, revenue_amount, revenue_currency, ts)
-          SELECT ${columns(14)} FROM json_each(${rows(newEvents)}) j`,
-    ),
+    db.rows(sql`INSERT INTO ${events} (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, props, revenue_amount, revenue_currency, ts)
+          SELECT ${columns(14)} FROM json_each(${rows(newEvents)}) j`),
     // "WHERE true" lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT.
-    rawRows(
-      db,
-      sql`INSERT INTO ${visits} (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
+    db.rows(sql`INSERT INTO ${visits} (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
           SELECT ${columns(10)} FROM json_each(${rows(visitRows)}) j WHERE true
-          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events`,
-    ),
-    rawRows(
-      db,
-      sql`INSERT INTO ${daily} (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
+          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events`),
+    db.rows(sql`INSERT INTO ${daily} (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
           SELECT ${columns(10)} FROM json_each(${rows(dailyRows)}) j WHERE true
           ON CONFLICT (workspace_id, site_id, day) DO UPDATE SET
-            ${sql.join(["browser_visitors", "visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`,
-    ),
+            ${sql.join(["browser_visitors", "visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`),
   ];
   if (newDays.length > 0) {
     statements.push(
-      rawRows(
-        db,
+      db.rows(
         sql`INSERT INTO ${visitorDays} (workspace_id, site_id, day, visitor, source) SELECT ${columns(5)} FROM json_each(${rows(newDays)}) j WHERE true ON CONFLICT DO NOTHING`,
       ),
     );
   }
   if (revenueRows.length > 0) {
     statements.push(
-      rawRows(
-        db,
-        sql`INSERT INTO ${dailyRevenue} (workspace_id, site_id, day, currency, amount) SELECT ${columns(5)} FROM json_each(${rows(revenueRows)}) j WHERE true
-            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET amount = min(amount + excluded.amount, ${Number.MAX_SAFE_INTEGER})`,
-      ),
+      db.rows(sql`INSERT INTO ${dailyRevenue} (workspace_id, site_id, day, currency, amount) SELECT ${columns(5)} FROM json_each(${rows(revenueRows)}) j WHERE true
+            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET amount = min(amount + excluded.amount, ${Number.MAX_SAFE_INTEGER})`),
     );
   }
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -266,7 +246,7 @@ export async function consumeAnalytics(batch: MessageBatch<unknown>, env: Env): 
   if (good.length === 0) return;
   try {
     await ingest(
-      database(env.ANALYTICS_DB),
+      acrossWorkspaces(env, "analytics"),
       good.flatMap(({ message, events }) => events.map((event, i) => ({ key: `${message.id}:${i}`, event }))),
     );
     for (const { message } of good) message.ack();
@@ -278,10 +258,10 @@ export async function consumeAnalytics(batch: MessageBatch<unknown>, env: Env): 
 
 /** The dead-letter queue's consumer: keeps each message for the operator, and logs it. */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = database(env.ANALYTICS_DB);
+  const db = acrossWorkspaces(env, "analytics");
   const now = Date.now();
   const letters = batch.messages.map((message) => [JSON.stringify(message.body).slice(0, 100_000), "unreadable or undeliverable analytics event", now]);
-  await db.run(sql`INSERT INTO ${deadLetters} (body, reason, received_at) SELECT ${columns(3)} FROM json_each(${rows(letters)}) j`);
+  await db.rows(sql`INSERT INTO ${deadLetters} (body, reason, received_at) SELECT ${columns(3)} FROM json_each(${rows(letters)}) j`);
   console.error(JSON.stringify({ level: "error", msg: "analytics: dead letters stored", count: letters.length }));
   batch.ackAll();
 }

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rawRows, type Tenant } from "../../platform/db";
+import type { Tenant } from "../../platform/tenancy";
 import { boundedSum, type Money, percent } from "../../platform/widgets";
 import type { Range, Sites } from "./stats";
 
@@ -56,7 +56,7 @@ export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funn
       WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND e.name = 'purchase' AND e.revenue_amount IS NOT NULL
         AND (e.site_id || ':' || e.visitor) IN (SELECT site_id || ':' || visitor FROM ${last} WHERE t IS NOT NULL)
       GROUP BY 1)) AS revenue`;
-  return rawRows<Record<string, number | string | null>>(tenant.db, sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join([...counts, revenue], sql`, `)}`);
+  return tenant.rows<Record<string, number | string | null>>(sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join([...counts, revenue], sql`, `)}`);
 }
 
 export type FunnelReport = {

@@ -1,5 +1,5 @@
 import { definePackage } from "../../platform/packages";
-import { collectRoutes } from "./collect";
+import { analyticsTags, collectRoutes } from "./collect";
 import { consumeAnalytics, consumeDeadLetters } from "./consumer";
 import { analyticsRoutes } from "./routes";
 import { analyticsSkills } from "./skills";
@@ -16,11 +16,12 @@ export default definePackage({
   tier: "add-on",
   description: "Cookie-less web analytics and checkout funnels for the workspace's own sites, collected through a queue.",
   dependsOn: [],
-  resources: ["analytics"],
+  scopes: ["analytics"],
   // Stats and funnels are for members and above (viewers see the business data only).
   roles: { analytics: { read: "member", write: "member" } },
   collectors: [{ path: "/analytics/collect", perMinute: 600 }],
   routers: [collectRoutes, analyticsRoutes],
+  tags: analyticsTags,
   tables: [],
   widgets: analyticsWidgets,
   skills: analyticsSkills,

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { newRouter } from "../../platform/app";
 import { access } from "../../platform/auth/permissions";
 import { base62, randomBytes } from "../../platform/crypto";
-import { rawRows } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
+import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import { Deleted, ListMeta } from "../../platform/resource/routes";
+import { platformOf } from "../../platform/services";
 import { clock, isoTimestamp } from "../../platform/time";
 import { type PERIODS, PeriodQuery, periodFromQuery } from "../../platform/widgets";
 import { analyticsTenant, forgetSite, siteOf } from "./collect";
@@ -329,9 +329,8 @@ export const analyticsRoutes = newRouter()
     const tenant = analyticsTenant(c);
     const ws = tenant.workspaceId;
     // The tombstone first (only if the site is the caller's), so the cron deletes its raw rows in chunks.
-    const [, , , , removed] = await tenant.db.batch([
-      rawRows(
-        tenant.db,
+    const [, , , , removed] = await tenant.batch([
+      tenant.rows(
         sql`INSERT INTO ${deletedSites} (site_id, workspace_id, deleted_at) SELECT id, workspace_id, ${Date.now()} FROM ${sites} WHERE id = ${id} AND workspace_id = ${ws}`,
       ),
       tenant.delete(funnels, eq(funnels.siteId, id)),
@@ -340,13 +339,13 @@ export const analyticsRoutes = newRouter()
       tenant.delete(sites, eq(sites.id, id)).returning({ key: sites.siteKey }),
     ]);
     if (removed.length === 0) throw ApiError.notFound("site");
-    forgetSite(removed[0]!.key);
+    forgetSite(platformOf(c).isolate, removed[0]!.key);
     return c.json({ success: true as const, data: { id, deleted: true as const } }, 200);
   })
   .openapi(routes.stats, async (c) => {
     const tenant = analyticsTenant(c);
     const site = await siteOf(tenant, c.req.valid("param").id);
-    const results = await tenant.db.batch(statsStatements(tenant, site.id, rangeOf(c.req.valid("query"))) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    const results = await tenant.batch(statsStatements(tenant, site.id, rangeOf(c.req.valid("query"))) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return c.json({ success: true as const, data: buildStats(results) }, 200);
   })
   .openapi(routes.timeseries, async (c) => {
@@ -358,7 +357,7 @@ export const analyticsRoutes = newRouter()
     if (interval === "hour" && range.untilMs - range.fromMs > 31 * DAY_MS)
       throw ApiError.validation([{ path: "interval", message: "hour needs a range of at most 31 days" }]);
     const metric = query.metric ?? "visitors";
-    const results = await tenant.db.batch(seriesStatements(tenant, site.id, range, interval, metric) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    const results = await tenant.batch(seriesStatements(tenant, site.id, range, interval, metric) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return c.json({ success: true as const, data: buildSeries(range, interval, metric, results) }, 200);
   })
   .openapi(routes.breakdown, async (c) => {

@@ -1,6 +1,6 @@
 import { count, countDistinct, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { qualified as q, type Tenant } from "../../platform/db";
+import { qualified as q, type Tenant } from "../../platform/tenancy";
 import { boundedSum, buckets, type Money, money, type Period, percent } from "../../platform/widgets";
 import { daily, dailyRevenue, events, visitorDays } from "./schema";
 
@@ -18,25 +18,33 @@ export type Sites = number | "all";
 export function statsStatements(tenant: Tenant, siteId: number, range: Range): BatchItem<"sqlite">[] {
   const days = (table: typeof daily | typeof dailyRevenue | typeof visitorDays) => [gte(table.day, range.from), lte(table.day, range.to)];
   return [
-    tenant.db
-      .select({
+    tenant.selectFrom(
+      {
         browserVisitors: sql<number>`coalesce(sum(${daily.browserVisitors}), 0)`,
         visits: sql<number>`coalesce(sum(${daily.visits}), 0)`,
         pageviews: sql<number>`coalesce(sum(${daily.pageviews}), 0)`,
         events: sql<number>`coalesce(sum(${daily.events}), 0)`,
         bounces: sql<number>`coalesce(sum(${daily.bounces}), 0)`,
         durationMs: sql<number>`coalesce(sum(${daily.durationMs}), 0)`,
-      })
-      .from(daily)
-      .where(tenant.scope(daily, eq(daily.siteId, siteId), ...days(daily))),
-    tenant.db
-      .select({ serverVisitors: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`) })
-      .from(visitorDays)
-      .where(tenant.scope(visitorDays, eq(visitorDays.siteId, siteId), eq(visitorDays.source, "server"), ...days(visitorDays))),
-    tenant.db
-      .select({ currency: dailyRevenue.currency, amount: boundedSum(sql`${dailyRevenue.amount}`) })
-      .from(dailyRevenue)
-      .where(tenant.scope(dailyRevenue, eq(dailyRevenue.siteId, siteId), ...days(dailyRevenue)))
+      },
+      daily,
+      eq(daily.siteId, siteId),
+      ...days(daily),
+    ),
+    tenant.selectFrom(
+      { serverVisitors: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`) },
+      visitorDays,
+      eq(visitorDays.siteId, siteId),
+      eq(visitorDays.source, "server"),
+      ...days(visitorDays),
+    ),
+    tenant
+      .selectFrom(
+        { currency: dailyRevenue.currency, amount: boundedSum(sql`${dailyRevenue.amount}`) },
+        dailyRevenue,
+        eq(dailyRevenue.siteId, siteId),
+        ...days(dailyRevenue),
+      )
       .groupBy(dailyRevenue.currency),
   ];
 }
@@ -81,17 +89,14 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
             ? sql`count(*)`
             : boundedSum(sql`${q(events.revenueAmount)}`);
     return [
-      tenant.db
-        .select({ bucket: sql<string>`${bucket}`, currency: metric === "revenue" ? events.revenueCurrency : sql<string>`''`, value: sql<number>`${value}` })
-        .from(events)
-        .where(
-          tenant.scope(
-            events,
-            eq(events.siteId, siteId),
-            gte(events.ts, range.fromMs),
-            lt(events.ts, range.untilMs),
-            metric === "revenue" ? sql`${events.revenueAmount} IS NOT NULL` : undefined,
-          ),
+      tenant
+        .selectFrom(
+          { bucket: sql<string>`${bucket}`, currency: metric === "revenue" ? events.revenueCurrency : sql<string>`''`, value: sql<number>`${value}` },
+          events,
+          eq(events.siteId, siteId),
+          gte(events.ts, range.fromMs),
+          lt(events.ts, range.untilMs),
+          metric === "revenue" ? sql`${events.revenueAmount} IS NOT NULL` : undefined,
         )
         .groupBy(sql`1`, sql`2`),
     ];
@@ -100,31 +105,41 @@ export function seriesStatements(tenant: Tenant, siteId: number, range: Range, i
   const inRange = (table: typeof daily | typeof dailyRevenue | typeof visitorDays) => [gte(table.day, range.from), lte(table.day, range.to)];
   if (metric === "revenue") {
     return [
-      tenant.db
-        .select({ bucket: sql<string>`${bucketOf(dailyRevenue.day)}`, currency: dailyRevenue.currency, value: boundedSum(sql`${dailyRevenue.amount}`) })
-        .from(dailyRevenue)
-        .where(tenant.scope(dailyRevenue, eq(dailyRevenue.siteId, siteId), ...inRange(dailyRevenue)))
+      tenant
+        .selectFrom(
+          { bucket: sql<string>`${bucketOf(dailyRevenue.day)}`, currency: dailyRevenue.currency, value: boundedSum(sql`${dailyRevenue.amount}`) },
+          dailyRevenue,
+          eq(dailyRevenue.siteId, siteId),
+          ...inRange(dailyRevenue),
+        )
         .groupBy(sql`1`, dailyRevenue.currency),
     ];
   }
   const column = metric === "visitors" ? daily.browserVisitors : metric === "pageviews" ? daily.pageviews : daily.events;
   const statements: BatchItem<"sqlite">[] = [
-    tenant.db
-      .select({ bucket: sql<string>`${bucketOf(daily.day)}`, currency: sql<string>`''`, value: sql<number>`sum(${column})` })
-      .from(daily)
-      .where(tenant.scope(daily, eq(daily.siteId, siteId), ...inRange(daily)))
+    tenant
+      .selectFrom(
+        { bucket: sql<string>`${bucketOf(daily.day)}`, currency: sql<string>`''`, value: sql<number>`sum(${column})` },
+        daily,
+        eq(daily.siteId, siteId),
+        ...inRange(daily),
+      )
       .groupBy(sql`1`),
   ];
   if (metric === "visitors") {
     statements.push(
-      tenant.db
-        .select({
-          bucket: sql<string>`${bucketOf(visitorDays.day)}`,
-          currency: sql<string>`''`,
-          value: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`),
-        })
-        .from(visitorDays)
-        .where(tenant.scope(visitorDays, eq(visitorDays.siteId, siteId), eq(visitorDays.source, "server"), ...inRange(visitorDays)))
+      tenant
+        .selectFrom(
+          {
+            bucket: sql<string>`${bucketOf(visitorDays.day)}`,
+            currency: sql<string>`''`,
+            value: countDistinct(sql`${visitorDays.siteId} || ':' || ${visitorDays.visitor}`),
+          },
+          visitorDays,
+          eq(visitorDays.siteId, siteId),
+          eq(visitorDays.source, "server"),
+          ...inRange(visitorDays),
+        )
         .groupBy(sql`1`),
     );
   }
@@ -150,17 +165,14 @@ export type Property = (typeof PROPERTIES)[number];
 /** Visitors and pageviews per value of a property, from the raw events of the range, largest first. */
 export function breakdownStatement(tenant: Tenant, siteId: number, range: Range, property: Property, limit: number) {
   const column = { page: events.path, referrer: events.referrer, country: events.country, device: events.device, event: events.name }[property];
-  return tenant.db
-    .select({ value: column, visitors: countDistinct(events.visitor), pageviews: sql<number>`sum(${events.name} = 'pageview')`, all: count() })
-    .from(events)
-    .where(
-      tenant.scope(
-        events,
-        eq(events.siteId, siteId),
-        gte(events.ts, range.fromMs),
-        lt(events.ts, range.untilMs),
-        property === "page" ? eq(events.name, "pageview") : property === "event" ? sql`${events.name} <> 'pageview'` : undefined,
-      ),
+  return tenant
+    .selectFrom(
+      { value: column, visitors: countDistinct(events.visitor), pageviews: sql<number>`sum(${events.name} = 'pageview')`, all: count() },
+      events,
+      eq(events.siteId, siteId),
+      gte(events.ts, range.fromMs),
+      lt(events.ts, range.untilMs),
+      property === "page" ? eq(events.name, "pageview") : property === "event" ? sql`${events.name} <> 'pageview'` : undefined,
     )
     .groupBy(column)
     .orderBy(sql`2 DESC`, sql`3 DESC`, column)

@@ -1,9 +1,9 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Env } from "../../platform/context";
-import { database, rawRows } from "../../platform/db";
 import type { Sweep } from "../../platform/sweeps";
+import { acrossWorkspaces } from "../../platform/tenancy";
 import { deletedSites, events, salts, visitorDays, visits } from "./schema";
-import { forgetOldSalts, saltFor } from "./visitor";
+import { forgetOldSalts, saltCache, saltFor } from "./visitor";
 
 /** Raw events (and visits, visitor-days) older than this are deleted; the daily rollups stay. */
 export const RETENTION_DAYS = 400;
@@ -16,14 +16,18 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Today's salt exists before the first event of the day needs it, and a salt is deleted 48 hours after
  * its day began (from then on nobody can tell whose hash a visitor id of that day was).
  */
-export const rotateSalts: Sweep = async (env, now) => {
-  const db = database(env.ANALYTICS_DB);
-  await saltFor(db, dayOf(now), now, true);
-  await db
-    .delete(salts)
-    .where(lt(salts.day, dayOf(now - DAY_MS)))
-    .run();
-  forgetOldSalts(dayOf(now - DAY_MS));
+export const rotateSalts: Sweep = {
+  name: "analytics salts",
+  run: async (env, now, worker) => {
+    const db = acrossWorkspaces(env, "analytics");
+    const cache = saltCache(worker.isolate);
+    await saltFor(db, cache, dayOf(now), now, true);
+    await db
+      .delete(salts)
+      .where(lt(salts.day, dayOf(now - DAY_MS)))
+      .run();
+    forgetOldSalts(cache, dayOf(now - DAY_MS));
+  },
 };
 
 /**
@@ -31,41 +35,42 @@ export const rotateSalts: Sweep = async (env, now) => {
  * up to a day late), so the oldest ids are the oldest rows: each statement looks at the first CHUNK rows
  * by id only, never scanning the table.
  */
-export const expireRawEvents: Sweep = async (env, now) => {
-  const db = database(env.ANALYTICS_DB);
-  const cutoff = now - RETENTION_DAYS * DAY_MS;
-  await db.batch([
-    rawRows(db, sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM (SELECT id, ts FROM ${events} ORDER BY id LIMIT ${CHUNK}) WHERE ts < ${cutoff})`),
-    rawRows(
-      db,
-      sql`DELETE FROM ${visits} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, last_at FROM ${visits} ORDER BY rowid LIMIT ${CHUNK}) WHERE last_at < ${cutoff})`,
-    ),
-    rawRows(
-      db,
-      sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, day FROM ${visitorDays} ORDER BY rowid LIMIT ${CHUNK}) WHERE day < ${dayOf(cutoff)})`,
-    ),
-  ]);
+export const expireRawEvents: Sweep = {
+  name: "analytics retention",
+  run: async (env, now) => {
+    const db = acrossWorkspaces(env, "analytics");
+    const cutoff = now - RETENTION_DAYS * DAY_MS;
+    await db.batch([
+      db.rows(sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM (SELECT id, ts FROM ${events} ORDER BY id LIMIT ${CHUNK}) WHERE ts < ${cutoff})`),
+      db.rows(
+        sql`DELETE FROM ${visits} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, last_at FROM ${visits} ORDER BY rowid LIMIT ${CHUNK}) WHERE last_at < ${cutoff})`,
+      ),
+      db.rows(
+        sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, day FROM ${visitorDays} ORDER BY rowid LIMIT ${CHUNK}) WHERE day < ${dayOf(cutoff)})`,
+      ),
+    ]);
+  },
 };
 
 /** A deleted site's raw rows, a chunk per table and run, through the (workspace, site, …) indexes; then its tombstone. */
-export const purgeDeletedSites: Sweep = async (env: Env) => {
-  const db = database(env.ANALYTICS_DB);
-  const tombstones = await db.select().from(deletedSites).limit(10);
-  for (const { siteId, workspaceId } of tombstones) {
-    const site = sql`workspace_id = ${workspaceId} AND site_id = ${siteId}`;
-    const [removedEvents, removedVisits, removedDays] = await db.batch([
-      rawRows<{ id: number }>(db, sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM ${events} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
-      rawRows<{ id: string }>(db, sql`DELETE FROM ${visits} WHERE id IN (SELECT id FROM ${visits} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
-      rawRows<{ day: string }>(
-        db,
-        sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT rowid FROM ${visitorDays} WHERE ${site} LIMIT ${CHUNK}) RETURNING day`,
-      ),
-    ]);
-    if (removedEvents.length + removedVisits.length + removedDays.length === 0) {
-      await db
-        .delete(deletedSites)
-        .where(and(eq(deletedSites.siteId, siteId), eq(deletedSites.workspaceId, workspaceId)))
-        .run();
+export const purgeDeletedSites: Sweep = {
+  name: "analytics deleted sites",
+  run: async (env: Env) => {
+    const db = acrossWorkspaces(env, "analytics");
+    const tombstones = await db.select(deletedSites).limit(10);
+    for (const { siteId, workspaceId } of tombstones) {
+      const site = sql`workspace_id = ${workspaceId} AND site_id = ${siteId}`;
+      const [removedEvents, removedVisits, removedDays] = await db.batch([
+        db.rows<{ id: number }>(sql`DELETE FROM ${events} WHERE id IN (SELECT id FROM ${events} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
+        db.rows<{ id: string }>(sql`DELETE FROM ${visits} WHERE id IN (SELECT id FROM ${visits} WHERE ${site} LIMIT ${CHUNK}) RETURNING id`),
+        db.rows<{ day: string }>(sql`DELETE FROM ${visitorDays} WHERE rowid IN (SELECT rowid FROM ${visitorDays} WHERE ${site} LIMIT ${CHUNK}) RETURNING day`),
+      ]);
+      if (removedEvents.length + removedVisits.length + removedDays.length === 0) {
+        await db
+          .delete(deletedSites)
+          .where(and(eq(deletedSites.siteId, siteId), eq(deletedSites.workspaceId, workspaceId)))
+          .run();
+      }
     }
-  }
+  },
 };

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { base64, randomBytes, utf8 } from "../../platform/crypto";
-import type { Database } from "../../platform/db";
+import type { IsolateState } from "../../platform/isolate";
+import type { Unscoped } from "../../platform/tenancy";
 import { salts } from "./schema";
 
 /**
@@ -17,36 +18,38 @@ export async function visitorId(...parts: (string | number)[]): Promise<string> 
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-// A day's salt never changes once made, so an isolate keeps the ones it has read (and a missing
-// yesterday's, which cannot appear later), and drops them when the cron deletes them.
-const cached = new Map<string, string | null>();
+/**
+ * A day's salt never changes once made, so an isolate keeps the ones it has read (and a missing
+ * yesterday's, which cannot appear later), and drops them when the cron deletes them.
+ */
+export type SaltCache = Map<string, string | null>;
+export const saltCache = (isolate: IsolateState): SaltCache => isolate.get("analytics.salts", () => new Map());
 
 /** The salt of a UTC day: read, or created on first use (one conditional insert). */
-export async function saltFor(db: Database, day: string, now: number, create: boolean): Promise<string | null> {
+export async function saltFor(db: Unscoped, cached: SaltCache, day: string, now: number, create: boolean): Promise<string | null> {
   const known = cached.get(day);
   if (known !== undefined) return known;
-  let row = await db.select({ salt: salts.salt }).from(salts).where(eq(salts.day, day)).get();
+  let row = await db.selectFrom({ salt: salts.salt }, salts).where(eq(salts.day, day)).get();
   if (!row && create) {
     await db
-      .insert(salts)
-      .values({ day, salt: base64(randomBytes(32)), createdAt: now })
+      .insert(salts, { day, salt: base64(randomBytes(32)), createdAt: now })
       .onConflictDoNothing()
       .run();
-    row = await db.select({ salt: salts.salt }).from(salts).where(eq(salts.day, day)).get();
+    row = await db.selectFrom({ salt: salts.salt }, salts).where(eq(salts.day, day)).get();
   }
-  forgetOldSalts(dayOf(now - 86_400_000));
+  forgetOldSalts(cached, dayOf(now - 86_400_000));
   cached.set(day, row?.salt ?? null);
   return row?.salt ?? null;
 }
 
 /** Drops the cached salts of days before `day` (deleted from the database by the cron). */
-export function forgetOldSalts(day: string): void {
+export function forgetOldSalts(cached: SaltCache, day: string): void {
   for (const key of cached.keys()) if (key < day) cached.delete(key);
 }
 
 /** Today's id for a browser, and yesterday's (to continue a visit across midnight) while that salt lives. */
-export async function browserVisitor(db: Database, siteId: number, ip: string, userAgent: string, now: number) {
-  const [today, yesterday] = await Promise.all([saltFor(db, dayOf(now), now, true), saltFor(db, dayOf(now - 86_400_000), now, false)]);
+export async function browserVisitor(db: Unscoped, cached: SaltCache, siteId: number, ip: string, userAgent: string, now: number) {
+  const [today, yesterday] = await Promise.all([saltFor(db, cached, dayOf(now), now, true), saltFor(db, cached, dayOf(now - 86_400_000), now, false)]);
   return {
     visitor: await visitorId(today!, siteId, ip, userAgent),
     previousVisitor: yesterday ? await visitorId(yesterday, siteId, ip, userAgent) : undefined,
@@ -54,6 +57,6 @@ export async function browserVisitor(db: Database, siteId: number, ip: string, u
 }
 
 /** Forgets every cached salt (tests that delete salts behind the isolate's back). */
-export function forgetSalts(): void {
-  cached.clear();
+export function forgetSalts(isolate: IsolateState): void {
+  saltCache(isolate).clear();
 }

@@ -1,5 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rawRows } from "../../platform/db";
 import { defineWidget, type Period, series } from "../../platform/widgets";
 import { buildFunnel, CHECKOUT, funnelStatement } from "./funnels";
 import { daily, sites, visitorDays } from "./schema";
@@ -29,17 +28,11 @@ export const analyticsWidgets = [
       return {
         statements: [
           // Browser ids are a day's alone: a day's browser visitors add up across days.
-          rawRows(
-            tenant.db,
-            sql`SELECT ${intervalOfDay(period, sql`day`)} AS bucket, sum(browser_visitors) AS value FROM ${daily}
-                WHERE ${live(daily)} AND day >= ${period.from} AND day <= ${period.to} GROUP BY bucket`,
-          ),
+          tenant.rows(sql`SELECT ${intervalOfDay(period, sql`day`)} AS bucket, sum(browser_visitors) AS value FROM ${daily}
+                WHERE ${live(daily)} AND day >= ${period.from} AND day <= ${period.to} GROUP BY bucket`),
           // Server-side ids last: each counts once per interval.
-          rawRows(
-            tenant.db,
-            sql`SELECT ${intervalOfDay(period, sql`day`)} AS bucket, count(DISTINCT site_id || ':' || visitor) AS value FROM ${visitorDays}
-                WHERE ${live(visitorDays)} AND source = 'server' AND day >= ${period.from} AND day <= ${period.to} GROUP BY bucket`,
-          ),
+          tenant.rows(sql`SELECT ${intervalOfDay(period, sql`day`)} AS bucket, count(DISTINCT site_id || ':' || visitor) AS value FROM ${visitorDays}
+                WHERE ${live(visitorDays)} AND source = 'server' AND day >= ${period.from} AND day <= ${period.to} GROUP BY bucket`),
         ],
         build: ([browser, server]) =>
           series(

@@ -1,5 +1,5 @@
 import { definePackage } from "../../platform/packages";
-import { assistantRoutes } from "./routes";
+import { assistantRoutes, assistantTags } from "./routes";
 import { actions, conversations, messages } from "./schema";
 import { expireConversations } from "./sweeps";
 
@@ -13,8 +13,8 @@ export default definePackage({
   tier: "add-on",
   description: "Answers questions about the workspace and prepares actions, offline, from the packages' own routes.",
   dependsOn: [],
-  resources: [],
   routers: [assistantRoutes],
+  tags: assistantTags,
   tables: [conversations, messages, actions],
   sweeps: [expireConversations],
 });

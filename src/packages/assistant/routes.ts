@@ -1,28 +1,30 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { newRouter } from "../../platform/app";
-import { principalOf, tenantOf } from "../../platform/auth/middleware";
+import { principalOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import type { Principal } from "../../platform/auth/principal";
 import type { AppEnv } from "../../platform/context";
 import { base62, randomBytes } from "../../platform/crypto";
-import { rawRows } from "../../platform/db";
 import { dispatch } from "../../platform/dispatch";
 import { ApiError, type ErrorCode } from "../../platform/errors";
+import { newRouter } from "../../platform/http/router";
 import { logError } from "../../platform/log";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { platformOf } from "../../platform/services";
+import { tenantOf } from "../../platform/tenancy";
 import { clock, isoTimestamp } from "../../platform/time";
 import { actions, conversations, messages } from "./schema";
 import { type Reply, run } from "./tools";
-import { understand } from "./understand";
+import { type Catalog, skills, understand } from "./understand";
 import { planWithModel } from "./workers-ai";
 
 const tags = ["Assistant"];
-describeTag(
-  "Assistant",
-  "Answers questions about the workspace and prepares actions, in the worker itself: no call to any outside service. Every answer comes from the API's own routes, run as the caller, so roles, token scopes and disabled packages apply as over HTTP. Writes are only proposed and run when confirmed.",
-);
+/** The reference's words for this file's tag (the manifest lists them). */
+export const assistantTags = {
+  Assistant:
+    "Answers questions about the workspace and prepares actions, in the worker itself: no call to any outside service. Every answer comes from the API's own routes, run as the caller, so roles, token scopes and disabled packages apply as over HTTP. Writes are only proposed and run when confirmed.",
+};
 
 export const ACTION_TTL_MS = 10 * 60_000;
 export const CONVERSATION_DAYS = 30;
@@ -153,10 +155,10 @@ function recordOf(path: string): { resource: string; id: number } | null {
 const newId = (prefix: string) => `${prefix}_${base62(randomBytes(16))}`;
 
 /** The Workers AI model's plan when one is configured; null otherwise or when it fails (the built-in engine answers). */
-async function modelPlan(c: Context<AppEnv>, message: string, now: number) {
+async function modelPlan(c: Context<AppEnv>, catalog: Catalog, message: string, now: number) {
   if (!c.env.AI || !c.env.ASSISTANT_MODEL) return null;
   try {
-    return await planWithModel(c.env.AI, c.env.ASSISTANT_MODEL, message, new Date(now).toISOString().slice(0, 10));
+    return await planWithModel(c.env.AI, c.env.ASSISTANT_MODEL, catalog, message, new Date(now).toISOString().slice(0, 10));
   } catch (error) {
     logError("assistant: the model failed; the built-in engine answers", error);
     return null;
@@ -176,10 +178,12 @@ export async function answer(
   options: { conversationId?: string; readOnly?: boolean } = {},
 ): Promise<Answer> {
   const now = clock.now();
-  const plan = (await modelPlan(c, message, now)) ?? (await understand(message, now));
-  const { proposal, ...reply } = await run({ c, principal, now }, plan, { readOnly: options.readOnly });
+  const { registry } = platformOf(c);
+  const catalog = skills(registry);
+  const plan = (await modelPlan(c, catalog, message, now)) ?? (await understand(message, now, registry));
+  const { proposal, ...reply } = await run({ c, principal, now, registry, catalog }, plan, { readOnly: options.readOnly });
   const tenant = tenantOf(c);
-  const ws = principal.workspace.id;
+  const ws = tenant.workspaceId;
   const userId = principal.user.id;
   const conversationId = options.conversationId ?? newId("conv");
   const out: Answer["reply"] = { ...reply };
@@ -190,42 +194,31 @@ export async function answer(
       ? `${proposal.summary}. Confirm to do it${options.readOnly ? " in the dashboard" : ""} (within 10 minutes).`
       : `${proposal.summary}: you can't do this (${proposal.refusal}).`;
   }
-  const mine = sql`EXISTS (SELECT 1 FROM ${conversations} WHERE id = ${conversationId} AND workspace_id = ${ws} AND user_id = ${userId})`;
+  const ownConversation = tenant.scope(conversations, eq(conversations.id, conversationId), eq(conversations.userId, userId));
+  const mine = sql`EXISTS (SELECT 1 FROM ${conversations} WHERE ${ownConversation})`;
   const statements = [
     options.conversationId
-      ? tenant.db
-          .update(conversations)
-          .set({ updatedAt: now })
-          .where(
-            and(
-              eq(conversations.id, conversationId),
-              eq(conversations.workspaceId, ws),
-              eq(conversations.userId, userId),
-              gt(conversations.updatedAt, now - CONVERSATION_DAYS * 86_400_000),
-            ),
+      ? tenant
+          .update(
+            conversations,
+            { updatedAt: now },
+            eq(conversations.id, conversationId),
+            eq(conversations.userId, userId),
+            gt(conversations.updatedAt, now - CONVERSATION_DAYS * 86_400_000),
           )
           .returning({ id: conversations.id })
-      : tenant.db
-          .insert(conversations)
-          .values({ id: conversationId, workspaceId: ws, userId, createdAt: now, updatedAt: now })
-          .returning({ id: conversations.id }),
-    rawRows(
-      tenant.db,
-      sql`INSERT INTO ${messages} (workspace_id, conversation_id, role, text, reply, created_at)
+      : tenant.insert(conversations, { id: conversationId, userId, createdAt: now, updatedAt: now }).returning({ id: conversations.id }),
+    tenant.rows(sql`INSERT INTO ${messages} (workspace_id, conversation_id, role, text, reply, created_at)
           SELECT ${ws}, ${conversationId}, 'user', ${message}, NULL, ${now} WHERE ${mine}
-          UNION ALL SELECT ${ws}, ${conversationId}, 'assistant', ${out.text}, ${JSON.stringify(out)}, ${now + 1} WHERE ${mine}`,
-    ),
+          UNION ALL SELECT ${ws}, ${conversationId}, 'assistant', ${out.text}, ${JSON.stringify(out)}, ${now + 1} WHERE ${mine}`),
     ...(proposal && actionId
       ? [
-          rawRows(
-            tenant.db,
-            sql`INSERT INTO ${actions} (id, workspace_id, user_id, conversation_id, kind, request, summary, status, expires_at, created_at, updated_at)
-                SELECT ${actionId}, ${ws}, ${userId}, ${conversationId}, ${proposal.kind}, ${JSON.stringify(proposal.request)}, ${proposal.summary}, 'pending', ${now + ACTION_TTL_MS}, ${now}, ${now} WHERE ${mine}`,
-          ),
+          tenant.rows(sql`INSERT INTO ${actions} (id, workspace_id, user_id, conversation_id, kind, request, summary, status, expires_at, created_at, updated_at)
+                SELECT ${actionId}, ${ws}, ${userId}, ${conversationId}, ${proposal.kind}, ${JSON.stringify(proposal.request)}, ${proposal.summary}, 'pending', ${now + ACTION_TTL_MS}, ${now}, ${now} WHERE ${mine}`),
         ]
       : []),
   ];
-  const [claimed] = (await tenant.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as [{ id: string }[], ...unknown[]];
+  const [claimed] = (await tenant.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as [{ id: string }[], ...unknown[]];
   if (claimed.length === 0) throw ApiError.notFound("conversation");
   return { conversationId, reply: out };
 }
@@ -241,28 +234,14 @@ export const assistantRoutes = newRouter()
     const principal = principalOf(c);
     const tenant = tenantOf(c);
     const since = clock.now() - CONVERSATION_DAYS * 86_400_000;
-    const [conversation, rows] = await tenant.db.batch([
-      tenant.db
-        .select()
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.id, id),
-            eq(conversations.workspaceId, principal.workspace.id),
-            eq(conversations.userId, principal.user.id),
-            gt(conversations.updatedAt, since),
-          ),
-        ),
-      tenant.db
-        .select()
-        .from(messages)
-        .where(
-          and(
-            eq(messages.workspaceId, principal.workspace.id),
-            eq(messages.conversationId, id),
-            gt(messages.createdAt, since),
-            sql`EXISTS (SELECT 1 FROM ${conversations} WHERE id = ${id} AND user_id = ${principal.user.id})`,
-          ),
+    const [conversation, rows] = await tenant.batch([
+      tenant.select(conversations, eq(conversations.id, id), eq(conversations.userId, principal.user.id), gt(conversations.updatedAt, since)),
+      tenant
+        .select(
+          messages,
+          eq(messages.conversationId, id),
+          gt(messages.createdAt, since),
+          sql`EXISTS (SELECT 1 FROM ${conversations} WHERE ${tenant.scope(conversations, eq(conversations.id, id), eq(conversations.userId, principal.user.id))})`,
         )
         .orderBy(asc(messages.id)),
     ]);
@@ -289,11 +268,7 @@ export const assistantRoutes = newRouter()
     const { id } = c.req.valid("param");
     const principal = principalOf(c);
     const now = clock.now();
-    const row = await tenantOf(c)
-      .db.select()
-      .from(actions)
-      .where(and(eq(actions.id, id), eq(actions.workspaceId, principal.workspace.id), eq(actions.userId, principal.user.id)))
-      .get();
+    const row = await tenantOf(c).select(actions, eq(actions.id, id), eq(actions.userId, principal.user.id)).get();
     if (!row || (row.status === "pending" && row.expiresAt <= now)) throw ApiError.notFound("action");
     return c.json(
       {
@@ -316,15 +291,13 @@ export const assistantRoutes = newRouter()
     const principal = principalOf(c);
     const tenant = tenantOf(c);
     const now = clock.now();
-    const mine = and(eq(actions.id, id), eq(actions.workspaceId, principal.workspace.id), eq(actions.userId, principal.user.id));
+    const mine = and(eq(actions.id, id), eq(actions.userId, principal.user.id));
     // Claimed by one statement: of two concurrent confirmations, one runs it and the other gets 409.
-    const [claimed] = await tenant.db
-      .update(actions)
-      .set({ status: "running", updatedAt: now })
-      .where(and(mine, eq(actions.status, "pending"), gt(actions.expiresAt, now)))
+    const [claimed] = await tenant
+      .update(actions, { status: "running", updatedAt: now }, mine, eq(actions.status, "pending"), gt(actions.expiresAt, now))
       .returning();
     if (!claimed) {
-      const existing = await tenant.db.select({ status: actions.status, expiresAt: actions.expiresAt }).from(actions).where(mine).get();
+      const existing = await tenant.selectFrom({ status: actions.status, expiresAt: actions.expiresAt }, actions, mine).get();
       if (!existing || (existing.status === "pending" && existing.expiresAt <= now)) throw ApiError.notFound("action");
       throw new ApiError("conflict", `This action was already confirmed (${existing.status === "running" ? "it is running" : existing.status})`);
     }
@@ -334,13 +307,9 @@ export const assistantRoutes = newRouter()
     if (!result.ok) {
       // Refused for who the caller is: it stays pending (someone may fix the role); anything else ends it.
       const status = result.status === 403 ? ("pending" as const) : ("failed" as const);
-      await tenant.db.update(actions).set({ status, result: result.error, updatedAt: now }).where(mine).run();
+      await tenant.update(actions, { status, result: result.error, updatedAt: now }, mine).run();
       throw new ApiError(result.error.code as ErrorCode, result.error.message, result.error.details ? { details: result.error.details as never } : {});
     }
-    await tenant.db
-      .update(actions)
-      .set({ status: "done", result: result.data as object, updatedAt: now })
-      .where(mine)
-      .run();
+    await tenant.update(actions, { status: "done", result: result.data as object, updatedAt: now }, mine).run();
     return c.json({ success: true as const, data: { action: { ...ref, status: "done" as const }, result: result.data } }, 200);
   });

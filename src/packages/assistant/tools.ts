@@ -5,10 +5,9 @@ import type { Principal } from "../../platform/auth/principal";
 import type { AppEnv } from "../../platform/context";
 import { type ApiErrorBody, dispatch } from "../../platform/dispatch";
 import { formatCount, formatMinutes, formatMoney, formatMoneys, words } from "../../platform/format";
-import { registry } from "../../platform/packages";
+import type { PackageRegistry } from "../../platform/packages";
 import type { ApiRecord, ResourceSkill, ValueFormat } from "../../platform/skills";
-import type { NameRef, Plan } from "./understand";
-import { skills } from "./understand";
+import type { Catalog, NameRef, Plan } from "./understand";
 
 /**
  * The tools: each plan becomes calls of the API's own routes, made in-process as the caller (see
@@ -27,17 +26,18 @@ export type ProposedAction = {
 };
 export type Reply = { text: string; intent: string; data?: unknown; records?: RecordRef[] };
 
-type Ctx = { c: Context<AppEnv>; principal: Principal; now: number };
+/** What a tool works with: the request, who asks, when, and the packages' skills. */
+export type Ctx = { c: Context<AppEnv>; principal: Principal; now: number; registry: PackageRegistry; catalog: Catalog };
 
 const LIST_LIMIT = 10;
-const resourceSkill = (resource: string) => skills().resources.find((entry) => entry.skill.resource === resource)?.skill;
+const resourceSkill = (ctx: Ctx, resource: string) => ctx.catalog.resources.find((entry) => entry.skill.resource === resource)?.skill;
 const packageTitle = (code: ApiErrorBody) => /The (\S+) package/.exec(code.message)?.[1];
 
 /** An API refusal, said plainly. */
-function refusal(error: ApiErrorBody): string {
+function refusal(ctx: Ctx, error: ApiErrorBody): string {
   if (error.code === "package_disabled") {
     const name = packageTitle(error);
-    return `The ${registry().get(name ?? "")?.title ?? name ?? ""} package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.`;
+    return `The ${ctx.registry.get(name ?? "")?.title ?? name ?? ""} package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.`;
   }
   if (error.code === "forbidden") return `You don't have access to that. ${error.message}.`;
   return error.message;
@@ -130,10 +130,10 @@ async function resolveRefs(
   const ids: Record<string, number> = {};
   const labels: Record<string, string> = {};
   for (const [param, ref] of Object.entries(refs)) {
-    const resource = resourceSkill(ref.resource);
+    const resource = resourceSkill(ctx, ref.resource);
     if (!resource) continue;
     const match = await findByName(ctx, [resource], ref.text);
-    if (match.kind === "error") return { intent, text: refusal(match.error) };
+    if (match.kind === "error") return { intent, text: refusal(ctx, match.error) };
     if (match.kind === "none") return { intent, text: `I couldn't find a ${resource.singular} called "${ref.text}".` };
     if (match.kind === "many") return askBack(ref.text, intent, match.candidates);
     ids[param] = match.record.id;
@@ -200,7 +200,7 @@ async function metric(ctx: Ctx, plan: Extract<Plan, { intent: "metric" }>): Prom
       "GET",
       `/dashboard/widgets/${plan.pick.widget}?${periodQuery(plan.period)}`,
     );
-    if (!result.ok) return { intent: "metric", text: refusal(result.error) };
+    if (!result.ok) return { intent: "metric", text: refusal(ctx, result.error) };
     const items = result.data.data.items;
     const [hit] = new Fuse(items, { keys: ["label"], includeScore: true, threshold: 0.35 }).search(plan.pick.text);
     if (!hit)
@@ -221,12 +221,12 @@ async function metric(ctx: Ctx, plan: Extract<Plan, { intent: "metric" }>): Prom
     "GET",
     `/dashboard/widgets/${plan.widget}?${periodQuery(plan.period)}`,
   );
-  if (!result.ok) return { intent: "metric", text: refusal(result.error) };
+  if (!result.ok) return { intent: "metric", text: refusal(ctx, result.error) };
   return { intent: "metric", text: renderWidget(plan.title, plan.label, result.data), data: { widget: plan.widget, ...result.data, period: result.meta } };
 }
 
 async function list(ctx: Ctx, plan: Extract<Plan, { intent: "count" | "list" }>): Promise<Reply> {
-  const resource = resourceSkill(plan.resource)!;
+  const resource = resourceSkill(ctx, plan.resource)!;
   const intent = plan.intent === "count" ? "metric" : "list";
   const resolved = await resolveRefs(ctx, plan.refs, intent);
   if ("text" in resolved) return resolved;
@@ -238,7 +238,7 @@ async function list(ctx: Ctx, plan: Extract<Plan, { intent: "count" | "list" }>)
   if (!result.ok)
     return {
       intent,
-      text: result.error.code === "validation_error" ? `I couldn't search ${resource.plural} that way: ${result.error.message}.` : refusal(result.error),
+      text: result.error.code === "validation_error" ? `I couldn't search ${resource.plural} that way: ${result.error.message}.` : refusal(ctx, result.error),
     };
   const total = Number(result.meta?.total ?? result.data.length);
   const described = plan.conditions.length > 0 ? ` (${plan.conditions.join(", ")})` : "";
@@ -261,7 +261,7 @@ async function list(ctx: Ctx, plan: Extract<Plan, { intent: "count" | "list" }>)
 }
 
 async function lookup(ctx: Ctx, plan: Extract<Plan, { intent: "lookup" }>): Promise<Reply> {
-  const resources = plan.resources.map(resourceSkill).filter((skill): skill is ResourceSkill => Boolean(skill));
+  const resources = plan.resources.map((resource) => resourceSkill(ctx, resource)).filter((skill): skill is ResourceSkill => Boolean(skill));
   let match: Match;
   if (plan.reference?.id) {
     const resource = resources[0]!;
@@ -280,7 +280,7 @@ async function lookup(ctx: Ctx, plan: Extract<Plan, { intent: "lookup" }>): Prom
     return { intent: "lookup", text: `Which ${resources.length === 1 ? resources[0]!.singular : "record"} do you mean? Give me a name or a number.` };
   }
   const asked = plan.reference?.q ?? plan.reference?.id ?? plan.name ?? "";
-  if (match.kind === "error") return { intent: "lookup", text: refusal(match.error) };
+  if (match.kind === "error") return { intent: "lookup", text: refusal(ctx, match.error) };
   if (match.kind === "none")
     return { intent: "lookup", text: `I couldn't find ${resources.length === 1 ? `a ${resources[0]!.singular}` : "anything"} matching "${asked}".` };
   if (match.kind === "many") return askBack(String(asked), "lookup", match.candidates);
@@ -304,7 +304,7 @@ async function proposeAction(
   plan: Extract<Plan, { intent: "action" }>,
   readOnly: boolean,
 ): Promise<Reply | { proposal: ProposedAction; records: RecordRef[] }> {
-  const action = skills().actions.find((entry) => entry.skill.name === plan.action)!;
+  const action = ctx.catalog.actions.find((entry) => entry.skill.name === plan.action)!;
   const skill = action.skill;
   const resolved = await resolveRefs(ctx, plan.refs, "action");
   if ("text" in resolved) return resolved;
@@ -312,10 +312,10 @@ async function proposeAction(
   const labels: Record<string, string> = { ...plan.labels, ...resolved.labels };
   for (const slot of skill.slots) {
     if (slot.kind === "record" && values[slot.name] !== undefined && labels[slot.name] === undefined) {
-      const resource = resourceSkill(slot.resource!)!;
+      const resource = resourceSkill(ctx, slot.resource!)!;
       const record = await dispatch<ApiRecord>(ctx.c, ctx.principal, "GET", `/${resource.resource}/${values[slot.name]}`);
       if (!record.ok)
-        return { intent: "action", text: record.status === 404 ? `I couldn't find ${resource.singular} ${values[slot.name]}.` : refusal(record.error) };
+        return { intent: "action", text: record.status === 404 ? `I couldn't find ${resource.singular} ${values[slot.name]}.` : refusal(ctx, record.error) };
       labels[slot.name] = resource.label(record.data);
     }
   }
@@ -324,7 +324,7 @@ async function proposeAction(
     const slot = missing[0]!;
     const what =
       slot.kind === "record"
-        ? `which ${resourceSkill(slot.resource!)?.singular ?? slot.name}`
+        ? `which ${resourceSkill(ctx, slot.resource!)?.singular ?? slot.name}`
         : slot.kind === "state"
           ? `which ${slot.name}`
           : slot.kind === "email"
@@ -341,14 +341,14 @@ async function proposeAction(
   const need = access.write(skill.resource);
   const asUser = { role: ctx.principal.role, scopes: readOnly ? null : ctx.principal.scopes };
   const disabled = ctx.principal.disabledPackages.includes(pkg);
-  const allowed = !disabled && isAllowed(asUser, need);
+  const allowed = !disabled && isAllowed(asUser, need, ctx.registry);
   const proposal: ProposedAction = {
     kind: skill.name,
     resource: skill.resource,
     request: skill.request(values),
     summary: skill.summary(values, labels),
     allowed,
-    ...(allowed ? {} : { refusal: disabled ? `the ${registry().get(pkg)?.title ?? pkg} package is disabled` : denial(asUser, need).message }),
+    ...(allowed ? {} : { refusal: disabled ? `the ${ctx.registry.get(pkg)?.title ?? pkg} package is disabled` : denial(asUser, need, ctx.registry).message }),
   };
   const records = skill.slots.flatMap((slot) =>
     slot.kind === "record" && typeof values[slot.name] === "number"
@@ -367,10 +367,8 @@ export const SUGGESTIONS = [
   "create a task Call Acme in Website due Friday",
 ];
 
-function help(): Reply {
-  const titles = registry()
-    .all.filter((manifest) => (manifest.skills ?? []).length > 0)
-    .map((manifest) => manifest.title);
+function help(ctx: Ctx): Reply {
+  const titles = ctx.registry.all.filter((manifest) => (manifest.skills ?? []).length > 0).map((manifest) => manifest.title);
   return {
     intent: "help",
     text:
@@ -397,9 +395,9 @@ export async function run(ctx: Ctx, plan: Plan, options: { readOnly?: boolean } 
       return { intent: "action", text: outcome.proposal.summary, records: outcome.records, proposal: outcome.proposal };
     }
     case "help":
-      return help();
+      return help(ctx);
     case "greeting":
-      return { ...help(), text: `Hello! ${help().text}` };
+      return { ...help(ctx), text: `Hello! ${help(ctx).text}` };
     default:
       return {
         intent: "unknown",

@@ -1,6 +1,6 @@
 import { StemmerEn } from "@nlpjs/lang-en-min";
 import type { NlpInstance } from "@nlpjs/nlp";
-import { registry } from "../../platform/packages";
+import type { PackageRegistry } from "../../platform/packages";
 import type { ActionSkill, MetricSkill, ResourceSkill, Skill } from "../../platform/skills";
 import { findAmount } from "./amounts";
 import { newClassifier } from "./classifier";
@@ -28,61 +28,67 @@ export type Plan =
   | { intent: "help" | "greeting" | "unknown" };
 
 type Owned<S> = { pkg: string; skill: S };
-type Catalog = {
+export type Catalog = {
   resources: Owned<ResourceSkill>[];
   metrics: Owned<MetricSkill>[];
   actions: Owned<ActionSkill>[];
   vocabulary: Set<string>;
+  /** The trained intent classifier, loaded on first use. */
+  classify(text: string): ReturnType<NlpInstance["process"]>;
+  /** Word → stem, remembered (a few thousand words at most). */
+  stems: Map<string, string>;
 };
 
-let catalog: Catalog | null = null;
+// One catalogue per registry: a pure function of the packages it lists, built on first use.
+const catalogs = new WeakMap<PackageRegistry, Catalog>();
 
-/** The skills of every package of this build, and the words they use (built on first use). */
-export function skills(): Catalog {
-  if (catalog) return catalog;
-  const all = registry().all.flatMap((manifest) => (manifest.skills ?? []).map((skill: Skill) => ({ pkg: manifest.name, skill })));
+/** The skills of every package of this build, and the words they use. */
+export function skills(registry: PackageRegistry): Catalog {
+  let catalog = catalogs.get(registry);
+  if (!catalog) {
+    catalog = buildCatalog(registry);
+    catalogs.set(registry, catalog);
+  }
+  return catalog;
+}
+
+function buildCatalog(registry: PackageRegistry): Catalog {
+  const all = registry.all.flatMap((manifest) => (manifest.skills ?? []).map((skill: Skill) => ({ pkg: manifest.name, skill })));
   const resources = all.filter((entry): entry is Owned<ResourceSkill> => entry.skill.kind === "resource");
   const metrics = all.filter((entry): entry is Owned<MetricSkill> => entry.skill.kind === "metric");
   const actions = all.filter((entry): entry is Owned<ActionSkill> => entry.skill.kind === "action");
   const vocabulary = new Set<string>();
-  const add = (phrase: string) =>
-    phrase
-      .toLowerCase()
-      .split(/[\s-]+/)
-      .forEach((word) => vocabulary.add(word));
+  const add = (phrase: string) => {
+    for (const word of phrase.toLowerCase().split(/[\s-]+/)) vocabulary.add(word);
+  };
   for (const { skill } of resources) {
     [skill.singular, skill.plural, ...(skill.synonyms ?? [])].forEach(add);
-    Object.values(skill.fields).forEach((field) => field.words.forEach(add));
+    for (const field of Object.values(skill.fields)) field.words.forEach(add);
     skill.filters?.forEach((filter) => filter.words.forEach(add));
     skill.dates?.forEach((date) => date.words.forEach(add));
   }
-  metrics.forEach(({ skill }) => skill.phrases.forEach(add));
-  actions.forEach(({ skill }) =>
-    skill.slots.forEach((slot) =>
+  for (const { skill } of metrics) skill.phrases.forEach(add);
+  for (const { skill } of actions)
+    for (const slot of skill.slots)
       Object.values(slot.states ?? {})
         .flat()
-        .forEach(add),
-    ),
-  );
+        .forEach(add);
   Object.values(CORPUS).flat().forEach(add);
-  catalog = { resources, metrics, actions, vocabulary };
-  return catalog;
-}
-
-let classifier: Promise<NlpInstance> | null = null;
-function classify(text: string) {
-  classifier ??= newClassifier().then((nlp) => {
-    nlp.import(trained.model);
-    return nlp;
-  });
-  return classifier.then((nlp) => nlp.process("en", text));
+  let classifier: Promise<NlpInstance> | null = null;
+  const classify = (text: string) => {
+    classifier ??= newClassifier().then((nlp) => {
+      nlp.import(trained.model);
+      return nlp;
+    });
+    return classifier.then((nlp) => nlp.process("en", text));
+  };
+  return { resources, metrics, actions, vocabulary, classify, stems: new Map() };
 }
 
 /** The message as words: typos in domain words corrected, names and titles kept as typed. */
 /** Stems make "coming" meet "come" and "projects" meet "project" (the Porter stemmer of @nlpjs/lang-en-min). */
 const stemmer = new StemmerEn();
-const stems = new Map<string, string>();
-function stem(word: string): string {
+function stem(stems: Map<string, string>, word: string): string {
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
     stemmed = /^[a-z]+$/.test(word) ? stemmer.stemWord(word) : word;
@@ -92,13 +98,12 @@ function stem(word: string): string {
   return stemmed;
 }
 
-type Words = { tokens: Token[]; words: string[]; stems: string[]; text: string; raw: string };
+type Words = { tokens: Token[]; words: string[]; stems: string[]; text: string; raw: string; catalog: Catalog };
 
-function wordsOf(message: string): Words {
+function wordsOf(message: string, catalog: Catalog): Words {
   const tokens = tokenize(message);
-  const { vocabulary } = skills();
-  const words = tokens.map((token) => correct(token.lower, vocabulary));
-  return { tokens, words, stems: words.map(stem), text: words.join(" "), raw: message };
+  const words = tokens.map((token) => correct(token.lower, catalog.vocabulary));
+  return { tokens, words, stems: words.map((word) => stem(catalog.stems, word)), text: words.join(" "), raw: message, catalog };
 }
 
 /** Every occurrence of `phrase` as whole words, allowing `gap` extra words between its words ("how big is the sales team"). */
@@ -153,7 +158,7 @@ function findResource(
   taken: Set<number>,
   among?: Owned<ResourceSkill>[],
 ): { entry: Owned<ResourceSkill>; indexes: number[]; plural: boolean } | null {
-  const entries = among ?? skills().resources;
+  const entries = among ?? w.catalog.resources;
   const hits = entries
     .flatMap((entry) =>
       nounsOf(entry.skill).flatMap((noun) =>
@@ -247,11 +252,11 @@ const periodLabel = (name: string) =>
 function bestMetric(w: Words, taken: Set<number>): { entry: Owned<MetricSkill>; words: number; indexes: number[]; exact: boolean } | null {
   const hits = matchAll(
     w.stems,
-    skills().metrics.map((entry) => ({
+    w.catalog.metrics.map((entry) => ({
       phrases: entry.skill.phrases.map((phrase) =>
         phrase
           .split(/[\s-]+/)
-          .map(stem)
+          .map((word) => stem(w.catalog.stems, word))
           .join(" "),
       ),
       value: entry,
@@ -281,10 +286,10 @@ const ACTION_CUES: Record<string, RegExp> = {
   move_candidate: /\b(move|advance|reject|set|put|goes|progress|promote)\b/,
 };
 
-export async function understand(message: string, now: number): Promise<Plan> {
-  const w = wordsOf(message);
+export async function understand(message: string, now: number, registry: PackageRegistry): Promise<Plan> {
+  const w = wordsOf(message, skills(registry));
   if (w.words.length === 0) return { intent: "unknown" };
-  const result = await classify(w.text);
+  const result = await w.catalog.classify(w.text);
   const ranked = result.classifications.filter((c) => c.score >= 0.5 || c === result.classifications[0]);
   const acceptable = (name: string) => {
     if (name.startsWith("action.")) return ACTION_CUES[name.slice(7)]?.test(w.text) ?? true;
@@ -294,7 +299,7 @@ export async function understand(message: string, now: number): Promise<Plan> {
   const top = ranked.find((c) => acceptable(c.intent) && c.score >= 0.5);
   let intent = top?.intent ?? "None";
   // An e-mail address with "add", "create" or "new": a contact to create, whatever the rest says.
-  if (EMAIL.test(w.raw) && /\b(add|create|new|save)\b/.test(w.text) && skills().actions.some((a) => a.skill.name === "create_contact"))
+  if (EMAIL.test(w.raw) && /\b(add|create|new|save)\b/.test(w.text) && w.catalog.actions.some((a) => a.skill.name === "create_contact"))
     intent = "action.create_contact";
   if (intent === "greeting" || intent === "help") return { intent };
   if (intent.startsWith("action.")) {
@@ -304,7 +309,7 @@ export async function understand(message: string, now: number): Promise<Plan> {
       const noun = findResource(
         w,
         new Set(),
-        skills().resources.filter((entry) => entry.skill.resource === skills().actions.find((a) => a.skill.name === plan.action)?.skill.resource),
+        w.catalog.resources.filter((entry) => entry.skill.resource === w.catalog.actions.find((a) => a.skill.name === plan.action)?.skill.resource),
       );
       if (noun?.plural) intent = "list";
       // Nothing names what to act on, not even its noun ("send an email to my mum"): not ours.
@@ -314,7 +319,7 @@ export async function understand(message: string, now: number): Promise<Plan> {
   }
 
   // "status of INV-000012": a reference to one record is a lookup, whatever the classifier made of it.
-  if (skills().resources.some(({ skill }) => skill.reference?.pattern.test(w.raw))) return planLookup(w);
+  if (w.catalog.resources.some(({ skill }) => skill.reference?.pattern.test(w.raw))) return planLookup(w);
 
   const taken = new Set<number>();
   const metric = bestMetric(w, taken);
@@ -425,7 +430,7 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
   let found = findResource(w, taken);
   // No noun ("who joined last month"): the resource whose date words are used.
   if (!found) {
-    const byDate = skills().resources.filter(({ skill }) => skill.dates?.some((date) => date.words.some((word) => occurrences(w.words, word).length > 0)));
+    const byDate = w.catalog.resources.filter(({ skill }) => skill.dates?.some((date) => date.words.some((word) => occurrences(w.words, word).length > 0)));
     if (byDate.length === 1) found = { entry: byDate[0]!, indexes: [], plural: true };
   }
   if (!found) return null;
@@ -486,7 +491,7 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
   }
   for (const parent of skill.parents ?? []) {
     // "in project Website": the parent's own noun may introduce it.
-    const parentSkill = skills().resources.find((entry) => entry.skill.resource === parent.resource)?.skill;
+    const parentSkill = w.catalog.resources.find((entry) => entry.skill.resource === parent.resource)?.skill;
     const triggers = [
       ...parent.words,
       ...(parentSkill ? parent.words.flatMap((word) => [`${word} ${parentSkill.singular}`, `${word} the ${parentSkill.singular}`]) : []),
@@ -518,7 +523,7 @@ function planList(intent: "count" | "list", w: Words, now: number): Plan | null 
 }
 
 function planLookup(w: Words): Plan {
-  const { resources } = skills();
+  const { resources } = w.catalog;
   const taken = new Set<number>();
   // A reference first: "INV-000012", "invoice 12", "task 7".
   for (const { skill } of resources) {
@@ -564,10 +569,10 @@ const ACTION_VERBS = new Set(
 );
 
 function planAction(name: string, w: Words, now: number): Plan | null {
-  const entry = skills().actions.find((candidate) => candidate.skill.name === name);
+  const entry = w.catalog.actions.find((candidate) => candidate.skill.name === name);
   if (!entry) return null;
   const action = entry.skill;
-  const target = skills().resources.find((candidate) => candidate.skill.resource === action.resource)?.skill;
+  const target = w.catalog.resources.find((candidate) => candidate.skill.resource === action.resource)?.skill;
   const taken = new Set<number>();
   const values: Record<string, unknown> = {};
   const refs: Record<string, NameRef> = {};
@@ -664,7 +669,7 @@ function planAction(name: string, w: Words, now: number): Plan | null {
       ? findResource(
           w,
           new Set(),
-          skills().resources.filter((entry) => entry.skill === target),
+          w.catalog.resources.filter((entry) => entry.skill === target),
         )
       : null;
     const free = (i: number) => !taken.has(i) && !boundaries.has(i) && !ACTION_VERBS.has(w.words[i]!) && !STOP.has(w.words[i]!);
@@ -689,7 +694,7 @@ function planAction(name: string, w: Words, now: number): Plan | null {
       ? findResource(
           w,
           new Set(),
-          skills().resources.filter((candidate) => candidate.skill === target),
+          w.catalog.resources.filter((candidate) => candidate.skill === target),
         )
       : null;
     const colon = w.raw.indexOf(":");

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PERIODS } from "../../platform/widgets";
-import type { Plan } from "./understand";
-import { skills } from "./understand";
+import type { Catalog, Plan } from "./understand";
 
 /**
  * Optional: a Workers AI model (binding `AI`, variable `ASSISTANT_MODEL`, e.g.
@@ -28,8 +27,7 @@ const ActionCall = z.strictObject({
 });
 const ToolCall = z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]) });
 
-function tools() {
-  const { metrics, resources, actions } = skills();
+function tools({ metrics, resources, actions }: Catalog) {
   return [
     {
       name: "get_metric",
@@ -83,13 +81,13 @@ function tools() {
 }
 
 /** The model's plan for a message, or null (no call, an unknown tool, arguments that fail the schemas). */
-export async function planWithModel(ai: AiBinding, model: string, message: string, today: string): Promise<Plan | null> {
+export async function planWithModel(ai: AiBinding, model: string, catalog: Catalog, message: string, today: string): Promise<Plan | null> {
   const output = (await ai.run(model, {
     messages: [
       { role: "system", content: `You answer questions about a business workspace by calling exactly one tool. Today is ${today} (UTC).` },
       { role: "user", content: message },
     ],
-    tools: tools(),
+    tools: tools(catalog),
   })) as { tool_calls?: unknown[] };
   const parsed = ToolCall.safeParse(output?.tool_calls?.[0]);
   if (!parsed.success) return null;
@@ -101,7 +99,7 @@ export async function planWithModel(ai: AiBinding, model: string, message: strin
       return null;
     }
   }
-  const { metrics, resources, actions } = skills();
+  const { metrics, resources, actions } = catalog;
   switch (parsed.data.name) {
     case "get_metric": {
       const call = MetricCall.safeParse(args);

@@ -1,5 +1,5 @@
 import { definePackage } from "../../platform/packages";
-import { chatbotRoutes } from "./routes";
+import { chatbotRoutes, chatbotTags } from "./routes";
 import { integrations } from "./schema";
 
 /** The assistant in Slack, Teams and Telegram: signed webhooks in, answers in the response, nothing out. */
@@ -9,9 +9,10 @@ export default definePackage({
   tier: "add-on",
   description: "The assistant in Slack, Microsoft Teams and Telegram, answering in the request's own response.",
   dependsOn: ["assistant"],
-  resources: [],
   routers: [chatbotRoutes],
-  tables: [integrations],
+  tags: chatbotTags,
+  tables: [],
+  directoryTables: [integrations],
   sealedColumns: [{ table: integrations, column: integrations.secret, key: [integrations.workspaceId, integrations.provider] }],
   inbound: ["/chatbot/slack/", "/chatbot/teams/", "/chatbot/telegram/"],
 });

@@ -1,29 +1,32 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { apiBaseUrl, newRouter, publicOrigin } from "../../platform/app";
-import { directoryOf, packageDisabled, unauthorized } from "../../platform/auth/middleware";
+import { packageDisabled, unauthorized } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { buildPrincipal, principalColumns } from "../../platform/auth/principal";
 import { configOf } from "../../platform/config";
 import type { AppEnv } from "../../platform/context";
-import { database, rawRows } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
-import { defineRoute, describeTag, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { apiBaseUrl, publicOrigin } from "../../platform/http/origin";
+import { newRouter } from "../../platform/http/router";
+import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import { countRequest } from "../../platform/rate-limit/middleware";
 import { ListMeta } from "../../platform/resource/routes";
 import { users, workspaces } from "../../platform/schema";
 import { openSecret, sealSecret } from "../../platform/secrets";
+import { platformOf } from "../../platform/services";
+import { directoryFor, directoryOf } from "../../platform/tenancy";
 import { clock, isoTimestamp } from "../../platform/time";
 import { answer } from "../assistant/routes";
 import { integrations, PROVIDERS, type Provider } from "./schema";
 import { verifySlack, verifyTeams, verifyTelegram } from "./verify";
 
 const tags = ["Chat bot"];
-describeTag(
-  "Chat bot",
-  "The assistant in Slack, Microsoft Teams and Telegram. Inbound requests are authenticated by the platform's signature alone and answered in the HTTP response: the worker never calls the chat platform. The bot acts as a chosen user, read-only; actions are answered with a link to confirm them in the dashboard.",
-);
+/** The reference's words for this file's tag (the manifest lists them). */
+export const chatbotTags = {
+  "Chat bot":
+    "The assistant in Slack, Microsoft Teams and Telegram. Inbound requests are authenticated by the platform's signature alone and answered in the HTTP response: the worker never calls the chat platform. The bot acts as a chosen user, read-only; actions are answered with a link to confirm them in the dashboard.",
+};
 
 const MAX_BODY = 64 * 1024;
 
@@ -176,16 +179,12 @@ async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: numb
   if (Number(c.req.header("content-length") ?? 0) > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
   const body = new Uint8Array(await c.req.raw.arrayBuffer());
   if (body.length > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
-  const row = await database(c.env.DB)
-    .select({
-      enabled: integrations.enabled,
-      secret: integrations.secret,
-      ...principalColumns,
-    })
-    .from(integrations)
-    .innerJoin(users, and(eq(users.id, integrations.actsAsUserId), eq(users.workspaceId, integrations.workspaceId)))
-    .innerJoin(workspaces, eq(workspaces.id, integrations.workspaceId))
-    .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.provider, provider)))
+  // The workspace is named by the URL, not by a credential: the signature below decides whether to believe it.
+  const named = directoryFor(c.env, platformOf(c).registry, workspaceId);
+  const row = await named
+    .selectFrom({ enabled: integrations.enabled, secret: integrations.secret, ...principalColumns }, integrations, eq(integrations.provider, provider))
+    .innerJoin(users, named.scope(users, eq(users.id, integrations.actsAsUserId)))
+    .innerJoin(workspaces, named.own())
     .get();
   const secret = row?.enabled ? await openSecret(row.secret, configOf(c.env).sealingKeys) : null;
   const verified =
@@ -230,23 +229,19 @@ export const chatbotRoutes = newRouter()
     const now = Date.now();
     const sealed = input.secret === undefined ? null : await sealSecret(input.secret, configOf(c.env).sealingKeys);
     // One statement: the user must belong to this workspace; a missing secret keeps the current one.
-    const [row] = await rawRows<Record<string, unknown>>(
-      tenant.db,
+    const member = tenant.scope(users, eq(users.id, input.acts_as_user_id));
+    const [row] = await tenant.rows<Record<string, unknown>>(
       sealed
         ? sql`INSERT INTO ${integrations} (workspace_id, provider, enabled, secret, acts_as_user_id, created_at, updated_at)
-              SELECT ${ws}, ${provider}, ${input.enabled ? 1 : 0}, ${sealed}, id, ${now}, ${now} FROM ${users} WHERE id = ${input.acts_as_user_id} AND workspace_id = ${ws}
+              SELECT ${ws}, ${provider}, ${input.enabled ? 1 : 0}, ${sealed}, id, ${now}, ${now} FROM ${users} WHERE ${member}
               ON CONFLICT (workspace_id, provider) DO UPDATE SET enabled = excluded.enabled, secret = excluded.secret, acts_as_user_id = excluded.acts_as_user_id, updated_at = excluded.updated_at
               RETURNING *`
         : sql`UPDATE ${integrations} SET enabled = ${input.enabled ? 1 : 0}, acts_as_user_id = ${input.acts_as_user_id}, updated_at = ${now}
-              WHERE workspace_id = ${ws} AND provider = ${provider} AND EXISTS (SELECT 1 FROM ${users} WHERE id = ${input.acts_as_user_id} AND workspace_id = ${ws})
+              WHERE ${tenant.scope(integrations, eq(integrations.provider, provider))} AND EXISTS (SELECT 1 FROM ${users} WHERE ${member})
               RETURNING *`,
     );
     if (!row) {
-      const known = await tenant.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.id, input.acts_as_user_id), eq(users.workspaceId, ws)))
-        .get();
+      const known = await tenant.selectFrom({ id: users.id }, users, eq(users.id, input.acts_as_user_id)).get();
       if (!known) throw ApiError.validation([{ path: "acts_as_user_id", message: "no user with this id in this workspace" }]);
       throw ApiError.validation([{ path: "secret", message: "is required to connect a platform" }]);
     }

@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { employeeEvents, employeeResource } from "./employees";
 import { employees } from "./schema";
 import { hrmSkills } from "./skills";
@@ -11,8 +10,7 @@ export default definePackage({
   tier: 1,
   description: "The workforce: employees with their departments, designations, branches and status.",
   dependsOn: [],
-  resources: ["employees"],
-  routers: [resourceRoutes(employeeResource)],
+  resources: [employeeResource],
   tables: [employees],
   events: employeeEvents,
   widgets: hrmWidgets,

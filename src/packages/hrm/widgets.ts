@@ -1,5 +1,5 @@
 import { count, desc, eq, gte, sql } from "drizzle-orm";
-import type { Tenant } from "../../platform/db";
+import type { Tenant } from "../../platform/tenancy";
 import { defineWidget, largestFirst, shared } from "../../platform/widgets";
 import { employees } from "./schema";
 
@@ -7,11 +7,7 @@ import { employees } from "./schema";
 const activeByDepartment = (tenant: Tenant) =>
   shared(
     "hrm.active_by_department",
-    tenant.db
-      .select({ label: employees.department, value: count() })
-      .from(employees)
-      .where(tenant.scope(employees, eq(employees.status, "active")))
-      .groupBy(employees.department),
+    tenant.selectFrom({ label: employees.department, value: count() }, employees, eq(employees.status, "active")).groupBy(employees.department),
   );
 
 export const hrmWidgets = [
@@ -50,16 +46,19 @@ export const hrmWidgets = [
     reads: ["employees"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({
-            id: employees.id,
-            label: employees.name,
-            date_of_joining: employees.dateOfJoining,
-            department: employees.department,
-            designation: employees.designation,
-          })
-          .from(employees)
-          .where(tenant.scope(employees, gte(employees.dateOfJoining, period.from), sql`${employees.dateOfJoining} <= ${period.to}`))
+        tenant
+          .selectFrom(
+            {
+              id: employees.id,
+              label: employees.name,
+              date_of_joining: employees.dateOfJoining,
+              department: employees.department,
+              designation: employees.designation,
+            },
+            employees,
+            gte(employees.dateOfJoining, period.from),
+            sql`${employees.dateOfJoining} <= ${period.to}`,
+          )
           .orderBy(desc(employees.dateOfJoining), desc(employees.id))
           .limit(5),
       ],

@@ -1,20 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { newRouter } from "../../platform/app";
-import { tenantOf } from "../../platform/auth/middleware";
+import { eq, notInArray, sql } from "drizzle-orm";
 import { access } from "../../platform/auth/permissions";
-import { isUniqueViolation, qualified as q, type Tenant } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import { isGuardFailure, isUniqueViolation } from "../../platform/errors-db";
 import { newEventId } from "../../platform/events";
 import { fields } from "../../platform/fields";
-import { assertChanged, isGuardFailure } from "../../platform/guards";
+import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue } from "../../platform/resource/filters";
 import { rowJson } from "../../platform/resource/row-json";
 import { selectRows } from "../../platform/resource/writes";
 import { events } from "../../platform/schema";
+import { qualified as q, type Statement, type Tenant, tenantOf } from "../../platform/tenancy";
 import { isoTimestamp, today } from "../../platform/time";
 import { Employee, employeeResource } from "../hrm/employees";
 import { employees } from "../hrm/schema";
@@ -152,31 +150,33 @@ const hire = defineRoute(access.write("candidates"), {
  * inserts nothing unless the candidate may be hired (not hired, not rejected) — the guard after it then
  * aborts the batch — so two concurrent hires cannot both pass.
  */
-function hireStatements(tenant: Tenant, candidateId: number, input: z.infer<typeof HireBody>, now: number): BatchItem<"sqlite">[] {
-  const ws = tenant.workspaceId;
-  const employeeOf = sql`(SELECT ${q(candidates.employeeId)} FROM ${candidates} WHERE ${q(candidates.workspaceId)} = ${ws} AND ${q(candidates.id)} = ${candidateId})`;
-  const openingOf = sql`(SELECT ${q(candidates.jobOpeningId)} FROM ${candidates} WHERE ${q(candidates.workspaceId)} = ${ws} AND ${q(candidates.id)} = ${candidateId})`;
-  tenant.onEventRecorded();
+function hireStatements(tenant: Tenant, candidateId: number, input: z.infer<typeof HireBody>, now: number): Statement[] {
+  const candidate = tenant.scope(candidates, eq(q(candidates.id), candidateId));
+  const employeeOf = sql`(SELECT ${q(candidates.employeeId)} FROM ${candidates} WHERE ${candidate})`;
+  const openingOf = sql`(SELECT ${q(candidates.jobOpeningId)} FROM ${candidates} WHERE ${candidate})`;
+  tenant.eventRecorded();
   return [
     // Columns in the table's order: id, workspace_id, name, email, phone, department, designation, branch, status, date_of_joining, created_at, updated_at.
-    tenant.db.insert(employees).select(sql`
-      SELECT NULL, c.workspace_id, c.name, c.email, c.phone, coalesce(${input.department ?? null}, o.department), ${input.designation ?? null},
-             coalesce(${input.branch ?? null}, o.branch), 'active', ${input.date_of_joining ?? today(now)}, ${now}, ${now}
-      FROM ${candidates} c JOIN ${jobOpenings} o ON o.id = c.job_opening_id AND o.workspace_id = c.workspace_id
-      WHERE c.workspace_id = ${ws} AND c.id = ${candidateId} AND c.stage NOT IN ('hired', 'rejected')`),
-    assertChanged(tenant.db, `hire:${candidateId}`),
-    tenant.update(candidates, { stage: "hired", hiredAt: now, employeeId: sql`last_insert_rowid()` as never, updatedAt: now }, eq(candidates.id, candidateId)),
-    tenant.db
-      .insert(events)
-      .select(
-        sql`SELECT ${newEventId()}, ${ws}, 'employee.onboarded', ${rowJson(employeeResource)}, NULL, ${now}, NULL FROM ${employees} WHERE ${employees.id} = ${employeeOf}`,
-      ),
+    tenant.insertSelect(
+      employees,
+      sql`SELECT NULL, ${candidates.workspaceId}, ${candidates.name}, ${candidates.email}, ${candidates.phone},
+             coalesce(${input.department ?? null}, ${jobOpenings.department}), ${input.designation ?? null},
+             coalesce(${input.branch ?? null}, ${jobOpenings.branch}), 'active', ${input.date_of_joining ?? today(now)}, ${now}, ${now}
+      FROM ${candidates} JOIN ${jobOpenings} ON ${tenant.scope(jobOpenings, eq(jobOpenings.id, candidates.jobOpeningId))}
+      WHERE ${tenant.scope(candidates, eq(candidates.id, candidateId), notInArray(candidates.stage, ["hired", "rejected"]))}`,
+    ),
+    tenant.assertChanged(`hire:${candidateId}`),
+    tenant.update(candidates, { stage: "hired", hiredAt: now, employeeId: sql`last_insert_rowid()`, updatedAt: now }, eq(candidates.id, candidateId)),
+    tenant.insertSelect(
+      events,
+      sql`SELECT ${newEventId()}, ${tenant.workspaceId}, 'employee.onboarded', ${rowJson(employeeResource)}, NULL, ${now}, NULL FROM ${employees} WHERE ${tenant.scope(employees, sql`${employees.id} = ${employeeOf}`)}`,
+    ),
     tenant.update(
       jobOpenings,
       { status: "closed", updatedAt: now },
       sql`${jobOpenings.id} = ${openingOf}`,
       eq(jobOpenings.status, "open"),
-      sql`(SELECT count(*) FROM ${candidates} c WHERE c.workspace_id = ${ws} AND c.job_opening_id = ${q(jobOpenings.id)} AND c.stage = 'hired') >= ${q(jobOpenings.positions)}`,
+      sql`(SELECT count(*) FROM ${candidates} WHERE ${tenant.scope(candidates, sql`${q(candidates.jobOpeningId)} = ${q(jobOpenings.id)}`, eq(candidates.stage, "hired"))}) >= ${q(jobOpenings.positions)}`,
     ),
     selectRows(candidateResource, tenant, eq(candidates.id, candidateId)),
     selectRows(employeeResource, tenant, sql`${employees.id} = ${employeeOf}`),
@@ -189,7 +189,7 @@ export const candidateActionRoutes = newRouter().openapi(hire, async (c) => {
   const tenant = tenantOf(c);
   let results: unknown[];
   try {
-    results = await tenant.db.batch(hireStatements(tenant, id, input, Date.now()) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    results = await tenant.batch(hireStatements(tenant, id, input, Date.now()) as [Statement, ...Statement[]]);
   } catch (error) {
     if (isUniqueViolation(error, "employees.email")) {
       throw new ApiError("conflict", "email: an employee already uses this e-mail address", {

@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { candidateActionRoutes, candidateResource } from "./candidates";
 import { jobOpeningResource } from "./job-openings";
 import { candidates, jobOpenings } from "./schema";
@@ -12,8 +11,8 @@ export default definePackage({
   tier: "add-on",
   description: "Job openings and their candidates, hired straight into HRM's employees.",
   dependsOn: ["hrm"],
-  resources: ["job-openings", "candidates"],
-  routers: [resourceRoutes(jobOpeningResource), resourceRoutes(candidateResource), candidateActionRoutes],
+  resources: [jobOpeningResource, candidateResource],
+  routers: [candidateActionRoutes],
   tables: [jobOpenings, candidates],
   widgets: recruitmentWidgets,
   skills: recruitmentSkills,

@@ -11,7 +11,7 @@ export const recruitmentWidgets = [
     unit: "count",
     reads: ["candidates"],
     query: ({ tenant }) => ({
-      statements: [tenant.db.select({ label: candidates.stage, value: count() }).from(candidates).where(tenant.scope(candidates)).groupBy(candidates.stage)],
+      statements: [tenant.selectFrom({ label: candidates.stage, value: count() }, candidates).groupBy(candidates.stage)],
       build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
     }),
   }),

@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { contactResource } from "./contacts";
 import { dealEvents, dealResource } from "./deals";
 import { leadResource } from "./leads";
@@ -13,8 +12,9 @@ export default definePackage({
   tier: 1,
   description: "CRM: contacts, leads from their sources, and deals moving through the pipeline to won or lost.",
   dependsOn: [],
-  resources: ["contacts", "leads", "deals"],
-  routers: [resourceRoutes(contactResource), resourceRoutes(leadResource), resourceRoutes(dealResource)],
+  // A deal may name a customer; nothing of sales needs accounting to be on.
+  optionalDependsOn: ["account"],
+  resources: [contactResource, leadResource, dealResource],
   tables: [contacts, leads, deals],
   events: dealEvents,
   widgets: salesWidgets,

@@ -1,5 +1,5 @@
 import { count, eq, gte, lt, sql } from "drizzle-orm";
-import { qualified as q, type Tenant } from "../../platform/db";
+import { qualified as q, type Tenant } from "../../platform/tenancy";
 import { defineWidget, largestFirst, money, type Period, percent, series, shared, timeSeries } from "../../platform/widgets";
 import { contacts, deals, leads } from "./schema";
 
@@ -11,10 +11,13 @@ type ClosedRow = MoneyRow & { status: string; deals: number };
 const closedInPeriod = (tenant: Tenant, period: Period) =>
   shared(
     `sales.closed:${period.name}`,
-    tenant.db
-      .select({ status: deals.status, currency: deals.currency, amount: sql<number>`sum(${deals.value})`, deals: count() })
-      .from(deals)
-      .where(tenant.scope(deals, gte(deals.closedAt, period.fromMs), lt(deals.closedAt, period.untilMs)))
+    tenant
+      .selectFrom(
+        { status: deals.status, currency: deals.currency, amount: sql<number>`sum(${deals.value})`, deals: count() },
+        deals,
+        gte(deals.closedAt, period.fromMs),
+        lt(deals.closedAt, period.untilMs),
+      )
       .groupBy(deals.status, deals.currency),
   );
 
@@ -28,10 +31,8 @@ export const salesWidgets = [
     reads: ["deals"],
     query: ({ tenant }) => ({
       statements: [
-        tenant.db
-          .select({ label: deals.stage, currency: deals.currency, amount: sql<number>`sum(${deals.value})` })
-          .from(deals)
-          .where(tenant.scope(deals, eq(deals.status, "open")))
+        tenant
+          .selectFrom({ label: deals.stage, currency: deals.currency, amount: sql<number>`sum(${deals.value})` }, deals, eq(deals.status, "open"))
           .groupBy(deals.stage, deals.currency),
       ],
       build: ([rows]) => {
@@ -78,10 +79,13 @@ export const salesWidgets = [
     reads: ["leads"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({ label: sql<string>`coalesce(${leads.source}, 'unknown')`, value: count() })
-          .from(leads)
-          .where(tenant.scope(leads, gte(leads.createdAt, period.fromMs), lt(leads.createdAt, period.untilMs)))
+        tenant
+          .selectFrom(
+            { label: sql<string>`coalesce(${leads.source}, 'unknown')`, value: count() },
+            leads,
+            gte(leads.createdAt, period.fromMs),
+            lt(leads.createdAt, period.untilMs),
+          )
           .groupBy(sql`1`),
       ],
       build: ([rows]) => ({ items: largestFirst(rows as { label: string; value: number }[]) }),
@@ -95,7 +99,7 @@ export const salesWidgets = [
     unit: "count",
     reads: ["contacts"],
     query: ({ tenant, period }) => ({
-      statements: [timeSeries(tenant, period, { table: sql`${contacts}`, time: sql`${q(contacts.createdAt)}`, select: sql`count(*) AS value` })],
+      statements: [timeSeries(tenant, period, { table: contacts, time: sql`${q(contacts.createdAt)}`, select: sql`count(*) AS value` })],
       build: ([rows]) =>
         series(
           period,

@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { projectResource } from "./projects";
 import { projects, tasks } from "./schema";
 import { tasklySkills } from "./skills";
@@ -12,8 +11,10 @@ export default definePackage({
   tier: 1,
   description: "Projects and the tasks on their boards, with live task counts.",
   dependsOn: [],
-  resources: ["projects", "tasks"],
-  routers: [resourceRoutes(projectResource), resourceRoutes(taskResource), taskActionRoutes],
+  // A project may name a customer and a task its assignee; projects work with accounting and HRM off.
+  optionalDependsOn: ["account", "hrm"],
+  resources: [projectResource, taskResource],
+  routers: [taskActionRoutes],
   tables: [projects, tasks],
   events: taskEvents,
   widgets: tasklyWidgets,

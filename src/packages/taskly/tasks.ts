@@ -1,15 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { eq, isNotNull, sql } from "drizzle-orm";
-import { newRouter } from "../../platform/app";
-import { tenantOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
+import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, dateBound, integerValue } from "../../platform/resource/filters";
 import { runWrite } from "../../platform/resource/writes";
+import { tenantOf } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { employees } from "../hrm/schema";
 import { projects, TASK_PRIORITIES, TASK_STATUSES, tasks } from "./schema";

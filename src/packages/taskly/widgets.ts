@@ -1,5 +1,5 @@
-import { count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { qualified as q, rawRows } from "../../platform/db";
+import { count, inArray, isNull, lt, sql } from "drizzle-orm";
+import { qualified as q } from "../../platform/tenancy";
 import { defineWidget, largestFirst, percent, series, timeSeries } from "../../platform/widgets";
 import { projects, taskCounts, tasks } from "./schema";
 
@@ -13,10 +13,8 @@ export const tasklyWidgets = [
     reads: ["tasks"],
     query: ({ tenant }) => ({
       statements: [
-        tenant.db
-          .select({ label: taskCounts.status, value: sql<number>`sum(${taskCounts.tasks})`.mapWith(Number) })
-          .from(taskCounts)
-          .where(eq(taskCounts.workspaceId, tenant.workspaceId))
+        tenant
+          .selectFrom({ label: taskCounts.status, value: sql<number>`sum(${taskCounts.tasks})`.mapWith(Number) }, taskCounts)
           .groupBy(taskCounts.status)
           .having(sql`sum(${taskCounts.tasks}) > 0`),
       ],
@@ -32,11 +30,14 @@ export const tasklyWidgets = [
     reads: ["tasks"],
     query: ({ tenant, period }) => ({
       statements: [
-        tenant.db
-          .select({ value: count() })
-          .from(tasks)
-          // The open statuses, not "<> done": three index ranges bounded by the due date, not every live task.
-          .where(tenant.scope(tasks, isNull(tasks.deletedAt), inArray(tasks.status, ["todo", "in_progress", "review"]), lt(tasks.dueDate, period.today))),
+        // The open statuses, not "<> done": three index ranges bounded by the due date, not every live task.
+        tenant.selectFrom(
+          { value: count() },
+          tasks,
+          isNull(tasks.deletedAt),
+          inArray(tasks.status, ["todo", "in_progress", "review"]),
+          lt(tasks.dueDate, period.today),
+        ),
       ],
       build: ([rows]) => ({ value: (rows as { value: number }[])[0]?.value ?? 0 }),
     }),
@@ -51,7 +52,7 @@ export const tasklyWidgets = [
     query: ({ tenant, period }) => ({
       statements: [
         timeSeries(tenant, period, {
-          table: sql`${tasks}`,
+          table: tasks,
           time: sql`${q(tasks.completedAt)}`,
           select: sql`count(*) AS value`,
           where: sql`${q(tasks.deletedAt)} IS NULL`,
@@ -77,13 +78,10 @@ export const tasklyWidgets = [
       // The task-count rollup, summed per project: a few rows per project, not its tasks.
       return {
         statements: [
-          rawRows(
-            tenant.db,
-            sql`SELECT p.id AS id, p.name AS label, sum(c.tasks) AS taskCount, sum(CASE WHEN c.status = 'done' THEN c.tasks ELSE 0 END) AS done
+          tenant.rows(sql`SELECT p.id AS id, p.name AS label, sum(c.tasks) AS taskCount, sum(CASE WHEN c.status = 'done' THEN c.tasks ELSE 0 END) AS done
                 FROM ${taskCounts} c JOIN ${projects} p ON p.id = c.project_id AND p.workspace_id = c.workspace_id AND p.status = 'active'
                 WHERE c.workspace_id = ${tenant.workspaceId}
-                GROUP BY p.id HAVING sum(c.tasks) > 0 ORDER BY taskCount DESC, p.id DESC LIMIT 5`,
-          ),
+                GROUP BY p.id HAVING sum(c.tasks) > 0 ORDER BY taskCount DESC, p.id DESC LIMIT 5`),
         ],
         build: ([rows]) => ({
           items: (rows as { id: number; label: string; taskCount: number; done: number }[]).map((row) => ({

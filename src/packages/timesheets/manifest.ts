@@ -1,5 +1,4 @@
 import { definePackage } from "../../platform/packages";
-import { resourceRoutes } from "../../platform/resource/routes";
 import { timeEntries } from "./schema";
 import { timesheetSkills } from "./skills";
 import { loggedMinutes, timeEntryResource } from "./time-entries";
@@ -11,8 +10,7 @@ export default definePackage({
   tier: "add-on",
   description: "Time employees log on tasks, capped at 1,440 minutes a day, summed into each project's logged_minutes.",
   dependsOn: ["taskly", "hrm"],
-  resources: ["time-entries"],
-  routers: [resourceRoutes(timeEntryResource, { batch: false })],
+  resources: [timeEntryResource],
   tables: [timeEntries],
   // While timesheets is enabled, projects show logged_minutes, read in the same statement as the project.
   extends: [{ resource: "projects", computed: { loggedMinutes }, output: { logged_minutes: (row) => row.loggedMinutes } }],

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { eq, isNull, ne, sql } from "drizzle-orm";
-import { qualified as q } from "../../platform/db";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row, RowCheck } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue } from "../../platform/resource/filters";
+import { qualified as q } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { employees } from "../hrm/schema";
 import { projects, tasks } from "../taskly/schema";
@@ -72,16 +72,13 @@ const dailyCap: RowCheck = {
     return sql`(SELECT coalesce(sum(other.minutes), 0) FROM ${timeEntries} other WHERE other.workspace_id = ${q(timeEntries.workspaceId)} AND other.employee_id = ${employee} AND other.date = ${date} AND other.id <> ${q(timeEntries.id)}) + ${minutes} <= ${DAILY_CAP_MINUTES}`;
   },
   async explain(tenant, row, id) {
-    const logged = await tenant.db
-      .select({ total: sql<number>`coalesce(sum(${timeEntries.minutes}), 0)`.mapWith(Number) })
-      .from(timeEntries)
-      .where(
-        tenant.scope(
-          timeEntries,
-          eq(timeEntries.employeeId, row.employeeId as number),
-          eq(timeEntries.date, row.date as string),
-          id === null ? undefined : ne(timeEntries.id, id),
-        ),
+    const logged = await tenant
+      .selectFrom(
+        { total: sql<number>`coalesce(sum(${timeEntries.minutes}), 0)`.mapWith(Number) },
+        timeEntries,
+        eq(timeEntries.employeeId, row.employeeId as number),
+        eq(timeEntries.date, row.date as string),
+        id === null ? undefined : ne(timeEntries.id, id),
       )
       .get();
     const total = (logged?.total ?? 0) + (row.minutes as number);
@@ -129,6 +126,8 @@ export const timeEntryResource: ResourceDefinition<
     { field: "employee_id", table: employees, what: "current employee (not left)", live: ne(employees.status, "left") },
   ],
   checks: [dailyCap],
+  // Row checks (the daily cap) need each write on its own: no batch route.
+  routes: { batch: false },
   examples: {
     create: { employee_id: 1, task_id: 1, date: "2026-11-20", minutes: 90, billable: true, note: "Sitemap workshop" },
     update: { minutes: 120 },

@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { rawRows } from "../../platform/db";
 import { defineWidget, largestFirst } from "../../platform/widgets";
 import { projects } from "../taskly/schema";
 import { timeEntries } from "./schema";
@@ -14,13 +13,10 @@ export const timesheetWidgets = [
     reads: ["time-entries", "projects"],
     query: ({ tenant, period }) => ({
       statements: [
-        rawRows(
-          tenant.db,
-          sql`SELECT p.id AS id, p.name AS label, sum(te.minutes) AS value
+        tenant.rows(sql`SELECT p.id AS id, p.name AS label, sum(te.minutes) AS value
               FROM ${timeEntries} te JOIN ${projects} p ON p.id = te.project_id
               WHERE te.workspace_id = ${tenant.workspaceId} AND te.date >= ${period.from} AND te.date <= ${period.to}
-              GROUP BY p.id`,
-        ),
+              GROUP BY p.id`),
       ],
       build: ([rows]) => ({
         items: largestFirst((rows as { id: number; label: string; value: number }[]).map((row) => ({ ...row, value: Number(row.value) }))),

@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
-import { sessionAware } from "../d1-session";
-import { database, Tenant } from "../db";
 import { dispatchedPrincipal } from "../dispatch";
 import { ApiError } from "../errors";
 import { tokens } from "../schema";
-import { shardDatabase } from "../shards";
+import { platformOf } from "../services";
+import { acrossWorkspaces } from "../tenancy";
+import { unauthorized } from "./caller";
 import { type Access, denial, isAllowed } from "./permissions";
-import { type Principal, resolveToken } from "./principal";
+import { resolveToken } from "./principal";
+
+export { principalOf, unauthorized } from "./caller";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -25,12 +27,14 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (header !== undefined) {
     const token = BEARER.exec(header)?.[1];
     const now = Date.now();
-    const resolution = token ? await resolveToken(c.env.DB, token, now) : null;
+    const resolution = token ? await resolveToken(c, token, now) : null;
     if (resolution) {
       c.set("principal", resolution.principal);
       // Written at most once per cache period per isolate, off the response path.
       if (!resolution.fromCache) {
-        c.executionCtx.waitUntil(database(c.env.DB).update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run());
+        c.executionCtx.waitUntil(
+          acrossWorkspaces(c.env, "directory").update(tokens, { lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run(),
+        );
       }
     } else {
       c.set("credentialRejected", true);
@@ -38,12 +42,6 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
-
-export function unauthorized(tokenWasSent: boolean, message?: string): ApiError {
-  const challenge = tokenWasSent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
-  message ??= tokenWasSent ? "The bearer token is malformed, unknown, expired or revoked" : "Authentication required: send Authorization: Bearer <token>";
-  return new ApiError("unauthorized", message, { headers: { "WWW-Authenticate": challenge } });
-}
 
 /** Route middleware: 401 without a valid credential, 403 when its role or scopes fall short. */
 export function authorize(need: Access): MiddlewareHandler<AppEnv> {
@@ -54,8 +52,9 @@ export function authorize(need: Access): MiddlewareHandler<AppEnv> {
       if (need.kind === "authenticated" && need.sessionOnly && principal.tokenKind !== "session") {
         throw new ApiError("forbidden", "This endpoint needs a session token, not an API token");
       }
-      if (!isAllowed(principal, need)) {
-        const { message, details } = denial(principal, need);
+      const { registry } = platformOf(c);
+      if (!isAllowed(principal, need, registry)) {
+        const { message, details } = denial(principal, need, registry);
         throw new ApiError("forbidden", message, details ? { details: [{ path: "", message, ...details }] } : {});
       }
     }
@@ -80,28 +79,4 @@ export function requirePackage(name: string): MiddlewareHandler<AppEnv> {
     if (principal?.disabledPackages.includes(name)) throw packageDisabled(name);
     await next();
   };
-}
-
-/** The caller; only valid behind `authorize` with a non-public access. */
-export function principalOf(c: Context<AppEnv>): Principal {
-  const principal = c.get("principal");
-  if (!principal) throw unauthorized(false);
-  return principal;
-}
-
-/**
- * The caller's workspace as a query scope — the one place every business query starts from — on its
- * shard (in the request's D1 session), or on another database (the analytics one).
- */
-export function tenantOf(c: Context<AppEnv>, on?: D1Database): Tenant {
-  const principal = principalOf(c);
-  // The workspace's shard, in the request's session (replicas, bookmarks); or the database asked for.
-  const d1 = on ?? sessionAware(shardDatabase(c.env, principal.shard));
-  return new Tenant(database(d1), principal.workspace.id, () => c.set("eventsRecorded", true), principal.disabledPackages);
-}
-
-/** The caller's workspace on the directory (workspaces, users, tokens, SSO apps, chat integrations). */
-export function directoryOf(c: Context<AppEnv>): Tenant {
-  const principal = principalOf(c);
-  return new Tenant(database(sessionAware(c.env.DB)), principal.workspace.id, () => {}, principal.disabledPackages);
 }

@@ -1,4 +1,4 @@
-import { registry } from "../packages";
+import type { PackageRegistry } from "../packages";
 import type { Role } from "../schema";
 
 /** A business resource a package serves ("contacts", "job-openings"): scopes are `<resource>:read|write`. */
@@ -8,13 +8,8 @@ export const BROAD_SCOPES = ["read", "write", "admin"] as const;
 export const DEFAULT_API_TOKEN_SCOPES = ["write"];
 
 /** read, write, admin, and `<resource>:read|write` for every resource of the packages in this build. */
-export function knownScopes(): string[] {
-  return [
-    ...BROAD_SCOPES,
-    ...registry()
-      .resources()
-      .flatMap((resource) => [`${resource}:read`, `${resource}:write`]),
-  ];
+export function knownScopes(registry: PackageRegistry): string[] {
+  return [...BROAD_SCOPES, ...registry.resources().flatMap((resource) => [`${resource}:read`, `${resource}:write`])];
 }
 
 /** What a route needs from its caller. */
@@ -40,13 +35,13 @@ export const access = {
 
 const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
-function roleAllows(role: Role, need: Access): boolean {
+function roleAllows(role: Role, need: Access, registry: PackageRegistry): boolean {
   switch (need.kind) {
     case "public":
     case "authenticated":
       return true;
     case "resource":
-      return ROLE_RANK[role] >= ROLE_RANK[registry().minimumRole(need.resource, need.action)];
+      return ROLE_RANK[role] >= ROLE_RANK[registry.minimumRole(need.resource, need.action)];
     case "admin":
       return ROLE_RANK[role] >= ROLE_RANK.admin;
     case "owner":
@@ -95,10 +90,14 @@ const MINIMUM_ROLE: Record<Exclude<Access["kind"], "public" | "authenticated">, 
 };
 
 /** Why `principal` may not pass `need`, naming the role or the scope it lacks. */
-export function denial(principal: { role: Role; scopes: readonly string[] | null }, need: Access): { message: string; details?: Record<string, unknown> } {
+export function denial(
+  principal: { role: Role; scopes: readonly string[] | null },
+  need: Access,
+  registry: PackageRegistry,
+): { message: string; details?: Record<string, unknown> } {
   if (need.kind === "public" || need.kind === "authenticated") return { message: "Not allowed" };
-  if (!roleAllows(principal.role, need)) {
-    const minimum = need.kind === "resource" ? `${registry().minimumRole(need.resource, need.action)} or above` : MINIMUM_ROLE[need.kind];
+  if (!roleAllows(principal.role, need, registry)) {
+    const minimum = need.kind === "resource" ? `${registry.minimumRole(need.resource, need.action)} or above` : MINIMUM_ROLE[need.kind];
     const action = need.kind === "resource" ? `${need.action} ${need.resource}` : need.kind === "admin" ? "administer the workspace" : "do this";
     return { message: `Your role (${principal.role}) cannot ${action}; that needs ${minimum}`, details: { role: principal.role, required_role: minimum } };
   }
@@ -114,8 +113,8 @@ export function denial(principal: { role: Role; scopes: readonly string[] | null
  * A session acts with its user's role; an API token with its scopes, bounded by the role of the
  * user who created it (a demoted admin's tokens lose admin powers).
  */
-export function isAllowed(principal: { role: Role; scopes: readonly string[] | null }, need: Access): boolean {
-  if (!roleAllows(principal.role, need)) return false;
+export function isAllowed(principal: { role: Role; scopes: readonly string[] | null }, need: Access, registry: PackageRegistry): boolean {
+  if (!roleAllows(principal.role, need, registry)) return false;
   return principal.scopes === null || scopesAllow(principal.scopes, need);
 }
 

@@ -1,25 +1,12 @@
 import { eq } from "drizzle-orm";
-import { database } from "../db";
-import { type Plan, type Role, type TokenKind, tokens, users, workspaces } from "../schema";
-import { isHeld } from "../shards";
+import type { Context } from "hono";
+import type { AppEnv, Principal } from "../context";
+import { type Plan, type Role, tokens, users, workspaces } from "../schema";
+import { platformOf } from "../services";
+import { acrossWorkspaces, isHeld } from "../tenancy";
 import { hashToken, looksLikeToken } from "./tokens";
 
-/** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
-export type Principal = {
-  tokenId: number;
-  tokenKind: TokenKind;
-  tokenHash: string;
-  expiresAt: number | null;
-  /** null for session tokens (they act with the role alone). */
-  scopes: string[] | null;
-  role: Role;
-  user: { id: number; name: string; email: string; role: Role };
-  workspace: { id: number; name: string; plan: Plan };
-  /** The workspace's shard (the D1 binding of its business data), and whether it is being moved right now. */
-  shard: string;
-  moving: boolean;
-  disabledPackages: string[];
-};
+export type { Principal } from "../context";
 
 /** The user and workspace columns every principal is read with (a token, or a chat bot's user). */
 export const principalColumns = {
@@ -72,52 +59,55 @@ export function buildPrincipal(
  */
 export const TOKEN_CACHE_TTL_MS = 5_000;
 const TOKEN_CACHE_MAX_ENTRIES = 10_000;
-const cache = new Map<string, { principal: Principal; cachedAt: number }>();
 
-export function evictCachedTokens(matches: (principal: Principal) => boolean): void {
-  for (const [hash, entry] of cache) if (matches(entry.principal)) cache.delete(hash);
+/**
+ * The isolate's verified tokens (by hash) and the hash of each token it has seen recently: a SHA-256 per
+ * request is the one cryptographic step of the hot path, and a token's hash never changes.
+ */
+type TokenCache = { principals: Map<string, { principal: Principal; cachedAt: number }>; hashes: Map<string, string> };
+
+function tokenCache(c: Context<AppEnv>): TokenCache {
+  return platformOf(c).isolate.get("auth.tokens", () => ({ principals: new Map(), hashes: new Map() }));
 }
 
-function remember(principal: Principal, now: number): void {
-  if (cache.size >= TOKEN_CACHE_MAX_ENTRIES) {
+/** Forgets the cached principals that match (after a revocation, a role or a plan change). */
+export function evictCachedTokens(c: Context<AppEnv>, matches: (principal: Principal) => boolean): void {
+  const { principals } = tokenCache(c);
+  for (const [hash, entry] of principals) if (matches(entry.principal)) principals.delete(hash);
+}
+
+function remember(cache: TokenCache, principal: Principal, now: number): void {
+  if (cache.principals.size >= TOKEN_CACHE_MAX_ENTRIES) {
     // Map iteration is insertion order: drop the oldest entry.
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
+    const oldest = cache.principals.keys().next().value;
+    if (oldest !== undefined) cache.principals.delete(oldest);
   }
-  cache.set(principal.tokenHash, { principal, cachedAt: now });
+  cache.principals.set(principal.tokenHash, { principal, cachedAt: now });
 }
 
 export type Resolution = { principal: Principal; fromCache: boolean } | null;
 
 /** A bearer token → its principal, or null when it is malformed, unknown, expired or revoked. */
-// The hash of each token this isolate has seen recently: a SHA-256 per request is the one cryptographic
-// step of the hot path, and a token's hash never changes (the principal behind it is cached apart).
-const hashes = new Map<string, string>();
-
-export async function resolveToken(d1: D1Database, token: string, now: number): Promise<Resolution> {
+export async function resolveToken(c: Context<AppEnv>, token: string, now: number): Promise<Resolution> {
   if (!looksLikeToken(token)) return null;
+  const cache = tokenCache(c);
+  const { hashes } = cache;
   let hash = hashes.get(token);
   if (hash === undefined) {
     hash = await hashToken(token);
     if (hashes.size >= TOKEN_CACHE_MAX_ENTRIES) hashes.clear();
     hashes.set(token, hash);
   }
-  const cached = cache.get(hash);
+  const cached = cache.principals.get(hash);
   if (cached && now - cached.cachedAt < TOKEN_CACHE_TTL_MS) {
     if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= now) return null;
     return { principal: cached.principal, fromCache: true };
   }
-  cache.delete(hash);
+  cache.principals.delete(hash);
 
-  const row = await database(d1)
-    .select({
-      tokenId: tokens.id,
-      tokenKind: tokens.kind,
-      expiresAt: tokens.expiresAt,
-      scopes: tokens.scopes,
-      ...principalColumns,
-    })
-    .from(tokens)
+  // A token names its workspace: the lookup is by its hash, across workspaces.
+  const row = await acrossWorkspaces(c.env, "directory")
+    .selectFrom({ tokenId: tokens.id, tokenKind: tokens.kind, expiresAt: tokens.expiresAt, scopes: tokens.scopes, ...principalColumns }, tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
     .innerJoin(workspaces, eq(workspaces.id, tokens.workspaceId))
     .where(eq(tokens.tokenHash, hash))
@@ -129,6 +119,6 @@ export async function resolveToken(d1: D1Database, token: string, now: number): 
     { tokenId: row.tokenId, tokenKind: row.tokenKind, tokenHash: hash, expiresAt: row.expiresAt, scopes: row.tokenKind === "api" ? (row.scopes ?? []) : null },
     now,
   );
-  remember(principal, now);
+  remember(cache, principal, now);
   return { principal, fromCache: false };
 }

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../context";
 
 export const WINDOW_MS = 60_000;
 
@@ -21,7 +20,7 @@ type Counter = { window: number; count: number };
  * Windows are aligned to the minute and reset lazily by window number, so no alarm is needed.
  * The SQLite-backed KV write is durable before the reply leaves (output gate).
  */
-export class RateLimiter extends DurableObject<Env> {
+export class RateLimiter extends DurableObject {
   /**
    * Takes up to `want` requests' worth of the window at `now` (a lease for the caller's isolate),
    * against `limit` or, unless `forceLimit`, the stored plan limit.

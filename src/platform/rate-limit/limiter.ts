@@ -1,3 +1,4 @@
+import type { IsolateState } from "../isolate";
 import { type Grant, type LimitDecision, type RateLimiter, WINDOW_MS } from "./durable-object";
 
 /** What the middleware needs from a rate limiter; the algorithm behind it can change. */
@@ -16,6 +17,7 @@ export interface CounterStore {
 
 export class DurableObjectCounters implements CounterStore {
   // Ids are pure functions of the name: keep them for the life of the isolate.
+  // Ids are pure functions of the name (a memo, not state).
   private static ids = new Map<string, DurableObjectId>();
 
   constructor(private readonly namespace: DurableObjectNamespace<RateLimiter>) {}
@@ -46,9 +48,8 @@ export function leaseSize(limit: number): number {
 
 type Lease = { window: number; limit: number; permits: number; remainingAtStore: number; resetAt: number; exhausted: boolean };
 
-// Per isolate: the permits this isolate holds for each key in the current window.
-const leases = new Map<string, Lease>();
-const refills = new Map<string, Promise<void>>();
+/** Per isolate: the permits it holds for each key in the current window, and the refills under way. */
+export type LeaseBook = { leases: Map<string, Lease>; refills: Map<string, Promise<void>> };
 
 /**
  * Exact limits at a fraction of the object calls: an isolate takes a small lease of the window from
@@ -58,12 +59,21 @@ const refills = new Map<string, Promise<void>>();
  * window ends — at most leaseSize(limit) per isolate.
  */
 export class LeasingLimiter implements Limiter {
-  constructor(private readonly store: CounterStore) {}
+  private readonly leases: Map<string, Lease>;
+  private readonly refills: Map<string, Promise<void>>;
+
+  constructor(
+    private readonly store: CounterStore,
+    book: LeaseBook = { leases: new Map(), refills: new Map() },
+  ) {
+    this.leases = book.leases;
+    this.refills = book.refills;
+  }
 
   async check(key: string, limit: number, now: number, forceLimit: boolean): Promise<LimitDecision> {
     const window = Math.floor(now / WINDOW_MS);
     for (;;) {
-      const lease = leases.get(key);
+      const lease = this.leases.get(key);
       if (lease && lease.window === window) {
         if (lease.permits > 0) {
           lease.permits -= 1;
@@ -72,10 +82,10 @@ export class LeasingLimiter implements Limiter {
         if (lease.exhausted) return { allowed: false, limit: lease.limit, remaining: 0, resetAt: lease.resetAt };
       }
       // One refill per key at a time; requests that arrive meanwhile wait for it and try again.
-      let refill = refills.get(key);
+      let refill = this.refills.get(key);
       if (!refill) {
-        refill = this.refill(key, limit, now, forceLimit, window).finally(() => refills.delete(key));
-        refills.set(key, refill);
+        refill = this.refill(key, limit, now, forceLimit, window).finally(() => this.refills.delete(key));
+        this.refills.set(key, refill);
       }
       await refill;
     }
@@ -83,10 +93,10 @@ export class LeasingLimiter implements Limiter {
 
   private async refill(key: string, limit: number, now: number, forceLimit: boolean, window: number): Promise<void> {
     const grant = await this.store.take(key, limit, now, forceLimit, leaseSize(limit));
-    const current = leases.get(key);
+    const current = this.leases.get(key);
     const carried = current && current.window === window ? current.permits : 0;
-    if (leases.size > 10_000) for (const [stale, lease] of leases) if (lease.window < window) leases.delete(stale);
-    leases.set(key, {
+    if (this.leases.size > 10_000) for (const [stale, lease] of this.leases) if (lease.window < window) this.leases.delete(stale);
+    this.leases.set(key, {
       window,
       limit: grant.limit,
       permits: carried + grant.granted,
@@ -99,13 +109,14 @@ export class LeasingLimiter implements Limiter {
   async setLimit(key: string, limit: number): Promise<void> {
     await this.store.setLimit(key, limit);
     // This isolate's lease was taken under the old limit: the next request asks the object again.
-    leases.delete(key);
+    this.leases.delete(key);
   }
 }
 
-/** The production limiter: leases from one Durable Object per key. */
-export function durableLimiter(namespace: DurableObjectNamespace<RateLimiter>): Limiter {
-  return new LeasingLimiter(new DurableObjectCounters(namespace));
+/** The production limiter: leases from one Durable Object per key, kept in the isolate's state. */
+export function durableLimiter(namespace: DurableObjectNamespace<RateLimiter>, isolate: IsolateState): Limiter {
+  const book = isolate.get<LeaseBook>("rate-limit.leases", () => ({ leases: new Map(), refills: new Map() }));
+  return new LeasingLimiter(new DurableObjectCounters(namespace), book);
 }
 
 export const workspaceKey = (workspaceId: number) => `workspace:${workspaceId}`;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { ApiError, errorResponse } from "../errors";
+import { platformOf } from "../services";
 import { clock } from "../time";
 import { type LimitDecision, WINDOW_MS } from "./durable-object";
 import { durableLimiter, ipKey, type Limiter, workspaceKey } from "./limiter";
@@ -105,7 +106,7 @@ export async function countRequest(
   const [key, limit] =
     "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
   const policy: LimitPolicy = "workspace" in subject ? "workspace" : "ip";
-  const decision = await durableLimiter(c.env.RATE_LIMITER)
+  const decision = await durableLimiter(c.env.RATE_LIMITER, platformOf(c).isolate)
     .check(key, override ?? limit, at, override !== null || !("workspace" in subject))
     .catch(() => null);
   if (decision && !decision.allowed) throw rateLimited(decision, policy, at);

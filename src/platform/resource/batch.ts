@@ -1,10 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { eq, inArray, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { Tenant } from "../db";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
 import { MAX_MINOR_UNITS } from "../fields";
 import { moneyTotals } from "../schema";
+import type { Statement, Tenant } from "../tenancy";
 import { issuesToDetails } from "../validation";
 import type { AnyResource } from "./definition";
 import { columnKey } from "./definition";
@@ -95,24 +94,21 @@ async function preload(def: AnyResource, tenant: Tenant, operations: Operation[]
       ),
     ],
   }));
-  const reads: { kind: "row" | number; query: BatchItem<"sqlite"> }[] = [];
+  const reads: { kind: "row" | number; query: Statement }[] = [];
   for (const chunk of chunks(ids))
     reads.push({ kind: "row", query: selectRows(def, tenant, def.softDelete ? isNull(def.softDelete.column) : undefined, inArray(def.table.id, chunk)) });
   referenced.forEach(({ ref, ids: refIds }, position) => {
     for (const chunk of chunks(refIds)) {
       reads.push({
         kind: position,
-        query: tenant.db
-          .select({ id: ref.table.id })
-          .from(ref.table)
-          .where(tenant.scope(ref.table, inArray(ref.table.id, chunk), ref.live)),
+        query: tenant.selectFrom({ id: ref.table.id }, ref.table, inArray(ref.table.id, chunk), ref.live),
       });
     }
   });
   const rows = new Map<number, Values>();
   const found = referenced.map(() => new Set<number>());
   if (reads.length > 0) {
-    const results = (await tenant.db.batch(reads.map((read) => read.query) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as Values[][];
+    const results = (await tenant.batch(reads.map((read) => read.query) as [Statement, ...Statement[]])) as Values[][];
     results.forEach((result, i) => {
       const kind = reads[i]!.kind;
       for (const row of result) kind === "row" ? rows.set(row.id as number, row) : found[kind]!.add(row.id as number);

@@ -2,10 +2,12 @@ import type { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { BusinessResource } from "../auth/permissions";
-import type { Tenant } from "../db";
 import type { ErrorDetail } from "../errors";
 import type { EventType } from "../events";
+import type { Tenant } from "../tenancy";
+
+/** The generic routes a resource may turn off (list and get are always there). */
+export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
 
 /** A tenant table every resource has: id, workspace_id and timestamps. */
 export type ResourceTable = SQLiteTable & {
@@ -101,7 +103,8 @@ export type EventRule =
     };
 
 export type ResourceDefinition<T extends ResourceTable, Create extends object, Update extends object, Output> = {
-  name: BusinessResource;
+  /** The API path and the scope name: "contacts", "job-openings". */
+  name: string;
   /** "contact": used in messages and OpenAPI names. */
   singular: string;
   tags: string[];
@@ -157,6 +160,8 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
    * name are ids 1 (and 2 in a batch's delete), which the test maps onto real rows.
    */
   examples: { create: Record<string, unknown>; update: Record<string, unknown> };
+  /** Which generic routes it has (all by default): list, get, create, update, delete, batch. */
+  routes?: RouteSet;
   /** A sentence or two for the reference beyond what the definition says by itself (rules, side effects). */
   notes?: { create?: string; update?: string; delete?: string };
   /** Statements that must run before a create in its batch (e.g. a per-workspace counter). */

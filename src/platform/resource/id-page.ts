@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { desc, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../pagination";
+import type { Tenant } from "../tenancy";
 import type { ListMeta } from "./list";
 
 /** `?limit` and `?cursor` for the lists that are only paged, newest first (users, tokens, webhooks). */

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { asc, count, desc, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Tenant } from "../db";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
+import type { Tenant } from "../tenancy";
 import { type AnyResource, columnKey, type SortExpression } from "./definition";
 import { booleanParam } from "./filters";
 import { pageQueryShape } from "./id-page";
@@ -113,11 +113,8 @@ export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuer
   let rows: Record<string, unknown>[];
   let total: number | undefined;
   if (query.include_total) {
-    const countQuery = tenant.db
-      .select({ total: count() })
-      .from(table)
-      .where(tenant.scope(table, ...conditions));
-    const [page, counted] = await tenant.db.batch([pageQuery, countQuery]);
+    const countQuery = tenant.selectFrom({ total: count() }, table, ...conditions);
+    const [page, counted] = await tenant.batch([pageQuery, countQuery]);
     rows = page as Record<string, unknown>[];
     total = counted[0]?.total ?? 0;
   } else {

@@ -1,7 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Tenant } from "../db";
 import type { ErrorDetail } from "../errors";
-import { assertThat } from "../guards";
+import type { Tenant } from "../tenancy";
 import type { Reference } from "./definition";
 
 type Wanted = Reference & { id: number };
@@ -11,10 +10,7 @@ function wanted(references: Reference[] | undefined, input: Record<string, unkno
 }
 
 function lookup(tenant: Tenant, ref: Wanted) {
-  return tenant.db
-    .select({ id: ref.table.id })
-    .from(ref.table)
-    .where(tenant.scope(ref.table, eq(ref.table.id, ref.id), ref.live));
+  return tenant.selectFrom({ id: ref.table.id }, ref.table, eq(ref.table.id, ref.id), ref.live);
 }
 
 /**
@@ -22,7 +18,7 @@ function lookup(tenant: Tenant, ref: Wanted) {
  * workspace when the batch runs; another workspace's row looks exactly like a missing one.
  */
 export function referenceGuards(tenant: Tenant, references: Reference[] | undefined, input: Record<string, unknown>) {
-  return wanted(references, input).map((ref) => assertThat(tenant.db, sql`EXISTS ${lookup(tenant, ref)}`, `reference:${ref.field}`));
+  return wanted(references, input).map((ref) => tenant.assertThat(sql`EXISTS ${lookup(tenant, ref)}`, `reference:${ref.field}`));
 }
 
 /** Why references fail, one detail per field, from one D1 batch (for messages; the guards enforce). */
@@ -30,6 +26,6 @@ export async function referenceProblems(tenant: Tenant, references: Reference[] 
   const refs = wanted(references, input);
   if (refs.length === 0) return [];
   const lookups = refs.map((ref) => lookup(tenant, ref));
-  const results = (await tenant.db.batch(lookups as [(typeof lookups)[0], ...typeof lookups])) as unknown[][];
+  const results = (await tenant.batch(lookups as [(typeof lookups)[0], ...typeof lookups])) as unknown[][];
   return refs.flatMap((ref, i) => (results[i]!.length === 0 ? [{ path: ref.field, message: `no ${ref.what} with this id in this workspace` }] : []));
 }

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { newRouter, type Router } from "../app";
-import { tenantOf } from "../auth/middleware";
 import { access } from "../auth/permissions";
 import { configOf } from "../config";
 import { ApiError } from "../errors";
-import { linkNextPage } from "../links";
-import { defineRoute, describeTag, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
+import { linkNextPage } from "../http/links";
+import { newRouter, type Router } from "../http/router";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
+import { tenantOf } from "../tenancy";
 import { BatchBody, BatchResult, runBatch } from "./batch";
-import type { AnyResource } from "./definition";
+import type { AnyResource, RouteSet } from "./definition";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
 import { loadRow, outputOf, present, runWrite } from "./writes";
 
@@ -21,8 +21,6 @@ export const ListMeta = z
   .openapi("ListMeta");
 
 export const Deleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).openapi("Deleted");
-
-export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
 
 const list = (items: string[]) => items.map((item) => `\`${item}\``).join(", ");
 
@@ -108,7 +106,6 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   const { name, singular, tags } = def;
   const [one, many] = [pascal(singular), pascal(name)];
   const aSingular = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
-  describeTag(tags[0]!, def.description);
   if (def.checks && options.batch !== false) throw new Error(`${name}: a resource with row checks has no batch route`);
   const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
   const path = `/${name}`;

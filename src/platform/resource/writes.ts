@@ -1,12 +1,10 @@
-import { and, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { isForeignKeyViolation, isMoneyTotalExceeded, isUniqueViolation, type Tenant } from "../db";
+import { eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { ApiError, type ErrorDetail } from "../errors";
+import { isForeignKeyViolation, isGuardFailure, isMoneyTotalExceeded, isUniqueViolation } from "../errors-db";
 import { newEventId } from "../events";
 import { MAX_MINOR_UNITS } from "../fields";
-import { assertChanged, assertThat, isGuardFailure } from "../guards";
-import { registry } from "../packages";
 import { events } from "../schema";
+import type { Statement, Tenant } from "../tenancy";
 import { type AnyResource, columnKey, type EventRule, type ResourceTable, type Row } from "./definition";
 import { referenceGuards, referenceProblems } from "./references";
 import { rowJson } from "./row-json";
@@ -18,7 +16,7 @@ export type Operation = { op: "create"; data: object } | { op: "update"; id: num
 export type Outcome = { status: 200 | 201; row: Row<ResourceTable> } | { status: 200; data: unknown };
 
 /** A write turned into statements for one D1 batch, and how to read its result from theirs. */
-export type PlannedWrite = { statements: BatchItem<"sqlite">[]; finish(results: unknown[]): Outcome };
+export type PlannedWrite = { statements: Statement[]; finish(results: unknown[]): Outcome };
 
 type AnyRow = Row<ResourceTable>;
 type Values = Record<string, unknown>;
@@ -29,11 +27,7 @@ function live(def: AnyResource, ...conditions: (SQL | undefined)[]): (SQL | unde
 }
 
 /** Fields other packages add to this resource, for the packages the workspace has enabled. */
-function extensions(def: AnyResource, tenant: Tenant) {
-  return registry()
-    .extensionsOf(def.name)
-    .filter(({ pkg }) => tenant.isEnabled(pkg));
-}
+const extensions = (def: AnyResource, tenant: Tenant) => tenant.extensionsOf(def.name);
 
 /** The columns a read returns: the table's, the computed read-only fields, and enabled extensions'. */
 export function selection(def: AnyResource, tenant: Tenant) {
@@ -42,10 +36,7 @@ export function selection(def: AnyResource, tenant: Tenant) {
 
 /** SELECT <columns and computed fields> FROM <table> WHERE workspace_id = ? AND … */
 export function selectRows(def: AnyResource, tenant: Tenant, ...conditions: (SQL | undefined)[]) {
-  return tenant.db
-    .select(selection(def, tenant))
-    .from(def.table)
-    .where(tenant.scope(def.table, ...conditions));
+  return tenant.selectFrom(selection(def, tenant), def.table, ...conditions);
 }
 
 /** A row as the API shows it: the resource's output plus the fields of enabled extensions. */
@@ -57,32 +48,14 @@ export function outputOf(def: AnyResource, tenant: Tenant, row: AnyRow): unknown
   return output;
 }
 
-// The by-id lookup is the hottest query: its SQL is built once per resource, database and set of
-// enabled extensions, not per request.
-const byIdQueries = new WeakMap<Tenant["db"], Map<string, { get(values: { workspace: number; id: number }): Promise<unknown> }>>();
-
-function byIdQuery(def: AnyResource, tenant: Tenant) {
-  let queries = byIdQueries.get(tenant.db);
-  if (!queries) {
-    queries = new Map();
-    byIdQueries.set(tenant.db, queries);
-  }
-  const key = [def.name, ...extensions(def, tenant).map(({ pkg }) => pkg)].join("+");
-  let query = queries.get(key);
-  if (!query) {
-    const table = def.table;
-    query = tenant.db
-      .select(selection(def, tenant))
-      .from(table)
-      .where(and(eq(table.workspaceId, sql.placeholder("workspace")), eq(table.id, sql.placeholder("id")), ...live(def)))
-      .prepare();
-    queries.set(key, query);
-  }
-  return query;
-}
-
+/**
+ * The by-id lookup is the hottest query: prepared once per resource, database and set of enabled
+ * extensions (tenant.byId), not built per request.
+ */
 export async function loadRow(def: AnyResource, tenant: Tenant, id: number): Promise<AnyRow | null> {
-  return ((await byIdQuery(def, tenant).get({ workspace: tenant.workspaceId, id })) as AnyRow | undefined) ?? null;
+  const key = [def.name, ...extensions(def, tenant).map(({ pkg }) => pkg)].join("+");
+  const lookup = tenant.byId(key, selection(def, tenant), def.table, ...live(def));
+  return ((await lookup(id)) as AnyRow | undefined) ?? null;
 }
 
 /** Live rows by id, read in one D1 batch (D1 binds at most 100 values per statement). */
@@ -91,7 +64,7 @@ export async function loadRows(def: AnyResource, tenant: Tenant, ids: number[]):
   if (unique.length === 0) return new Map();
   const reads = [];
   for (let i = 0; i < unique.length; i += 90) reads.push(selectRows(def, tenant, ...live(def, inArray(def.table.id, unique.slice(i, i + 90)))));
-  const results = (await tenant.db.batch(reads as [(typeof reads)[0], ...typeof reads])) as AnyRow[][];
+  const results = (await tenant.batch(reads as [(typeof reads)[0], ...typeof reads])) as AnyRow[][];
   return new Map(results.flat().map((row) => [row.id as number, row]));
 }
 
@@ -144,20 +117,19 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
     const before = def.beforeCreate?.(tenant, now) ?? [];
     const guards = [
       ...referenceGuards(tenant, def.references, operation.data as Values),
-      ...(def.checks ?? []).map((check, i) => assertThat(tenant.db, check.onCreate(values, tenant), `${def.name}:check:${i}`)),
+      ...(def.checks ?? []).map((check, i) => tenant.assertThat(check.onCreate(values, tenant), `${def.name}:check:${i}`)),
     ];
-    const insert = tenant.insert(table, { ...values, createdAt: now, updatedAt: now } as never);
+    const insert = tenant.insert(table, { ...values, createdAt: now, updatedAt: now });
     // last_insert_rowid() is the new row until the next INSERT: read it back, then record its event.
     const inserted = sql`last_insert_rowid()`;
     const rules = eventRulesFor(def, operation, values);
     if (rules.length > 1) throw new Error(`${def.name}: at most one event per create`);
     const recorded = rules.map((rule) => {
-      tenant.onEventRecorded();
-      return tenant.db
-        .insert(events)
-        .select(
-          sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${rule.type}, ${rowJson(def)}, NULL, ${now}, NULL FROM ${table} WHERE ${table.id} = ${inserted}`,
-        );
+      tenant.eventRecorded();
+      return tenant.insertSelect(
+        events,
+        sql`SELECT ${newEventId()}, ${tenant.workspaceId}, ${rule.type}, ${rowJson(def)}, NULL, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, eq(table.id, inserted))}`,
+      );
     });
     const statements = [...before, ...guards, insert, readBack(def, tenant, inserted), ...recorded];
     const readIndex = before.length + guards.length + 1;
@@ -167,11 +139,9 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
   const target = live(def, eq(table.id, operation.id));
   if (operation.op === "delete") {
     const conditions = [...target, ...deleteConditions(def)];
-    const remove = def.softDelete
-      ? tenant.update(table, { ...def.softDelete.set(now), updatedAt: now } as never, ...conditions)
-      : tenant.delete(table, ...conditions);
+    const remove = def.softDelete ? tenant.update(table, { ...def.softDelete.set(now), updatedAt: now }, ...conditions) : tenant.delete(table, ...conditions);
     return {
-      statements: [remove, assertChanged(tenant.db, `${def.name}:${operation.id}`)],
+      statements: [remove, tenant.assertChanged(`${def.name}:${operation.id}`)],
       finish: () => ({ status: 200, data: { id: operation.id, deleted: true } }),
     };
   }
@@ -195,22 +165,22 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
   const rules = eventRulesFor(def, operation, values).flatMap((rule) => (rule.on === "change" ? [rule] : []));
   const eventIds = rules.map(() => newEventId());
   const recorded = rules.map((rule, i) => {
-    tenant.onEventRecorded();
+    tenant.eventRecorded();
     const previous = rule.previous ? sql`json_object(${rule.field}, ${rule.column})` : sql`NULL`;
     const changes = sql`${rule.column} IS NOT ${values[columnKey(def, rule.column)]}`;
-    return tenant.db
-      .insert(events)
-      .select(
-        sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`,
-      );
+    return tenant.insertSelect(
+      events,
+      sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`,
+    );
   });
   const checks = (def.checks ?? []).map((check) => check.onUpdate(values));
-  const update = tenant.update(table, { ...values, updatedAt: now } as never, ...target, ...updateConditions(def, operation.data as Values, values), ...checks);
+  const update = tenant.update(table, { ...values, updatedAt: now }, ...target, ...updateConditions(def, operation.data as Values, values), ...checks);
   const fills = eventIds.map((eventId) =>
-    tenant.db
-      .update(events)
-      .set({ data: sql`(SELECT ${rowJson(def)} FROM ${table} WHERE ${tenant.scope(table, eq(table.id, operation.id))})` })
-      .where(eq(events.id, eventId)),
+    tenant.update(
+      events,
+      { data: sql`(SELECT ${rowJson(def)} FROM ${table} WHERE ${tenant.scope(table, eq(table.id, operation.id))})` },
+      eq(events.id, eventId),
+    ),
   );
   // Without computed fields the UPDATE returns the row as it is after the write: no read-back statement.
   if (!def.computed && extensions(def, tenant).length === 0) {
@@ -226,11 +196,11 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
         },
       };
     }
-    const statements = [...guards, ...recorded, update.returning(), assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills];
+    const statements = [...guards, ...recorded, update.returning(), tenant.assertChanged(`${def.name}:${operation.id}`), ...fills];
     const updateIndex = guards.length + recorded.length;
     return { statements, finish: (results) => ({ status: 200, row: (results[updateIndex] as AnyRow[])[0]! }) };
   }
-  const statements = [...guards, ...recorded, update, assertChanged(tenant.db, `${def.name}:${operation.id}`), ...fills, readBack(def, tenant, operation.id)];
+  const statements = [...guards, ...recorded, update, tenant.assertChanged(`${def.name}:${operation.id}`), ...fills, readBack(def, tenant, operation.id)];
   return { statements, finish: (results) => ({ status: 200, row: (results.at(-1) as AnyRow[])[0]! }) };
 }
 
@@ -282,7 +252,7 @@ export async function executeWrites(
   const statements = plans.flatMap((plan) => plan.statements);
   let results: unknown[];
   try {
-    results = await tenant.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    results = await tenant.batch(statements as [Statement, ...Statement[]]);
   } catch (error) {
     if (isGuardFailure(error)) throw await onGuardFailure();
     throw constraintError(def, error) ?? error;

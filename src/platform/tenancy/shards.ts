@@ -1,16 +1,13 @@
 import { sql } from "drizzle-orm";
-import type { Env } from "./context";
-import directoryTables from "./directory-tables.json";
+import type { Env } from "../context";
+import { HOLD_LIMIT_MS, isHeld } from "./hold";
 
 /**
  * Workspaces' business data lives in shards: the D1 bindings named in SHARDS ("DB,SHARD_1"; DB, the
  * directory, is also shard 0). The directory's `workspaces.shard` maps each workspace to its shard; a new
- * workspace goes to the one with the fewest workspaces. Nothing but the tenant helper (tenantOf) and the
- * background jobs below reach a shard, and no query spans two.
+ * workspace goes to the one with the fewest workspaces. Only the tenancy module reaches a shard (tenantOf
+ * for a request's workspace, the background helpers for sweeps), and no query spans two.
  */
-
-/** The directory's own tables (DB only); every other table is on every shard. */
-export const DIRECTORY_TABLES: readonly string[] = directoryTables;
 
 /** The shard names of this deployment, in order (at least DB). */
 export function shardNames(env: Env): string[] {
@@ -38,15 +35,6 @@ export function leastLoadedShard(env: Env) {
   return sql`(SELECT s.value FROM json_each(${JSON.stringify(shardNames(env))}) s
               LEFT JOIN workspaces w ON w.shard = s.value GROUP BY s.key, s.value ORDER BY count(w.id), s.key LIMIT 1)`;
 }
-
-/**
- * How long a move may hold a workspace's writes: a hold older than this has lapsed (the operator's script
- * died), so the workspace takes writes again on its shard and the move's switch is refused.
- */
-export const HOLD_LIMIT_MS = 5 * 60_000;
-
-/** Whether a workspace is held by a move right now. */
-export const isHeld = (movingSince: number | null, now: number) => movingSince !== null && now - movingSince < HOLD_LIMIT_MS;
 
 /** Where a workspace's rows are, and whether a move holds them, from the directory (null: no such workspace). */
 export async function placementOf(env: Env, workspaceId: number, now = Date.now()): Promise<{ shard: string; held: boolean } | null> {

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { publicOrigin } from "./app";
-import type { AppEnv } from "./context";
+import type { AppEnv } from "../context";
+import { publicOrigin } from "./origin";
 
 /**
  * `Link: <…?cursor=…>; rel="next"` on a list page that has more (RFC 8288, as GitHub sends it): the same

@@ -1,17 +1,14 @@
-import { type Context, Hono } from "hono";
-import { z } from "zod";
-import type { AppEnv, Env } from "./context";
-import { sha256Hex, timingSafeEqual, utf8 } from "./crypto";
-import { ApiError } from "./errors";
-import { DIRECTORY_TABLES, HOLD_LIMIT_MS, isHeld, shardDatabase, shardNames } from "./shards";
-import { issuesToDetails } from "./validation";
+import type { Env } from "../context";
+import { ApiError } from "../errors";
+import { HOLD_LIMIT_MS, isHeld } from "./hold";
+import { shardDatabase, shardNames } from "./shards";
 
 /**
  * Moving one workspace to another shard, in steps an operator's script drives (`npm run shard:move`):
  * copy → hold (writes refused) → prune and catch-up copy → switch (verified) → cleanup. Each step is
  * bounded (a page of rows), runs in the worker next to the databases, and checks the directory's state
- * first, so a step sent twice or out of order does nothing harmful. Operator-only: the routes exist only
- * when the OPERATOR_TOKEN secret is set, and answer 404 to anyone without it.
+ * first, so a step sent twice or out of order does nothing harmful. The operator routes (src/ops/) call
+ * these steps; this module is the only code that copies a workspace's rows between databases.
  */
 
 /** A business table as the move sees it: its key, and how a catch-up finds the rows changed since a time. */
@@ -27,7 +24,7 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * The shard's business tables (those with workspace_id outside the directory), parents before children.
  * Rollups that triggers maintain are not copied: the copy's inserts rebuild them on the target.
  */
-async function describeTables(d1: D1Database): Promise<MovedTable[]> {
+async function describeTables(d1: D1Database, directoryTables: readonly string[]): Promise<MovedTable[]> {
   const [tables, columns, triggers] = await d1.batch<Record<string, string | number>>([
     d1.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'"),
     d1.prepare(
@@ -38,7 +35,7 @@ async function describeTables(d1: D1Database): Promise<MovedTable[]> {
   const columnsOf = (table: string) => columns!.results.filter((column) => column.tbl === table);
   const business = tables!.results
     .map((row) => String(row.name))
-    .filter((name) => !DIRECTORY_TABLES.includes(name) && columnsOf(name).some((column) => column.name === "workspace_id"));
+    .filter((name) => !directoryTables.includes(name) && columnsOf(name).some((column) => column.name === "workspace_id"));
   const rollups = new Set(triggers!.results.flatMap((row) => [...String(row.sql).matchAll(/(?:INSERT INTO|UPDATE)\s+[`"]?(\w+)/gi)].map((match) => match[1]!)));
   // D1 does not allow pragma_foreign_key_list(): references are read from each table's definition.
   const parents = new Map(
@@ -159,62 +156,43 @@ async function deletePage(d1: D1Database, tables: MovedTable[], workspaceId: num
   return deleted;
 }
 
-const Step = z.strictObject({
-  to: z.string().min(1).max(64),
-  table: z.string().max(64).optional(),
-  after: z.number().int().min(0).optional(),
-  since: z.number().int().min(0).optional(),
-  held_since: z.number().int().min(0).optional(),
-});
+/** What a step is asked to do: the target shard, and for copies and prunes a table and where to go on. */
+export type MoveStep = { to: string; table?: string; after?: number; since?: number; held_since?: number };
 
-async function parse(c: Context<AppEnv>) {
-  const body = await c.req.json().catch(() => {
-    throw new ApiError("invalid_json", "The request body is not valid JSON");
-  });
-  const parsed = Step.safeParse(body);
-  if (!parsed.success) throw ApiError.validation(issuesToDetails(parsed.error.issues));
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("not_found", `No workspace ${c.req.param("id")}`);
-  const step = parsed.data;
-  if (!shardNames(c.env).includes(step.to))
-    throw ApiError.validation([{ path: "to", message: `must be a shard of this deployment (${shardNames(c.env).join(", ")})` }]);
-  return { id, step, workspace: await workspaceOf(c.env, id), target: shardDatabase(c.env, step.to) };
+/** A step's context: the workspace as the directory has it now, the target database, and which tables are the directory's. */
+type Move = { env: Env; workspace: Workspace; step: MoveStep; target: D1Database; directoryTables: readonly string[] };
+
+/** Reads the workspace and checks the target before any step runs. */
+export async function startStep(env: Env, workspaceId: number, step: MoveStep, directoryTables: readonly string[]): Promise<Move> {
+  if (!shardNames(env).includes(step.to))
+    throw ApiError.validation([{ path: "to", message: `must be a shard of this deployment (${shardNames(env).join(", ")})` }]);
+  return { env, workspace: await workspaceOf(env, workspaceId), step, target: shardDatabase(env, step.to), directoryTables };
 }
 
-/** The operator's bearer token, compared in constant time; without OPERATOR_TOKEN the routes do not exist. */
-async function operatorOnly(c: Context<AppEnv>, next: () => Promise<void>) {
-  const expected = c.env.OPERATOR_TOKEN;
-  const sent = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
-  const ok =
-    expected !== undefined && expected.length >= 32 && sent !== undefined && timingSafeEqual(utf8(await sha256Hex(sent)), utf8(await sha256Hex(expected)));
-  if (!ok) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
-  await next();
-}
-
-export const shardMoveRoutes = new Hono<AppEnv>()
-  .use("*", operatorOnly)
+/** The move's steps, each answering what the operator's script needs next. */
+export const moveSteps = {
   /** The plan: where the workspace is, and the tables to copy in order. */
-  .post("/workspaces/:id/move", async (c) => {
-    const { workspace, step } = await parse(c);
+  plan: async (move: Move) => {
+    const { env, workspace, step, directoryTables } = move;
     if (workspace.shard === step.to) throw conflict(`Workspace ${workspace.id} is already on ${step.to}`);
-    const tables = await describeTables(shardDatabase(c.env, workspace.shard));
+    const tables = await describeTables(shardDatabase(env, workspace.shard), directoryTables);
     // `now` is the worker's clock: the script's catch-up counts changes from it, not from its own.
-    return c.json({
+    return {
       workspace_id: workspace.id,
       from: workspace.shard,
       to: step.to,
       moving: isHeld(workspace.moving_since, Date.now()),
       now: Date.now(),
       tables: tables.map((table) => table.name),
-    });
-  })
+    };
+  },
   /** One page of one table's rows (or of those changed since `since`) to the target, by rowid from `after`. */
-  .post("/workspaces/:id/move/copy", async (c) => {
-    const { workspace, step, target } = await parse(c);
+  copy: async (move: Move) => {
+    const { env, workspace, step, target, directoryTables } = move;
     if (workspace.shard === step.to) throw conflict("The workspace has already been switched to the target");
-    const source = shardDatabase(c.env, workspace.shard);
-    const table = tableOf(await describeTables(source), step.table ?? "");
-    if (table.rollup) return c.json({ copied: 0, next: null });
+    const source = shardDatabase(env, workspace.shard);
+    const table = tableOf(await describeTables(source, directoryTables), step.table ?? "");
+    if (table.rollup) return { copied: 0, next: null };
     const changed = step.since !== undefined && table.changedSince ? `AND ${table.changedSince}` : "";
     const rows = await source
       .prepare(`SELECT rowid AS __rowid, * FROM ${quote(table.name)} WHERE workspace_id = ?1 ${changed} AND rowid > ?3 ORDER BY rowid LIMIT ${ROWS_PER_STEP}`)
@@ -240,28 +218,28 @@ export const shardMoveRoutes = new Hono<AppEnv>()
       }
     }
     const last = rows.results.at(-1);
-    return c.json({ copied: rows.results.length - skipped, skipped, next: rows.results.length === ROWS_PER_STEP && last ? Number(last.__rowid) : null });
-  })
+    return { copied: rows.results.length - skipped, skipped, next: rows.results.length === ROWS_PER_STEP && last ? Number(last.__rowid) : null };
+  },
   /** Refuse the workspace's writes from now on (isolates see it within the token cache's 5 s), for at most HOLD_LIMIT_MS. */
-  .post("/workspaces/:id/move/hold", async (c) => {
-    const { workspace, step } = await parse(c);
+  hold: async (move: Move) => {
+    const { env, workspace, step } = move;
     if (workspace.shard === step.to) throw conflict("The workspace has already been switched to the target");
     const now = Date.now();
-    const held = await c.env.DB.prepare(
+    const held = await env.DB.prepare(
       "UPDATE workspaces SET moving_since = CASE WHEN moving_since > ?1 THEN moving_since ELSE ?2 END WHERE id = ?3 AND shard = ?4 RETURNING moving_since",
     )
       .bind(now - HOLD_LIMIT_MS, now, workspace.id, workspace.shard)
       .first<{ moving_since: number }>();
     if (!held) throw conflict("The workspace changed shards meanwhile");
-    return c.json({ held: true, held_since: held.moving_since, expires_at: held.moving_since + HOLD_LIMIT_MS });
-  })
+    return { held: true, held_since: held.moving_since, expires_at: held.moving_since + HOLD_LIMIT_MS };
+  },
   /** Delete from the target the rows of one table that are gone from the source (held workspaces only). */
-  .post("/workspaces/:id/move/prune", async (c) => {
-    const { workspace, step, target } = await parse(c);
+  prune: async (move: Move) => {
+    const { env, workspace, step, target, directoryTables } = move;
     if (!isHeld(workspace.moving_since, Date.now()) || workspace.shard === step.to) throw conflict("Prune runs while the workspace is held, before the switch");
-    const source = shardDatabase(c.env, workspace.shard);
-    const table = tableOf(await describeTables(source), step.table ?? "");
-    if (table.rollup) return c.json({ deleted: 0 });
+    const source = shardDatabase(env, workspace.shard);
+    const table = tableOf(await describeTables(source, directoryTables), step.table ?? "");
+    if (table.rollup) return { deleted: 0 };
     const keys = `SELECT ${table.key.map(quote).join(", ")} FROM ${quote(table.name)} WHERE workspace_id = ?`;
     const [kept, present] = await Promise.all([source, target].map((d1) => d1.prepare(keys).bind(workspace.id).all<Record<string, unknown>>()));
     const keep = new Set(kept!.results.map((row) => keyOf(table, row)));
@@ -278,49 +256,50 @@ export const shardMoveRoutes = new Hono<AppEnv>()
           ),
       );
     }
-    return c.json({ deleted: gone.length });
-  })
+    return { deleted: gone.length };
+  },
   /**
    * Verify the copy, then point the directory at the target and take writes again — or refuse with the
    * tables that differ. Only the hold this move took (`held_since`), and only while it has not lapsed.
    */
-  .post("/workspaces/:id/move/switch", async (c) => {
-    const { workspace, step, target } = await parse(c);
-    if (workspace.shard === step.to) return c.json({ switched: true, from: null });
+  switch: async (move: Move) => {
+    const { env, workspace, step, target, directoryTables } = move;
+    if (workspace.shard === step.to) return { switched: true, from: null };
     if (!isHeld(workspace.moving_since, Date.now())) throw conflict("The workspace is not held (or its hold lapsed): hold it and catch up before switching");
     if (step.held_since !== undefined && step.held_since !== workspace.moving_since) throw conflict("The workspace is held by another move");
-    const source = shardDatabase(c.env, workspace.shard);
-    const unequal = await differences(source, target, await describeTables(source), workspace.id);
+    const source = shardDatabase(env, workspace.shard);
+    const unequal = await differences(source, target, await describeTables(source, directoryTables), workspace.id);
     if (unequal.length > 0) {
       throw new ApiError("conflict", `The copy differs from the source in ${unequal.join(", ")}; catch up again or abort`, {
         details: unequal.map((table) => ({ path: table, message: "differs" })),
       });
     }
-    const switched = await c.env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3 AND moving_since = ?4")
+    const switched = await env.DB.prepare("UPDATE workspaces SET shard = ?1, moving_since = NULL WHERE id = ?2 AND shard = ?3 AND moving_since = ?4")
       .bind(step.to, workspace.id, workspace.shard, workspace.moving_since)
       .run();
     if (switched.meta.changes !== 1) throw conflict("The workspace's hold changed during the switch (an abort?); nothing was switched");
-    return c.json({ switched: true, from: workspace.shard });
-  })
+    return { switched: true, from: workspace.shard };
+  },
   /**
    * After the switch: delete up to a page of the workspace's rows from a shard it no longer lives on
    * (`to` names that old shard here), children first; the script repeats until nothing is left.
    */
-  .post("/workspaces/:id/move/cleanup", async (c) => {
-    const { workspace, step, target: old } = await parse(c);
+  cleanup: async (move: Move) => {
+    const { workspace, step, target: old, directoryTables } = move;
     if (workspace.shard === step.to || workspace.moving_since !== null)
       throw conflict("Cleanup deletes from a shard the workspace has been switched away from");
-    const deleted = await deletePage(old, await describeTables(old), workspace.id);
-    return c.json({ deleted, done: deleted === 0 });
-  })
+    const deleted = await deletePage(old, await describeTables(old, directoryTables), workspace.id);
+    return { deleted, done: deleted === 0 };
+  },
   /**
    * Before the switch: release the hold (writes resume on the source at once), then drop up to a page of
    * the copy from the target per call, children first; repeat until `done`. Refused once switched.
    */
-  .post("/workspaces/:id/move/abort", async (c) => {
-    const { workspace, step, target } = await parse(c);
-    const released = await c.env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?1 AND shard <> ?2").bind(workspace.id, step.to).run();
+  abort: async (move: Move) => {
+    const { env, workspace, step, target, directoryTables } = move;
+    const released = await env.DB.prepare("UPDATE workspaces SET moving_since = NULL WHERE id = ?1 AND shard <> ?2").bind(workspace.id, step.to).run();
     if (released.meta.changes !== 1) throw conflict("The workspace has already been switched to the target; move it back instead");
-    const deleted = await deletePage(target, await describeTables(shardDatabase(c.env, workspace.shard)), workspace.id);
-    return c.json({ aborted: true, deleted, done: deleted === 0 });
-  });
+    const deleted = await deletePage(target, await describeTables(shardDatabase(env, workspace.shard), directoryTables), workspace.id);
+    return { aborted: true, deleted, done: deleted === 0 };
+  },
+};

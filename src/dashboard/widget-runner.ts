@@ -1,30 +1,29 @@
-import type { BatchItem } from "drizzle-orm/batch";
-import { packageDisabled } from "./auth/middleware";
-import { access, denial, isAllowed } from "./auth/permissions";
-import type { Principal } from "./auth/principal";
-import type { Tenant } from "./db";
-import { ApiError } from "./errors";
-import { registry } from "./packages";
-import type { Period, WidgetDefinition, WidgetKind, WidgetUnit } from "./widgets";
+import { packageDisabled } from "../platform/auth/middleware";
+import { access, denial, isAllowed } from "../platform/auth/permissions";
+import type { Principal } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import type { PackageRegistry } from "../platform/packages";
+import type { Statement, Tenant } from "../platform/tenancy";
+import type { Period, WidgetDefinition, WidgetKind, WidgetUnit } from "../platform/widgets";
 
 export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; data: unknown };
 export type RegisteredWidget = { pkg: string; widget: WidgetDefinition };
 
 /** Every widget of this build, in dashboard order: packages by their dashboard position, widgets as declared. */
-export function allWidgets(): RegisteredWidget[] {
-  return registry()
-    .all.filter((manifest) => (manifest.widgets ?? []).length > 0)
+export function allWidgets(registry: PackageRegistry): RegisteredWidget[] {
+  return registry.all
+    .filter((manifest) => (manifest.widgets ?? []).length > 0)
     .sort((a, b) => (a.dashboardPosition ?? 100) - (b.dashboardPosition ?? 100))
     .flatMap((manifest) => manifest.widgets!.map((widget) => ({ pkg: manifest.name, widget })));
 }
 
 /** Why the caller may not see a widget (a disabled package, a role or scope short of its resources), or null. */
-export function refusal(entry: RegisteredWidget, principal: Principal, tenant: Tenant): ApiError | null {
+export function refusal(entry: RegisteredWidget, principal: Principal, tenant: Tenant, registry: PackageRegistry): ApiError | null {
   if (!tenant.isEnabled(entry.pkg)) return packageDisabled(entry.pkg);
   for (const resource of entry.widget.reads) {
     const need = access.read(resource);
-    if (!isAllowed(principal, need)) {
-      const { message, details } = denial(principal, need);
+    if (!isAllowed(principal, need, registry)) {
+      const { message, details } = denial(principal, need, registry);
       return new ApiError("forbidden", `${entry.widget.key}: ${message}`, details ? { details: [{ path: "", message, ...details }] } : {});
     }
   }
@@ -44,7 +43,7 @@ export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant
   const run = async (source: "business" | "analytics", on: Tenant) => {
     const mine = planned.filter((p) => p.source === source);
     // One batch; a statement several widgets share runs once.
-    const statements: BatchItem<"sqlite">[] = [];
+    const statements: Statement[] = [];
     const positions = new Map<string, number>();
     const slots = mine.map((p) =>
       p.plan.statements.map((item) => {
@@ -54,7 +53,7 @@ export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant
       }),
     );
     if (statements.length === 0) return new Map<number, unknown[]>();
-    const results = (await on.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+    const results = (await on.batch(statements as [Statement, ...Statement[]])) as unknown[];
     return new Map(mine.map((p, i) => [planned.indexOf(p), slots[i]!.map((slot) => results[slot])]));
   };
   const [business, fromAnalytics] = await Promise.all([run("business", tenant), run("analytics", analytics)]);

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import type { AppEnv } from "../context";
+import { ApiError } from "../errors";
 import { shardDatabase } from "./shards";
 
 /**

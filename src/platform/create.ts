@@ -1,0 +1,174 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { authenticate, requirePackage } from "./auth/middleware";
+import { jsonBody } from "./body";
+import { readConfig } from "./config";
+import type { AppEnv, Env } from "./context";
+import { ApiError, errorResponse, handleError } from "./errors";
+import { addPatchAliases, allowedMethods, apiResponseHeaders, CORS_REQUEST_HEADERS, CORS_RESPONSE_HEADERS, conditionalGet } from "./http/conventions";
+import { mountPublicRoutes } from "./http/health";
+import { newRouter, type Router } from "./http/router";
+import { sweepIdempotencyKeys } from "./idempotency";
+import { IsolateState } from "./isolate";
+import { logError } from "./log";
+import { documentGating, registerCommonComponents, registerWebhookDocs } from "./openapi";
+import { type PackageManifest, PackageRegistry } from "./packages";
+import { durableLimiter, type Limiter } from "./rate-limit/limiter";
+import { rateLimit } from "./rate-limit/middleware";
+import { resourceRoutes } from "./resource/routes";
+import { resealSweep } from "./secrets";
+import type { Platform } from "./services";
+import { runSweeps, sweepExpiredTokens } from "./sweeps";
+import { d1Session } from "./tenancy";
+
+export type PlatformOptions = {
+  /** The rate limiter for a request; tests may pass another implementation of the interface. */
+  limiter?: (c: Context<AppEnv>) => Limiter;
+};
+
+/** The worker built from its packages: what the composition root exports, and what tests drive. */
+export type Worker = Platform & {
+  app: Hono<AppEnv>;
+  queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
+  scheduled(env: Env, now?: number): Promise<void>;
+};
+
+/**
+ * A misconfigured worker (a missing secret, no PUBLIC_BASE_URL in production) serves nothing but
+ * `/health` and an honest 503 from `/health/ready`: it never falls back to a built-in key.
+ */
+function requireConfiguration(isolate: IsolateState): MiddlewareHandler<AppEnv> {
+  const logged = isolate.get("config.logged", () => new Set<string>());
+  return async (c, next) => {
+    const result = readConfig(c.env);
+    if ("problems" in result) {
+      const key = result.problems.join("; ");
+      if (!logged.has(key)) {
+        logged.add(key);
+        console.error(JSON.stringify({ level: "error", msg: "configuration error: the worker refuses requests until it is fixed", problems: result.problems }));
+      }
+      const path = c.req.path;
+      if (path !== "/api/v1/health" && path !== "/api/v1/health/ready") {
+        return errorResponse(c, new ApiError("service_unavailable", "The service is not configured correctly; its operator has been told in the log."));
+      }
+    }
+    return next();
+  };
+}
+
+/** Every router of a package: its resources' generated routes, then its own. */
+export function routersOf(manifest: PackageManifest): Router[] {
+  return [...(manifest.resources ?? []).map((definition) => resourceRoutes(definition, definition.routes)), ...(manifest.routers ?? [])];
+}
+
+/**
+ * The whole worker from its packages: the registry (checked when the worker starts), the HTTP surface —
+ * request ids and errors for everything, and under /api/v1 the shared pipeline (CORS → authenticate →
+ * rate limit → body → D1 session) before each package's routes, each gated by its package — and the
+ * queue consumers and cron sweeps the packages declare. The platform object is set on every request's
+ * context (platformOf), so nothing reaches the registry through module state.
+ */
+export function createPlatform(manifests: PackageManifest[], options: PlatformOptions = {}): Worker {
+  const registry = new PackageRegistry(manifests);
+  const isolate = new IsolateState();
+  const api = newRouter();
+  const app = new Hono<AppEnv>();
+  const platform: Platform = { registry, isolate, fetch: async (request, env, ctx) => app.fetch(request, env, ctx) };
+  api.onError(handleError);
+
+  // Browsers may call the API from any origin with a bearer token, never with cookies; preflights
+  // are answered here, before authentication and rate limiting.
+  api.use(
+    "*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+      allowHeaders: CORS_REQUEST_HEADERS,
+      exposeHeaders: CORS_RESPONSE_HEADERS,
+      maxAge: 86400,
+    }),
+  );
+  api.use("*", apiResponseHeaders);
+  // Registered before the pipeline, so they touch neither authentication nor the rate limiter.
+  mountPublicRoutes(api, registry);
+
+  api.use("*", authenticate);
+  const collectors = new Map(manifests.flatMap((manifest) => (manifest.collectors ?? []).map(({ path, perMinute }) => [`/api/v1${path}`, perMinute] as const)));
+  const inbound = manifests.flatMap((manifest) => (manifest.inbound ?? []).map((prefix) => `/api/v1${prefix}`));
+  api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER, isolate)), collectors, inbound));
+  api.use("*", jsonBody(new Set(collectors.keys()), inbound));
+  api.use("*", d1Session);
+  api.use("*", conditionalGet);
+  const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
+  api.use("*", async (c, next) => {
+    await next();
+    const principal = c.get("principal");
+    if (c.get("eventsRecorded") && principal && c.res.status < 500) {
+      for (const hook of afterEvents) {
+        const workspace = { id: principal.workspace.id, shard: principal.shard };
+        // Started on the next turn of the event loop: the response is on its way before the hook's first query.
+        const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace, platform));
+        c.executionCtx.waitUntil(
+          later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })),
+        );
+      }
+    }
+  });
+  for (const manifest of manifests) {
+    for (const router of routersOf(manifest)) {
+      addPatchAliases(router);
+      if (manifest.tier !== "core") {
+        documentGating(router, manifest.name);
+        // Gating from the manifest: each route of a package answers 403 package_disabled while it is off.
+        for (const route of router.routes) if (route.method !== "ALL") api.on(route.method, route.path, requirePackage(manifest.name));
+      }
+      api.route("/", router);
+    }
+  }
+  registerCommonComponents(api);
+  registerWebhookDocs(api, registry.events());
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session token (bps_…) from POST /auth/token, or an API token (bpk_…) from Settings → API",
+  });
+
+  app.use("*", async (c, next) => {
+    c.set("platform", platform);
+    await next();
+  });
+  app.use("*", requestId());
+  app.use("*", requireConfiguration(isolate));
+  app.route("/api/v1", api);
+  for (const manifest of manifests) for (const routes of [...(manifest.operatorRoutes ?? []), ...(manifest.pages ?? [])]) app.route("/", routes);
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      const message = `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`;
+      return errorResponse(c, new ApiError("method_not_allowed", message, { headers: { Allow: allow.join(", ") } }));
+    }
+    return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
+  });
+  app.onError(handleError);
+
+  const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
+  const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);
+  const sweeps = [
+    sweepExpiredTokens,
+    sweepIdempotencyKeys,
+    ...manifests.flatMap((manifest) => manifest.sweeps ?? []),
+    ...(sealed.length > 0 ? [resealSweep(sealed)] : []),
+  ];
+  return {
+    ...platform,
+    app,
+    async queue(batch, env) {
+      // A dead-letter queue without a consumer of its own goes to its queue's.
+      const consumer = consumers.get(batch.queue) ?? consumers.get(batch.queue.replace(/-dlq$/, ""));
+      if (!consumer) throw new Error(`no consumer for queue ${batch.queue}`);
+      await consumer(batch, env, platform);
+    },
+    scheduled: (env, now) => runSweeps(env, sweeps, platform, now),
+  };
+}
