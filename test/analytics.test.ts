@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import type { AnalyticsEvent, AnalyticsMessage } from "../src/packages/analytics/collect";
+import type { AnalyticsEvent, AnalyticsMessage } from "../src/packages/analytics/message";
 import { clock } from "../src/platform/time";
 import { call, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 

@@ -229,3 +229,28 @@ describe("paged admin lists", () => {
     expect(users.json.meta).toEqual({ limit: 25, has_more: false, next_cursor: null });
   });
 });
+
+async function apiToken(token: string, scopes: string[]) {
+  const res = await call("POST", "/api-tokens", { token, body: { name: `t-${scopes.join("-")}`, scopes } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.data.token as string;
+}
+
+describe("owner powers need the owner's session", () => {
+  it("refuses an admin-scoped API token, even the owner's, every owner-only action", async () => {
+    const ws = await signup();
+    const ownersAdminToken = await apiToken(ws.token, ["admin"]);
+    const owner2 = { name: "O2", email: uniqueEmail("o2"), password: "long enough password", role: "owner" };
+    expectError(await call("POST", "/users", { token: ownersAdminToken, body: owner2 }), 403, "forbidden");
+    const admin = await call("POST", "/users", { token: ownersAdminToken, body: { ...owner2, email: uniqueEmail("a"), role: "admin" } });
+    expect(admin.status, admin.text).toBe(201);
+    expectError(await call("PUT", `/users/${admin.json.data.id}`, { token: ownersAdminToken, body: { role: "owner" } }), 403, "forbidden");
+    const me = (await call("GET", "/me", { token: ws.token })).json.data.user;
+    expectError(await call("PUT", `/users/${me.id}`, { token: ownersAdminToken, body: { role: "admin" } }), 403, "forbidden");
+    expectError(await call("PUT", "/subscription", { token: ownersAdminToken, body: { plan: "pro" } }), 403, "forbidden");
+    // The owner's own session still can; the token cannot remove the owner it made.
+    const second = await call("POST", "/users", { token: ws.token, body: owner2 });
+    expect(second.status).toBe(201);
+    expectError(await call("DELETE", `/users/${second.json.data.id}`, { token: ownersAdminToken }), 403, "forbidden");
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { clock } from "../src/platform/time";
-import { call, create, expectError, freshIp, setPlan, signup } from "./helpers";
+import { call, create, expectError, freshIp, setPlan, signup, userWithRole } from "./helpers";
 
 const realNow = clock.now;
 afterEach(() => {
@@ -173,5 +173,86 @@ describe("public assets are long-cached with an ETag", () => {
     const tag = res.headers.get("etag")!;
     expect(tag).toBeTruthy();
     expect((await call("GET", "/analytics/script.js", { headers: { "if-none-match": tag } })).status).toBe(304);
+  });
+});
+
+async function apiToken(token: string, scopes: string[]) {
+  const res = await call("POST", "/api-tokens", { token, body: { name: `t-${scopes.join("-")}`, scopes } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.data.token as string;
+}
+
+describe("CORS", () => {
+  it("answers preflights from any origin without credentials or rate limiting", async () => {
+    const ws = await signup();
+    for (let i = 0; i < 70; i++) {
+      const preflight = await call("OPTIONS", "/contacts", {
+        headers: {
+          origin: "https://app.example.org",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, idempotency-key",
+        },
+        ip: "203.0.113.77",
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+      expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+      expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("idempotency-key");
+      expect(preflight.headers.get("x-ratelimit-limit")).toBeNull();
+    }
+    const res = await call("GET", "/contacts", { token: ws.token, headers: { origin: "https://app.example.org" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toMatch(/X-RateLimit-Remaining/);
+    const error = await call("GET", "/contacts", { headers: { origin: "https://app.example.org" } });
+    expect(error.status).toBe(401);
+    expect(error.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("small things integrators notice", () => {
+  it("names the missing scope or role in a 403", async () => {
+    const ws = await signup();
+    const reader = await apiToken(ws.token, ["contacts:read"]);
+    const denied = expectError(await call("POST", "/contacts", { token: reader, body: { name: "A", email: "a@x.co" } }), 403, "forbidden");
+    expect(denied.message).toBe("This API token lacks the scope contacts:write (or one of write, admin)");
+    expect(denied.details).toEqual([
+      { path: "", message: denied.message, missing_scope: "contacts:write", accepted_scopes: ["contacts:write", "write", "admin"] },
+    ]);
+    const viewer = await userWithRole(ws, "viewer");
+    expect(expectError(await call("POST", "/contacts", { token: viewer, body: { name: "A", email: "a@x.co" } }), 403, "forbidden").message).toBe(
+      "Your role (viewer) cannot write contacts; that needs member or above",
+    );
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const ws = await signup();
+    const res = await call("DELETE", "/contacts", { token: ws.token });
+    expectError(res, 405, "method_not_allowed");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST");
+    expectError(await call("GET", "/no-such-thing", { token: ws.token }), 404, "not_found");
+  });
+
+  it("words validation in the API's terms and checks currencies against ISO 4217", async () => {
+    const ws = await signup();
+    const nul = expectError(await call("POST", "/contacts", { token: ws.token, body: { name: null, email: "a@x.co" } }), 400, "validation_error");
+    expect(nul.details).toEqual([{ path: "name", message: "must be a string" }]);
+    const kinds = expectError(
+      await call("POST", "/leads", { token: ws.token, body: { name: "L", email: "l@x.co", status: "hot", value: "12" } }),
+      400,
+      "validation_error",
+    );
+    expect(kinds.details).toEqual([
+      { path: "status", message: "must be one of new, contacted, qualified, unqualified, converted" },
+      { path: "value", message: "must be a number" },
+    ]);
+    for (const currency of ["ABC", "XYZ", "usdollar"]) {
+      const bad = expectError(await call("POST", "/deals", { token: ws.token, body: { name: "D", currency } }), 400, "validation_error");
+      expect(bad.details[0]).toEqual({ path: "currency", message: "must be an ISO 4217 currency code such as USD" });
+    }
+    expect((await call("POST", "/deals", { token: ws.token, body: { name: "D", currency: "jpy" } })).json.data.currency).toBe("JPY");
+    const all = JSON.stringify((await call("POST", "/customers", { token: ws.token, body: { name: 5, billing: { country: 7 }, tax_id: [] } })).json);
+    expect(all).not.toMatch(/Invalid input|expected string|received/);
   });
 });

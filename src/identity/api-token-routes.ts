@@ -76,7 +76,7 @@ const revokeApiToken = defineRoute(access.admin, {
 
 export const apiTokenRoutes = newRouter()
   .openapi(listTokens, async (c) => {
-    const page = await idPage(directoryOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorSecret);
+    const page = await idPage(directoryOf(c), tokens, "api-tokens", c.req.valid("query"), [eq(tokens.kind, "api")], configOf(c.env).cursorKey);
     linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toApiToken), meta: page.meta }, 200);
   })

@@ -92,7 +92,7 @@ function mayManage(actor: Principal, target: Role, newRole?: Role): boolean {
 
 export const userRoutes = newRouter()
   .openapi(listUsers, async (c) => {
-    const page = await idPage(directoryOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorSecret);
+    const page = await idPage(directoryOf(c), users, "users", c.req.valid("query"), [], configOf(c.env).cursorKey);
     linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toUser), meta: page.meta }, 200);
   })

@@ -1,5 +1,5 @@
 import { definePackage } from "../platform/packages";
-import { moveRoutes } from "./routes";
+import { moveRoutes } from "./move-routes";
 
 /** The operator's tools (moving a workspace between shards): routes outside the API, off without OPERATOR_TOKEN. Always on. */
 export default definePackage({

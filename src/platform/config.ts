@@ -1,13 +1,28 @@
 import type { Env } from "./context";
-import { fromBase64 } from "./crypto";
+import { fromBase64, utf8 } from "./crypto";
 
 /** One key of the keyring that encrypts signing secrets at rest; `id` is stored with each sealed value. */
 export type SealingKey = { id: string; raw: Uint8Array<ArrayBuffer> };
 
+/**
+ * An HMAC-SHA-256 key made from a secret, imported on first use and kept by the configuration that
+ * holds it (which lives as long as its env: one import per isolate).
+ */
+export class HmacKey {
+  private imported: Promise<CryptoKey> | undefined;
+  constructor(private readonly secret: string) {}
+  key(): Promise<CryptoKey> {
+    this.imported ??= crypto.subtle.importKey("raw", utf8(this.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    return this.imported;
+  }
+}
+
 /** What the worker needs to run, read from its variables and secrets once per isolate. */
 export type Config = {
-  /** MAC key of list cursors. */
-  cursorSecret: string;
+  /** MAC key of list cursors (from CURSOR_SECRET). */
+  cursorKey: HmacKey;
+  /** MAC key of the pages' CSRF tokens (derived from CURSOR_SECRET, apart from the cursors'). */
+  csrfKey: HmacKey;
   /** The first key seals; every key opens (so a key can be rotated without a flag day). */
   sealingKeys: [SealingKey, ...SealingKey[]];
   /** The public origin of the API (SSO `iss`, OpenAPI servers); null = the request's own, in local development only. */
@@ -73,7 +88,15 @@ export function readConfig(env: Env): { config: Config } | { problems: string[] 
   result =
     problems.length > 0
       ? { problems }
-      : { config: { cursorSecret: env.CURSOR_SECRET!, sealingKeys: sealingKeys as Config["sealingKeys"], publicBaseUrl, development } };
+      : {
+          config: {
+            cursorKey: new HmacKey(env.CURSOR_SECRET!),
+            csrfKey: new HmacKey(`csrf:${env.CURSOR_SECRET}`),
+            sealingKeys: sealingKeys as Config["sealingKeys"],
+            publicBaseUrl,
+            development,
+          },
+        };
   cache.set(env, result);
   return result;
 }

@@ -1,6 +1,11 @@
 import type { RequestIdVariables } from "hono/request-id";
+import type { IsolateState } from "./isolate";
 import type { RateLimiter } from "./rate-limit/durable-object";
 import type { Plan, Role, TokenKind } from "./schema";
+import type { ExtensionSource } from "./tenancy/tenant";
+
+/** What every layer may read of the worker serving a request; services.ts (platformOf) has the whole of it. */
+export type PlatformCore = { registry: ExtensionSource; isolate: IsolateState };
 
 /** Who is calling: the token, its user and its workspace, resolved from the Authorization header. */
 export type Principal = {
@@ -60,7 +65,7 @@ export type AppEnv = {
   Bindings: Env;
   Variables: RequestIdVariables & {
     /** The worker's platform (registry, in-process fetch, isolate caches), set first: read it with platformOf(c). */
-    platform: object;
+    platform: PlatformCore;
     /** Set by the authenticate middleware when the request carries a valid credential. */
     principal?: Principal;
     /** A credential was sent but is malformed, unknown, expired or revoked. */

@@ -16,8 +16,8 @@ import { documentGating, registerCommonComponents, registerWebhookDocs } from ".
 import { type PackageManifest, PackageRegistry } from "./packages";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
 import { rateLimit } from "./rate-limit/middleware";
+import { resealSweep } from "./reseal";
 import { resourceRoutes } from "./resource/routes";
-import { resealSweep } from "./secrets";
 import type { Platform } from "./services";
 import { runSweeps, sweepExpiredTokens } from "./sweeps";
 import { d1Session } from "./tenancy";
@@ -72,11 +72,35 @@ export function routersOf(manifest: PackageManifest): Router[] {
 export function createPlatform(manifests: PackageManifest[], options: PlatformOptions = {}): Worker {
   const registry = new PackageRegistry(manifests);
   const isolate = new IsolateState();
-  const api = newRouter();
   const app = new Hono<AppEnv>();
   const platform: Platform = { registry, isolate, fetch: async (request, env, ctx) => app.fetch(request, env, ctx) };
-  api.onError(handleError);
+  const api = apiRouter(platform, manifests, options);
 
+  app.use("*", async (c, next) => {
+    c.set("platform", platform);
+    await next();
+  });
+  app.use("*", requestId());
+  app.use("*", requireConfiguration(isolate));
+  app.route("/api/v1", api);
+  for (const manifest of manifests) for (const routes of [...(manifest.operatorRoutes ?? []), ...(manifest.pages ?? [])]) app.route("/", routes);
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      const message = `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`;
+      return errorResponse(c, new ApiError("method_not_allowed", message, { headers: { Allow: allow.join(", ") } }));
+    }
+    return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
+  });
+  app.onError(handleError);
+  return { ...platform, app, ...backgroundHandlers(platform, manifests) };
+}
+
+/** /api/v1: the shared pipeline, then every package's routers (gated by its package), then the document's parts. */
+function apiRouter(platform: Platform, manifests: PackageManifest[], options: PlatformOptions): Router {
+  const { registry, isolate } = platform;
+  const api = newRouter();
+  api.onError(handleError);
   // Browsers may call the API from any origin with a bearer token, never with cookies; preflights
   // are answered here, before authentication and rate limiting.
   api.use(
@@ -100,21 +124,7 @@ export function createPlatform(manifests: PackageManifest[], options: PlatformOp
   api.use("*", jsonBody(new Set(collectors.keys()), inbound));
   api.use("*", d1Session);
   api.use("*", conditionalGet);
-  const afterEvents = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
-  api.use("*", async (c, next) => {
-    await next();
-    const principal = c.get("principal");
-    if (c.get("eventsRecorded") && principal && c.res.status < 500) {
-      for (const hook of afterEvents) {
-        const workspace = { id: principal.workspace.id, shard: principal.shard };
-        // Started on the next turn of the event loop: the response is on its way before the hook's first query.
-        const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace, platform));
-        c.executionCtx.waitUntil(
-          later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })),
-        );
-      }
-    }
-  });
+  api.use("*", afterEventsRecorded(platform, manifests));
   for (const manifest of manifests) {
     for (const router of routersOf(manifest)) {
       addPatchAliases(router);
@@ -133,25 +143,29 @@ export function createPlatform(manifests: PackageManifest[], options: PlatformOp
     scheme: "bearer",
     description: "A session token (bps_…) from POST /auth/token, or an API token (bpk_…) from Settings → API",
   });
+  return api;
+}
 
-  app.use("*", async (c, next) => {
-    c.set("platform", platform);
+/** After a request that recorded outbox events has answered, the packages' hooks run (webhook dispatch). */
+function afterEventsRecorded(platform: Platform, manifests: PackageManifest[]): MiddlewareHandler<AppEnv> {
+  const hooks = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
+  return async (c, next) => {
     await next();
-  });
-  app.use("*", requestId());
-  app.use("*", requireConfiguration(isolate));
-  app.route("/api/v1", api);
-  for (const manifest of manifests) for (const routes of [...(manifest.operatorRoutes ?? []), ...(manifest.pages ?? [])]) app.route("/", routes);
-  app.notFound((c) => {
-    const allow = allowedMethods(app, c.req.path);
-    if (allow.length > 0) {
-      const message = `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`;
-      return errorResponse(c, new ApiError("method_not_allowed", message, { headers: { Allow: allow.join(", ") } }));
+    const principal = c.get("principal");
+    if (!c.get("eventsRecorded") || !principal || c.res.status >= 500) return;
+    const workspace = { id: principal.workspace.id, shard: principal.shard };
+    for (const hook of hooks) {
+      // Started on the next turn of the event loop: the response is on its way before the hook's first query.
+      const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace, platform));
+      c.executionCtx.waitUntil(
+        later.catch((error: unknown) => logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id })),
+      );
     }
-    return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
-  });
-  app.onError(handleError);
+  };
+}
 
+/** The queue consumers and the cron sweeps the packages declare. */
+function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): Pick<Worker, "queue" | "scheduled"> {
   const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
   const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);
   const sweeps = [
@@ -161,8 +175,6 @@ export function createPlatform(manifests: PackageManifest[], options: PlatformOp
     ...(sealed.length > 0 ? [resealSweep(sealed)] : []),
   ];
   return {
-    ...platform,
-    app,
     async queue(batch, env) {
       // A dead-letter queue without a consumer of its own goes to its queue's.
       const consumer = consumers.get(batch.queue) ?? consumers.get(batch.queue.replace(/-dlq$/, ""));

@@ -3,12 +3,11 @@ import { z } from "@hono/zod-openapi";
 /** The largest money amount, in minor units: 2^53 − 1, the largest integer JSON clients read exactly. */
 export const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
 
-let currencies: Set<string> | undefined;
+/** ISO 4217 codes in circulation, as the runtime's Intl data lists them (about 300: a constant). */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
 
-/** ISO 4217 codes in circulation, as the runtime's Intl data lists them (read on first use). */
 export function isCurrency(code: string): boolean {
-  currencies ??= new Set(Intl.supportedValuesOf("currency"));
-  return currencies.has(code);
+  return CURRENCIES.has(code);
 }
 
 /** Field validators shared by every resource, so one rule has one wording. */

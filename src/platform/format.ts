@@ -1,19 +1,12 @@
 /** Human renderings shared by replies: money from minor units, minutes, dates. */
 
-const fractionDigits = new Map<string, number>();
-
 /** The number of minor-unit digits of an ISO 4217 currency (2 for USD, 0 for JPY, 3 for KWD). */
 export function minorDigits(currency: string): number {
-  let digits = fractionDigits.get(currency);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    fractionDigits.set(currency, digits);
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
   }
-  return digits;
 }
 
 /** 153450 USD → "1,534.50 USD". */

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { HmacKey } from "./config";
 import { base64Url, fromBase64, timingSafeEqual, utf8 } from "./crypto";
 import { ApiError } from "./errors";
 
@@ -28,35 +29,25 @@ const CursorShape = z.object({
 });
 
 // A cursor is a position, not a credential: the MAC (keyed by CURSOR_SECRET) makes edits detectable.
-const keys = new Map<string, Promise<CryptoKey>>();
 
-function macKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-async function mac(payload: string, secret: string): Promise<Uint8Array> {
-  const signature = await crypto.subtle.sign("HMAC", await macKey(secret), utf8(payload));
+async function mac(payload: string, key: HmacKey): Promise<Uint8Array> {
+  const signature = await crypto.subtle.sign("HMAC", await key.key(), utf8(payload));
   return new Uint8Array(signature).slice(0, 16);
 }
 
-export async function encodeCursor(position: CursorPosition, secret: string): Promise<string> {
+export async function encodeCursor(position: CursorPosition, key: HmacKey): Promise<string> {
   const payload = base64Url(utf8(JSON.stringify(position)));
-  return `${payload}.${base64Url(await mac(payload, secret))}`;
+  return `${payload}.${base64Url(await mac(payload, key))}`;
 }
 
 /** Verifies and opens a cursor; a forged, edited or foreign one (other list, workspace or sort) → 400. */
-export async function decodeCursor(cursor: string, expected: Omit<CursorPosition, "v" | "i">, secret: string): Promise<CursorPosition> {
+export async function decodeCursor(cursor: string, expected: Omit<CursorPosition, "v" | "i">, key: HmacKey): Promise<CursorPosition> {
   const invalid = () => new ApiError("invalid_cursor", "The cursor is invalid or belongs to another list; start again without it");
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw invalid();
   let position: unknown;
   try {
-    if (!timingSafeEqual(fromBase64(signature), await mac(payload, secret))) throw invalid();
+    if (!timingSafeEqual(fromBase64(signature), await mac(payload, key))) throw invalid();
     position = JSON.parse(new TextDecoder().decode(fromBase64(payload)));
   } catch {
     throw invalid();

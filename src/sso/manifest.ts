@@ -1,7 +1,8 @@
 import { definePackage } from "../platform/packages";
+import { appRoutes, ssoTags } from "./app-routes";
 import { demoPages } from "./demo";
-import { ssoRoutes, ssoTags } from "./routes";
 import { ssoApps } from "./schema";
+import { tokenRoutes } from "./token-routes";
 
 /** Single sign-on for the pro apps (their packages are tier 2, built with proAppPackage). Always on. */
 export default definePackage({
@@ -10,7 +11,7 @@ export default definePackage({
   tier: "core",
   description: "HS256 tokens that sign dashboard users into the embedded pro apps.",
   dependsOn: [],
-  routers: [ssoRoutes],
+  routers: [appRoutes, tokenRoutes],
   tags: ssoTags,
   tables: [],
   directoryTables: [ssoApps],

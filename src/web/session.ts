@@ -41,18 +41,8 @@ export async function pageSession(c: Context<AppEnv>): Promise<PageSession | nul
   return { principal: resolution.principal, token, csrf: await csrfToken(c, resolution.principal.tokenHash) };
 }
 
-const keys = new Map<string, Promise<CryptoKey>>();
-function csrfKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey("raw", utf8(`csrf:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
 async function csrfToken(c: Context<AppEnv>, sessionHash: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await csrfKey(configOf(c.env).cursorSecret), utf8(sessionHash));
+  const mac = await crypto.subtle.sign("HMAC", await configOf(c.env).csrfKey.key(), utf8(sessionHash));
   return base64Url(new Uint8Array(mac));
 }
 

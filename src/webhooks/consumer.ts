@@ -6,7 +6,7 @@ import { logError } from "../platform/log";
 import type { Background } from "../platform/packages";
 import { events } from "../platform/schema";
 import { openSecret } from "../platform/secrets";
-import { acrossWorkspaces, isShard, placementOf, tenantOn, type Values } from "../platform/tenancy";
+import { acrossWorkspaces, isShard, placementOf, type Tenant, tenantOn, type Values } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
 import type { WebhookMessage } from "./dispatch";
@@ -63,26 +63,11 @@ async function attempt(url: string, headers: Record<string, string>, body: strin
  * is acknowledged without a second POST.
  */
 export async function deliver(message: Message<WebhookMessage>, env: Env, worker: Background, now = Date.now()): Promise<void> {
-  const { deliveryId: id } = message.body;
-  let workspaceId = message.body.workspaceId;
-  // The delivery is on its workspace's shard now (a move keeps its id); a workspace held by a move is
-  // tried again once the move has switched. Older messages name their shard, or none (DB).
-  let shard = message.body.shard && isShard(env, message.body.shard) ? message.body.shard : "DB";
-  if (workspaceId !== undefined) {
-    const placement = await placementOf(env, workspaceId, now);
-    if (!placement) return message.ack();
-    if (placement.held) return message.retry({ delaySeconds: HELD_RETRY_SECONDS });
-    shard = placement.shard;
-  } else {
-    // A message from before deliveries named their workspace: whose it is, from the delivery itself.
-    const [owner] = await acrossWorkspaces(env, { shard })
-      .selectFrom({ workspaceId: webhookDeliveries.workspaceId }, webhookDeliveries)
-      .where(eq(webhookDeliveries.id, id))
-      .limit(1);
-    if (!owner) return message.ack();
-    workspaceId = owner.workspaceId;
-  }
-  const tenant = tenantOn(env, worker.registry, { id: workspaceId, shard });
+  const place = await workspaceOfMessage(message.body, env, now);
+  if (place === "gone") return message.ack();
+  if (place === "held") return message.retry({ delaySeconds: HELD_RETRY_SECONDS });
+  const tenant = tenantOn(env, worker.registry, place);
+  const id = message.body.deliveryId;
   const claimed = await tenant
     .update(
       webhookDeliveries,
@@ -115,6 +100,38 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, worker
     return message.ack();
   }
 
+  const { body, headers } = await signedRequest(env, target, outboxEvent, now);
+  const started = Date.now();
+  const result = await attempt(target.url, headers, body, now);
+  const outcome = settlement(tenant, target, claimed.attempt, result, Date.now() - started, now);
+  await tenant.batch([settle(outcome.delivery), outcome.endpoint]);
+  if (outcome.retryInSeconds === null) message.ack();
+  else message.retry({ delaySeconds: outcome.retryInSeconds });
+}
+
+/**
+ * Where the delivery lives now: its workspace's shard (a move keeps its id). A workspace held by a move
+ * is tried again once the move has switched. Older messages name their shard, or none (DB), and no workspace.
+ */
+async function workspaceOfMessage(body: WebhookMessage, env: Env, now: number): Promise<{ id: number; shard: string } | "gone" | "held"> {
+  const shard = body.shard && isShard(env, body.shard) ? body.shard : "DB";
+  if (body.workspaceId !== undefined) {
+    const placement = await placementOf(env, body.workspaceId, now);
+    if (!placement) return "gone";
+    return placement.held ? "held" : { id: body.workspaceId, shard: placement.shard };
+  }
+  // A message from before deliveries named their workspace: whose it is, from the delivery itself.
+  const [owner] = await acrossWorkspaces(env, { shard })
+    .selectFrom({ workspaceId: webhookDeliveries.workspaceId }, webhookDeliveries)
+    .where(eq(webhookDeliveries.id, body.deliveryId))
+    .limit(1);
+  return owner ? { id: owner.workspaceId, shard } : "gone";
+}
+
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+/** The event as the endpoint receives it, signed with its secret (and the previous one during a rotation). */
+async function signedRequest(env: Env, target: Endpoint, outboxEvent: typeof events.$inferSelect, now: number) {
   const body = JSON.stringify({
     id: outboxEvent.id,
     type: outboxEvent.type,
@@ -125,43 +142,47 @@ export async function deliver(message: Message<WebhookMessage>, env: Env, worker
   });
   const secrets = [await openSecret(target.secret, configOf(env).sealingKeys)];
   if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, configOf(env).sealingKeys));
-  const headers = await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body);
+  return { body, headers: await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body) };
+}
 
-  const started = Date.now();
-  const result = await attempt(target.url, headers, body, now);
-  const durationMs = Date.now() - started;
+/**
+ * What an attempt leaves: the delivery settled or pending a retry, and the endpoint — healthy again,
+ * disabled (410 Gone, or failing for DISABLE_AFTER_MS), or failing since its first failure.
+ */
+function settlement(tenant: Tenant, target: Endpoint, attemptNumber: number, result: Awaited<ReturnType<typeof attempt>>, durationMs: number, now: number) {
   const endpointWhere = eq(webhookEndpoints.id, target.id);
-
   if (result.kind === "delivered") {
-    await tenant.batch([
-      settle({ status: "succeeded", responseStatus: result.status, durationMs, lastError: null, nextAttemptAt: null }),
-      tenant.update(webhookEndpoints, { failingSince: null }, endpointWhere),
-    ]);
-    return message.ack();
+    return {
+      delivery: { status: "succeeded", responseStatus: result.status, durationMs, lastError: null, nextAttemptAt: null } as const,
+      endpoint: tenant.update(webhookEndpoints, { failingSince: null }, endpointWhere),
+      retryInSeconds: null,
+    };
   }
   if (result.kind === "gone") {
-    await tenant.batch([
-      settle({ status: "failed", responseStatus: 410, durationMs, lastError: "endpoint answered 410 Gone: disabled", nextAttemptAt: null }),
-      tenant.update(webhookEndpoints, { enabled: false, disabledReason: "gone", updatedAt: now }, endpointWhere),
-    ]);
-    return message.ack();
+    return {
+      delivery: { status: "failed", responseStatus: 410, durationMs, lastError: "endpoint answered 410 Gone: disabled", nextAttemptAt: null } as const,
+      endpoint: tenant.update(webhookEndpoints, { enabled: false, disabledReason: "gone", updatedAt: now }, endpointWhere),
+      retryInSeconds: null,
+    };
   }
-
   const failingSince = target.failingSince ?? now;
   const tooLong = now - failingSince >= DISABLE_AFTER_MS;
-  const endpointUpdate = tooLong
+  const endpoint = tooLong
     ? tenant.update(webhookEndpoints, { enabled: false, disabledReason: "failing", failingSince, updatedAt: now }, endpointWhere)
     : tenant.update(webhookEndpoints, { failingSince }, endpointWhere);
-  if (claimed.attempt >= MAX_ATTEMPTS || tooLong) {
-    await tenant.batch([settle({ status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null }), endpointUpdate]);
-    return message.ack();
+  if (attemptNumber >= MAX_ATTEMPTS || tooLong) {
+    return {
+      delivery: { status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null } as const,
+      endpoint,
+      retryInSeconds: null,
+    };
   }
-  const delaySeconds = retryDelaySeconds(claimed.attempt, result.retryAfter);
-  await tenant.batch([
-    settle({ status: "pending", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: now + delaySeconds * 1000 }),
-    endpointUpdate,
-  ]);
-  message.retry({ delaySeconds });
+  const retryInSeconds = retryDelaySeconds(attemptNumber, result.retryAfter);
+  return {
+    delivery: { status: "pending", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: now + retryInSeconds * 1000 } as const,
+    endpoint,
+    retryInSeconds,
+  };
 }
 
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env, worker: Background): Promise<void> {

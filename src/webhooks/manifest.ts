@@ -1,7 +1,8 @@
 import { definePackage } from "../platform/packages";
 import { handleWebhookBatch } from "./consumer";
+import { deliveryRoutes } from "./delivery-routes";
 import { dispatchAfterRequest, sweepOutbox, type WebhookMessage } from "./dispatch";
-import { webhookRoutes, webhookTags, webhookTestEvents } from "./routes";
+import { endpointRoutes, webhookTags, webhookTestEvents } from "./endpoint-routes";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 
 /** Signed event delivery: endpoints, the outbox fan-out, the queue consumer and the sweeps. Always on. */
@@ -11,7 +12,7 @@ export default definePackage({
   tier: "core",
   description: "Signed webhook deliveries of every package's events.",
   dependsOn: [],
-  routers: [webhookRoutes],
+  routers: [endpointRoutes, deliveryRoutes],
   tags: webhookTags,
   tables: [webhookEndpoints, webhookDeliveries],
   events: webhookTestEvents,

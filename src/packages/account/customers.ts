@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf } from "../../platform/resource/filters";
-import { qualified as q } from "../../platform/tenancy";
+import { qualified as q, sameWorkspace } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { customers, invoices } from "./schema";
 
@@ -126,7 +126,7 @@ export const customerResource: ResourceDefinition<
   // balance = what the customer owes on invoices that are out, in the statement that reads the customer.
   computed: {
     balance:
-      sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${q(invoices.workspaceId)} = ${q(customers.workspaceId)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(
+      sql<number>`(SELECT coalesce(sum(${q(invoices.total)} - ${q(invoices.amountPaid)}), 0) FROM ${invoices} WHERE ${sameWorkspace(invoices, customers)} AND ${q(invoices.customerId)} = ${q(customers.id)} AND ${q(invoices.status)} IN ('sent', 'partially_paid'))`.mapWith(
         Number,
       ),
   },

@@ -121,7 +121,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   ],
   toInsert: (input, now, tenant) => ({
     customerId: input.customer_id,
-    number: sql`(SELECT 'INV-' || printf('%06d', ${invoiceCounters.last}) FROM ${invoiceCounters} WHERE ${invoiceCounters.workspaceId} = ${tenant.workspaceId})`,
+    number: sql`(SELECT 'INV-' || printf('%06d', ${invoiceCounters.last}) FROM ${invoiceCounters} WHERE ${tenant.scope(invoiceCounters)})`,
     currency: input.currency ?? "USD",
     issueDate: input.issue_date ?? today(now),
     dueDate: input.due_date ?? null,
@@ -258,15 +258,15 @@ export const invoiceActionRoutes = newRouter()
     const now = Date.now();
     // One statement: the recipient defaults to the customer's billing e-mail, then its e-mail, read in
     // the same UPDATE; nothing is read first.
-    const customerEmail = sql`(SELECT coalesce(${customers.billingEmail}, ${customers.email}) FROM ${customers} WHERE ${customers.id} = ${invoices.customerId} AND ${customers.workspaceId} = ${invoices.workspaceId})`;
+    const customerEmail = sql`(SELECT coalesce(${customers.billingEmail}, ${customers.email}) FROM ${customers} WHERE ${tenant.scope(customers, sql`${customers.id} = ${invoices.customerId}`)})`;
     const recipient = body.to ? sql`${body.to}` : customerEmail;
     const [row] = await tenant
       .update(
         invoices,
         {
-          status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END` as never,
+          status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END`,
           sentAt: now,
-          sentTo: recipient as never,
+          sentTo: recipient,
           updatedAt: now,
         },
         eq(invoices.id, id),

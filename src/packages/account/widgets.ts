@@ -1,5 +1,6 @@
 import { count, gt, gte, inArray, lt, sql } from "drizzle-orm";
-import { qualified as q } from "../../platform/tenancy";
+import { alias } from "drizzle-orm/sqlite-core";
+import { qualified as q, tableAs } from "../../platform/tenancy";
 import { DAY_MS, defineWidget, largestFirst, money, periodOf, series, timeSeries } from "../../platform/widgets";
 import { customers, invoiceBalances, invoices, paymentDays, payments } from "./schema";
 
@@ -119,18 +120,20 @@ export const accountWidgets = [
     unit: "money",
     reads: ["customers", "payments"],
     query: ({ tenant, period }) => {
-      const ws = tenant.workspaceId;
+      const p = alias(payments, "p");
+      const i = alias(invoices, "i");
+      const c = alias(customers, "c");
       return {
         statements: [
           tenant.rows(sql`
             WITH paid AS (
               SELECT i.customer_id AS customer, p.currency AS currency, sum(p.amount) AS amount
-              FROM ${payments} p JOIN ${invoices} i ON i.id = p.invoice_id
-              WHERE p.workspace_id = ${ws} AND p.paid_at >= ${period.fromMs} AND p.paid_at < ${period.untilMs}
+              FROM ${tableAs(p)} JOIN ${tableAs(i)} ON ${tenant.scope(i, sql`i.id = p.invoice_id`)}
+              WHERE ${tenant.scope(p, sql`p.paid_at >= ${period.fromMs} AND p.paid_at < ${period.untilMs}`)}
               GROUP BY 1, 2),
             top AS (SELECT customer, max(amount) AS rank FROM paid GROUP BY customer ORDER BY rank DESC, customer LIMIT 5)
             SELECT top.customer AS id, c.name AS label, paid.currency AS currency, paid.amount AS amount, top.rank AS rank
-            FROM top JOIN paid ON paid.customer = top.customer JOIN ${customers} c ON c.id = top.customer
+            FROM top JOIN paid ON paid.customer = top.customer JOIN ${tableAs(c)} ON ${tenant.scope(c, sql`c.id = top.customer`)}
             ORDER BY top.rank DESC, top.customer`),
         ],
         build: ([rows]) => {

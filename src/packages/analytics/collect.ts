@@ -16,9 +16,10 @@ import type { PackageRegistry } from "../../platform/packages";
 import { platformOf } from "../../platform/services";
 import { acrossWorkspaces, analyticsOf, directoryFor, type Tenant } from "../../platform/tenancy";
 import { clock } from "../../platform/time";
+import { type AnalyticsEvent, type AnalyticsMessage, MAX_EVENT_REVENUE } from "./message";
 import { sites } from "./schema";
 import { TRACKER_SCRIPT } from "./script";
-import { sendSoon } from "./sender";
+import { senderOf } from "./sender";
 import { browserVisitor, saltCache, visitorId } from "./visitor";
 
 const tags = ["Analytics"];
@@ -27,36 +28,6 @@ export const analyticsTags = {
   Analytics:
     "Self-hosted, cookie-less web analytics for the workspace's own sites: a tracker script, a public collector, server-side events, stats, breakdowns and checkout funnels. No cookies; no IP address or user agent is stored.",
 };
-
-/** One event as the queue carries it from the collector to the consumer: never an IP address or a user agent. */
-/**
- * The most one event may bring: 1,000,000,000 minor units (10,000,000.00 of a two-decimal currency). With the
- * per-site rate, no sum over a report's period can overflow, and reports saturate at 2^53 − 1.
- */
-export const MAX_EVENT_REVENUE = 1_000_000_000;
-export const AnalyticsEvent = z.object({
-  workspaceId: z.number().int().positive(),
-  siteId: z.number().int().positive(),
-  source: z.enum(["browser", "server"]),
-  visitor: z.string().regex(/^[0-9a-f]{16}$/),
-  previousVisitor: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .optional(),
-  name: z.string().min(1).max(64),
-  path: z.string().max(2048),
-  referrer: z.string().max(255),
-  country: z.string().max(2),
-  device: z.string().max(16),
-  props: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  revenue: z.object({ amount: z.number().int().nonnegative().max(MAX_EVENT_REVENUE), currency: z.string().length(3) }).optional(),
-  ts: z.number().int().positive(),
-});
-export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
-
-/** A queue message: the events an isolate gathered (one per queue operation, not one per page view). */
-export const AnalyticsMessage = z.object({ v: z.literal(1), events: z.array(AnalyticsEvent).min(1).max(100) });
-export type AnalyticsMessage = z.infer<typeof AnalyticsMessage>;
 
 const MAX_PROPS = 30;
 const eventName = z
@@ -179,11 +150,12 @@ function referrerHost(referrer: string | undefined, domain: string): string {
   }
 }
 
-// A browser sends many events with one user agent: classify each agent once per isolate.
-const agents = new Map<string, { bot: boolean; device: string }>();
-
-/** Whether a user agent is a bot (isbot's maintained list), and its device class (ua-parser-js). */
-function agentOf(userAgent: string): { bot: boolean; device: string } {
+/**
+ * Whether a user agent is a bot (isbot's maintained list), and its device class (ua-parser-js). A browser
+ * sends many events with one user agent: each agent is classified once per isolate.
+ */
+function agentOf(isolate: IsolateState, userAgent: string): { bot: boolean; device: string } {
+  const agents = isolate.get("analytics.agents", () => new Map<string, { bot: boolean; device: string }>());
   let agent = agents.get(userAgent);
   if (!agent) {
     const type = new UAParser(userAgent).getDevice().type;
@@ -284,12 +256,12 @@ export const collectRoutes = newRouter()
     if (!collecting) throw packageDisabled("analytics");
     checkUrl(site, input.url);
     const userAgent = c.req.header("user-agent") ?? "";
-    const agent = userAgent ? agentOf(userAgent) : null;
+    const agent = userAgent ? agentOf(platformOf(c).isolate, userAgent) : null;
     if (!agent || agent.bot) return c.json({ success: true as const }, 202);
     const ip = c.req.header("cf-connecting-ip") ?? "";
     const ids = await browserVisitor(acrossWorkspaces(c.env, "analytics"), saltCache(platformOf(c).isolate), site.id, ip, userAgent, now);
     const country = (c.req.header("cf-ipcountry") ?? "").toUpperCase();
-    sendSoon(
+    senderOf(platformOf(c).isolate).sendSoon(
       c.executionCtx as ExecutionContext,
       c.env.ANALYTICS_QUEUE,
       eventOf(site, input, {

@@ -1,6 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Tenant } from "../../platform/tenancy";
+import { alias } from "drizzle-orm/sqlite-core";
+import { type Tenant, tableAs } from "../../platform/tenancy";
 import { boundedSum, type Money, percent } from "../../platform/widgets";
+import { events, sites as siteTable } from "./schema";
 import type { Range, Sites } from "./stats";
 
 export type FunnelStep = { type: "page" | "event"; value: string };
@@ -31,18 +33,19 @@ function matches(step: FunnelStep): SQL {
  * window do not count. Revenue sums the `purchase` events (in the range) of the visitors who completed it.
  */
 export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funnel: FunnelDefinition) {
-  const ws = tenant.workspaceId;
+  const e = alias(events, "e");
+  const raw = sql`${tableAs(e)} WHERE ${tenant.scope(e)}`;
   const window = funnel.windowMinutes * 60_000;
-  const onSites = sites === "all" ? sql`e.site_id IN (SELECT id FROM analytics_sites WHERE workspace_id = ${ws})` : sql`e.site_id = ${sites}`;
+  const onSites = sites === "all" ? sql`e.site_id IN (SELECT id FROM ${siteTable} WHERE ${tenant.scope(siteTable)})` : sql`e.site_id = ${sites}`;
   const inRange = sql`e.ts >= ${range.fromMs} AND e.ts < ${range.untilMs}`;
   const ctes: SQL[] = [
-    sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ts AS t1, e.ts AS t FROM analytics_events e WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`,
+    sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ts AS t1, e.ts AS t FROM ${raw} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`,
   ];
   funnel.steps.slice(1).forEach((step, i) => {
     const previous = sql.raw(`s${i + 1}`);
     ctes.push(
       sql`${sql.raw(`s${i + 2}`)} AS MATERIALIZED (SELECT p.site_id, p.visitor, p.t1,
-        (SELECT min(e.ts) FROM analytics_events e WHERE e.workspace_id = ${ws} AND e.site_id = p.site_id AND e.visitor = p.visitor
+        (SELECT min(e.ts) FROM ${raw} AND e.site_id = p.site_id AND e.visitor = p.visitor
            AND ${matches(step)} AND e.ts > p.t AND e.ts <= p.t1 + ${window} AND e.ts < ${range.untilMs}) AS t
         FROM ${previous} p WHERE p.t IS NOT NULL)`,
     );
@@ -52,8 +55,8 @@ export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funn
     (_, i) => sql`(SELECT count(DISTINCT site_id || ':' || visitor) FROM ${sql.raw(`s${i + 1}`)} WHERE t IS NOT NULL) AS ${sql.raw(`v${i + 1}`)}`,
   );
   const revenue = sql`(SELECT json_group_object(currency, amount) FROM (
-      SELECT e.revenue_currency AS currency, ${boundedSum(sql`e.revenue_amount`)} AS amount FROM analytics_events e
-      WHERE e.workspace_id = ${ws} AND ${onSites} AND ${inRange} AND e.name = 'purchase' AND e.revenue_amount IS NOT NULL
+      SELECT e.revenue_currency AS currency, ${boundedSum(sql`e.revenue_amount`)} AS amount FROM ${raw}
+      AND ${onSites} AND ${inRange} AND e.name = 'purchase' AND e.revenue_amount IS NOT NULL
         AND (e.site_id || ':' || e.visitor) IN (SELECT site_id || ':' || visitor FROM ${last} WHERE t IS NOT NULL)
       GROUP BY 1)) AS revenue`;
   return tenant.rows<Record<string, number | string | null>>(sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join([...counts, revenue], sql`, `)}`);

@@ -1,7 +1,9 @@
 import { definePackage } from "../../platform/packages";
 import { analyticsTags, collectRoutes } from "./collect";
 import { consumeAnalytics, consumeDeadLetters } from "./consumer";
-import { analyticsRoutes } from "./routes";
+import { funnelRoutes } from "./funnel-routes";
+import { reportRoutes } from "./report-routes";
+import { siteRoutes } from "./site-routes";
 import { analyticsSkills } from "./skills";
 import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
 import { analyticsWidgets } from "./widgets";
@@ -20,7 +22,7 @@ export default definePackage({
   // Stats and funnels are for members and above (viewers see the business data only).
   roles: { analytics: { read: "member", write: "member" } },
   collectors: [{ path: "/analytics/collect", perMinute: 600 }],
-  routers: [collectRoutes, analyticsRoutes],
+  routers: [collectRoutes, siteRoutes, reportRoutes, funnelRoutes],
   tags: analyticsTags,
   tables: [],
   widgets: analyticsWidgets,

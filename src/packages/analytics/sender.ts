@@ -1,5 +1,6 @@
+import type { IsolateState } from "../../platform/isolate";
 import { logError } from "../../platform/log";
-import type { AnalyticsEvent, AnalyticsMessage } from "./collect";
+import type { AnalyticsEvent, AnalyticsMessage } from "./message";
 
 /**
  * The collector's hand-off to the analytics queue. A page view is cheap only if the queue is not called
@@ -13,29 +14,39 @@ const FLUSH_AFTER_MS = 20;
 const MAX_EVENTS = 100;
 const MAX_BYTES = 100_000;
 
-let pending: AnalyticsEvent[] = [];
-let pendingBytes = 0;
+export class EventSender {
+  private pending: AnalyticsEvent[] = [];
+  private pendingBytes = 0;
 
-export function sendSoon(ctx: ExecutionContext, queue: Queue<unknown>, event: AnalyticsEvent): void {
-  const size = JSON.stringify(event).length;
-  if (pendingBytes + size > MAX_BYTES) ctx.waitUntil(flush(queue));
-  pending.push(event);
-  pendingBytes += size;
-  ctx.waitUntil(pending.length >= MAX_EVENTS ? flush(queue) : new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flush(queue)));
-}
+  sendSoon(ctx: ExecutionContext, queue: Queue<unknown>, event: AnalyticsEvent): void {
+    const size = JSON.stringify(event).length;
+    if (this.pendingBytes + size > MAX_BYTES) ctx.waitUntil(this.flush(queue));
+    this.pending.push(event);
+    this.pendingBytes += size;
+    const flushed =
+      this.pending.length >= MAX_EVENTS ? this.flush(queue) : new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => this.flush(queue));
+    ctx.waitUntil(flushed);
+  }
 
-async function flush(queue: Queue<unknown>): Promise<void> {
-  if (pending.length === 0) return;
-  const message: AnalyticsMessage = { v: 1, events: pending };
-  pending = [];
-  pendingBytes = 0;
-  try {
-    await queue.send(message, { contentType: "json" });
-  } catch (first) {
+  private async flush(queue: Queue<unknown>): Promise<void> {
+    if (this.pending.length === 0) return;
+    const message: AnalyticsMessage = { v: 1, events: this.pending };
+    this.pending = [];
+    this.pendingBytes = 0;
     try {
       await queue.send(message, { contentType: "json" });
-    } catch (error) {
-      logError("analytics: sending collected events to the queue failed twice; they are lost", error, { events: message.events.length, first: String(first) });
+    } catch (first) {
+      try {
+        await queue.send(message, { contentType: "json" });
+      } catch (error) {
+        logError("analytics: sending collected events to the queue failed twice; they are lost", error, {
+          events: message.events.length,
+          first: String(first),
+        });
+      }
     }
   }
 }
+
+/** The isolate's sender: one buffer per isolate, shared by its concurrent requests. */
+export const senderOf = (isolate: IsolateState): EventSender => isolate.get("analytics.sender", () => new EventSender());

@@ -22,9 +22,8 @@ export const analyticsWidgets = [
     reads: ["analytics"],
     source: "analytics",
     query: ({ tenant, period }) => {
-      const ws = tenant.workspaceId;
       const live = (table: typeof daily | typeof visitorDays) =>
-        sql`${table}.workspace_id = ${ws} AND ${table}.site_id IN (SELECT id FROM ${sites} WHERE workspace_id = ${ws})`;
+        tenant.scope(table, sql`${table.siteId} IN (SELECT id FROM ${sites} WHERE ${tenant.scope(sites)})`);
       return {
         statements: [
           // Browser ids are a day's alone: a day's browser visitors add up across days.

@@ -1,5 +1,6 @@
 import { definePackage } from "../../platform/packages";
-import { assistantRoutes, assistantTags } from "./routes";
+import { actionRoutes } from "./action-routes";
+import { assistantTags, conversationRoutes } from "./conversation-routes";
 import { actions, conversations, messages } from "./schema";
 import { expireConversations } from "./sweeps";
 
@@ -13,7 +14,7 @@ export default definePackage({
   tier: "add-on",
   description: "Answers questions about the workspace and prepares actions, offline, from the packages' own routes.",
   dependsOn: [],
-  routers: [assistantRoutes],
+  routers: [conversationRoutes, actionRoutes],
   tags: assistantTags,
   tables: [conversations, messages, actions],
   sweeps: [expireConversations],

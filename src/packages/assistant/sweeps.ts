@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
 import { onEveryShard } from "../../platform/sweeps";
-import { CONVERSATION_DAYS } from "./routes";
+import { CONVERSATION_DAYS } from "./answer";
 import { actions, conversations, messages } from "./schema";
 
 const DAY = 86_400_000;

@@ -25,7 +25,7 @@ export function tokenize(text: string): Token[] {
 }
 
 /** Words that carry no name or value: function words and the verbs of questions and commands. */
-export const STOP = new Set(
+export const STOP: ReadonlySet<string> = new Set(
   (
     "a an the of for to in on at by with from and or but is are was were be been being am do does did done have has had " +
     "what whats what's which who whom whose where when why how much many me my mine our ours we us i you your it its " +

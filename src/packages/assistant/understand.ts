@@ -150,7 +150,7 @@ function matchAll<T>(words: readonly string[], candidates: { phrases: string[]; 
 }
 
 const nounsOf = (skill: ResourceSkill) => [skill.plural, skill.singular, ...(skill.synonyms ?? [])];
-const PREPOSITIONS = new Set(["in", "for", "of", "on", "to", "at", "from", "under", "into"]);
+const PREPOSITIONS: ReadonlySet<string> = new Set(["in", "for", "of", "on", "to", "at", "from", "under", "into"]);
 
 /** The resource the message is about: the first noun that is not the object of a preposition ("tasks in project X"). */
 function findResource(
@@ -562,7 +562,7 @@ function findField(w: Words, candidates: ResourceSkill[], taken: Set<number>): s
 }
 
 /** The words that say "do it" for an action, removed before its slots are read. */
-const ACTION_VERBS = new Set(
+const ACTION_VERBS: ReadonlySet<string> = new Set(
   "create add new make set up setup schedule save please i need a an the move mark change put advance close finish complete start reopen send email deliver issue out reject we to-do todo ticket task".split(
     " ",
   ),

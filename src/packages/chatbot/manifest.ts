@@ -1,5 +1,6 @@
 import { definePackage } from "../../platform/packages";
-import { chatbotRoutes, chatbotTags } from "./routes";
+import { inboundRoutes } from "./inbound-routes";
+import { chatbotTags, integrationRoutes } from "./integration-routes";
 import { integrations } from "./schema";
 
 /** The assistant in Slack, Teams and Telegram: signed webhooks in, answers in the response, nothing out. */
@@ -9,7 +10,7 @@ export default definePackage({
   tier: "add-on",
   description: "The assistant in Slack, Microsoft Teams and Telegram, answering in the request's own response.",
   dependsOn: ["assistant"],
-  routers: [chatbotRoutes],
+  routers: [integrationRoutes, inboundRoutes],
   tags: chatbotTags,
   tables: [],
   directoryTables: [integrations],

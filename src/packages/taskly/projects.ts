@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, integerValue } from "../../platform/resource/filters";
-import { qualified as q } from "../../platform/tenancy";
+import { qualified as q, sameWorkspace } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { customers } from "../account/schema";
 import { PROJECT_STATUSES, projects, taskCounts } from "./schema";
@@ -36,7 +36,7 @@ const writable = {
 const CreateProject = z.strictObject(writable).partial().required({ name: true }).openapi("CreateProject");
 const UpdateProject = z.strictObject(writable).partial().openapi("UpdateProject");
 
-const countsOf = (project: typeof projects) => sql`${q(taskCounts.workspaceId)} = ${q(project.workspaceId)} AND ${q(taskCounts.projectId)} = ${q(project.id)}`;
+const countsOf = (project: typeof projects) => sql`${sameWorkspace(taskCounts, project)} AND ${q(taskCounts.projectId)} = ${q(project.id)}`;
 
 type ProjectRow = Row<typeof projects> & { taskCount?: number; completedTaskCount?: number };
 

@@ -1,5 +1,6 @@
 import { count, inArray, isNull, lt, sql } from "drizzle-orm";
-import { qualified as q } from "../../platform/tenancy";
+import { alias } from "drizzle-orm/sqlite-core";
+import { qualified as q, tableAs } from "../../platform/tenancy";
 import { defineWidget, largestFirst, percent, series, timeSeries } from "../../platform/widgets";
 import { projects, taskCounts, tasks } from "./schema";
 
@@ -76,11 +77,13 @@ export const tasklyWidgets = [
     reads: ["projects", "tasks"],
     query: ({ tenant }) => {
       // The task-count rollup, summed per project: a few rows per project, not its tasks.
+      const c = alias(taskCounts, "c");
+      const p = alias(projects, "p");
       return {
         statements: [
           tenant.rows(sql`SELECT p.id AS id, p.name AS label, sum(c.tasks) AS taskCount, sum(CASE WHEN c.status = 'done' THEN c.tasks ELSE 0 END) AS done
-                FROM ${taskCounts} c JOIN ${projects} p ON p.id = c.project_id AND p.workspace_id = c.workspace_id AND p.status = 'active'
-                WHERE c.workspace_id = ${tenant.workspaceId}
+                FROM ${tableAs(c)} JOIN ${tableAs(p)} ON ${tenant.scope(p, sql`p.id = c.project_id AND p.status = 'active'`)}
+                WHERE ${tenant.scope(c)}
                 GROUP BY p.id HAVING sum(c.tasks) > 0 ORDER BY taskCount DESC, p.id DESC LIMIT 5`),
         ],
         build: ([rows]) => ({

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { eq, isNull, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { fields } from "../../platform/fields";
 import type { ResourceDefinition, Row, RowCheck } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue } from "../../platform/resource/filters";
-import { qualified as q } from "../../platform/tenancy";
+import { qualified as q, sameWorkspace, type Tenant, tableAs } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { employees } from "../hrm/schema";
 import { projects, tasks } from "../taskly/schema";
@@ -54,8 +55,8 @@ function toTimeEntry(row: Row<typeof timeEntries>): z.infer<typeof TimeEntry> {
 }
 
 /** The project of a task, as an SQL value (the task reference is checked by its own guard). */
-const projectOfTask = (taskId: number, workspace: ReturnType<typeof sql>) =>
-  sql`(SELECT ${q(tasks.projectId)} FROM ${tasks} WHERE ${q(tasks.id)} = ${taskId} AND ${q(tasks.workspaceId)} = ${workspace})`;
+const projectOfTask = (tenant: Tenant, taskId: number) =>
+  sql`(SELECT ${q(tasks.projectId)} FROM ${tasks} WHERE ${tenant.scope(tasks, sql`${q(tasks.id)} = ${taskId}`)})`;
 
 /**
  * At most 1,440 minutes per employee per day, enforced by the statement that writes (a guard before
@@ -63,13 +64,14 @@ const projectOfTask = (taskId: number, workspace: ReturnType<typeof sql>) =>
  */
 const dailyCap: RowCheck = {
   onCreate: (values, tenant) =>
-    sql`(SELECT coalesce(sum(${q(timeEntries.minutes)}), 0) FROM ${timeEntries} WHERE ${q(timeEntries.workspaceId)} = ${tenant.workspaceId} AND ${q(timeEntries.employeeId)} = ${values.employeeId as number} AND ${q(timeEntries.date)} = ${values.date as string}) + ${values.minutes as number} <= ${DAILY_CAP_MINUTES}`,
-  onUpdate: (values) => {
+    sql`(SELECT coalesce(sum(${q(timeEntries.minutes)}), 0) FROM ${timeEntries} WHERE ${tenant.scope(timeEntries, sql`${q(timeEntries.employeeId)} = ${values.employeeId as number}`, sql`${q(timeEntries.date)} = ${values.date as string}`)}) + ${values.minutes as number} <= ${DAILY_CAP_MINUTES}`,
+  onUpdate: (values, tenant) => {
     if (values.employeeId === undefined && values.date === undefined && values.minutes === undefined) return undefined;
     const employee = values.employeeId !== undefined ? sql`${values.employeeId as number}` : q(timeEntries.employeeId);
     const date = values.date !== undefined ? sql`${values.date as string}` : q(timeEntries.date);
     const minutes = values.minutes !== undefined ? sql`${values.minutes as number}` : q(timeEntries.minutes);
-    return sql`(SELECT coalesce(sum(other.minutes), 0) FROM ${timeEntries} other WHERE other.workspace_id = ${q(timeEntries.workspaceId)} AND other.employee_id = ${employee} AND other.date = ${date} AND other.id <> ${q(timeEntries.id)}) + ${minutes} <= ${DAILY_CAP_MINUTES}`;
+    const other = alias(timeEntries, "other");
+    return sql`(SELECT coalesce(sum(${other.minutes}), 0) FROM ${tableAs(other)} WHERE ${tenant.scope(other, sql`${other.employeeId} = ${employee}`, sql`${other.date} = ${date}`, sql`${other.id} <> ${q(timeEntries.id)}`)}) + ${minutes} <= ${DAILY_CAP_MINUTES}`;
   },
   async explain(tenant, row, id) {
     const logged = await tenant
@@ -109,16 +111,16 @@ export const timeEntryResource: ResourceDefinition<
   toInsert: (input, _now, tenant) => ({
     employeeId: input.employee_id,
     taskId: input.task_id,
-    projectId: projectOfTask(input.task_id, sql`${tenant.workspaceId}`),
+    projectId: projectOfTask(tenant, input.task_id),
     date: input.date,
     minutes: input.minutes,
     billable: input.billable ?? true,
     note: input.note ?? null,
   }),
-  toUpdate: ({ employee_id, task_id, ...rest }) => ({
+  toUpdate: ({ employee_id, task_id, ...rest }, _now, tenant) => ({
     ...rest,
     ...(employee_id !== undefined ? { employeeId: employee_id } : {}),
-    ...(task_id !== undefined ? { taskId: task_id, projectId: projectOfTask(task_id, q(timeEntries.workspaceId)) } : {}),
+    ...(task_id !== undefined ? { taskId: task_id, projectId: projectOfTask(tenant, task_id) } : {}),
   }),
   // A deleted task or an employee who has left cannot take new time.
   references: [
@@ -145,8 +147,11 @@ export const timeEntryResource: ResourceDefinition<
   uniques: [],
 };
 
+const entries = alias(timeEntries, "te");
+const liveTasks = alias(tasks, "t");
+
 /** logged_minutes of a project: its entries on live tasks, in the statement that reads the project. */
 export const loggedMinutes =
-  sql<number>`(SELECT coalesce(sum(te.minutes), 0) FROM ${timeEntries} te JOIN ${tasks} t ON t.id = te.task_id WHERE te.workspace_id = ${q(projects.workspaceId)} AND te.project_id = ${q(projects.id)} AND t.deleted_at IS NULL)`.mapWith(
+  sql<number>`(SELECT coalesce(sum(te.minutes), 0) FROM ${tableAs(entries)} JOIN ${tableAs(liveTasks)} ON t.id = te.task_id AND ${sameWorkspace(liveTasks, entries)} WHERE ${sameWorkspace(entries, projects)} AND te.project_id = ${q(projects.id)} AND t.deleted_at IS NULL)`.mapWith(
     Number,
   );

@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { tableAs } from "../../platform/tenancy";
 import { defineWidget, largestFirst } from "../../platform/widgets";
 import { projects } from "../taskly/schema";
 import { timeEntries } from "./schema";
@@ -11,16 +13,20 @@ export const timesheetWidgets = [
     kind: "breakdown",
     unit: "minutes",
     reads: ["time-entries", "projects"],
-    query: ({ tenant, period }) => ({
-      statements: [
-        tenant.rows(sql`SELECT p.id AS id, p.name AS label, sum(te.minutes) AS value
-              FROM ${timeEntries} te JOIN ${projects} p ON p.id = te.project_id
-              WHERE te.workspace_id = ${tenant.workspaceId} AND te.date >= ${period.from} AND te.date <= ${period.to}
+    query: ({ tenant, period }) => {
+      const te = alias(timeEntries, "te");
+      const p = alias(projects, "p");
+      return {
+        statements: [
+          tenant.rows(sql`SELECT p.id AS id, p.name AS label, sum(te.minutes) AS value
+              FROM ${tableAs(te)} JOIN ${tableAs(p)} ON ${tenant.scope(p, sql`p.id = te.project_id`)}
+              WHERE ${tenant.scope(te, sql`te.date >= ${period.from} AND te.date <= ${period.to}`)}
               GROUP BY p.id`),
-      ],
-      build: ([rows]) => ({
-        items: largestFirst((rows as { id: number; label: string; value: number }[]).map((row) => ({ ...row, value: Number(row.value) }))),
-      }),
-    }),
+        ],
+        build: ([rows]) => ({
+          items: largestFirst((rows as { id: number; label: string; value: number }[]).map((row) => ({ ...row, value: Number(row.value) }))),
+        }),
+      };
+    },
   }),
 ];

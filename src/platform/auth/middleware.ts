@@ -5,7 +5,7 @@ import { dispatchedPrincipal } from "../dispatch";
 import { ApiError } from "../errors";
 import { tokens } from "../schema";
 import { platformOf } from "../services";
-import { acrossWorkspaces } from "../tenancy";
+import { directoryOf } from "../tenancy";
 import { unauthorized } from "./caller";
 import { type Access, denial, isAllowed } from "./permissions";
 import { resolveToken } from "./principal";
@@ -32,9 +32,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.set("principal", resolution.principal);
       // Written at most once per cache period per isolate, off the response path.
       if (!resolution.fromCache) {
-        c.executionCtx.waitUntil(
-          acrossWorkspaces(c.env, "directory").update(tokens, { lastUsedAt: now }).where(eq(tokens.id, resolution.principal.tokenId)).run(),
-        );
+        c.executionCtx.waitUntil(directoryOf(c).update(tokens, { lastUsedAt: now }, eq(tokens.id, resolution.principal.tokenId)).run());
       }
     } else {
       c.set("credentialRejected", true);

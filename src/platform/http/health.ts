@@ -15,7 +15,7 @@ const Readiness = z
   .object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["ok", "unavailable"]), configuration: z.literal("invalid").optional() })
   .openapi("Readiness");
 
-const healthRoute = createRoute({
+export const healthRoute = createRoute({
   method: "get",
   path: "/health",
   operationId: "getHealth",
@@ -30,7 +30,7 @@ const healthRoute = createRoute({
   },
 });
 
-const readyRoute = createRoute({
+export const readyRoute = createRoute({
   method: "get",
   path: "/health/ready",
   operationId: "getReadiness",
@@ -55,7 +55,7 @@ const readyRoute = createRoute({
 /** The API reference, its assets and the tracker: the same for everyone, revalidated by ETag. */
 const PUBLIC_CACHE = "public, max-age=3600, stale-while-revalidate=86400";
 
-const openApiRoute = createRoute({
+export const openApiRoute = createRoute({
   method: "get",
   path: "/openapi.json",
   operationId: "getOpenApiDocument",

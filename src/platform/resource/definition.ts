@@ -78,7 +78,7 @@ export type RowCheck = {
   /** Holds before a create with these values is inserted (run as a guard statement). */
   onCreate(values: Record<string, unknown>, tenant: Tenant): SQL;
   /** Holds for the row being updated with these values (part of the UPDATE's WHERE); undefined = untouched. */
-  onUpdate(values: Record<string, unknown>): SQL | undefined;
+  onUpdate(values: Record<string, unknown>, tenant: Tenant): SQL | undefined;
   /** The problems of the row as it would be (`id` null on create), read from the database. */
   explain(tenant: Tenant, row: Record<string, unknown>, id: number | null): Promise<ErrorDetail[]>;
 };
@@ -119,7 +119,7 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
    * Column values for a partial update. No row is read first: a value that depends on the current
    * row is an SQL expression over its columns (e.g. `completed_at` only when the status changes).
    */
-  toUpdate(input: Update, now: number): WithSql<Partial<NewRow<T>>>;
+  toUpdate(input: Update, now: number, tenant: Tenant): WithSql<Partial<NewRow<T>>>;
   /** Sort fields by their API name; `id` is always one. */
   sortable: Record<string, SQLiteColumn | SortExpression>;
   filters: Record<string, Filter>;

@@ -1,9 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { desc, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { HmacKey } from "../config";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, MAX_LIMIT } from "../pagination";
 import type { Tenant } from "../tenancy";
-import type { ListMeta } from "./list";
+
+/** A page's meta: its size, whether there is more, the cursor to it, and the total when asked for. */
+export type ListMeta = { limit: number; has_more: boolean; next_cursor: string | null; total?: number };
 
 /** `?limit` and `?cursor` for the lists that are only paged, newest first (users, tokens, webhooks). */
 export const pageQueryShape = {
@@ -35,11 +38,11 @@ export async function idPage<T extends PagedTable>(
   list: string,
   query: { limit?: number; cursor?: string },
   conditions: (SQL | undefined)[],
-  cursorSecret: string,
+  cursorKey: HmacKey,
 ): Promise<{ rows: T["$inferSelect"][]; meta: ListMeta }> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const binding = { r: list, w: tenant.workspaceId, s: "-id" };
-  const after = query.cursor ? (await decodeCursor(query.cursor, binding, cursorSecret)).i : undefined;
+  const after = query.cursor ? (await decodeCursor(query.cursor, binding, cursorKey)).i : undefined;
   const rows = (await tenant
     .select(table, ...conditions, after !== undefined ? lt(table.id, after) : undefined)
     .orderBy(desc(table.id))
@@ -47,6 +50,6 @@ export async function idPage<T extends PagedTable>(
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page.at(-1) as { id: number } | undefined;
-  const nextCursor = hasMore && last ? await encodeCursor({ ...binding, v: null, i: last.id }, cursorSecret) : null;
+  const nextCursor = hasMore && last ? await encodeCursor({ ...binding, v: null, i: last.id }, cursorKey) : null;
   return { rows: page, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
 }

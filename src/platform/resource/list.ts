@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { asc, count, desc, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { HmacKey } from "../config";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
 import type { Tenant } from "../tenancy";
 import { type AnyResource, columnKey, type SortExpression } from "./definition";
 import { booleanParam } from "./filters";
-import { pageQueryShape } from "./id-page";
+import { type ListMeta, pageQueryShape } from "./id-page";
 import { selectRows } from "./writes";
 
 const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).transform((value) => Date.parse(value));
@@ -49,8 +50,6 @@ export type ListQuery = {
   [filter: string]: unknown;
 };
 
-export type ListMeta = { limit: number; has_more: boolean; next_cursor: string | null; total?: number };
-
 /** The resource's sort fields plus `updated_at`, which every resource has (incremental sync). */
 function sortFields(def: AnyResource): Record<string, SQLiteColumn | SortExpression> {
   return { ...def.sortable, updated_at: def.table.updatedAt };
@@ -71,7 +70,7 @@ function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; va
  * inserted, and a page costs O(limit) through an index that starts with workspace_id. The total, when
  * asked for, is counted in the same D1 round trip.
  */
-export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuery, options: { cursorSecret: string; extraConditions?: (SQL | undefined)[] }) {
+export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuery, options: { cursorKey: HmacKey; extraConditions?: (SQL | undefined)[] }) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const sort = query.sort ?? "-id";
   const descending = sort.startsWith("-");
@@ -97,7 +96,7 @@ export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuer
   const binding = { r: def.name, w: tenant.workspaceId, s: sort };
   const pageConditions = [...conditions];
   if (query.cursor !== undefined) {
-    const position = await decodeCursor(query.cursor, binding, options.cursorSecret);
+    const position = await decodeCursor(query.cursor, binding, options.cursorKey);
     // A row-value comparison lets SQLite seek the (workspace_id, column, id) index straight to the
     // position, so a deep page costs the same as the first one.
     const beyond = descending ? sql.raw("<") : sql.raw(">");
@@ -125,7 +124,7 @@ export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuer
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);
   const nextCursor =
-    hasMore && last ? await encodeCursor({ ...binding, v: key.value(last) as string | number | null, i: last.id as number }, options.cursorSecret) : null;
+    hasMore && last ? await encodeCursor({ ...binding, v: key.value(last) as string | number | null, i: last.id as number }, options.cursorKey) : null;
   const meta: ListMeta = { limit, has_more: hasMore, next_cursor: nextCursor, ...(total !== undefined ? { total } : {}) };
   return { rows: pageRows, meta };
 }

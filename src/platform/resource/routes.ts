@@ -103,16 +103,38 @@ function documentedBatch(def: AnyResource, many: string) {
 
 /** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch; `options` turns some off. */
 export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
-  const { name, singular, tags } = def;
-  const [one, many] = [pascal(singular), pascal(name)];
-  const aSingular = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
-  if (def.checks && options.batch !== false) throw new Error(`${name}: a resource with row checks has no batch route`);
-  const writeErrors = [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])];
-  const path = `/${name}`;
-  const words = describeOperations(def);
-  const Output = def.schemas.output;
+  if (def.checks && options.batch !== false) throw new Error(`${def.name}: a resource with row checks has no batch route`);
   const router = newRouter();
+  const r = namesOf(def);
+  addList(router, r);
+  addGet(router, r);
+  if (options.create !== false) addCreate(router, r);
+  if (options.update !== false) addUpdate(router, r);
+  if (options.delete !== false) addDelete(router, r);
+  if (options.batch !== false) addBatch(router, r);
+  return router;
+}
 
+/** What a resource's routes are called and say: operation ids, summaries, descriptions, the errors writes may answer. */
+function namesOf(def: AnyResource) {
+  const { name, singular, tags } = def;
+  return {
+    def,
+    name,
+    singular,
+    tags,
+    one: pascal(singular),
+    many: pascal(name),
+    aSingular: `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`,
+    path: `/${name}`,
+    words: describeOperations(def),
+    Output: def.schemas.output,
+    writeErrors: [...(def.uniques.length > 0 ? (["conflict"] as const) : []), ...(def.transitions ? (["invalid_transition"] as const) : [])],
+  };
+}
+type Names = ReturnType<typeof namesOf>;
+
+function addList(router: Router, { def, name, many, tags, path, words, Output }: Names) {
   router.openapi(
     defineRoute(access.read(name), {
       method: "get",
@@ -126,12 +148,14 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
     }),
     async (c) => {
       const tenant = tenantOf(c);
-      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorSecret: configOf(c.env).cursorSecret });
+      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorKey: configOf(c.env).cursorKey });
       linkNextPage(c, page.meta);
       return c.json({ success: true as const, data: present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
     },
   );
+}
 
+function addGet(router: Router, { def, name, one, singular, aSingular, tags, path, words, Output }: Names) {
   router.openapi(
     defineRoute(access.read(name), {
       method: "get",
@@ -150,94 +174,93 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
       return c.json({ success: true as const, data: outputOf(def, tenant, row) }, 200);
     },
   );
+}
 
-  if (options.create !== false) {
+function addCreate(router: Router, { def, name, one, singular, aSingular, tags, path, words, Output, writeErrors }: Names) {
+  router.openapi(
+    defineRoute(access.write(name), {
+      method: "post",
+      path,
+      operationId: `create${one}`,
+      errors: writeErrors,
+      tags,
+      summary: `Create ${aSingular}`,
+      description: words.create,
+      request: { body: jsonBodyOf(def.schemas.create, def.examples.create) },
+      responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
+    }),
+    async (c) => {
+      const outcome = await runWrite(def, tenantOf(c), { op: "create", data: c.req.valid("json") as object });
+      return c.json({ success: true as const, data: outcome.data }, 201);
+    },
+  );
+}
+
+function addUpdate(router: Router, { def, name, one, singular, aSingular, tags, path, words, Output, writeErrors }: Names) {
+  for (const method of ["put", "patch"] as const) {
     router.openapi(
       defineRoute(access.write(name), {
-        method: "post",
-        path,
-        operationId: `create${one}`,
-        errors: writeErrors,
-        tags,
-        summary: `Create ${aSingular}`,
-        description: words.create,
-        request: { body: jsonBodyOf(def.schemas.create, def.examples.create) },
-        responses: { 201: jsonContent(envelope(Output), `The new ${singular}`) },
-      }),
-      async (c) => {
-        const outcome = await runWrite(def, tenantOf(c), { op: "create", data: c.req.valid("json") as object });
-        return c.json({ success: true as const, data: outcome.data }, 201);
-      },
-    );
-  }
-
-  if (options.update !== false) {
-    for (const method of ["put", "patch"] as const) {
-      router.openapi(
-        defineRoute(access.write(name), {
-          method,
-          path: `${path}/{id}`,
-          operationId: `${method === "put" ? "update" : "patch"}${one}`,
-          errors: ["conflict", ...writeErrors],
-          tags,
-          summary: method === "put" ? `Update ${aSingular} (partial)` : `Update ${aSingular} (alias of PUT)`,
-          description: words.update,
-          request: { params: IdParam, body: jsonBodyOf(def.schemas.update, def.examples.update) },
-          responses: { 200: jsonContent(envelope(Output), `The updated ${singular}`) },
-        }),
-        async (c) => {
-          const outcome = await runWrite(def, tenantOf(c), { op: "update", id: c.req.valid("param").id, data: c.req.valid("json") as object });
-          return c.json({ success: true as const, data: outcome.data }, 200);
-        },
-      );
-    }
-  }
-
-  if (options.delete !== false) {
-    router.openapi(
-      defineRoute(access.write(name), {
-        method: "delete",
+        method,
         path: `${path}/{id}`,
-        operationId: `delete${one}`,
-        errors: ["conflict"],
+        operationId: `${method === "put" ? "update" : "patch"}${one}`,
+        errors: ["conflict", ...writeErrors],
         tags,
-        summary: `Delete ${aSingular}`,
-        description: words.delete,
-        request: { params: IdParam },
-        responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
+        summary: method === "put" ? `Update ${aSingular} (partial)` : `Update ${aSingular} (alias of PUT)`,
+        description: words.update,
+        request: { params: IdParam, body: jsonBodyOf(def.schemas.update, def.examples.update) },
+        responses: { 200: jsonContent(envelope(Output), `The updated ${singular}`) },
       }),
       async (c) => {
-        const outcome = await runWrite(def, tenantOf(c), { op: "delete", id: c.req.valid("param").id });
-        return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
+        const outcome = await runWrite(def, tenantOf(c), { op: "update", id: c.req.valid("param").id, data: c.req.valid("json") as object });
+        return c.json({ success: true as const, data: outcome.data }, 200);
       },
     );
   }
+}
 
-  if (options.batch !== false) {
-    router.openAPIRegistry.register(`${many}BatchRequest`, documentedBatch(def, many));
-    router.openapi(
-      defineRoute(access.write(name), {
-        method: "post",
-        path: `${path}/batch`,
-        operationId: `batch${many}`,
-        errors: ["conflict"],
-        tags,
-        summary: `Create, update and delete up to 100 ${name} at once`,
-        description:
-          "atomic (default true): all operations or none; any invalid operation → 400 with per-index details. " +
-          "atomic=false: each operation stands alone and gets its own status. Each write fires the same events as its single-record twin.",
-        request: { body: jsonBodyOf(BatchBody) },
-        // Validation stays per operation (so atomic=false can answer each one); the reference shows the typed body.
-        "x-documented-body": `${many}BatchRequest`,
-        responses: { 200: jsonContent(envelope(BatchResult), "One result per operation, in order") },
-      }),
-      async (c) => {
-        const result = await runBatch(def, tenantOf(c), c.req.valid("json"), c.get("requestId"));
-        return c.json({ success: true as const, data: result }, 200);
-      },
-    );
-  }
-  return router;
+function addDelete(router: Router, { def, name, one, aSingular, tags, path, words }: Names) {
+  router.openapi(
+    defineRoute(access.write(name), {
+      method: "delete",
+      path: `${path}/{id}`,
+      operationId: `delete${one}`,
+      errors: ["conflict"],
+      tags,
+      summary: `Delete ${aSingular}`,
+      description: words.delete,
+      request: { params: IdParam },
+      responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
+    }),
+    async (c) => {
+      const outcome = await runWrite(def, tenantOf(c), { op: "delete", id: c.req.valid("param").id });
+      return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
+    },
+  );
+}
+
+function addBatch(router: Router, { def, name, many, tags, path }: Names) {
+  router.openAPIRegistry.register(`${many}BatchRequest`, documentedBatch(def, many));
+  router.openapi(
+    defineRoute(access.write(name), {
+      method: "post",
+      path: `${path}/batch`,
+      operationId: `batch${many}`,
+      errors: ["conflict"],
+      tags,
+      summary: `Create, update and delete up to 100 ${name} at once`,
+      description:
+        "atomic (default true): all operations or none; any invalid operation → 400 with per-index details. " +
+        "atomic=false: each operation stands alone and gets its own status. Each write fires the same events as its single-record twin.",
+      request: { body: jsonBodyOf(BatchBody) },
+      // Validation stays per operation (so atomic=false can answer each one); the reference shows the typed body.
+      "x-documented-body": `${many}BatchRequest`,
+      responses: { 200: jsonContent(envelope(BatchResult), "One result per operation, in order") },
+    }),
+    async (c) => {
+      const result = await runBatch(def, tenantOf(c), c.req.valid("json"), c.get("requestId"));
+      return c.json({ success: true as const, data: result }, 200);
+    },
+  );
 }
 
 /** "job opening" / "job-openings" → "JobOpening" / "JobOpenings" */

@@ -80,7 +80,7 @@ export function presentOutcomes(def: AnyResource, tenant: Tenant, outcomes: Outc
 /** The column values a create or an update writes (before timestamps). */
 export function valuesOf(def: AnyResource, tenant: Tenant, operation: Operation, now: number): Values {
   if (operation.op === "create") return def.toInsert(operation.data, now, tenant) as Values;
-  if (operation.op === "update") return def.toUpdate(operation.data, now) as Values;
+  if (operation.op === "update") return def.toUpdate(operation.data, now, tenant) as Values;
   return {};
 }
 
@@ -173,7 +173,7 @@ export function planWrite(def: AnyResource, tenant: Tenant, operation: Operation
       sql`SELECT ${eventIds[i]}, ${tenant.workspaceId}, ${rule.type}, '{}', ${previous}, ${now}, NULL FROM ${table} WHERE ${tenant.scope(table, ...target, changes)}`,
     );
   });
-  const checks = (def.checks ?? []).map((check) => check.onUpdate(values));
+  const checks = (def.checks ?? []).map((check) => check.onUpdate(values, tenant));
   const update = tenant.update(table, { ...values, updatedAt: now }, ...target, ...updateConditions(def, operation.data as Values, values), ...checks);
   const fills = eventIds.map((eventId) =>
     tenant.update(

@@ -1,6 +1,6 @@
-import { getTableName, type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql, Table } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /** A drizzle handle on one D1 binding. Only the tenancy module holds one (see Tenant and Unscoped). */
 export type Database = DrizzleD1Database & { $client: D1Database };
@@ -24,6 +24,16 @@ export function database(d1: D1Database): Database {
  */
 export function qualified(column: SQLiteColumn): SQL {
   return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+}
+
+/**
+ * `"time_entries" "te"`: a table named with drizzle's alias() as raw SQL's FROM or JOIN names it (drizzle
+ * writes an alias there as its alias alone). Its columns then render as `"te"."minutes"`.
+ */
+export function tableAs(table: SQLiteTable): SQL {
+  const symbols = (Table as unknown as { Symbol: { Name: symbol; OriginalName: symbol } }).Symbol;
+  const names = table as unknown as Record<symbol, string>;
+  return sql`${sql.identifier(names[symbols.OriginalName]!)} ${sql.identifier(names[symbols.Name]!)}`;
 }
 
 /**

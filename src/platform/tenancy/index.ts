@@ -5,27 +5,35 @@
  * must work across workspaces say so with acrossWorkspaces. Nothing outside this folder holds a D1 binding
  * (npm test checks it: scripts/check-architecture.mjs).
  */
+import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { principalOf } from "../auth/middleware";
+import { principalOf } from "../auth/caller";
 import type { AppEnv, Env } from "../context";
-import type { PackageRegistry } from "../packages";
-import { platformOf } from "../services";
-import { database } from "./database";
+import { database, qualified } from "./database";
 import { sessionAware } from "./session";
 import { allShards, shardDatabase, shardNames } from "./shards";
-import { Tenant } from "./tenant";
+import { type ExtensionSource, Tenant, type TenantTable } from "./tenant";
 import { Unscoped } from "./unscoped";
 
-export { qualified } from "./database";
+export { qualified, tableAs } from "./database";
+
+/**
+ * `inner.workspace_id = outer.workspace_id`: a correlated subquery or join in a definition's computed SQL
+ * (built before there is a request) stays in the workspace of the row it belongs to; that row's own
+ * query is scoped by its Tenant. Name the inner table with drizzle's alias() when it is the outer one too.
+ */
+export function sameWorkspace(inner: TenantTable, outer: TenantTable): SQL {
+  return sql`${qualified(inner.workspaceId)} = ${qualified(outer.workspaceId)}`;
+}
 export { HOLD_LIMIT_MS, isHeld } from "./hold";
 export { BOOKMARK_HEADER, d1Session } from "./session";
 export { leastLoadedShard, placementOf, residentWorkspaces, shardNames } from "./shards";
-export type { NewValues, Statement, TenantTable, Values } from "./tenant";
+export type { ExtensionSource, NewValues, Statement, TenantTable, Values } from "./tenant";
 export { Tenant } from "./tenant";
 export type { Unscoped } from "./unscoped";
 
 /** What a workspace's tenant knows of the packages: which are off, and what enabled ones add to resources. */
-function packagesOf(registry: PackageRegistry, disabled: readonly string[]) {
+function packagesOf(registry: ExtensionSource, disabled: readonly string[]) {
   return { disabled, extensionsOf: (resource: string) => registry.extensionsOf(resource) };
 }
 
@@ -33,25 +41,27 @@ function packagesOf(registry: PackageRegistry, disabled: readonly string[]) {
 export function tenantOf(c: Context<AppEnv>): Tenant {
   const principal = principalOf(c);
   const d1 = sessionAware(shardDatabase(c.env, principal.shard));
-  return new Tenant(database(d1), principal.workspace.id, packagesOf(platformOf(c).registry, principal.disabledPackages), () => c.set("eventsRecorded", true));
+  return new Tenant(database(d1), principal.workspace.id, packagesOf(c.get("platform").registry, principal.disabledPackages), () =>
+    c.set("eventsRecorded", true),
+  );
 }
 
 /** The caller's workspace on the directory: its users, tokens, SSO apps, chat integrations. */
 export function directoryOf(c: Context<AppEnv>): Tenant {
   const principal = principalOf(c);
-  return new Tenant(database(sessionAware(c.env.DB)), principal.workspace.id, packagesOf(platformOf(c).registry, principal.disabledPackages));
+  return new Tenant(database(sessionAware(c.env.DB)), principal.workspace.id, packagesOf(c.get("platform").registry, principal.disabledPackages));
 }
 
 /** The caller's workspace on the analytics database. */
 export function analyticsOf(c: Context<AppEnv>): Tenant {
   const principal = principalOf(c);
-  return new Tenant(database(c.env.ANALYTICS_DB), principal.workspace.id, packagesOf(platformOf(c).registry, principal.disabledPackages));
+  return new Tenant(database(c.env.ANALYTICS_DB), principal.workspace.id, packagesOf(c.get("platform").registry, principal.disabledPackages));
 }
 
 /** A workspace's tenant outside a request (queue consumers, cron), on its shard or the analytics database. */
 export function tenantOn(
   env: Env,
-  registry: PackageRegistry,
+  registry: ExtensionSource,
   workspace: { id: number; shard: string; disabledPackages?: readonly string[] },
   on: "shard" | "analytics" = "shard",
 ): Tenant {
@@ -60,7 +70,7 @@ export function tenantOn(
 }
 
 /** A workspace named by something other than a credential (a signed token's claim) on the directory. */
-export function directoryFor(env: Env, registry: PackageRegistry, workspaceId: number): Tenant {
+export function directoryFor(env: Env, registry: ExtensionSource, workspaceId: number): Tenant {
   return new Tenant(database(sessionAware(env.DB)), workspaceId, packagesOf(registry, []));
 }
 

@@ -19,6 +19,9 @@ export type Statement = BatchItem<"sqlite">;
 /** Read-only fields a package adds to another's resource (see packages.ts ResourceExtension). */
 export type Extension = { computed: Record<string, SQL>; output: Record<string, (row: Record<string, unknown>) => unknown> };
 
+/** Where the fields packages add to each other's resources are listed (the package registry). */
+export type ExtensionSource = { extensionsOf(resource: string): { pkg: string; extension: Extension }[] };
+
 /** What a tenant knows of the packages: which are off for its workspace, and what they add to resources. */
 export type TenantPackages = {
   disabled: readonly string[];

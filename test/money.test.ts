@@ -135,3 +135,29 @@ describe("web analytics revenue", () => {
     expect(series.text).not.toMatch(/e\+\d/);
   });
 });
+
+describe("money stays exact", () => {
+  it("refuses any amount, line or total beyond 2^53 − 1 minor units, and keeps the largest exact", async () => {
+    const ws = await signup();
+    const customer = (await call("POST", "/customers", { token: ws.token, body: { name: "C" } })).json.data;
+    const invoice = (items: unknown[]) => call("POST", "/invoices", { token: ws.token, body: { customer_id: customer.id, items } });
+    const hundredLines = Array.from({ length: 100 }, () => ({ description: "x", quantity: 1_000_000, unit_amount: 1e13 }));
+    expect(expectError(await invoice(hundredLines), 400, "validation_error").details[0].path).toBe("items.0");
+    expectError(await invoice([{ description: "x", quantity: 999999.9999, unit_amount: 9999999999999 }]), 400, "validation_error");
+    const sum = expectError(
+      await invoice([
+        { description: "a", quantity: 1, unit_amount: 5e15 },
+        { description: "b", quantity: 1, unit_amount: 5e15 },
+      ]),
+      400,
+      "validation_error",
+    );
+    expect(sum.details).toEqual([{ path: "items", message: "the invoice total must not exceed 9007199254740991 minor units" }]);
+    expectError(await invoice([{ description: "x", quantity: 1, unit_amount: 9007199254740992 }]), 400, "validation_error");
+    const largest = await invoice([{ description: "x", quantity: 1, unit_amount: 9007199254740991 }]);
+    expect(largest.status).toBe(201);
+    expect(largest.text).toContain('"total":9007199254740991');
+    expectError(await call("POST", "/deals", { token: ws.token, body: { name: "D", value: 2 ** 53 } }), 400, "validation_error");
+    expect((await call("GET", "/invoices?include_total=true", { token: ws.token })).json.meta.total).toBe(1);
+  });
+});

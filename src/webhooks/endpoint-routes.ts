@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { principalOf } from "../platform/auth/middleware";
 import { access } from "../platform/auth/permissions";
@@ -10,20 +10,20 @@ import { newEventId, recordEvent } from "../platform/events";
 import { fields } from "../platform/fields";
 import { linkNextPage } from "../platform/http/links";
 import { newRouter } from "../platform/http/router";
-import { defineRoute, envelope, IdParam, idPathParam, jsonBodyOf, jsonContent } from "../platform/openapi";
+import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../platform/openapi";
 import type { EventDeclaration } from "../platform/packages";
-import { idPage, PageQuery, pageQueryShape } from "../platform/resource/id-page";
+import { idPage, PageQuery } from "../platform/resource/id-page";
 import { Deleted, ListMeta } from "../platform/resource/routes";
 import { sealSecret } from "../platform/secrets";
 import { platformOf } from "../platform/services";
 import { tenantOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
-import { forgetSubscribers, sendMessages } from "./dispatch";
-import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
+import { forgetSubscribers } from "./dispatch";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
 import { newSigningSecret } from "./signing";
 
-const tags = ["Webhooks"];
+export const tags = ["Webhooks"];
 /** The reference's words for this file's tag (the manifest lists them). */
 export const webhookTags = {
   Webhooks:
@@ -53,21 +53,6 @@ const Endpoint = z
   })
   .openapi("WebhookEndpoint");
 const EndpointWithSecret = Endpoint.extend({ secret: z.string().openapi({ description: "whsec_…, shown once" }) }).openapi("WebhookEndpointWithSecret");
-
-const Delivery = z
-  .object({
-    id: z.number().int(),
-    event_id: z.string(),
-    event_type: z.string(),
-    attempt: z.number().int(),
-    status: z.enum(DELIVERY_STATUSES),
-    response_status: z.number().int().nullable(),
-    duration_ms: z.number().int().nullable(),
-    error: z.string().nullable(),
-    next_attempt_at: fields.timestamp().nullable(),
-    created_at: fields.timestamp(),
-  })
-  .openapi("WebhookDelivery");
 
 const EventList = z
   .array(
@@ -107,21 +92,30 @@ const toEndpoint = (row: EndpointRow): z.infer<typeof Endpoint> => ({
   created_at: isoTimestamp(row.createdAt),
   updated_at: isoTimestamp(row.updatedAt),
 });
-const toDelivery = (row: typeof webhookDeliveries.$inferSelect): z.infer<typeof Delivery> => ({
-  id: row.id,
-  event_id: row.eventId,
-  event_type: row.eventType,
-  attempt: row.attempt,
-  status: row.status,
-  response_status: row.responseStatus,
-  duration_ms: row.durationMs,
-  error: row.lastError,
-  next_attempt_at: isoTimestamp(row.nextAttemptAt),
-  created_at: isoTimestamp(row.createdAt),
-});
+export const EndpointParam = IdParam;
+const allowInsecure = (env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) => env.ALLOW_INSECURE_WEBHOOK_URLS === "true";
 
-const EndpointParam = IdParam;
-const DeliveryParams = z.object({ id: idPathParam("id"), delivery_id: idPathParam("delivery_id") });
+/** Every event type named must be one the packages of this build fire (or *). */
+function checkEvents(c: Context<AppEnv>, events: string[] | undefined) {
+  if (events === undefined) return;
+  const known = subscribable(c);
+  const unknown = events.flatMap((type, i) =>
+    type === "*" || known.includes(type) ? [] : [{ path: `events.${i}`, message: `must be * or one of ${known.join(", ")} (not ${type})` }],
+  );
+  if (unknown.length > 0) throw ApiError.validation(unknown);
+}
+
+function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) {
+  if (url === undefined) return;
+  const problem = outboundUrlProblem(url, allowInsecure(env));
+  if (problem) throw ApiError.validation([{ path: "url", message: problem }]);
+}
+
+async function recordTestEvent(tenant: ReturnType<typeof tenantOf>, endpointId: number): Promise<string> {
+  const id = newEventId();
+  await recordEvent(tenant, { id, type: "webhook.test", data: { webhook_id: endpointId } }, Date.now()).run();
+  return id;
+}
 
 const routes = {
   list: defineRoute(access.admin, {
@@ -202,54 +196,11 @@ const routes = {
     request: { params: EndpointParam },
     responses: { 200: jsonContent(envelope(z.object({ event_id: z.string() })), "The test event was queued") },
   }),
-  deliveries: defineRoute(access.admin, {
-    method: "get",
-    path: "/webhooks/{id}/deliveries",
-    operationId: "listWebhookDeliveries",
-    tags,
-    summary: "The delivery log of an endpoint, newest first",
-    description:
-      "Admins and owners (an API token needs the admin scope). One row per delivery of an event to this endpoint, with its attempts so far, the last response status and error, and when the next attempt is due; status filters. Cursor-paged.",
-    request: {
-      params: EndpointParam,
-      query: z.strictObject({ ...pageQueryShape, status: z.enum(DELIVERY_STATUSES).optional() }),
-    },
-    responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Delivery), meta: ListMeta }), "A page of deliveries") },
-  }),
-  retry: defineRoute(access.admin, {
-    method: "post",
-    path: "/webhooks/{id}/deliveries/{delivery_id}/retry",
-    operationId: "retryWebhookDelivery",
-    tags,
-    summary: "Redeliver now",
-    description:
-      "Admins and owners (an API token needs the admin scope). Puts the delivery back to pending and queues an attempt now, whatever its status (a delivered event is sent again with the same webhook-id; to a disabled endpoint it fails at once). A delivery of another endpoint → 404.",
-    request: { params: DeliveryParams },
-    responses: { 200: jsonContent(envelope(Delivery), "The delivery, pending again") },
-  }),
 };
 
-const allowInsecure = (env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) => env.ALLOW_INSECURE_WEBHOOK_URLS === "true";
-
-/** Every event type named must be one the packages of this build fire (or *). */
-function checkEvents(c: Context<AppEnv>, events: string[] | undefined) {
-  if (events === undefined) return;
-  const known = subscribable(c);
-  const unknown = events.flatMap((type, i) =>
-    type === "*" || known.includes(type) ? [] : [{ path: `events.${i}`, message: `must be * or one of ${known.join(", ")} (not ${type})` }],
-  );
-  if (unknown.length > 0) throw ApiError.validation(unknown);
-}
-
-function checkUrl(url: string | undefined, env: { ALLOW_INSECURE_WEBHOOK_URLS: string }) {
-  if (url === undefined) return;
-  const problem = outboundUrlProblem(url, allowInsecure(env));
-  if (problem) throw ApiError.validation([{ path: "url", message: problem }]);
-}
-
-export const webhookRoutes = newRouter()
+export const endpointRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], configOf(c.env).cursorSecret);
+    const page = await idPage(tenantOf(c), webhookEndpoints, "webhooks", c.req.valid("query"), [], configOf(c.env).cursorKey);
     linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toEndpoint), meta: page.meta }, 200);
   })
@@ -338,42 +289,4 @@ export const webhookRoutes = newRouter()
     if (!endpoint.enabled) throw new ApiError("conflict", "The endpoint is disabled; enable it first");
     const eventId = await recordTestEvent(tenant, id);
     return c.json({ success: true as const, data: { event_id: eventId } }, 200);
-  })
-  .openapi(routes.deliveries, async (c) => {
-    const { id } = c.req.valid("param");
-    const query = c.req.valid("query");
-    const tenant = tenantOf(c);
-    const endpoint = await tenant.select(webhookEndpoints, eq(webhookEndpoints.id, id)).get();
-    if (!endpoint) throw ApiError.notFound("webhook endpoint");
-    const page = await idPage(
-      tenant,
-      webhookDeliveries,
-      `webhook_deliveries:${id}:${query.status ?? "all"}`,
-      query,
-      [eq(webhookDeliveries.endpointId, id), query.status ? eq(webhookDeliveries.status, query.status) : undefined],
-      configOf(c.env).cursorSecret,
-    );
-    linkNextPage(c, page.meta);
-    return c.json({ success: true as const, data: page.rows.map(toDelivery), meta: page.meta }, 200);
-  })
-  .openapi(routes.retry, async (c) => {
-    const { id, delivery_id } = c.req.valid("param");
-    const tenant = tenantOf(c);
-    const now = Date.now();
-    const [row] = await tenant
-      .update(
-        webhookDeliveries,
-        { status: "pending", lockedUntil: null, nextAttemptAt: now, updatedAt: now },
-        and(eq(webhookDeliveries.id, delivery_id), eq(webhookDeliveries.endpointId, id)),
-      )
-      .returning();
-    if (!row) throw ApiError.notFound("delivery");
-    await sendMessages(c.env, principalOf(c).shard, [{ id: row.id, workspaceId: row.workspaceId }]);
-    return c.json({ success: true as const, data: toDelivery(row) }, 200);
   });
-
-async function recordTestEvent(tenant: ReturnType<typeof tenantOf>, endpointId: number): Promise<string> {
-  const id = newEventId();
-  await recordEvent(tenant, { id, type: "webhook.test", data: { webhook_id: endpointId } }, Date.now()).run();
-  return id;
-}

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { packageDisabled, unauthorized } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
@@ -7,77 +7,21 @@ import { buildPrincipal, principalColumns } from "../../platform/auth/principal"
 import { configOf } from "../../platform/config";
 import type { AppEnv } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
-import { apiBaseUrl, publicOrigin } from "../../platform/http/origin";
+import { publicOrigin } from "../../platform/http/origin";
 import { newRouter } from "../../platform/http/router";
-import { defineRoute, envelope, jsonBodyOf, jsonContent } from "../../platform/openapi";
+import { defineRoute, jsonContent } from "../../platform/openapi";
 import { countRequest } from "../../platform/rate-limit/middleware";
-import { ListMeta } from "../../platform/resource/routes";
 import { users, workspaces } from "../../platform/schema";
-import { openSecret, sealSecret } from "../../platform/secrets";
+import { openSecret } from "../../platform/secrets";
 import { platformOf } from "../../platform/services";
-import { directoryFor, directoryOf } from "../../platform/tenancy";
-import { clock, isoTimestamp } from "../../platform/time";
-import { answer } from "../assistant/routes";
-import { integrations, PROVIDERS, type Provider } from "./schema";
+import { directoryFor } from "../../platform/tenancy";
+import { clock } from "../../platform/time";
+import { answer } from "../assistant/answer";
+import { tags } from "./integration-routes";
+import { integrations, type Provider } from "./schema";
 import { verifySlack, verifyTeams, verifyTelegram } from "./verify";
 
-const tags = ["Chat bot"];
-/** The reference's words for this file's tag (the manifest lists them). */
-export const chatbotTags = {
-  "Chat bot":
-    "The assistant in Slack, Microsoft Teams and Telegram. Inbound requests are authenticated by the platform's signature alone and answered in the HTTP response: the worker never calls the chat platform. The bot acts as a chosen user, read-only; actions are answered with a link to confirm them in the dashboard.",
-};
-
 const MAX_BODY = 64 * 1024;
-
-const Integration = z
-  .object({
-    provider: z.enum(PROVIDERS),
-    enabled: z.boolean(),
-    acts_as_user_id: z.number().int(),
-    endpoint_url: z.string().openapi({ description: "Where the chat platform must send its requests" }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("ChatIntegration");
-
-const ProviderParam = z.object({
-  provider: z.enum(PROVIDERS, "must be slack, teams or telegram").openapi({ param: { name: "provider", in: "path" }, example: "slack" }),
-});
-
-const putIntegration = defineRoute(access.admin, {
-  method: "put",
-  path: "/chatbot/integrations/{provider}",
-  operationId: "setChatIntegration",
-  tags,
-  summary: "Connect or change a chat platform (the secret is stored encrypted and never shown again)",
-  description:
-    "Admins and owners (an API token needs the admin scope); the bot answers as acts_as_user_id, read-only, which must be a user of this workspace → otherwise 400. secret: the Slack signing secret, the Teams outgoing-webhook security token (base64, else 400), or the Telegram secret_token given to setWebhook; required when connecting (→ 400 without it), omit it to keep the current one. Give the platform the endpoint_url of the answer.",
-  request: {
-    params: ProviderParam,
-    body: jsonBodyOf(
-      z
-        .strictObject({
-          enabled: z.boolean(),
-          secret: z.string().min(8, "must be at least 8 characters").max(512).optional(),
-          acts_as_user_id: z.number().int().positive(),
-        })
-        .openapi("SetChatIntegration", { example: { enabled: true, secret: "8f742231b10e8888abcd99yyyzzz85a5", acts_as_user_id: 1 } }),
-    ),
-  },
-  responses: { 200: jsonContent(envelope(Integration), "The integration") },
-});
-
-const listIntegrations = defineRoute(access.admin, {
-  method: "get",
-  path: "/chatbot/integrations",
-  operationId: "listChatIntegrations",
-  tags,
-  summary: "The connected chat platforms (without their secrets)",
-  description:
-    "Admins and owners (an API token needs the admin scope). Each connected platform, enabled or not, with the user the bot acts as and the endpoint_url to give the platform; platforms never connected are absent.",
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Integration), meta: ListMeta }), "Every integration") },
-});
 
 const WorkspaceParam = z.object({
   workspace_id: z
@@ -130,37 +74,6 @@ const inboundRoute = (provider: Provider, summary: string, description: string, 
     responses: { 200: jsonContent(response, "The bot's answer, in the platform's format") },
     errors: ["unauthorized", "package_disabled", "payload_too_large"],
   });
-
-const slack = inboundRoute(
-  "slack",
-  "Slack slash command",
-  "Form-encoded slash command. X-Slack-Signature = v0= + hex HMAC-SHA256(signing secret, v0:{X-Slack-Request-Timestamp}:{raw body}), the timestamp within 300 s; otherwise 401 and nothing is answered.",
-  z.object({ response_type: z.literal("ephemeral"), text: z.string() }).openapi("SlackAnswer"),
-);
-const teams = inboundRoute(
-  "teams",
-  "Microsoft Teams outgoing webhook",
-  "An activity (JSON). Authorization: HMAC <base64 HMAC-SHA256(base64-decoded security token, raw body)>; otherwise 401.",
-  z.object({ type: z.literal("message"), text: z.string() }).openapi("TeamsAnswer"),
-);
-const telegram = inboundRoute(
-  "telegram",
-  "Telegram bot webhook",
-  "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text get {}).",
-  z
-    .object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() })
-    .openapi("TelegramAnswer"),
-);
-
-type Row = typeof integrations.$inferSelect;
-const toIntegration = (c: Context<AppEnv>, row: Row): z.infer<typeof Integration> => ({
-  provider: row.provider,
-  enabled: row.enabled,
-  acts_as_user_id: row.actsAsUserId,
-  endpoint_url: `${apiBaseUrl(c)}/chatbot/${row.provider}/${row.workspaceId}`,
-  created_at: isoTimestamp(row.createdAt),
-  updated_at: isoTimestamp(row.updatedAt),
-});
 
 const refused = () => unauthorized(true, "The request's signature is missing, invalid or expired, or this integration is not enabled");
 
@@ -217,50 +130,28 @@ const json = (body: Uint8Array) => {
   }
 };
 
-export const chatbotRoutes = newRouter()
-  .openapi(putIntegration, async (c) => {
-    const { provider } = c.req.valid("param");
-    const input = c.req.valid("json");
-    if (provider === "teams" && input.secret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(input.secret)) {
-      throw ApiError.validation([{ path: "secret", message: "must be the base64 security token Teams shows when the outgoing webhook is created" }]);
-    }
-    const tenant = directoryOf(c);
-    const ws = tenant.workspaceId;
-    const now = Date.now();
-    const sealed = input.secret === undefined ? null : await sealSecret(input.secret, configOf(c.env).sealingKeys);
-    // One statement: the user must belong to this workspace; a missing secret keeps the current one.
-    const member = tenant.scope(users, eq(users.id, input.acts_as_user_id));
-    const [row] = await tenant.rows<Record<string, unknown>>(
-      sealed
-        ? sql`INSERT INTO ${integrations} (workspace_id, provider, enabled, secret, acts_as_user_id, created_at, updated_at)
-              SELECT ${ws}, ${provider}, ${input.enabled ? 1 : 0}, ${sealed}, id, ${now}, ${now} FROM ${users} WHERE ${member}
-              ON CONFLICT (workspace_id, provider) DO UPDATE SET enabled = excluded.enabled, secret = excluded.secret, acts_as_user_id = excluded.acts_as_user_id, updated_at = excluded.updated_at
-              RETURNING *`
-        : sql`UPDATE ${integrations} SET enabled = ${input.enabled ? 1 : 0}, acts_as_user_id = ${input.acts_as_user_id}, updated_at = ${now}
-              WHERE ${tenant.scope(integrations, eq(integrations.provider, provider))} AND EXISTS (SELECT 1 FROM ${users} WHERE ${member})
-              RETURNING *`,
-    );
-    if (!row) {
-      const known = await tenant.selectFrom({ id: users.id }, users, eq(users.id, input.acts_as_user_id)).get();
-      if (!known) throw ApiError.validation([{ path: "acts_as_user_id", message: "no user with this id in this workspace" }]);
-      throw ApiError.validation([{ path: "secret", message: "is required to connect a platform" }]);
-    }
-    const integration: Row = {
-      workspaceId: Number(row.workspace_id),
-      provider: row.provider as Provider,
-      enabled: Boolean(row.enabled),
-      secret: "",
-      actsAsUserId: Number(row.acts_as_user_id),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    };
-    return c.json({ success: true as const, data: toIntegration(c, integration) }, 200);
-  })
-  .openapi(listIntegrations, async (c) => {
-    const rows = await directoryOf(c).select(integrations).orderBy(integrations.provider);
-    const data = rows.map((row) => toIntegration(c, row));
-    return c.json({ success: true as const, data, meta: { limit: data.length, has_more: false, next_cursor: null } }, 200);
-  })
+const slack = inboundRoute(
+  "slack",
+  "Slack slash command",
+  "Form-encoded slash command. X-Slack-Signature = v0= + hex HMAC-SHA256(signing secret, v0:{X-Slack-Request-Timestamp}:{raw body}), the timestamp within 300 s; otherwise 401 and nothing is answered.",
+  z.object({ response_type: z.literal("ephemeral"), text: z.string() }).openapi("SlackAnswer"),
+);
+const teams = inboundRoute(
+  "teams",
+  "Microsoft Teams outgoing webhook",
+  "An activity (JSON). Authorization: HMAC <base64 HMAC-SHA256(base64-decoded security token, raw body)>; otherwise 401.",
+  z.object({ type: z.literal("message"), text: z.string() }).openapi("TeamsAnswer"),
+);
+const telegram = inboundRoute(
+  "telegram",
+  "Telegram bot webhook",
+  "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text get {}).",
+  z
+    .object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() })
+    .openapi("TelegramAnswer"),
+);
+
+export const inboundRoutes = newRouter()
   .openapi(slack, async (c) => {
     const text = await receive(c, "slack", c.req.valid("param").workspace_id, async (body) => ({
       text: new URLSearchParams(new TextDecoder().decode(body)).get("text") ?? "",

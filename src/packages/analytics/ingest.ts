@@ -1,0 +1,247 @@
+import { sql } from "drizzle-orm";
+import type { Unscoped } from "../../platform/tenancy";
+import type { AnalyticsEvent } from "./message";
+import { daily, dailyRevenue, events, visitorDays, visits } from "./schema";
+
+/** A visit ends after 30 minutes without events. */
+export const VISIT_GAP_MS = 30 * 60_000;
+
+type Visit = {
+  id: string;
+  workspaceId: number;
+  siteId: number;
+  visitor: string;
+  day: string;
+  referrer: string;
+  startedAt: number;
+  lastAt: number;
+  pageviews: number;
+  events: number;
+};
+type Totals = { browserVisitors: number; visitors: number; visits: number; pageviews: number; events: number; bounces: number; durationMs: number };
+type Keyed = { key: string; event: AnalyticsEvent };
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isBounce = (visit: Pick<Visit, "pageviews" | "events">) => visit.pageviews === 1 && visit.events === 1;
+/** Rows travel as one JSON array per statement (json_each): any number of rows in one bound value. */
+export const rows = (values: unknown[][]) => JSON.stringify(values);
+const column = (i: number) => sql.raw(`j.value ->> ${i}`);
+export const columns = (n: number) =>
+  sql.join(
+    Array.from({ length: n }, (_, i) => column(i)),
+    sql`, `,
+  );
+
+/**
+ * Writes a queue batch of events in one D1 batch, with what they add to the rollups. First one read
+ * (one batch of three statements): which of these events were already written (a redelivery), the
+ * visitors' open visits and which visitor-days exist. Then, in timestamp order, each event continues its
+ * visitor's visit (no gap of 30 minutes; a browser visitor whose id changed at midnight continues under
+ * yesterday's id) or starts one, and its day's totals change by what it adds: a first event of a visitor
+ * that day, a visit, a pageview, a bounce won or lost, the visit's duration. Every statement takes its
+ * rows as one JSON value, so a batch of any size is five statements and never near D1's 100 bound values.
+ */
+export async function ingest(db: Unscoped, batch: Keyed[]): Promise<number> {
+  if (batch.length === 0) return 0;
+  const ordered = [...batch].sort((a, b) => a.event.ts - b.event.ts);
+  const rollup = new Rollup(await readState(db, ordered));
+  for (const item of ordered) rollup.add(item);
+  if (rollup.newEvents.length === 0) return 0;
+  const statements = rollup.statements(db);
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  return rollup.newEvents.length;
+}
+
+/** What the database already holds for this batch: written events, open visits, known visitor-days. */
+async function readState(db: Unscoped, ordered: Keyed[]) {
+  const since = ordered[0]!.event.ts - VISIT_GAP_MS;
+  const visitorKeys = new Map<string, unknown[]>();
+  const dayKeys = new Map<string, unknown[]>();
+  for (const { event } of ordered) {
+    for (const visitor of [event.visitor, event.previousVisitor]) {
+      if (visitor) visitorKeys.set(`${event.workspaceId}:${event.siteId}:${visitor}`, [event.workspaceId, event.siteId, visitor]);
+    }
+    dayKeys.set(`${event.workspaceId}:${event.siteId}:${dayOf(event.ts)}:${event.visitor}`, [event.workspaceId, event.siteId, dayOf(event.ts), event.visitor]);
+  }
+  const [written, open, seen] = await db.batch([
+    db.rows<{ key: string }>(
+      sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`,
+    ),
+    // json_each drives the loop: each visitor is one lookup in the (workspace, site, visitor, last_at) index.
+    db.rows<Visit>(sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
+          FROM json_each(${rows([...visitorKeys.values()])}) j CROSS JOIN ${visits} v
+          WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(2)} AND v.last_at >= ${since}`),
+    db.rows<{ key: string }>(sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
+          FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visitorDays} d
+          WHERE d.workspace_id = ${column(0)} AND d.site_id = ${column(1)} AND d.day = ${column(2)} AND d.visitor = ${column(3)}`),
+  ]);
+  const openVisits = new Map<string, Visit>();
+  for (const row of open) {
+    const key = `${row.workspaceId}:${row.siteId}:${row.visitor}`;
+    if (!openVisits.has(key) || openVisits.get(key)!.lastAt < row.lastAt) openVisits.set(key, row);
+  }
+  return { done: new Set(written.map((row) => row.key)), openVisits, seenDays: new Set(seen.map((row) => row.key)) };
+}
+
+/** The batch's events applied in order to the visits and day totals they change. */
+class Rollup {
+  readonly newEvents: unknown[][] = [];
+  private readonly touched = new Map<string, Visit>();
+  private readonly newDays: unknown[][] = [];
+  private readonly totals = new Map<string, Totals>();
+  private readonly revenue = new Map<string, number>();
+
+  constructor(private readonly state: { done: Set<string>; openVisits: Map<string, Visit>; seenDays: Set<string> }) {}
+
+  add({ key, event }: Keyed): void {
+    if (this.state.done.has(key)) return;
+    const site = `${event.workspaceId}:${event.siteId}`;
+    // Across midnight a browser's id changes with the salt: an open visit under yesterday's id goes on.
+    const visitor =
+      !this.openVisit(site, event.visitor, event.ts) && event.previousVisitor && this.openVisit(site, event.previousVisitor, event.ts)
+        ? event.previousVisitor
+        : event.visitor;
+    const visit = this.continueOrStartVisit(site, visitor, event);
+    this.countDay(site, visitor, event);
+    this.newEvents.push([
+      key,
+      event.workspaceId,
+      event.siteId,
+      visitor,
+      visit.id,
+      event.name,
+      event.path,
+      visit.referrer,
+      event.country,
+      event.device,
+      event.props ? JSON.stringify(event.props) : null,
+      event.revenue?.amount ?? null,
+      event.revenue?.currency ?? null,
+      event.ts,
+    ]);
+  }
+
+  /** The visitor's visit that `ts` falls in (no 30-minute gap either side), if one is open. */
+  private openVisit(site: string, visitor: string, ts: number): Visit | undefined {
+    const visit = this.state.openVisits.get(`${site}:${visitor}`);
+    return visit && ts - visit.lastAt <= VISIT_GAP_MS && visit.startedAt - ts <= VISIT_GAP_MS ? visit : undefined;
+  }
+
+  private totalsOf(event: AnalyticsEvent, day: string): Totals {
+    const key = `${event.workspaceId}:${event.siteId}:${day}`;
+    let entry = this.totals.get(key);
+    if (!entry) {
+      entry = { browserVisitors: 0, visitors: 0, visits: 0, pageviews: 0, events: 0, bounces: 0, durationMs: 0 };
+      this.totals.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** The event extends its visitor's open visit (a bounce may be lost, the duration grows) or starts one. */
+  private continueOrStartVisit(site: string, visitor: string, event: AnalyticsEvent): Visit {
+    const pageview = event.name === "pageview" ? 1 : 0;
+    let visit = this.openVisit(site, visitor, event.ts);
+    if (visit) {
+      const before = { bounce: isBounce(visit), duration: visit.lastAt - visit.startedAt };
+      visit.lastAt = Math.max(visit.lastAt, event.ts);
+      visit.startedAt = Math.min(visit.startedAt, event.ts);
+      visit.pageviews += pageview;
+      visit.events += 1;
+      const day = this.totalsOf(event, visit.day);
+      day.bounces += Number(isBounce(visit)) - Number(before.bounce);
+      day.durationMs += visit.lastAt - visit.startedAt - before.duration;
+    } else {
+      visit = {
+        id: `${event.siteId}.${visitor}.${event.ts}`,
+        workspaceId: event.workspaceId,
+        siteId: event.siteId,
+        visitor,
+        day: dayOf(event.ts),
+        referrer: event.referrer,
+        startedAt: event.ts,
+        lastAt: event.ts,
+        pageviews: pageview,
+        events: 1,
+      };
+      this.state.openVisits.set(`${site}:${visitor}`, visit);
+      const day = this.totalsOf(event, visit.day);
+      day.visits += 1;
+      day.bounces += Number(isBounce(visit));
+    }
+    this.touched.set(visit.id, visit);
+    return visit;
+  }
+
+  /** The event's day: a first event of the visitor that day, a pageview, an event, revenue. */
+  private countDay(site: string, visitor: string, event: AnalyticsEvent): void {
+    const day = dayOf(event.ts);
+    const totals = this.totalsOf(event, day);
+    if (!this.state.seenDays.has(`${site}:${day}:${visitor}`)) {
+      this.state.seenDays.add(`${site}:${day}:${visitor}`);
+      this.newDays.push([event.workspaceId, event.siteId, day, visitor, event.source]);
+      totals.visitors += 1;
+      if (event.source === "browser") totals.browserVisitors += 1;
+    }
+    totals.pageviews += event.name === "pageview" ? 1 : 0;
+    totals.events += 1;
+    if (event.revenue) {
+      const revenueKey = `${site}:${day}:${event.revenue.currency}`;
+      this.revenue.set(revenueKey, (this.revenue.get(revenueKey) ?? 0) + event.revenue.amount);
+    }
+  }
+
+  /** The writes: new events, the visits as they now are, and what the day totals and revenue gained. */
+  statements(db: Unscoped) {
+    const keyParts = (key: string) => key.split(":").map((part, i) => (i < 2 ? Number(part) : part));
+    const visitRows = [...this.touched.values()].map((v) => [
+      v.id,
+      v.workspaceId,
+      v.siteId,
+      v.visitor,
+      v.day,
+      v.referrer,
+      v.startedAt,
+      v.lastAt,
+      v.pageviews,
+      v.events,
+    ]);
+    const dailyRows = [...this.totals].map(([key, t]) => [
+      ...keyParts(key),
+      t.browserVisitors,
+      t.visitors,
+      t.visits,
+      t.pageviews,
+      t.events,
+      t.bounces,
+      t.durationMs,
+    ]);
+    const revenueRows = [...this.revenue].map(([key, amount]) => [...keyParts(key), amount]);
+    const add = (name: string) => sql.raw(`${name} = ${name} + excluded.${name}`);
+    const statements = [
+      db.rows(sql`INSERT INTO ${events} (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, props, revenue_amount, revenue_currency, ts)
+          SELECT ${columns(14)} FROM json_each(${rows(this.newEvents)}) j`),
+      // "WHERE true" lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT.
+      db.rows(sql`INSERT INTO ${visits} (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
+          SELECT ${columns(10)} FROM json_each(${rows(visitRows)}) j WHERE true
+          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events`),
+      db.rows(sql`INSERT INTO ${daily} (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
+          SELECT ${columns(10)} FROM json_each(${rows(dailyRows)}) j WHERE true
+          ON CONFLICT (workspace_id, site_id, day) DO UPDATE SET
+            ${sql.join(["browser_visitors", "visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`),
+    ];
+    if (this.newDays.length > 0) {
+      statements.push(
+        db.rows(
+          sql`INSERT INTO ${visitorDays} (workspace_id, site_id, day, visitor, source) SELECT ${columns(5)} FROM json_each(${rows(this.newDays)}) j WHERE true ON CONFLICT DO NOTHING`,
+        ),
+      );
+    }
+    if (revenueRows.length > 0) {
+      statements.push(
+        db.rows(sql`INSERT INTO ${dailyRevenue} (workspace_id, site_id, day, currency, amount) SELECT ${columns(5)} FROM json_each(${rows(revenueRows)}) j WHERE true
+            ON CONFLICT (workspace_id, site_id, day, currency) DO UPDATE SET amount = min(amount + excluded.amount, ${Number.MAX_SAFE_INTEGER})`),
+      );
+    }
+    return statements;
+  }
+}
