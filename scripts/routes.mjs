@@ -32,7 +32,7 @@ for (const path of sources("src")) {
   }
 }
 
-const toOpenApiPath = (path) => path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}");
+const toOpenApiPath = (path) => path.replace(/:(\w+)(\{(?:[^{}]|\{[^{}]*\})*\})?/g, "{$1}");
 const rows = new Map();
 const add = (method, path, row) => {
   const key = `${method} ${path}`;
@@ -60,7 +60,9 @@ for (const manifest of platform.registry.all) {
   for (const routes of [...(manifest.operatorRoutes ?? []), ...(manifest.pages ?? [])]) {
     for (const route of routes.routes) {
       if (route.method === "ALL") continue;
-      add(route.method, toOpenApiPath(route.path), { operationId: "—", package: manifest.name, file: fileOf.get(routes) ?? "(not exported)" });
+      // A resource's generated pages are found in its definition's file.
+      const file = fileOf.get(routes) ?? (routes.resource ? fileOf.get(routes.resource) : undefined) ?? "(not exported)";
+      add(route.method, toOpenApiPath(route.path), { operationId: "—", package: manifest.name, file });
     }
   }
 }

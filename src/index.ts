@@ -17,6 +17,7 @@ import taskly from "./packages/taskly/manifest";
 import timesheets from "./packages/timesheets/manifest";
 import type { Env } from "./platform/context";
 import { createPlatform } from "./platform/create";
+import search from "./search/manifest";
 import sso from "./sso/manifest";
 import web from "./web/manifest";
 import webhooks from "./webhooks/manifest";
@@ -33,6 +34,7 @@ export const packages = [
   dashboard,
   web,
   ops,
+  search,
   hrm,
   sales,
   account,

@@ -21,6 +21,7 @@ import { resourceRoutes } from "./resource/routes";
 import type { Platform } from "./services";
 import { runSweeps, sweepExpiredTokens } from "./sweeps";
 import { d1Session } from "./tenancy";
+import { notFoundPage } from "./web/page";
 
 export type PlatformOptions = {
   /** The rate limiter for a request; tests may pass another implementation of the interface. */
@@ -90,6 +91,7 @@ export function createPlatform(manifests: PackageManifest[], options: PlatformOp
       const message = `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}`;
       return errorResponse(c, new ApiError("method_not_allowed", message, { headers: { Allow: allow.join(", ") } }));
     }
+    if (!c.req.path.startsWith("/api/")) return notFoundPage(c);
     return errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
   });
   app.onError(handleError);

@@ -43,9 +43,10 @@ export class PackageSwitches {
     return this.directory.updateOwn({ disabledPackages: enabled ? without : sql`json_insert(${without}, '$[#]', ${name})`, updatedAt: now }, guard);
   }
 
-  /** Whether each package of the catalogue is enabled for the workspace, read in one statement. */
-  async states(): Promise<Map<string, boolean>> {
-    const names = this.registry.catalogue().map((manifest) => manifest.name);
+  /** Whether each package of the catalogue (or of `only`) is enabled for the workspace, read in one statement. */
+  async states(only?: readonly string[]): Promise<Map<string, boolean>> {
+    const names = only ?? this.registry.catalogue().map((manifest) => manifest.name);
+    if (names.length === 0) return new Map();
     const columns = sql.join(
       names.map((name, i) => sql`(${this.enabledSql(name)}) AS ${sql.identifier(`p${i}`)}`),
       sql`, `,

@@ -10,6 +10,7 @@ import type { Role } from "./schema";
 import type { SealedColumn } from "./secrets";
 import type { Skill } from "./skills";
 import type { Statement, Tenant } from "./tenancy/tenant";
+import type { NavEntry, PageShell } from "./web/shell";
 import type { WidgetDefinition } from "./widgets";
 
 export type Tier = "core" | 1 | 2 | "add-on";
@@ -108,6 +109,10 @@ export type PackageManifest = {
   onEventsRecorded?: (env: Env, workspace: WorkspaceOnShard, worker: Background) => Promise<unknown>;
   /** Pages served outside the API, at the site root. */
   pages?: Hono<AppEnv>[];
+  /** Its links in the web app's navigation. */
+  nav?: NavEntry[];
+  /** The layout around every signed-in page (the web module's; one package provides it). */
+  shell?: PageShell;
   /** Routes outside /api/v1 for operators (not switchable, not in the reference). */
   operatorRoutes?: Hono<AppEnv>[];
 };
@@ -150,6 +155,19 @@ export class PackageRegistry {
     }
     this.ordered(manifests.map((manifest) => manifest.name));
     for (const manifest of manifests) this.checkLinks(manifest);
+    this.checkSearchCodes();
+  }
+
+  /** Each resource in the search index has its own code (its part of the index's row ids), 1–63. */
+  private checkSearchCodes(): void {
+    const codes = new Map<number, string>();
+    for (const { definition } of this.definitions()) {
+      if (!definition.search) continue;
+      const { code } = definition.search;
+      if (!Number.isInteger(code) || code < 1 || code > 63) throw new Error(`${definition.name}: search code ${code} is not 1–63`);
+      if (codes.has(code)) throw new Error(`${definition.name} and ${codes.get(code)} share search code ${code}`);
+      codes.set(code, definition.name);
+    }
   }
 
   /** Every link from `manifest` to another package must be to one it declares (required or optional). */
@@ -183,6 +201,11 @@ export class PackageRegistry {
 
   get(name: string): PackageManifest | undefined {
     return this.byName.get(name);
+  }
+
+  /** The layout of the web app's pages, from the package that provides it (the web module). */
+  shell(): PageShell | undefined {
+    return this.all.find((manifest) => manifest.shell)?.shell;
   }
 
   /** The packages a workspace can switch, tier 1 first, then add-ons, then the pro apps. */

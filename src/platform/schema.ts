@@ -122,7 +122,12 @@ export const events = sqliteTable(
     createdAt: integer("created_at").notNull(),
     enqueuedAt: integer("enqueued_at"),
   },
-  (table) => [index("events_workspace_pending_idx").on(table.workspaceId, table.enqueuedAt), index("events_pending_idx").on(table.enqueuedAt, table.createdAt)],
+  (table) => [
+    index("events_workspace_pending_idx").on(table.workspaceId, table.enqueuedAt),
+    index("events_pending_idx").on(table.enqueuedAt, table.createdAt),
+    // A record's timeline: its events by the id in their data.
+    index("events_workspace_subject_idx").on(table.workspaceId, sql`json_extract(data, '$.id')`, table.createdAt),
+  ],
 );
 
 /**

@@ -12,6 +12,7 @@ import { platformOf } from "../platform/services";
 import { directoryOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
 import { outboundUrlProblem } from "../platform/url-policy";
+import { forgetPackageStates } from "../platform/web/page";
 import { newAppSecret } from "./jwt";
 import { PRO_APPS, type ProApp, ssoApps } from "./schema";
 
@@ -116,6 +117,7 @@ export const appRoutes = newRouter()
       tenant.select(ssoApps, eq(ssoApps.app, app)),
     ];
     const results = await switches.run(app, body.enabled ?? false, statements);
+    forgetPackageStates(c, tenant.workspaceId);
     const [row] = results.at(-1) as (typeof ssoApps.$inferSelect)[];
     return c.json({ success: true as const, data: toApp(row!) }, 200);
   })

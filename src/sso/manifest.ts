@@ -1,6 +1,7 @@
 import { definePackage } from "../platform/packages";
 import { appRoutes, ssoTags } from "./app-routes";
 import { demoPages } from "./demo";
+import { proAppPages } from "./pages";
 import { ssoApps } from "./schema";
 import { tokenRoutes } from "./token-routes";
 
@@ -16,5 +17,5 @@ export default definePackage({
   tables: [],
   directoryTables: [ssoApps],
   sealedColumns: [{ table: ssoApps, column: ssoApps.secret, key: [ssoApps.workspaceId, ssoApps.app] }],
-  pages: [demoPages],
+  pages: [proAppPages, demoPages],
 });

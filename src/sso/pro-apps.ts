@@ -13,6 +13,7 @@ export function proAppPackage(app: { name: ProApp; title: string; description: s
     tier: 2,
     description: app.description,
     dependsOn: [app.dependsOn],
+    nav: [{ href: `/app/apps/${app.name}`, label: app.title, group: "Apps" }],
     tables: [],
     enabledState: {
       isEnabled: (directory) => sql`EXISTS (SELECT 1 FROM ${ssoApps} WHERE ${directory.scope(ssoApps, eq(ssoApps.app, app.name), eq(ssoApps.enabled, true))})`,

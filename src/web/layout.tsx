@@ -1,92 +1,74 @@
-import type { Child } from "hono/jsx";
-import type { PageSession } from "./session";
+import type { NavGroup, ShellProps } from "../platform/web/shell";
 
-/** What every page's response carries: no inline script without its nonce, never framed, never cached. */
-export function pageHeaders(nonce: string, frameOrigins: string[] = []): Record<string, string> {
-  return {
-    "Content-Security-Policy": [
-      "default-src 'self'",
-      `script-src 'nonce-${nonce}'`,
-      "style-src 'self'",
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      `frame-src ${frameOrigins.length ? frameOrigins.join(" ") : "'none'"}`,
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "object-src 'none'",
-    ].join("; "),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "Cache-Control": "no-store",
-  };
+/** Groups in reading order: the unnamed top group, the packages' groups as listed, then Apps, then Settings. */
+function ordered(groups: NavGroup[]): NavGroup[] {
+  const rank = (label: string) => (label === "" ? 0 : label === "Apps" ? 2 : label === "Settings" ? 3 : 1);
+  return [...groups].sort((a, b) => rank(a.label) - rank(b.label));
 }
 
-export type NavItem = { href: string; label: string };
-
-/** The page around every signed-in view: the side navigation (by role and enabled packages) and sign-out. */
-export function Shell(props: { title: string; session: PageSession; active: string; apps: NavItem[]; children: Child }) {
-  const { principal, csrf } = props.session;
-  const admin = principal.role === "admin" || principal.role === "owner";
-  const link = (href: string, label: string) => (
-    <a href={href} aria-current={props.active === href ? "page" : undefined}>
-      {label}
-    </a>
-  );
+/**
+ * The page around every signed-in view: a header with the search box, the navigation the packages
+ * contribute (only those on, only what the role may open) and sign-out. On a phone the navigation folds
+ * behind a Menu button (app.js; without JavaScript it stays open above the page).
+ */
+export function Shell(props: ShellProps) {
+  const { principal, csrf } = props;
+  const current = (href: string) => props.active === href || (href !== "/app" && props.active.startsWith(`${href}/`));
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · ${principal.workspace.name}`}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/app.css" />
+        <script nonce={props.nonce} src="/app.js" defer />
       </head>
       <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="top">
+          <button type="button" class="menu secondary small" aria-controls="nav" aria-expanded="false" hidden>
+            Menu
+          </button>
+          <a class="brand" href="/app">
+            Business Platform <small>{principal.workspace.name}</small>
+          </a>
+          <search class="search">
+            <form method="get" action="/app/search">
+              <label for="search-q" class="sr-only">
+                Search this workspace
+              </label>
+              <input id="search-q" type="search" name="q" placeholder="Search…" value={props.query ?? ""} maxlength={200} autocomplete="off" />
+            </form>
+          </search>
+        </header>
         <div class="shell">
-          <nav class="side" aria-label="Main">
-            <div class="brand">
-              Business Platform
-              <small>{principal.workspace.name}</small>
-            </div>
-            {link("/app", "Dashboard")}
-            {link("/app/assistant", "Assistant")}
-            {props.apps.length > 0 && <div class="group">Apps</div>}
-            {props.apps.map((app) => link(app.href, app.label))}
-            <div class="group">Settings</div>
-            {admin && link("/app/settings/api", "API")}
-            {admin && link("/app/settings/webhooks", "Webhooks")}
-            {link("/app/settings/packages", "Packages")}
-            <form method="post" action="/logout">
+          <nav class="side" id="nav" aria-label="Main">
+            {ordered(props.nav).map((group) => (
+              <>
+                {group.label ? <div class="group">{group.label}</div> : null}
+                {group.items.map((item) => (
+                  <a href={item.href} aria-current={current(item.href) ? "page" : undefined}>
+                    {item.label}
+                  </a>
+                ))}
+              </>
+            ))}
+            <form method="post" action="/logout" class="signout">
               <div class="who">
                 {principal.user.name} · {principal.role}
               </div>
               <input type="hidden" name="csrf" value={csrf} />
-              <button type="submit">Sign out</button>
+              <button type="submit" class="secondary small">
+                Sign out
+              </button>
             </form>
           </nav>
-          <main>{props.children}</main>
+          <main id="main">{props.children}</main>
         </div>
       </body>
     </html>
   );
 }
-
-export function Notice(props: { kind: "ok" | "error" | "secret"; children: Child }) {
-  return (
-    <div class={`notice ${props.kind}`} role={props.kind === "error" ? "alert" : "status"}>
-      {props.children}
-    </div>
-  );
-}
-
-export function FieldError(props: { errors: Record<string, string>; field: string }) {
-  const message = props.errors[props.field];
-  return message ? (
-    <p class="field-error" id={`${props.field}-error`}>
-      {message}
-    </p>
-  ) : null;
-}
-
-/** The CSRF token every form posts. */
-export const Csrf = (props: { session: PageSession }) => <input type="hidden" name="csrf" value={props.session.csrf} />;

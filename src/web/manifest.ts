@@ -1,19 +1,17 @@
 import { definePackage } from "../platform/packages";
-import { apiTokenPages } from "./pages/api-tokens";
-import { assistantPages } from "./pages/assistant";
+import { Shell } from "./layout";
 import { homePages } from "./pages/home";
-import { packagePages } from "./pages/packages";
-import { proAppPages } from "./pages/pro-apps";
 import { signInPages } from "./pages/sign-in";
-import { webhookPages } from "./pages/webhooks";
 
-/** The dashboard for people (sign-in, widgets, settings, pro apps, the assistant) at the site root. Always on. */
+/** The web app's shell (layout, navigation, sign-in) and its dashboard at the site root. Always on. */
 export default definePackage({
   name: "web",
-  title: "Web dashboard",
+  title: "Web app",
   tier: "core",
-  description: "The server-rendered dashboard: widgets, settings, pro apps and the assistant.",
+  description: "The server-rendered web app: sign-in, the layout every package's pages share, the dashboard.",
   dependsOn: [],
   tables: [],
-  pages: [signInPages, homePages, apiTokenPages, webhookPages, packagePages, proAppPages, assistantPages],
+  shell: Shell,
+  pages: [signInPages, homePages],
+  nav: [{ href: "/app", label: "Dashboard", group: "" }],
 });

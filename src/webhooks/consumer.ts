@@ -39,21 +39,50 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
 }
 
 type Attempt =
-  | { kind: "delivered"; status: number }
-  | { kind: "gone"; status: number }
-  | { kind: "failed"; status: number | null; error: string; retryAfter: number | null };
+  | { kind: "delivered"; status: number; body: string }
+  | { kind: "gone"; status: number; body: string }
+  | { kind: "failed"; status: number | null; body: string | null; error: string; retryAfter: number | null };
+
+/** What a delivery keeps of the receiver's answer: its first 2 KiB, as text. */
+export const RESPONSE_BODY_BYTES = 2048;
+
+/** The first `limit` bytes of a body as UTF-8 text; the rest is not read. */
+async function bodyPrefix(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes.slice(0, limit));
+}
 
 async function attempt(url: string, headers: Record<string, string>, body: string, now: number): Promise<Attempt> {
   try {
     const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
-    await response.body?.cancel();
-    if (response.status >= 200 && response.status < 300) return { kind: "delivered", status: response.status };
-    if (response.status === 410) return { kind: "gone", status: 410 };
+    const answered = await bodyPrefix(response, RESPONSE_BODY_BYTES).catch(() => "");
+    if (response.status >= 200 && response.status < 300) return { kind: "delivered", status: response.status, body: answered };
+    if (response.status === 410) return { kind: "gone", status: 410, body: answered };
     const retryAfter = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get("retry-after"), now) : null;
-    return { kind: "failed", status: response.status, error: `HTTP ${response.status}`, retryAfter };
+    return { kind: "failed", status: response.status, body: answered, error: `HTTP ${response.status}`, retryAfter };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { kind: "failed", status: null, error: timedOut ? `timeout after ${DELIVERY_TIMEOUT_MS} ms` : `network error: ${String(error)}`, retryAfter: null };
+    const reason = timedOut ? `timeout after ${DELIVERY_TIMEOUT_MS} ms` : `network error: ${String(error)}`;
+    return { kind: "failed", status: null, body: null, error: reason, retryAfter: null };
   }
 }
 
@@ -130,16 +159,21 @@ async function workspaceOfMessage(body: WebhookMessage, env: Env, now: number): 
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
-/** The event as the endpoint receives it, signed with its secret (and the previous one during a rotation). */
-async function signedRequest(env: Env, target: Endpoint, outboxEvent: typeof events.$inferSelect, now: number) {
-  const body = JSON.stringify({
+/** The body every endpoint receives for an event (Standard Webhooks: the event's own id, type and time). */
+export function eventPayload(outboxEvent: typeof events.$inferSelect) {
+  return {
     id: outboxEvent.id,
     type: outboxEvent.type,
     timestamp: isoTimestamp(outboxEvent.createdAt),
     workspace_id: outboxEvent.workspaceId,
-    data: JSON.parse(outboxEvent.data),
-    ...(outboxEvent.previousAttributes ? { previous_attributes: JSON.parse(outboxEvent.previousAttributes) } : {}),
-  });
+    data: JSON.parse(outboxEvent.data) as unknown,
+    ...(outboxEvent.previousAttributes ? { previous_attributes: JSON.parse(outboxEvent.previousAttributes) as unknown } : {}),
+  };
+}
+
+/** The event as the endpoint receives it, signed with its secret (and the previous one during a rotation). */
+async function signedRequest(env: Env, target: Endpoint, outboxEvent: typeof events.$inferSelect, now: number) {
+  const body = JSON.stringify(eventPayload(outboxEvent));
   const secrets = [await openSecret(target.secret, configOf(env).sealingKeys)];
   if (target.previousSecret && (target.previousSecretExpiresAt ?? 0) > now) secrets.push(await openSecret(target.previousSecret, configOf(env).sealingKeys));
   return { body, headers: await signedHeaders(secrets, outboxEvent.id, Math.floor(now / 1000), body) };
@@ -153,14 +187,21 @@ function settlement(tenant: Tenant, target: Endpoint, attemptNumber: number, res
   const endpointWhere = eq(webhookEndpoints.id, target.id);
   if (result.kind === "delivered") {
     return {
-      delivery: { status: "succeeded", responseStatus: result.status, durationMs, lastError: null, nextAttemptAt: null } as const,
+      delivery: { status: "succeeded", responseStatus: result.status, responseBody: result.body, durationMs, lastError: null, nextAttemptAt: null } as const,
       endpoint: tenant.update(webhookEndpoints, { failingSince: null }, endpointWhere),
       retryInSeconds: null,
     };
   }
   if (result.kind === "gone") {
     return {
-      delivery: { status: "failed", responseStatus: 410, durationMs, lastError: "endpoint answered 410 Gone: disabled", nextAttemptAt: null } as const,
+      delivery: {
+        status: "failed",
+        responseStatus: 410,
+        responseBody: result.body,
+        durationMs,
+        lastError: "endpoint answered 410 Gone: disabled",
+        nextAttemptAt: null,
+      } as const,
       endpoint: tenant.update(webhookEndpoints, { enabled: false, disabledReason: "gone", updatedAt: now }, endpointWhere),
       retryInSeconds: null,
     };
@@ -172,14 +213,28 @@ function settlement(tenant: Tenant, target: Endpoint, attemptNumber: number, res
     : tenant.update(webhookEndpoints, { failingSince }, endpointWhere);
   if (attemptNumber >= MAX_ATTEMPTS || tooLong) {
     return {
-      delivery: { status: "failed", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: null } as const,
+      delivery: {
+        status: "failed",
+        responseStatus: result.status,
+        responseBody: result.body,
+        durationMs,
+        lastError: result.error,
+        nextAttemptAt: null,
+      } as const,
       endpoint,
       retryInSeconds: null,
     };
   }
   const retryInSeconds = retryDelaySeconds(attemptNumber, result.retryAfter);
   return {
-    delivery: { status: "pending", responseStatus: result.status, durationMs, lastError: result.error, nextAttemptAt: now + retryInSeconds * 1000 } as const,
+    delivery: {
+      status: "pending",
+      responseStatus: result.status,
+      responseBody: result.body,
+      durationMs,
+      lastError: result.error,
+      nextAttemptAt: now + retryInSeconds * 1000,
+    } as const,
     endpoint,
     retryInSeconds,
   };

@@ -10,8 +10,10 @@ import { newRouter } from "../platform/http/router";
 import { defineRoute, envelope, idPathParam, jsonContent } from "../platform/openapi";
 import { idPage, pageQueryShape } from "../platform/resource/id-page";
 import { ListMeta } from "../platform/resource/routes";
+import { events } from "../platform/schema";
 import { tenantOf } from "../platform/tenancy";
 import { isoTimestamp } from "../platform/time";
+import { eventPayload } from "./consumer";
 import { sendMessages } from "./dispatch";
 import { EndpointParam, tags } from "./endpoint-routes";
 import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "./schema";
@@ -44,6 +46,14 @@ const toDelivery = (row: typeof webhookDeliveries.$inferSelect): z.infer<typeof 
   created_at: isoTimestamp(row.createdAt),
 });
 
+const DeliveryDetail = Delivery.extend({
+  request: z.object({ body: z.record(z.string(), z.unknown()).openapi({ description: "The event as every attempt sends it" }) }),
+  response: z.object({
+    status: z.number().int().nullable(),
+    body: z.string().nullable().openapi({ description: "The first 2 KiB of the last answer's body, as text" }),
+  }),
+}).openapi("WebhookDeliveryDetail");
+
 const DeliveryParams = z.object({ id: idPathParam("id"), delivery_id: idPathParam("delivery_id") });
 
 const routes = {
@@ -60,6 +70,17 @@ const routes = {
       query: z.strictObject({ ...pageQueryShape, status: z.enum(DELIVERY_STATUSES).optional() }),
     },
     responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Delivery), meta: ListMeta }), "A page of deliveries") },
+  }),
+  get: defineRoute(access.admin, {
+    method: "get",
+    path: "/webhooks/{id}/deliveries/{delivery_id}",
+    operationId: "getWebhookDelivery",
+    tags,
+    summary: "One delivery: what was sent and what came back",
+    description:
+      "Admins and owners (an API token needs the admin scope). The delivery with the request body every attempt sends (the event) and the last response's status and first 2 KiB of its body. A delivery of another endpoint → 404.",
+    request: { params: DeliveryParams },
+    responses: { 200: jsonContent(envelope(DeliveryDetail), "The delivery") },
   }),
   retry: defineRoute(access.admin, {
     method: "post",
@@ -91,6 +112,32 @@ export const deliveryRoutes = newRouter()
     );
     linkNextPage(c, page.meta);
     return c.json({ success: true as const, data: page.rows.map(toDelivery), meta: page.meta }, 200);
+  })
+  .openapi(routes.get, async (c) => {
+    const { id, delivery_id } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    const [found] = await tenant
+      .selectFrom(
+        { delivery: webhookDeliveries, event: events },
+        webhookDeliveries,
+        eq(webhookDeliveries.id, delivery_id),
+        eq(webhookDeliveries.endpointId, id),
+      )
+      .innerJoin(events, tenant.scope(events, eq(events.id, webhookDeliveries.eventId)))
+      .limit(1);
+    if (!found) throw ApiError.notFound("delivery");
+    const { delivery, event } = found;
+    return c.json(
+      {
+        success: true as const,
+        data: {
+          ...toDelivery(delivery),
+          request: { body: eventPayload(event) as Record<string, unknown> },
+          response: { status: delivery.responseStatus, body: delivery.responseBody },
+        },
+      },
+      200,
+    );
   })
   .openapi(routes.retry, async (c) => {
     const { id, delivery_id } = c.req.valid("param");

@@ -3,6 +3,7 @@ import { handleWebhookBatch } from "./consumer";
 import { deliveryRoutes } from "./delivery-routes";
 import { dispatchAfterRequest, sweepOutbox, type WebhookMessage } from "./dispatch";
 import { endpointRoutes, webhookTags, webhookTestEvents } from "./endpoint-routes";
+import { webhookPages } from "./pages";
 import { webhookDeliveries, webhookEndpoints } from "./schema";
 
 /** Signed event delivery: endpoints, the outbox fan-out, the queue consumer and the sweeps. Always on. */
@@ -21,6 +22,8 @@ export default definePackage({
     { table: webhookEndpoints, column: webhookEndpoints.previousSecret, key: [webhookEndpoints.id] },
   ],
   sweeps: [sweepOutbox],
+  pages: [webhookPages],
+  nav: [{ href: "/app/settings/webhooks", label: "Webhooks", group: "Settings", admin: true }],
   consumers: { webhooks: (batch, env, worker) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env, worker) },
   // After a request that recorded events answers, fan them out; the cron sweep picks up what this misses.
   onEventsRecorded: (env, workspace, worker) => dispatchAfterRequest(env, workspace, worker),

@@ -49,6 +49,8 @@ export const webhookDeliveries = sqliteTable(
     responseStatus: integer("response_status"),
     durationMs: integer("duration_ms"),
     lastError: text("last_error"),
+    /** The first 2 KiB of the last response's body (what the receiver said), as UTF-8 text. */
+    responseBody: text("response_body"),
     nextAttemptAt: integer("next_attempt_at"),
     /** An attempt in flight holds the row until then, so a duplicate queue message cannot POST again. */
     lockedUntil: integer("locked_until"),

@@ -1,5 +1,6 @@
 import { definePackage } from "../platform/packages";
 import { packageRoutes, packageTags } from "./package-routes";
+import { packagePages } from "./pages";
 import { subscriptionEvents, subscriptionRoutes, subscriptionTags } from "./subscription-routes";
 
 /** The workspace's plan and its package switches: always on. */
@@ -13,4 +14,6 @@ export default definePackage({
   tags: { ...subscriptionTags, ...packageTags },
   tables: [],
   events: subscriptionEvents,
+  pages: [packagePages],
+  nav: [{ href: "/app/settings/packages", label: "Packages", group: "Settings" }],
 });

@@ -11,6 +11,7 @@ import { booleanParam } from "../platform/resource/filters";
 import { ListMeta } from "../platform/resource/routes";
 import { platformOf } from "../platform/services";
 import { directoryOf } from "../platform/tenancy";
+import { forgetPackageStates } from "../platform/web/page";
 
 const tags = ["Packages"];
 /** The reference's words for this file's tag (the manifest lists them). */
@@ -99,6 +100,7 @@ export const packageRoutes = newRouter()
     const switches = new PackageSwitches(directoryOf(c), registry);
     await switches.switch(name, enabled, c.req.valid("query").with_dependencies === true);
     evictCachedTokens(c, (p) => p.workspace.id === workspaceId);
+    forgetPackageStates(c, workspaceId);
     const states = await switches.states();
     return c.json({ success: true as const, data: toPackage(registry, manifest, states.get(name) ?? false) }, 200);
   });

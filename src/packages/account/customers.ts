@@ -102,6 +102,12 @@ export const customerResource: ResourceDefinition<
   description: "Who you invoice: billing details, tax id, currency, and the balance they owe on sent invoices.",
   table: customers,
   schemas: { output: Customer, create: CreateCustomer, update: UpdateCustomer },
+  ui: {
+    title: "name",
+    columns: ["name", "email", "billing.country", "currency", "balance"],
+    money: { balance: "currency" },
+    related: [{ resource: "payments", filter: "customer_id", title: "payments" }],
+  },
   toOutput: (row: CustomerRow) => ({
     id: row.id,
     name: row.name,
@@ -155,5 +161,6 @@ export const customerResource: ResourceDefinition<
     currency: anyOf(customers.currency, fields.currency(), "Currency (ISO 4217, comma list = any of)"),
   },
   searchable: [customers.name, customers.email, customers.billingName, customers.taxId],
+  search: { code: 2, label: customers.name, text: [customers.email, customers.billingName, customers.taxId] },
   uniques: [],
 };

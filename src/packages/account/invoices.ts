@@ -11,6 +11,7 @@ import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../.
 import { loadRow } from "../../platform/resource/writes";
 import { tenantOf } from "../../platform/tenancy";
 import { isoTimestamp, today } from "../../platform/time";
+import { toMajorUnits } from "../../platform/web/form-body";
 import { computeInvoice } from "./money";
 import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices } from "./schema";
 
@@ -113,6 +114,51 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   description: "Invoices with lines computed in integer minor units: draft → sent → partially paid → paid, or void.",
   table: invoices,
   schemas: { output: Invoice, create: CreateInvoice, update: UpdateInvoice },
+  ui: {
+    title: "number",
+    columns: ["number", "customer_id", "status", "issue_date", "due_date", "total", "amount_due"],
+    money: {
+      subtotal: "currency",
+      tax_total: "currency",
+      total: "currency",
+      amount_paid: "currency",
+      amount_due: "currency",
+      unit_amount: "currency",
+      amount: "currency",
+      tax_amount: "currency",
+    },
+    replaces: { form: true },
+    actions: [
+      {
+        name: "send",
+        label: "Send",
+        method: "POST",
+        path: "send",
+        fields: ["to"],
+        when: (invoice) => SENDABLE.includes(invoice.status as InvoiceStatus),
+        primary: true,
+        done: "The invoice was sent.",
+      },
+      {
+        name: "void",
+        label: "Void",
+        method: "POST",
+        path: "void",
+        when: (invoice) => VOIDABLE.includes(invoice.status as InvoiceStatus) && invoice.amount_paid === 0,
+        confirm: "Void this invoice? It stays in the list, marked void, and can no longer be paid.",
+        done: "The invoice is void.",
+      },
+    ],
+    links: [
+      {
+        label: "Record a payment",
+        href: (invoice) =>
+          `/app/payments/new?invoice_id=${invoice.id}&amount=${toMajorUnits(Number(invoice.amount_due), String(invoice.currency))}&currency=${invoice.currency}`,
+        when: (invoice) => ["sent", "partially_paid"].includes(String(invoice.status)),
+        writes: "payments",
+      },
+    ],
+  },
   toOutput: toInvoice,
   // The number comes from the workspace's counter (in its shard), bumped earlier in the same batch:
   // sequential per workspace, never repeated, also under concurrent creates (D1 runs one batch at a time).
@@ -195,6 +241,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     total_max: numberBound(invoices.total, "max", "Total at most this (minor units)"),
   },
   searchable: [invoices.number, invoices.notes],
+  search: { code: 8, label: invoices.number, text: [invoices.notes] },
   summed: { field: "items", what: "invoice totals", column: invoices.total, currency: invoices.currency, kind: "invoices.total" },
   uniques: [],
 };

@@ -11,7 +11,7 @@ import type { ResourceDefinition, Row } from "../../platform/resource/definition
 import { anyOf, integerValue, timeBound } from "../../platform/resource/filters";
 import { Deleted } from "../../platform/resource/routes";
 import { constraintError } from "../../platform/resource/writes";
-import { tenantOf } from "../../platform/tenancy";
+import { sameWorkspace, tenantOf } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { INVOICE_NEXT } from "./invoices";
 import { INVOICE_STATUSES, type InvoiceStatus, invoices, PAYMENT_METHODS, payments } from "./schema";
@@ -82,6 +82,13 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   description: "Payments booked against sent invoices (never over-paying); deleting one reverses it.",
   table: payments,
   schemas: { output: Payment, create: CreatePayment as never, update: z.never() },
+  ui: {
+    title: "id",
+    columns: ["id", "invoice_id", "amount", "method", "paid_at"],
+    money: { amount: "currency" },
+    deleteLabel: "Reverse",
+    writes: { create: true, delete: true },
+  },
   toOutput: toPayment,
   toInsert: () => {
     throw new Error("payments are created by recordPayment");
@@ -98,6 +105,12 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   sortable: { id: payments.id, paid_at: payments.paidAt },
   filters: {
     invoice_id: anyOf(payments.invoiceId, integerValue, "Invoice id (comma list = any of)"),
+    customer_id: {
+      schema: integerValue.openapi({ type: "integer", minimum: 1 }),
+      where: (customer: number) =>
+        sql`${payments.invoiceId} IN (SELECT ${invoices.id} FROM ${invoices} WHERE ${sameWorkspace(invoices, payments)} AND ${invoices.customerId} = ${customer})`,
+      description: "The customer whose invoices were paid",
+    },
     paid_after: timeBound(payments.paidAt, "after", "Paid at or after this time (ISO 8601)"),
     paid_before: timeBound(payments.paidAt, "before", "Paid at or before this time (ISO 8601)"),
   },

@@ -1,6 +1,7 @@
 import { definePackage } from "../../platform/packages";
 import { actionRoutes } from "./action-routes";
 import { assistantTags, conversationRoutes } from "./conversation-routes";
+import { assistantPages } from "./pages";
 import { actions, conversations, messages } from "./schema";
 import { expireConversations } from "./sweeps";
 
@@ -18,4 +19,6 @@ export default definePackage({
   tags: assistantTags,
   tables: [conversations, messages, actions],
   sweeps: [expireConversations],
+  pages: [assistantPages],
+  nav: [{ href: "/app/assistant", label: "Assistant", group: "" }],
 });

@@ -67,6 +67,7 @@ export const employeeResource: ResourceDefinition<
   description: "The workforce: department, designation, branch, status and joining date; creating one fires employee.onboarded.",
   table: employees,
   schemas: { output: Employee, create: CreateEmployee, update: UpdateEmployee },
+  ui: { title: "name", columns: ["name", "department", "designation", "branch", "status"] },
   toOutput: toEmployee,
   toInsert: (input, now) => ({
     name: input.name,
@@ -102,5 +103,6 @@ export const employeeResource: ResourceDefinition<
     joined_before: dateBound(employees.dateOfJoining, "before", "Joined on or before this date (YYYY-MM-DD)"),
   },
   searchable: [employees.name, employees.email, employees.department, employees.designation],
+  search: { code: 3, label: employees.name, text: [employees.email, employees.department, employees.designation] },
   uniques: [{ constraint: "employees.email", field: "email" }],
 };

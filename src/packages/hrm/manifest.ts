@@ -1,4 +1,5 @@
 import { definePackage } from "../../platform/packages";
+import { resourceNav, resourcePages } from "../../platform/web/resource-pages";
 import { employeeEvents, employeeResource } from "./employees";
 import { employees } from "./schema";
 import { hrmSkills } from "./skills";
@@ -11,6 +12,8 @@ export default definePackage({
   description: "The workforce: employees with their departments, designations, branches and status.",
   dependsOn: [],
   resources: [employeeResource],
+  pages: [resourcePages(employeeResource)],
+  nav: [resourceNav(employeeResource)],
   tables: [employees],
   events: employeeEvents,
   widgets: hrmWidgets,

@@ -73,6 +73,24 @@ export const candidateResource: ResourceDefinition<
   description: "Applicants to job openings, moved through applied → screening → interview → offer (or rejected), and hired into employees.",
   table: candidates,
   schemas: { output: Candidate, create: CreateCandidate, update: UpdateCandidate },
+  ui: {
+    title: "name",
+    columns: ["name", "job_opening_id", "stage", "email", "hired_at"],
+    multiline: ["notes"],
+    board: { field: "stage", move: { kind: "update" } },
+    actions: [
+      {
+        name: "hire",
+        label: "Hire",
+        method: "POST",
+        path: "hire",
+        when: (candidate) => !["hired", "rejected"].includes(String(candidate.stage)),
+        confirm: "Hire this candidate? They become an employee, and the opening closes when it is filled.",
+        primary: true,
+        done: "Hired: they are now an employee.",
+      },
+    ],
+  },
   toOutput: toCandidate,
   toInsert: (input) => ({
     jobOpeningId: input.job_opening_id,
@@ -112,6 +130,7 @@ export const candidateResource: ResourceDefinition<
     stage: anyOf(candidates.stage, z.enum(CANDIDATE_STAGES), "Stage (comma list = any of)"),
   },
   searchable: [candidates.name, candidates.email, candidates.notes],
+  search: { code: 9, label: candidates.name, text: [candidates.email, candidates.notes] },
   uniques: [{ constraint: "candidates.job_opening_id, candidates.email", field: "email" }],
 };
 

@@ -56,6 +56,7 @@ export const jobOpeningResource: ResourceDefinition<
   description: "Open positions: department, branch and how many hires fill them; an opening closes itself when its hires reach `positions`.",
   table: jobOpenings,
   schemas: { output: JobOpening, create: CreateJobOpening, update: UpdateJobOpening },
+  ui: { title: "title", columns: ["title", "department", "branch", "positions", "status"], multiline: ["description"] },
   toOutput: toJobOpening,
   toInsert: (input) => ({
     title: input.title,

@@ -1,4 +1,5 @@
 import { definePackage } from "../../platform/packages";
+import { resourceNav, resourcePages } from "../../platform/web/resource-pages";
 import { candidateActionRoutes, candidateResource } from "./candidates";
 import { jobOpeningResource } from "./job-openings";
 import { candidates, jobOpenings } from "./schema";
@@ -12,6 +13,8 @@ export default definePackage({
   description: "Job openings and their candidates, hired straight into HRM's employees.",
   dependsOn: ["hrm"],
   resources: [jobOpeningResource, candidateResource],
+  pages: [resourcePages(jobOpeningResource), resourcePages(candidateResource)],
+  nav: [resourceNav(jobOpeningResource), resourceNav(candidateResource)],
   routers: [candidateActionRoutes],
   tables: [jobOpenings, candidates],
   widgets: recruitmentWidgets,

@@ -34,6 +34,7 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
   description: "People you deal with: name, e-mail (unique in the workspace), phone, company.",
   table: contacts,
   schemas: { output: Contact, create: CreateContact, update: UpdateContact },
+  ui: { title: "name", columns: ["name", "email", "company", "phone"] },
   toOutput: (row) => ({
     id: row.id,
     name: row.name,
@@ -55,5 +56,6 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
     company: anyText(contacts.company, "Company (any case; comma list = any of)"),
   },
   searchable: [contacts.name, contacts.email, contacts.company],
+  search: { code: 1, label: contacts.name, text: [contacts.email, contacts.company] },
   uniques: [{ constraint: "contacts.email", field: "email" }],
 };

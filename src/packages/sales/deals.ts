@@ -87,6 +87,12 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
   description: "Opportunities moving through the pipeline stages to won or lost; a stage change fires deal.stage_changed.",
   table: deals,
   schemas: { output: Deal, create: CreateDeal, update: UpdateDeal },
+  ui: {
+    title: "name",
+    columns: ["name", "stage", "value", "customer_id", "contact_id", "expected_close_date"],
+    money: { value: "currency" },
+    board: { field: "stage", move: { kind: "update" } },
+  },
   toOutput: toDeal,
   toInsert: (input, now) => {
     const stage = input.stage ?? "initial_contact";
@@ -150,6 +156,7 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
     value_max: numberBound(deals.value, "max", "Value at most this (minor units)"),
   },
   searchable: [deals.name, deals.lostReason],
+  search: { code: 5, label: deals.name, text: [deals.lostReason] },
   summed: { field: "value", what: "deal values", column: deals.value, currency: deals.currency, kind: "deals.value" },
   uniques: [],
 };

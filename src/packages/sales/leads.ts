@@ -41,6 +41,7 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
   description: "Prospects before they are qualified: source, status (new → contacted → qualified/unqualified → converted) and an estimated value.",
   table: leads,
   schemas: { output: Lead, create: CreateLead, update: UpdateLead },
+  ui: { title: "name", columns: ["name", "company", "status", "source", "value"], money: { value: "currency" } },
   toOutput: (row: Row<typeof leads>) => ({
     id: row.id,
     name: row.name,
@@ -75,6 +76,7 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
     source: anyText(leads.source, "Source (any case; comma list = any of)"),
   },
   searchable: [leads.name, leads.email, leads.company],
+  search: { code: 4, label: leads.name, text: [leads.email, leads.company] },
   summed: { field: "value", what: "lead values", column: leads.value, currency: leads.currency, kind: "leads.value" },
   uniques: [],
 };

@@ -1,4 +1,5 @@
 import { definePackage } from "../../platform/packages";
+import { resourceNav, resourcePages } from "../../platform/web/resource-pages";
 import { contactResource } from "./contacts";
 import { dealEvents, dealResource } from "./deals";
 import { leadResource } from "./leads";
@@ -15,6 +16,8 @@ export default definePackage({
   // A deal may name a customer; nothing of sales needs accounting to be on.
   optionalDependsOn: ["account"],
   resources: [contactResource, leadResource, dealResource],
+  pages: [resourcePages(contactResource), resourcePages(leadResource), resourcePages(dealResource)],
+  nav: [resourceNav(contactResource), resourceNav(leadResource), resourceNav(dealResource)],
   tables: [contacts, leads, deals],
   events: dealEvents,
   widgets: salesWidgets,

@@ -1,4 +1,5 @@
 import { definePackage } from "../../platform/packages";
+import { resourceNav, resourcePages } from "../../platform/web/resource-pages";
 import { projectResource } from "./projects";
 import { projects, tasks } from "./schema";
 import { tasklySkills } from "./skills";
@@ -14,6 +15,8 @@ export default definePackage({
   // A project may name a customer and a task its assignee; projects work with accounting and HRM off.
   optionalDependsOn: ["account", "hrm"],
   resources: [projectResource, taskResource],
+  pages: [resourcePages(projectResource), resourcePages(taskResource)],
+  nav: [resourceNav(projectResource), resourceNav(taskResource)],
   routers: [taskActionRoutes],
   tables: [projects, tasks],
   events: taskEvents,

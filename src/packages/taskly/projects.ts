@@ -47,6 +47,12 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
   description: "Projects with live task counts (and logged minutes while timesheets is enabled).",
   table: projects,
   schemas: { output: Project, create: CreateProject, update: UpdateProject },
+  ui: {
+    title: "name",
+    columns: ["name", "status", "customer_id", "start_date", "end_date", "task_count"],
+    multiline: ["description"],
+    related: [{ resource: "time-entries", filter: "project_id", title: "time entries" }],
+  },
   toOutput: (row: ProjectRow) => ({
     id: row.id,
     name: row.name,
@@ -102,5 +108,6 @@ export const projectResource: ResourceDefinition<typeof projects, z.infer<typeof
     customer_id: anyOf(projects.customerId, integerValue, "Customer id (comma list = any of)"),
   },
   searchable: [projects.name, projects.description],
+  search: { code: 6, label: projects.name, text: [projects.description] },
   uniques: [],
 };

@@ -73,6 +73,12 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
   description: "Tasks on a board (todo, in progress, review, done), soft-deleted and restorable; entering done fires task.completed.",
   table: tasks,
   schemas: { output: Task, create: CreateTask, update: UpdateTask },
+  ui: {
+    title: "title",
+    columns: ["title", "project_id", "status", "priority", "assignee_id", "due_date"],
+    multiline: ["description"],
+    board: { field: "status", move: { kind: "action", method: "PUT", path: "status" } },
+  },
   toOutput: toTask,
   toInsert: (input, now) => ({
     projectId: input.project_id,
@@ -127,6 +133,7 @@ export const taskResource: ResourceDefinition<typeof tasks, z.infer<typeof Creat
     due_before: dateBound(tasks.dueDate, "before", "Due on or before this date (YYYY-MM-DD)"),
   },
   searchable: [tasks.title, tasks.description],
+  search: { code: 7, label: tasks.title, text: [tasks.description] },
   uniques: [],
 };
 

@@ -107,6 +107,7 @@ export const timeEntryResource: ResourceDefinition<
   description: "Minutes an employee logged on a task on a day (at most 1,440 a day per employee); they add up to each project's logged_minutes.",
   table: timeEntries,
   schemas: { output: TimeEntry, create: CreateTimeEntry, update: UpdateTimeEntry },
+  ui: { title: "date", columns: ["date", "employee_id", "task_id", "project_id", "minutes", "billable"], multiline: ["note"] },
   toOutput: toTimeEntry,
   toInsert: (input, _now, tenant) => ({
     employeeId: input.employee_id,

@@ -5,6 +5,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ErrorDetail } from "../errors";
 import type { EventType } from "../events";
 import type { Tenant } from "../tenancy";
+import type { ResourceUi } from "./ui";
 
 /** The generic routes a resource may turn off (list and get are always there). */
 export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
@@ -166,6 +167,14 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   notes?: { create?: string; update?: string; delete?: string };
   /** Statements that must run before a create in its batch (e.g. a per-workspace counter). */
   beforeCreate?(tenant: Tenant, now: number): BatchItem<"sqlite">[];
+  /**
+   * In the workspace search (GET /search): the record's name and the columns searched with it, kept in the
+   * search_index FTS5 table by triggers (scripts/search-migrations.mjs writes them). `code` (1–63) is the
+   * resource's part of the index's row ids: fixed once chosen.
+   */
+  search?: { code: number; label: SQLiteColumn; text: SQLiteColumn[] };
+  /** How it shows in the web app (its pages are generated from this definition and these hints). */
+  ui?: ResourceUi;
 };
 
 /** The row property (camelCase) under which a column of the resource's table is read. */

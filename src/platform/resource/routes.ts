@@ -5,10 +5,12 @@ import { ApiError } from "../errors";
 import { linkNextPage } from "../http/links";
 import { newRouter, type Router } from "../http/router";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
+import { platformOf } from "../services";
 import { tenantOf } from "../tenancy";
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource, RouteSet } from "./definition";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
+import { eventTypesOf, TIMELINE_LIMIT, TimelineEvent, timelineOf } from "./timeline";
 import { loadRow, outputOf, present, runWrite } from "./writes";
 
 export const ListMeta = z
@@ -112,6 +114,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   if (options.update !== false) addUpdate(router, r);
   if (options.delete !== false) addDelete(router, r);
   if (options.batch !== false) addBatch(router, r);
+  addTimeline(router, r);
   return router;
 }
 
@@ -172,6 +175,26 @@ function addGet(router: Router, { def, name, one, singular, aSingular, tags, pat
       const row = await loadRow(def, tenant, c.req.valid("param").id);
       if (!row) throw ApiError.notFound(singular);
       return c.json({ success: true as const, data: outputOf(def, tenant, row) }, 200);
+    },
+  );
+}
+
+function addTimeline(router: Router, { def, name, one, singular, aSingular, tags, path }: Names) {
+  router.openapi(
+    defineRoute(access.read(name), {
+      method: "get",
+      path: `${path}/{id}/events`,
+      operationId: `list${one}Events`,
+      tags,
+      summary: `The events of ${aSingular}`,
+      description: `The webhook events recorded about this ${singular} (its timeline), newest first, up to ${TIMELINE_LIMIT}. The same events as webhooks deliver, kept by the outbox; a ${singular} of another workspace → 404.`,
+      request: { params: IdParam },
+      responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(TimelineEvent) }), `The ${singular}'s events`) },
+    }),
+    async (c) => {
+      const timeline = await timelineOf(def, tenantOf(c), c.req.valid("param").id, eventTypesOf(def, platformOf(c).registry));
+      if (!timeline) throw ApiError.notFound(singular);
+      return c.json({ success: true as const, data: timeline }, 200);
     },
   );
 }

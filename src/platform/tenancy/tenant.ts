@@ -61,6 +61,14 @@ export class Tenant {
     return and(eq(table.workspaceId, this.workspaceId), ...conditions)!;
   }
 
+  /**
+   * The workspace as a full-text term (`w42`): a full-text table indexes it in a column of its own, and a
+   * MATCH on that column finds this workspace's rows only (see src/search).
+   */
+  fullTextTerm(): string {
+    return `w${this.workspaceId}`;
+  }
+
   /** `"workspaces"."id" = <this workspace>`: the workspace's own row in the directory (its plan, its packages). */
   own(...conditions: (SQL | undefined)[]): SQL {
     return and(eq(workspaces.id, this.workspaceId), ...conditions)!;

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../platform/context";
 import { dispatch } from "../../platform/dispatch";
+import { render, signedIn } from "../../platform/web/page";
 import { PERIODS } from "../../platform/widgets";
 import { WidgetCard, type WidgetView } from "../charts";
-import { render, signedIn } from "../page-kit";
 
 const PERIOD_LABELS: Record<string, string> = {
   "7d": "Last 7 days",

@@ -3,9 +3,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../platform/context";
 import { dispatch } from "../../platform/dispatch";
 import { newNonce } from "../../platform/docs";
-import { Notice, pageHeaders } from "../layout";
-import { fieldErrors, posted, text } from "../page-kit";
-import { endSession, pageSession, sameOrigin, startSession } from "../session";
+import { fieldErrors, Notice, pageHeaders, posted, text } from "../../platform/web/page";
+import { endSession, pageSession, sameOrigin, startSession } from "../../platform/web/session";
 
 /** Signing in and out: the login form, its POST, and /logout. */
 export const signInPages = new Hono<AppEnv>();
@@ -17,6 +16,7 @@ function LoginPage(props: { error?: string; email?: string; next: string }) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Sign in · Business Platform</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/app.css" />
       </head>
       <body>

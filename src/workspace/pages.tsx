@@ -1,10 +1,9 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/context";
-import { type ApiErrorBody, dispatch } from "../../platform/dispatch";
-import { Csrf, Notice } from "../layout";
-import { param, posted, render, signedIn, text } from "../page-kit";
-import type { PageSession } from "../session";
+import type { AppEnv } from "../platform/context";
+import { type ApiErrorBody, dispatch } from "../platform/dispatch";
+import { Csrf, Notice, param, posted, render, signedIn, text } from "../platform/web/page";
+import type { PageSession } from "../platform/web/session";
 
 /** Settings → Packages: switching the workspace's packages on and off. */
 export const packagePages = new Hono<AppEnv>();

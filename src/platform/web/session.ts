@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type Principal, resolveToken } from "../platform/auth/principal";
-import { SESSION_TTL_SECONDS } from "../platform/auth/tokens";
-import { configOf } from "../platform/config";
-import type { AppEnv } from "../platform/context";
-import { base64Url, utf8 } from "../platform/crypto";
+import { type Principal, resolveToken } from "../auth/principal";
+import { SESSION_TTL_SECONDS } from "../auth/tokens";
+import { configOf } from "../config";
+import type { AppEnv } from "../context";
+import { base64Url, utf8 } from "../crypto";
 
 /**
  * The dashboard's session: the same session token POST /auth/token issues, kept in the `bp_session`

@@ -1,9 +1,8 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/context";
-import { dispatch } from "../../platform/dispatch";
-import { platformOf } from "../../platform/services";
-import { Notice } from "../layout";
-import { param, render, signedIn } from "../page-kit";
+import type { AppEnv } from "../platform/context";
+import { dispatch } from "../platform/dispatch";
+import { platformOf } from "../platform/services";
+import { Notice, param, render, signedIn } from "../platform/web/page";
 
 /** The pro apps: each embedded, signed in with a single sign-on token. */
 export const proAppPages = new Hono<AppEnv>();
@@ -52,7 +51,7 @@ proAppPages.get(
           <div class="app-frame" id="app" />
         </>
       ),
-      scriptSrc: "/api/v1/sso/embed.js",
+      scripts: ["/api/v1/sso/embed.js"],
       script: `BusinessPlatformSSO.mount({
   container: document.getElementById("app"),
   app: ${JSON.stringify(app)},

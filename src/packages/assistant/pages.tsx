@@ -2,9 +2,8 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppEnv } from "../../platform/context";
 import { dispatch } from "../../platform/dispatch";
-import { Csrf, Notice } from "../layout";
-import { fieldErrors, param, posted, render, signedIn, text } from "../page-kit";
-import type { PageSession } from "../session";
+import { Csrf, fieldErrors, Notice, param, posted, render, signedIn, text } from "../../platform/web/page";
+import type { PageSession } from "../../platform/web/session";
 
 /** The assistant: a conversation with the workspace's data, and actions to confirm. */
 export const assistantPages = new Hono<AppEnv>();

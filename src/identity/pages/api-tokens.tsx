@@ -4,9 +4,8 @@ import { knownScopes } from "../../platform/auth/permissions";
 import type { AppEnv } from "../../platform/context";
 import { dispatch } from "../../platform/dispatch";
 import { platformOf } from "../../platform/services";
-import { Csrf, FieldError, Notice } from "../layout";
-import { fieldErrors, NeedsAdmin, param, posted, render, signedIn, text } from "../page-kit";
-import type { PageSession } from "../session";
+import { Csrf, FieldError, fieldErrors, NeedsAdmin, Notice, param, posted, render, signedIn, text } from "../../platform/web/page";
+import type { PageSession } from "../../platform/web/session";
 
 /** Settings → API: the workspace's API tokens, created and revoked. */
 export const apiTokenPages = new Hono<AppEnv>();

@@ -1,11 +1,10 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/context";
-import { dispatch } from "../../platform/dispatch";
-import { platformOf } from "../../platform/services";
-import { Csrf, FieldError, Notice } from "../layout";
-import { fieldErrors, NeedsAdmin, param, posted, render, signedIn, text } from "../page-kit";
-import type { PageSession } from "../session";
+import type { AppEnv } from "../platform/context";
+import { dispatch } from "../platform/dispatch";
+import { platformOf } from "../platform/services";
+import { Csrf, FieldError, fieldErrors, NeedsAdmin, Notice, param, posted, render, signedIn, text } from "../platform/web/page";
+import type { PageSession } from "../platform/web/session";
 
 /** Settings → Webhooks: endpoints, their deliveries, tests and secret rotation. */
 export const webhookPages = new Hono<AppEnv>();

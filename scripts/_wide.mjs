@@ -1,0 +1,15 @@
+import { launch } from "./browser.mjs";
+const base = "http://127.0.0.1:8790";
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+const page = await context.newPage();
+page.on("requestfailed", (r) => console.log("failed", r.url()));
+page.on("response", (r) => { if (r.status() >= 400) console.log("HTTP", r.status(), r.url()); });
+await page.goto(`${base}/login`);
+await page.fill("input[name=email]", "demo@example.com");
+await page.fill("input[name=password]", "demo-password-123");
+await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
+await page.goto(`${base}${process.argv[2]}`);
+const wide = await page.evaluate(() => { const b = document.querySelector(".board"); return { doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, board: b?.scrollWidth, ov: b && getComputedStyle(b).overflowX, pos: [...document.querySelectorAll("*")].filter(e => e.getBoundingClientRect().right > 400 && getComputedStyle(e).position !== "static").map(e => e.tagName + "." + e.className).slice(0,5) }; });
+console.log(wide);
+await browser.close();
