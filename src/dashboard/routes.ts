@@ -23,9 +23,18 @@ const Widget = z
     title: z.string(),
     kind: z.enum(["stat", "series", "breakdown", "list"]),
     unit: z.enum(["count", "money", "percent", "minutes"]),
+    link: z
+      .string()
+      .nullable()
+      .openapi({ description: "The web app's list this widget summarises, with its filters and period", example: "/app/invoices?overdue=true" }),
     data: z
       .union([
-        z.object({ value: z.unknown() }).openapi({ description: "stat" }),
+        z
+          .object({
+            value: z.unknown(),
+            previous: z.unknown().openapi({ description: "Its value over the previous period of the same length; null for a figure of now" }),
+          })
+          .openapi({ description: "stat" }),
         z
           .object({ interval: z.enum(["day", "week", "month"]), points: z.array(z.object({ date: z.string(), value: z.unknown() })) })
           .openapi({ description: "series" }),
@@ -34,7 +43,7 @@ const Widget = z
       ])
       .openapi({
         description:
-          "stat: {value}; series: {interval, points}; breakdown: {items: [{label, value}]}; list: {items: [{id, label, …}]}. Money values: {CUR: minor units}.",
+          "stat: {value, previous}; series: {interval, points}; breakdown: {items: [{label, value}]}; list: {items: [{id, label, …}]}. Money values: {CUR: minor units}.",
       }),
   })
   .openapi("Widget");

@@ -4,9 +4,9 @@ import type { Principal } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import type { PackageRegistry } from "../platform/packages";
 import type { Statement, Tenant } from "../platform/tenancy";
-import type { Period, WidgetDefinition, WidgetKind, WidgetUnit } from "../platform/widgets";
+import { type Period, previousPeriod, type WidgetDefinition, type WidgetKind, type WidgetUnit } from "../platform/widgets";
 
-export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; data: unknown };
+export type Widget = { key: string; package: string; title: string; kind: WidgetKind; unit: WidgetUnit; link: string | null; data: unknown };
 export type RegisteredWidget = { pkg: string; widget: WidgetDefinition };
 
 /** Every widget of this build, in dashboard order: packages by their dashboard position, widgets as declared. */
@@ -32,24 +32,29 @@ export function refusal(entry: RegisteredWidget, principal: Principal, tenant: T
 
 /**
  * Computes widgets: the statements of every business widget run as one D1 batch (one round trip), the
- * analytics widgets' as one batch on the analytics database, both at once.
+ * analytics widgets' as one batch on the analytics database, both at once. A comparable stat's statements
+ * run a second time over the previous period in the same batch: its `previous`.
  */
 export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant, period: Period, analytics: Tenant, now = Date.now()): Promise<Widget[]> {
-  const planned = entries.map((entry) => {
+  const before = previousPeriod(period);
+  const planned = entries.flatMap((entry) => {
     const source = entry.widget.source ?? "business";
-    const context = { tenant: source === "analytics" ? analytics : tenant, period, now };
-    return { entry, source, plan: entry.widget.query(context) };
+    const on = source === "analytics" ? analytics : tenant;
+    const current = { entry, source, previous: false, plan: entry.widget.query({ tenant: on, period, now }) };
+    const compared = entry.widget.kind === "stat" && entry.widget.comparable;
+    return compared ? [current, { entry, source, previous: true, plan: entry.widget.query({ tenant: on, period: before, now }) }] : [current];
   });
   const run = async (source: "business" | "analytics", on: Tenant) => {
     const mine = planned.filter((p) => p.source === source);
-    // One batch; a statement several widgets share runs once.
+    // One batch; a statement several widgets share runs once (per period).
     const statements: Statement[] = [];
     const positions = new Map<string, number>();
     const slots = mine.map((p) =>
       p.plan.statements.map((item) => {
         if (!("share" in item)) return statements.push(item) - 1;
-        if (!positions.has(item.share)) positions.set(item.share, statements.push(item.statement) - 1);
-        return positions.get(item.share)!;
+        const share = `${item.share}${p.previous ? ":previous" : ""}`;
+        if (!positions.has(share)) positions.set(share, statements.push(item.statement) - 1);
+        return positions.get(share)!;
       }),
     );
     if (statements.length === 0) return new Map<number, unknown[]>();
@@ -57,12 +62,15 @@ export async function computeWidgets(entries: RegisteredWidget[], tenant: Tenant
     return new Map(mine.map((p, i) => [planned.indexOf(p), slots[i]!.map((slot) => results[slot])]));
   };
   const [business, fromAnalytics] = await Promise.all([run("business", tenant), run("analytics", analytics)]);
-  return planned.map((p, i) => ({
-    key: p.entry.widget.key,
-    package: p.entry.pkg,
-    title: p.entry.widget.title,
-    kind: p.entry.widget.kind,
-    unit: p.entry.widget.unit,
-    data: p.plan.build((p.source === "business" ? business : fromAnalytics).get(i) ?? []),
-  }));
+  const built = planned.map((p, i) => p.plan.build((p.source === "business" ? business : fromAnalytics).get(i) ?? []));
+  return planned.flatMap((p, i) => {
+    if (p.previous) return [];
+    const widget = p.entry.widget;
+    let data = built[i];
+    if (widget.kind === "stat") {
+      const previous = widget.comparable ? (built[i + 1] as { value?: unknown }).value : null;
+      data = { ...(data as object), previous: previous ?? null };
+    }
+    return [{ key: widget.key, package: p.entry.pkg, title: widget.title, kind: widget.kind, unit: widget.unit, link: widget.link?.(period) ?? null, data }];
+  });
 }

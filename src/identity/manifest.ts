@@ -3,6 +3,7 @@ import { tokens, users, workspaces } from "../platform/schema";
 import { apiTokenRoutes, apiTokenTags } from "./api-token-routes";
 import { authRoutes, authTags } from "./auth-routes";
 import { apiTokenPages } from "./pages/api-tokens";
+import { userPages } from "./pages/users";
 import { userRoutes, userTags } from "./users-routes";
 
 /** Signup, login, sessions, users and API tokens: always on. */
@@ -16,6 +17,9 @@ export default definePackage({
   tags: { ...authTags, ...userTags, ...apiTokenTags },
   tables: [],
   directoryTables: [workspaces, users, tokens],
-  pages: [apiTokenPages],
-  nav: [{ href: "/app/settings/api", label: "API", group: "Settings", admin: true }],
+  pages: [apiTokenPages, userPages],
+  nav: [
+    { href: "/app/settings/users", label: "Users", group: "Settings", admin: true },
+    { href: "/app/settings/api", label: "API", group: "Settings", admin: true },
+  ],
 });

@@ -57,6 +57,18 @@ export function rangePeriod(from: string, to: string, now = Date.now()): Period 
   return { name: "custom", from, to, fromMs, untilMs, interval, today: day(now) };
 }
 
+/** The period of the same length just before `period` (what a stat's `previous` is computed over). */
+export function previousPeriod(period: Period): Period {
+  const length = period.untilMs - period.fromMs;
+  const fromMs = period.fromMs - length;
+  return { ...period, name: "custom", from: day(fromMs), to: day(period.fromMs - DAY_MS), fromMs, untilMs: period.fromMs };
+}
+
+/** A period's bounds as ISO date-times, for the lists' created/paid filters (`created_after=…`). */
+export function isoBounds(period: Period): { after: string; before: string } {
+  return { after: new Date(period.fromMs).toISOString(), before: new Date(period.untilMs - 1).toISOString() };
+}
+
 /** The query parameters that choose a period: `period`, or `from` and `to`. */
 export const PeriodQuery = {
   period: z
@@ -194,6 +206,10 @@ export type WidgetDefinition = {
   /** The resources it is computed from: shown only to callers who may read every one of them. */
   reads: string[];
   source?: WidgetSource;
+  /** A stat over the period: its value over the period before, of the same length, is shown beside it (`previous`). */
+  comparable?: boolean;
+  /** The web app's list it summarises, with the same filters and period. */
+  link?: (period: Period) => string;
   /** Its statements (for the shared batch) and how to turn their results into the widget's data. */
   query(context: WidgetContext): { statements: WidgetStatement[]; build(results: unknown[]): unknown };
 };

@@ -15,6 +15,7 @@ export type WidgetView = {
   title: string;
   kind: "stat" | "series" | "breakdown" | "list";
   unit: "count" | "money" | "percent" | "minutes";
+  link?: string | null;
   data: Record<string, unknown>;
 };
 
@@ -31,6 +32,32 @@ export function formatValue(value: Value, unit: WidgetView["unit"]): string {
   if (unit === "percent") return `${value} %`;
   if (unit === "minutes") return formatMinutes(Number(value));
   return formatCount(Number(value));
+}
+
+/** The change against the previous period: "▲ 12.5 % vs the previous period", in points for a percentage. */
+function Change(props: { widget: WidgetView }) {
+  const { widget } = props;
+  const value = widget.data.value as Value;
+  const previous = widget.data.previous as Value | undefined;
+  if (previous === null || previous === undefined || value === null) return null;
+  let delta: number | null;
+  let text: string;
+  if (widget.unit === "percent") {
+    delta = Number(value) - Number(previous);
+    text = `${delta >= 0 ? "+" : ""}${delta.toFixed(1)} pts`;
+  } else {
+    // Money: the change of the largest currency, the one the card shows first.
+    const [currency] = isMoney(value) ? (Object.entries(value).sort(([, a], [, b]) => b - a)[0] ?? []) : [];
+    const now = isMoney(value) ? (currency ? value[currency]! : 0) : Number(value);
+    const before = isMoney(previous) ? (currency ? (previous[currency] ?? 0) : 0) : Number(previous);
+    delta = now - before;
+    text = before === 0 ? (now === 0 ? "no change" : "new this period") : `${delta >= 0 ? "▲" : "▼"} ${Math.abs((delta / before) * 100).toFixed(1)} %`;
+  }
+  return (
+    <p class={`change ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`}>
+      {text} <span class="meta">vs the previous period ({formatValue(previous, widget.unit)})</span>
+    </p>
+  );
 }
 
 function Stat(props: { widget: WidgetView }) {
@@ -80,7 +107,8 @@ function LineChart(props: { widget: WidgetView }) {
   const max = Math.max(1, ...all.flat());
   const x = scaleLinear([0, Math.max(1, points.length - 1)], [M.left, W - M.right]);
   const y = scaleLinear([0, max], [H - M.bottom, M.top]).nice();
-  const ticks = y.ticks(4);
+  // Counts are whole: their axis never shows 0.5.
+  const ticks = y.ticks(4).filter((tick) => money || widget.unit === "percent" || Number.isInteger(tick));
   const every = Math.max(1, Math.ceil(points.length / 6));
   const shortDate = (date: string) => (widget.data.interval === "month" ? date.slice(0, 7) : date.slice(5));
   const total = money
@@ -235,9 +263,12 @@ export function WidgetCard(props: { widget: WidgetView }) {
   const wide = widget.kind === "series" || (widget.kind === "list" && widget.unit !== "percent");
   return (
     <section class={`card${wide ? " wide" : ""}`} aria-labelledby={`${widget.key}-title`} data-widget={widget.key}>
-      <h2 id={`${widget.key}-title`}>{widget.title}</h2>
+      <h2 id={`${widget.key}-title`}>{widget.link ? <a href={widget.link}>{widget.title}</a> : widget.title}</h2>
       {widget.kind === "stat" ? (
-        <Stat widget={widget} />
+        <>
+          <Stat widget={widget} />
+          <Change widget={widget} />
+        </>
       ) : widget.kind === "series" ? (
         <LineChart widget={widget} />
       ) : widget.kind === "breakdown" ? (

@@ -13,7 +13,9 @@ function ordered(groups: NavGroup[]): NavGroup[] {
  */
 export function Shell(props: ShellProps) {
   const { principal, csrf } = props;
-  const current = (href: string) => props.active === href || (href !== "/app" && props.active.startsWith(`${href}/`));
+  // The entry for this page; else the section it is in (a record's page marks its list).
+  const exact = props.nav.some((group) => group.items.some((item) => item.href === props.active));
+  const current = (href: string) => props.active === href || (!exact && href !== "/app" && props.active.startsWith(`${href}/`));
   return (
     <html lang="en">
       <head>

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../platform/context";
 import { dispatch } from "../platform/dispatch";
 import { platformOf } from "../platform/services";
-import { Csrf, FieldError, fieldErrors, NeedsAdmin, Notice, param, posted, render, signedIn, text } from "../platform/web/page";
+import { Csrf, FieldError, fieldErrors, NeedsAdmin, Notice, param, posted, refusalPage, render, signedIn, text } from "../platform/web/page";
 import type { PageSession } from "../platform/web/session";
 
 /** Settings → Webhooks: endpoints, their deliveries, tests and secret rotation. */
@@ -17,6 +17,7 @@ type Delivery = {
   status: string;
   attempt: number;
   response_status: number | null;
+  duration_ms: number | null;
   error: string | null;
   next_attempt_at: string | null;
   created_at: string;
@@ -109,7 +110,12 @@ async function webhooksPage(
                       Rotate secret
                     </button>
                   </form>{" "}
-                  <form class="inline" method="post" action={`/app/settings/webhooks/${endpoint.id}/delete`}>
+                  <form
+                    class="inline"
+                    method="post"
+                    action={`/app/settings/webhooks/${endpoint.id}/delete`}
+                    data-confirm="Delete this endpoint? Its deliveries stop."
+                  >
                     <Csrf session={session} />
                     <button type="submit" class="danger small">
                       Delete
@@ -132,7 +138,8 @@ async function webhooksPage(
                     log.data.map((delivery) => (
                       <tr data-delivery={delivery.id}>
                         <td>
-                          {delivery.event_type} <span class="hint mono">{delivery.event_id}</span>
+                          <a href={`/app/settings/webhooks/${endpoint.id}/deliveries/${delivery.id}`}>{delivery.event_type}</a>{" "}
+                          <span class="hint mono">{delivery.event_id}</span>
                         </td>
                         <td>
                           <span class={`pill ${delivery.status}`}>{delivery.status}</span>
@@ -213,5 +220,86 @@ webhookPages.post(
         notice: "The secret was rotated; the old one keeps signing for 24 hours.",
       });
     return c.redirect(`/app/settings/webhooks?done=${action === "test" ? "test" : "deleted"}`, 303);
+  }),
+);
+
+type DeliveryDetail = Delivery & { request: { body: Record<string, unknown> }; response: { status: number | null; body: string | null } };
+
+/** One delivery: the event as sent, what the endpoint answered (status and the first 2 KiB), and "Retry now". */
+async function deliveryPage(c: Context<AppEnv>, session: PageSession, endpointId: string, deliveryId: string, notice?: { kind: "ok" | "error"; text: string }) {
+  const found = await dispatch<DeliveryDetail>(c, session.principal, "GET", `/webhooks/${endpointId}/deliveries/${deliveryId}`);
+  if (!found.ok) {
+    if (found.status === 403) return render(c, session, { status: 403, title: "Webhooks", active: "/app/settings/webhooks", body: <NeedsAdmin /> });
+    return refusalPage(c, session, found.error, found.status, "/app/settings/webhooks");
+  }
+  const delivery = found.data;
+  return render(c, session, {
+    status: notice?.kind === "error" ? 409 : 200,
+    title: `Delivery ${delivery.id}`,
+    active: "/app/settings/webhooks",
+    body: (
+      <>
+        <p class="crumbs">
+          <a href="/app/settings/webhooks">Webhooks</a>
+        </p>
+        <div class="bar">
+          <h1>
+            {delivery.event_type} <span class={`pill ${delivery.status}`}>{delivery.status}</span>
+          </h1>
+          <form method="post" action={`/app/settings/webhooks/${endpointId}/deliveries/${delivery.id}/retry`} class="inline">
+            <Csrf session={session} />
+            <button type="submit">Retry now</button>
+          </form>
+        </div>
+        {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+        <div class="card spaced">
+          <dl class="facts">
+            <dt>Event</dt>
+            <dd class="mono">{delivery.event_id}</dd>
+            <dt>Attempts</dt>
+            <dd>{delivery.attempt}</dd>
+            <dt>Response status</dt>
+            <dd>{delivery.response.status ?? "—"}</dd>
+            <dt>Took</dt>
+            <dd>{delivery.duration_ms === null ? "—" : `${delivery.duration_ms} ms`}</dd>
+            <dt>Error</dt>
+            <dd>{delivery.error ?? "—"}</dd>
+            <dt>Next attempt</dt>
+            <dd>{delivery.status === "pending" && delivery.next_attempt_at ? delivery.next_attempt_at.replace("T", " ").slice(0, 19) : "—"}</dd>
+          </dl>
+        </div>
+        <section class="card spaced" aria-label="Request body">
+          <h2>Request body</h2>
+          <pre class="code">{JSON.stringify(delivery.request.body, null, 2)}</pre>
+        </section>
+        <section class="card spaced" aria-label="Response body">
+          <h2>Response body (first 2 KiB)</h2>
+          <pre class="code">{delivery.response.body || "(empty)"}</pre>
+        </section>
+      </>
+    ),
+  });
+}
+
+webhookPages.get(
+  "/app/settings/webhooks/:id{[0-9]{1,16}}/deliveries/:delivery{[0-9]{1,16}}",
+  signedIn((c, session) =>
+    deliveryPage(
+      c,
+      session,
+      param(c, "id"),
+      param(c, "delivery"),
+      c.req.query("done") === "retried" ? { kind: "ok", text: "Queued: it is being sent again now." } : undefined,
+    ),
+  ),
+);
+
+webhookPages.post(
+  "/app/settings/webhooks/:id{[0-9]{1,16}}/deliveries/:delivery{[0-9]{1,16}}/retry",
+  posted(async (c, session) => {
+    const [id, delivery] = [param(c, "id"), param(c, "delivery")];
+    const result = await dispatch(c, session.principal, "POST", `/webhooks/${id}/deliveries/${delivery}/retry`);
+    if (result.ok) return c.redirect(`/app/settings/webhooks/${id}/deliveries/${delivery}?done=retried`, 303);
+    return deliveryPage(c, session, id, delivery, { kind: "error", text: `Not retried: ${result.error.message}` });
   }),
 );

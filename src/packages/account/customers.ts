@@ -107,6 +107,7 @@ export const customerResource: ResourceDefinition<
     columns: ["name", "email", "billing.country", "currency", "balance"],
     money: { balance: "currency" },
     related: [{ resource: "payments", filter: "customer_id", title: "payments" }],
+    importable: true,
   },
   toOutput: (row: CustomerRow) => ({
     id: row.id,

@@ -1,7 +1,7 @@
 import { count, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { qualified as q, tableAs } from "../../platform/tenancy";
-import { DAY_MS, defineWidget, largestFirst, money, periodOf, series, timeSeries } from "../../platform/widgets";
+import { DAY_MS, defineWidget, isoBounds, largestFirst, money, periodOf, series, timeSeries } from "../../platform/widgets";
 import { customers, invoiceBalances, invoices, paymentDays, payments } from "./schema";
 
 type MoneyRow = { currency: string; amount: number };
@@ -12,6 +12,8 @@ const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);
 export const accountWidgets = [
   defineWidget({
     key: "account.revenue",
+    link: (period) => `/app/payments?paid_after=${isoBounds(period).after}&paid_before=${isoBounds(period).before}`,
+    comparable: true,
     title: "Revenue",
     description: "Payments received in the period, per currency",
     kind: "stat",
@@ -34,6 +36,7 @@ export const accountWidgets = [
   }),
   defineWidget({
     key: "account.outstanding",
+    link: () => "/app/invoices?status=sent,partially_paid",
     title: "Outstanding",
     description: "Amount due on sent and partially paid invoices, now",
     kind: "stat",
@@ -55,6 +58,7 @@ export const accountWidgets = [
   }),
   defineWidget({
     key: "account.overdue_invoices",
+    link: () => "/app/invoices?overdue=true",
     title: "Overdue invoices",
     description: "Sent or partially paid invoices past their due date, now",
     kind: "stat",
@@ -67,6 +71,7 @@ export const accountWidgets = [
   }),
   defineWidget({
     key: "account.revenue_by_month",
+    link: () => "/app/payments",
     title: "Revenue by month",
     description: "Payments received per month over the last 12 months (whatever the period)",
     kind: "series",
@@ -98,6 +103,7 @@ export const accountWidgets = [
   }),
   defineWidget({
     key: "account.invoices_by_status",
+    link: (period) => `/app/invoices?issued_after=${period.from}&issued_before=${period.to}`,
     title: "Invoices by status",
     description: "Invoices issued in the period, by status",
     kind: "breakdown",
@@ -114,6 +120,7 @@ export const accountWidgets = [
   }),
   defineWidget({
     key: "account.top_customers",
+    link: () => "/app/customers",
     title: "Top customers",
     description: "The 5 customers who paid most in the period (ranked by their largest single-currency total)",
     kind: "list",

@@ -45,6 +45,7 @@ export const analyticsWidgets = [
   }),
   defineWidget({
     key: "analytics.checkout_conversion",
+    comparable: true,
     title: "Checkout conversion",
     description: "Visitors who completed the checkout funnel (view_item → purchase within a day), of those who started it, all sites",
     kind: "stat",

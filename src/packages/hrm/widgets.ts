@@ -13,6 +13,7 @@ const activeByDepartment = (tenant: Tenant) =>
 export const hrmWidgets = [
   defineWidget({
     key: "hrm.headcount",
+    link: () => "/app/employees?status=active",
     title: "Headcount",
     description: "Active employees, now",
     kind: "stat",
@@ -25,6 +26,7 @@ export const hrmWidgets = [
   }),
   defineWidget({
     key: "hrm.headcount_by_department",
+    link: () => "/app/employees?status=active",
     title: "Headcount by department",
     description: "Active employees by department",
     kind: "breakdown",
@@ -39,6 +41,7 @@ export const hrmWidgets = [
   }),
   defineWidget({
     key: "hrm.new_joiners",
+    link: (period) => `/app/employees?joined_after=${period.from}&joined_before=${period.to}`,
     title: "New joiners",
     description: "The latest 5 employees who joined in the period",
     kind: "list",

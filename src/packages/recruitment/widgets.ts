@@ -5,6 +5,7 @@ import { candidates } from "./schema";
 export const recruitmentWidgets = [
   defineWidget({
     key: "recruitment.pipeline",
+    link: () => "/app/candidates?view=board",
     title: "Hiring pipeline",
     description: "Candidates by stage, now",
     kind: "breakdown",

@@ -34,7 +34,7 @@ export const contactResource: ResourceDefinition<typeof contacts, z.infer<typeof
   description: "People you deal with: name, e-mail (unique in the workspace), phone, company.",
   table: contacts,
   schemas: { output: Contact, create: CreateContact, update: UpdateContact },
-  ui: { title: "name", columns: ["name", "email", "company", "phone"] },
+  ui: { title: "name", columns: ["name", "email", "company", "phone"], importable: true },
   toOutput: (row) => ({
     id: row.id,
     name: row.name,

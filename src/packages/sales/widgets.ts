@@ -1,6 +1,6 @@
 import { count, eq, gte, lt, sql } from "drizzle-orm";
 import { qualified as q, type Tenant } from "../../platform/tenancy";
-import { defineWidget, largestFirst, money, type Period, percent, series, shared, timeSeries } from "../../platform/widgets";
+import { defineWidget, isoBounds, largestFirst, money, type Period, percent, series, shared, timeSeries } from "../../platform/widgets";
 import { contacts, deals, leads } from "./schema";
 
 type MoneyRow = { currency: string; amount: number };
@@ -24,6 +24,7 @@ const closedInPeriod = (tenant: Tenant, period: Period) =>
 export const salesWidgets = [
   defineWidget({
     key: "sales.pipeline_by_stage",
+    link: () => "/app/deals?view=board&status=open",
     title: "Pipeline by stage",
     description: "Value of open deals by stage, now",
     kind: "breakdown",
@@ -44,6 +45,8 @@ export const salesWidgets = [
   }),
   defineWidget({
     key: "sales.won_value",
+    link: () => "/app/deals?status=won",
+    comparable: true,
     title: "Won",
     description: "Value of deals won (closed_at) in the period",
     kind: "stat",
@@ -56,6 +59,8 @@ export const salesWidgets = [
   }),
   defineWidget({
     key: "sales.win_rate",
+    link: () => "/app/deals?status=won,lost",
+    comparable: true,
     title: "Win rate",
     description: "Won ÷ (won + lost) among deals closed in the period",
     kind: "stat",
@@ -72,6 +77,7 @@ export const salesWidgets = [
   }),
   defineWidget({
     key: "sales.leads_by_source",
+    link: (period) => `/app/leads?created_after=${isoBounds(period).after}&created_before=${isoBounds(period).before}`,
     title: "Leads by source",
     description: "Leads created in the period, by source",
     kind: "breakdown",
@@ -93,6 +99,7 @@ export const salesWidgets = [
   }),
   defineWidget({
     key: "sales.new_contacts",
+    link: (period) => `/app/contacts?created_after=${isoBounds(period).after}&created_before=${isoBounds(period).before}`,
     title: "New contacts",
     description: "Contacts created per day (per week for 90d, per month for 12mo and ytd)",
     kind: "series",

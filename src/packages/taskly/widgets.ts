@@ -7,6 +7,7 @@ import { projects, taskCounts, tasks } from "./schema";
 export const tasklyWidgets = [
   defineWidget({
     key: "taskly.tasks_by_status",
+    link: () => "/app/tasks?view=board",
     title: "Tasks by status",
     description: "Live tasks by status, now",
     kind: "breakdown",
@@ -24,6 +25,7 @@ export const tasklyWidgets = [
   }),
   defineWidget({
     key: "taskly.overdue_tasks",
+    link: (period) => `/app/tasks?due_before=${period.today}&status=todo,in_progress,review`,
     title: "Overdue tasks",
     description: "Live tasks not done whose due date is before today",
     kind: "stat",
@@ -45,6 +47,7 @@ export const tasklyWidgets = [
   }),
   defineWidget({
     key: "taskly.completed_tasks",
+    link: () => "/app/tasks?status=done",
     title: "Completed tasks",
     description: "Live tasks completed per day (per week for 90d, per month for 12mo and ytd)",
     kind: "series",
@@ -70,6 +73,7 @@ export const tasklyWidgets = [
   }),
   defineWidget({
     key: "taskly.project_progress",
+    link: () => "/app/projects?status=active",
     title: "Project progress",
     description: "The 5 active projects with the most tasks: the share done",
     kind: "list",

@@ -8,6 +8,7 @@ import { timeEntries } from "./schema";
 export const timesheetWidgets = [
   defineWidget({
     key: "timesheets.logged_by_project",
+    link: (period) => `/app/time-entries?date_from=${period.from}&date_to=${period.to}`,
     title: "Time by project",
     description: "Minutes logged in the period, per project",
     kind: "breakdown",

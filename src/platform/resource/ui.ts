@@ -17,6 +17,8 @@ export type ResourceUi = {
   hiddenInForms?: string[];
   /** Form fields shown as a multi-line text area. */
   multiline?: string[];
+  /** Records can be imported from a CSV file (all or nothing, through the batch route). */
+  importable?: boolean;
   /** What the record's Delete button says ("Reverse" for a payment). */
   deleteLabel?: string;
   /** Writes the API offers through routes of the resource's own when the generated ones are off (a payment's create and reverse). */

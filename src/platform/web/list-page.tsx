@@ -81,6 +81,11 @@ export async function listPage(ctx: PageContext) {
             <a class="button secondary" href={pageLink(`${base}.csv`, query, { view: null, cursor: null })}>
               Export CSV
             </a>
+            {canCreate && def.ui?.importable ? (
+              <a class="button secondary" href={`${base}/import`}>
+                Import CSV
+              </a>
+            ) : null}
             {canCreate ? (
               <a class="button" href={`${base}/new`}>
                 New {def.singular}

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../context";
 import type { AnyResource } from "../resource/definition";
 import { csvExport } from "./csv-export";
+import { importPage, submitImport } from "./csv-import";
 import { labelOf } from "./fields";
 import { listPage } from "./list-page";
 import { param, posted, signedIn } from "./page";
@@ -49,6 +50,10 @@ export function resourcePages(def: AnyResource): Hono<AppEnv> & { resource: AnyR
       `${base}/${ID}`,
       post((ctx, form) => submitForm(ctx, "update", form, id(ctx.c))),
     );
+  }
+  if (def.ui?.importable) {
+    app.get(`${base}/import`, page(importPage));
+    app.post(`${base}/import`, post(submitImport));
   }
   app.get(
     `${base}/${ID}`,
