@@ -88,7 +88,10 @@
       }
       const show = (name, value) => {
         const cell = editor.querySelector(`[data-total=${name}]`);
-        if (cell) cell.textContent = Number.isFinite(value) ? `${value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}` : "";
+        if (cell)
+          cell.textContent = Number.isFinite(value)
+            ? `${value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`
+            : "";
       };
       show("subtotal", subtotal);
       show("tax", tax);

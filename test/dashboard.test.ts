@@ -123,10 +123,12 @@ describe("the dashboard", () => {
       title: "Revenue",
       kind: "stat",
       unit: "money",
-      data: { value: { USD: 4_000, EUR: 6_000 } },
+      link: expect.stringMatching(/^\/app\/payments\?paid_after=\d{4}-\d\d-\d\dT00:00:00\.000Z&paid_before=/),
+      // Nothing was paid in the 30 days before the period.
+      data: { value: { USD: 4_000, EUR: 6_000 }, previous: {} },
     });
-    expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 26_000 } });
-    expect(widgets["account.overdue_invoices"]!.data).toEqual({ value: 1 });
+    expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 26_000 }, previous: null });
+    expect(widgets["account.overdue_invoices"]!.data).toEqual({ value: 1, previous: null });
     const months = widgets["account.revenue_by_month"]!.data;
     expect(months.interval).toBe("month");
     expect(months.points).toHaveLength(12);
@@ -145,7 +147,7 @@ describe("the dashboard", () => {
         { label: "meeting", value: { USD: 3_000 } },
       ],
     });
-    expect(widgets["sales.won_value"]!.data).toEqual({ value: { USD: 7_000, EUR: 800 } });
+    expect(widgets["sales.won_value"]!.data).toEqual({ value: { USD: 7_000, EUR: 800 }, previous: {} });
     expect(widgets["sales.win_rate"]).toMatchObject({ unit: "percent", data: { value: 66.7 } });
     expect(widgets["sales.leads_by_source"]!.data.items).toEqual([
       { label: "website", value: 3 },
@@ -158,7 +160,7 @@ describe("the dashboard", () => {
     expect(contacts.points.at(-1)).toEqual({ date: today, value: 4 });
     expect(contacts.points.slice(0, -1).every((p: { value: number }) => p.value === 0)).toBe(true);
 
-    expect(widgets["hrm.headcount"]!.data).toEqual({ value: 4 });
+    expect(widgets["hrm.headcount"]!.data).toEqual({ value: 4, previous: null });
     expect(widgets["hrm.headcount_by_department"]!.data.items).toEqual([
       { label: "Engineering", value: 2 },
       expect.objectContaining({ value: 1 }),
@@ -173,7 +175,7 @@ describe("the dashboard", () => {
       { label: "in_progress", value: 1 },
       { label: "todo", value: 2 },
     ]);
-    expect(widgets["taskly.overdue_tasks"]!.data).toEqual({ value: 1 });
+    expect(widgets["taskly.overdue_tasks"]!.data).toEqual({ value: 1, previous: null });
     expect(widgets["taskly.completed_tasks"]!.data.points.at(-1)).toEqual({ date: today, value: 2 });
     expect(widgets["taskly.project_progress"]!.data.items).toEqual([
       { id: p1.id, label: "P1", value: 33.3, task_count: 3, completed_task_count: 1 },
@@ -204,11 +206,11 @@ describe("the dashboard", () => {
     const { ws: busy } = await company();
     const empty = await signup("Empty Co");
     const { widgets } = await dashboard(empty, "?period=90d");
-    expect(widgets["account.revenue"]!.data).toEqual({ value: {} });
-    expect(widgets["account.outstanding"]!.data).toEqual({ value: {} });
-    expect(widgets["account.overdue_invoices"]!.data).toEqual({ value: 0 });
+    expect(widgets["account.revenue"]!.data).toEqual({ value: {}, previous: {} });
+    expect(widgets["account.outstanding"]!.data).toEqual({ value: {}, previous: null });
+    expect(widgets["account.overdue_invoices"]!.data).toEqual({ value: 0, previous: null });
     expect(widgets["account.revenue_by_month"]!.data.points.map((p: { value: object }) => p.value)).toEqual(Array(12).fill({}));
-    expect(widgets["sales.win_rate"]!.data).toEqual({ value: null });
+    expect(widgets["sales.win_rate"]!.data).toEqual({ value: null, previous: null });
     expect(widgets["sales.new_contacts"]!.data.interval).toBe("week");
     expect(widgets["sales.new_contacts"]!.data.points).toHaveLength(13);
     expect(widgets["sales.new_contacts"]!.data.points.every((p: { value: number }) => p.value === 0)).toBe(true);
@@ -222,8 +224,8 @@ describe("the dashboard", () => {
     ]) {
       expect(widgets[key]!.data, key).toEqual({ items: [] });
     }
-    expect(widgets["hrm.headcount"]!.data).toEqual({ value: 0 });
-    expect((await dashboard(busy)).widgets["hrm.headcount"]!.data).toEqual({ value: 4 });
+    expect(widgets["hrm.headcount"]!.data).toEqual({ value: 0, previous: null });
+    expect((await dashboard(busy)).widgets["hrm.headcount"]!.data).toEqual({ value: 4, previous: null });
   });
 
   it("drops a disabled package's widgets and refuses them one by one", async () => {
@@ -283,7 +285,7 @@ describe("the dashboard", () => {
     expect(business.counter.calls).toBe(1);
     expect(business.counter.statements).toBeGreaterThanOrEqual(15); // 20 widgets; a few share a statement
     expect(analytics.counter.calls).toBe(1);
-    expect(analytics.counter.statements).toBe(3);
+    expect(analytics.counter.statements).toBe(4); // the checkout conversion, also over the previous period
   });
 });
 
@@ -327,7 +329,8 @@ describe("periods, in UTC", () => {
     const res = await call("GET", "/dashboard?period=mtd&widgets=account.revenue,account.revenue_by_month", { token: ws.token });
     expect(res.json.meta).toEqual({ period: "mtd", from: "2027-01-01", to: "2027-01-01" });
     const [revenue, byMonth] = res.json.data;
-    expect(revenue.data).toEqual({ value: { USD: 10 } });
+    // The previous period of a one-day mtd is the day before: its last millisecond's payment.
+    expect(revenue.data).toEqual({ value: { USD: 10 }, previous: { USD: 1 } });
     const points = Object.fromEntries(byMonth.data.points.map((p: { date: string; value: object }) => [p.date, p.value]));
     expect(points).toMatchObject({ "2026-02-01": { USD: 100 }, "2026-12-01": { USD: 1 }, "2027-01-01": { USD: 10 } });
     expect(Object.keys(points)).toHaveLength(12);
@@ -438,7 +441,7 @@ describe("rollups kept by triggers", () => {
       ),
     );
     const { widgets } = await dashboard(ws);
-    expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 3000 } });
-    expect(widgets["account.revenue"]!.data).toEqual({ value: { EUR: 3000 } });
+    expect(widgets["account.outstanding"]!.data).toEqual({ value: { USD: 3000 }, previous: null });
+    expect(widgets["account.revenue"]!.data).toEqual({ value: { EUR: 3000 }, previous: {} });
   });
 });

@@ -1,44 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, create, freshIp, setPlan, signup, uniqueEmail, userWithRole } from "./helpers";
-
-const ORIGIN = "http://127.0.0.1:8787";
-
-/** A request to the dashboard (outside /api/v1), as a browser would send it. */
-async function page(
-  method: string,
-  path: string,
-  options: { cookie?: string; form?: Record<string, string | string[]>; origin?: string | null; ip?: string; host?: string } = {},
-) {
-  const headers: Record<string, string> = { "cf-connecting-ip": options.ip ?? freshIp() };
-  if (options.cookie) headers.cookie = options.cookie;
-  let body: string | undefined;
-  if (options.form) {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.form)) for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
-    body = params.toString();
-    headers["content-type"] = "application/x-www-form-urlencoded";
-  }
-  const origin = options.host ?? ORIGIN;
-  if (method === "POST" && options.origin !== null) headers.origin = options.origin ?? origin;
-  const response = await exports.default.fetch(new Request(`${origin}${path}`, { method, headers, body, redirect: "manual" }));
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-async function signIn(email: string, password: string, ip = freshIp()) {
-  const res = await page("POST", "/login", { form: { email, password }, ip });
-  expect(res.status, res.text).toBe(303);
-  const cookie = /bp_session=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
-  return `bp_session=${cookie}`;
-}
-
-const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1]!;
-
-async function owner() {
-  const ws = await signup("Web Co");
-  await setPlan(ws, "enterprise");
-  return { ws, cookie: await signIn(ws.email, ws.password) };
-}
+import { call, create, freshIp, uniqueEmail, userWithRole } from "./helpers";
+import { csrfOf, ORIGIN, owner, page, signIn } from "./pages";
 
 describe("signing in", () => {
   it("sets bp_session (HttpOnly, SameSite=Lax, Path=/, Secure except on a loopback http origin) and signs out by revoking it", async () => {
@@ -224,7 +187,7 @@ describe("pages", () => {
     const res = await page("GET", "/app?period=7d", { cookie });
     expect(res.text).toContain('<option value="7d" selected="">');
     expect(res.text).toMatch(
-      /<section class="card" aria-labelledby="hrm.headcount-title" data-widget="hrm.headcount"><h2 id="hrm.headcount-title">Headcount<\/h2><div class="stat">1<\/div><\/section>/,
+      /<section class="card" aria-labelledby="hrm.headcount-title" data-widget="hrm.headcount"><h2 id="hrm.headcount-title"><a href="\/app\/employees\?status=active">Headcount<\/a><\/h2><div class="stat">1<\/div><\/section>/,
     );
     expect(res.text).toMatch(
       /<svg class="chart" viewBox="0 0 560 190" role="img" aria-labelledby="sales.new_contacts-chart-title"><title id="sales.new_contacts-chart-title">New contacts: 7 days, 0 in total<\/title>/,

@@ -333,6 +333,19 @@ describe("queue consumer", () => {
     expect((await deliveries(ws, hook.id))[0]).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS, next_attempt_at: null });
     const failedLog = await call("GET", `/webhooks/${hook.id}/deliveries?status=failed`, { token: ws.token });
     expect(failedLog.json.data).toHaveLength(1);
+    // What was sent, and what the endpoint answered (the first 2 KiB of it).
+    const detail = await call("GET", `/webhooks/${hook.id}/deliveries/${deliveryId}`, { token: ws.token });
+    expect(detail.json.data).toMatchObject({
+      id: deliveryId,
+      status: "failed",
+      response: { status: 500, body: "no" },
+      request: { body: { type: "task.completed", data: { id: 1 } } },
+    });
+    respond = () => new Response("x".repeat(5000), { status: 500 });
+    await call("POST", `/webhooks/${hook.id}/deliveries/${deliveryId}/retry`, { token: ws.token });
+    await vi.waitUntil(async () => (await deliveries(ws, hook.id))[0]!.response_body?.length === 2048, { timeout: 5000 });
+    const other = await signup();
+    expectError(await call("GET", `/webhooks/${hook.id}/deliveries/${deliveryId}`, { token: other.token }), 404, "not_found");
 
     respond = () => new Response("ok");
     const retried = await call("POST", `/webhooks/${hook.id}/deliveries/${deliveryId}/retry`, { token: ws.token });

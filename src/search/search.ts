@@ -35,6 +35,6 @@ export async function search(tenant: Tenant, text: string, resources: string[], 
     resource: row.resource,
     id: Number(row.id),
     label: row.label,
-    snippet: row.snippet.includes("\u0002") ? row.snippet.replace(/[\u0002\u0003]/g, "").trim() : "",
+    snippet: row.snippet.includes("\u0002") ? row.snippet.replaceAll("\u0002", "").replaceAll("\u0003", "").trim() : "",
   }));
 }

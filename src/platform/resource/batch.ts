@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eq, inArray, isNull } from "drizzle-orm";
+import { eq, getTableColumns, inArray, isNull } from "drizzle-orm";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../errors";
 import { MAX_MINOR_UNITS } from "../fields";
 import { moneyTotals } from "../schema";
@@ -177,6 +177,7 @@ async function runAtomic(def: AnyResource, tenant: Tenant, raws: RawOperation[])
     return outcomes.map((outcome, index) => ({ index, ...outcome }));
   } catch (error) {
     if (error instanceof ApiError && error.options.cause === MONEY_TOTAL) throw await overTheBound(def, tenant, operations, loaded.rows, now, error);
+    if (error instanceof ApiError && error.code === "conflict") throw await whichCollided(def, tenant, operations, now, error);
     throw error;
   }
 }
@@ -223,6 +224,33 @@ async function overTheBound(
     if (operation.op !== "create") state.set(operation.id, after);
   }
   return problems.length > 0 ? ApiError.validation(problems) : refusal;
+}
+
+/**
+ * After a unique value refused an atomic batch: which operations hold it — a value already in another row,
+ * or one the batch uses twice — so the 409 names them (operations.{i}.data.{field}), as a 400 would.
+ */
+async function whichCollided(def: AnyResource, tenant: Tenant, operations: { index: number; operation: Operation }[], now: number, refusal: ApiError) {
+  const field = (Array.isArray(refusal.options.details) ? refusal.options.details[0]?.path : undefined) ?? "";
+  const unique = def.uniques.find((candidate) => candidate.field === field);
+  const column = unique && Object.values(getTableColumns(def.table)).find((candidate) => candidate.name === unique.constraint.split(".")[1]);
+  if (!unique || !column) return refusal;
+  const key = columnKey(def, column);
+  const written = operations.flatMap(({ index, operation }) => {
+    if (operation.op === "delete") return [];
+    const value = valuesOf(def, tenant, operation, now)[key];
+    return typeof value === "string" || typeof value === "number" ? [{ index, operation, value }] : [];
+  });
+  if (written.length === 0) return refusal;
+  const taken = await tenant.selectFrom({ id: def.table.id, value: column }, def.table, inArray(column, [...new Set(written.map((entry) => entry.value))]));
+  const seen = new Map<unknown, number>();
+  const problems: ErrorDetail[] = [];
+  for (const { index, operation, value } of written) {
+    const holder = taken.find((row) => row.value === value && (operation.op === "create" || row.id !== operation.id));
+    if (holder || seen.has(value)) problems.push({ index, path: `operations.${index}.data.${field}`, message: `already used by another ${def.singular}` });
+    seen.set(value, index);
+  }
+  return problems.length > 0 ? new ApiError("conflict", refusal.message, { details: problems }) : refusal;
 }
 
 /** Non-atomic: each operation stands alone, in order; failures are reported per index. */

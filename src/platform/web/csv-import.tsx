@@ -150,7 +150,7 @@ export function importPage(ctx: PageContext, state: ImportState = {}) {
             <form method="post" action={`${base}/import`} class="form-actions">
               <input type="hidden" name="csrf" value={ctx.session.csrf} />
               <input type="hidden" name="confirm" value="1" />
-              <textarea name="csv" hidden aria-hidden="true">
+              <textarea name="csv" hidden>
                 {state.preview.text}
               </textarea>
               <button type="submit">Import {state.preview.bodies.length} rows</button>
@@ -201,7 +201,7 @@ export async function submitImport(ctx: PageContext, form: FormData) {
   const created: number[] = [];
   for (let start = 0; start < parsed.bodies.length; start += BATCH) {
     const chunk = parsed.bodies.slice(start, start + BATCH);
-    const result = await api<{ status: number; data?: { id: number } }[]>(ctx, "POST", `/${ctx.def.name}/batch`, {
+    const result = await api<{ results: { status: number; data?: { id: number } }[] }>(ctx, "POST", `/${ctx.def.name}/batch`, {
       atomic: true,
       operations: chunk.map((data) => ({ op: "create", data })),
     });
@@ -218,7 +218,7 @@ export async function submitImport(ctx: PageContext, form: FormData) {
         status: result.status === 409 ? 409 : 400,
       });
     }
-    for (const outcome of result.data) if (outcome.data?.id) created.push(outcome.data.id);
+    for (const outcome of result.data.results) if (outcome.data?.id) created.push(outcome.data.id);
   }
   return ctx.c.redirect(`/app/${ctx.def.name}?done=imported`, 303);
 }

@@ -45,6 +45,15 @@ async function gettingStarted(c: Context<AppEnv>, session: PageSession): Promise
   return steps.filter((step): step is Step => step !== null);
 }
 
+/** A widget with nothing to show: zero, no money, no percentage, an all-zero series, no items. */
+function isEmpty(widget: WidgetView): boolean {
+  const blank = (value: unknown) => value === null || value === 0 || (typeof value === "object" && Object.keys(value as object).length === 0);
+  const data = widget.data;
+  if (widget.kind === "stat") return blank(data.value);
+  if (widget.kind === "series") return ((data.points ?? []) as { value: unknown }[]).every((point) => blank(point.value));
+  return ((data.items ?? []) as unknown[]).length === 0;
+}
+
 homePages.get(
   "/app",
   signedIn(async (c, session) => {
@@ -57,7 +66,7 @@ homePages.get(
     const meta = result.ok ? (result.meta as { from: string; to: string }) : null;
     const open = steps.filter((step) => !step.done);
     // Nothing to chart yet: the first steps take the place of empty cards.
-    const fresh = steps.length > 0 && !steps[0]!.done && !steps[1]?.done;
+    const fresh = open.length > 0 && widgets.every(isEmpty);
     const errors = result.ok ? {} : fieldErrors(result.error);
     return render(c, session, {
       status: result.ok ? 200 : 400,
