@@ -49,17 +49,13 @@ async function api(method, path, token, body) {
 let workspaceCount = 0;
 async function workspace(label) {
   workspaceCount += 1;
-  const signup = await api("POST", "/auth/signup", undefined, {
-    workspace_name: label,
-    name: "Bench",
-    email: `bench-${workspaceCount}-${Date.now()}@example.com`,
-    password: "bench-password-123",
-  });
+  const email = `bench-${workspaceCount}-${Date.now()}@example.com`;
+  const signup = await api("POST", "/auth/signup", undefined, { workspace_name: label, name: "Bench", email, password: "bench-password-123" });
   const { token, workspace_id: id } = signup.data;
   await api("PUT", "/subscription", token, { plan: "enterprise" });
   // Seeds go straight into the workspace's shard.
   const { shard } = await env.DB.prepare("SELECT shard FROM workspaces WHERE id = ?").bind(id).first();
-  return { token, id, shard, db: env[shard] };
+  return { token, id, shard, db: env[shard], email };
 }
 
 const now = Date.now();
@@ -151,9 +147,9 @@ const ids = async (table, ws) => (await ws.db.prepare(`SELECT id FROM ${table} W
 
 /** One measured load: warm-up, then DURATION seconds. */
 async function measure(name, options) {
-  const { token, method = "GET", path, setupRequest, body, headers = {}, connections = CONNECTIONS, amount } = options;
+  const { token, method = "GET", path, setupRequest, body, headers = {}, connections = CONNECTIONS, amount, page = false } = options;
   const config = {
-    url: `${base}${path}`,
+    url: page ? new URL(path, url).href : `${base}${path}`,
     method,
     connections,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
@@ -245,6 +241,34 @@ for (const row of rows) {
   row.ratio_to_ready = Number((row.rps / ready.rps).toFixed(2));
 }
 const row = (name) => rows.find((candidate) => candidate.name === name);
+
+console.log("measuring the web app and search…");
+// A signed-in page: the session cookie the login form sets.
+const login = await fetch(new URL("/login", url), {
+  method: "POST",
+  redirect: "manual",
+  headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin },
+  body: new URLSearchParams({ email: reporting.email, password: "bench-password-123" }),
+});
+const cookie = /bp_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")?.[0];
+if (!cookie) throw new Error(`signing in to the web app failed: ${login.status}`);
+const invoicesApi = await measure("GET /api/v1/invoices?limit=25 (10k invoices)", { token: reporting.token, path: "/invoices?limit=25" });
+const invoicesPage = await measure("GET /app/invoices (25 rows, signed in, 10k invoices)", { path: "/app/invoices", page: true, headers: { cookie } });
+const bigContacts = await ids("contacts", big);
+let bigCursor = 0;
+const byIdBig = await measure("GET /contacts/{id} (100,000 contacts)", {
+  token: big.token,
+  path: "/contacts/1",
+  setupRequest: (req) => ({ ...req, path: `/api/v1/contacts/${bigContacts[(bigCursor += 7919) % bigContacts.length]}` }),
+});
+let query = 0;
+const searchBig = await measure("GET /search?q=<a name> (100,000 contacts)", {
+  token: big.token,
+  path: "/search?q=1",
+  // "Contact 4821": a name and a number, as a person types them; each query a different contact.
+  setupRequest: (req) => ({ ...req, path: `/api/v1/search?q=${encodeURIComponent(`contact ${1000 + ((query += 7919) % 99_000)}`)}` }),
+});
+const webRows = [invoicesApi, invoicesPage, byIdBig, searchBig];
 
 console.log("measuring how lists scale…");
 const listSmall = await measure("GET /contacts?limit=25 (1,000 contacts)", { token: small.token, path: "/contacts?limit=25" });
@@ -451,17 +475,20 @@ const results = {
   assistant_metric_p50_ratio_to_list: Number((assistantRows[0].p50_ms / Math.max(row("GET /contacts?limit=25").p50_ms, 0.5)).toFixed(2)),
   assistant_list_p50_ratio_to_list: Number((assistantRows[1].p50_ms / Math.max(row("GET /contacts?limit=25").p50_ms, 0.5)).toFixed(2)),
   list_scaling_ratio: Number((listBig.p50_ms / listSmall.p50_ms).toFixed(2)),
+  invoices_page_ratio_to_api: Number((invoicesPage.rps / invoicesApi.rps).toFixed(2)),
+  search_p50_ratio_to_by_id: Number((searchBig.p50_ms / Math.max(byIdBig.p50_ms, 0.5)).toFixed(2)),
   projects_scaling_ratio: Number((projectsBig.p50_ms / projectsSmall.p50_ms).toFixed(2)),
   webhook_fanout_seconds: verified.size === hookTasks.length ? fanoutSeconds : null,
   webhook_deliveries_verified: verified.size,
   webhook_signatures_rejected: rejected,
   rows,
   scaling: [listSmall, listBig, projectsSmall, projectsBig],
+  web: webRows,
   analytics,
 };
 writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
 
-const table = [...rows, ...results.scaling, ...analytics.rows].map((row) => ({
+const table = [...rows, ...webRows, ...results.scaling, ...analytics.rows].map((row) => ({
   endpoint: row.name,
   "req/s": row.rps,
   "p50 ms": row.p50_ms,
@@ -485,6 +512,8 @@ console.log(
   `POST /assistant/messages p50 ÷ GET /contacts?limit=25 p50: metric ${results.assistant_metric_p50_ratio_to_list}×, list ${results.assistant_list_p50_ratio_to_list}× (target ≤ 2)`,
 );
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
+console.log(`GET /app/invoices: ${results.invoices_page_ratio_to_api}× GET /api/v1/invoices?limit=25 req/s (target ≥ 0.5)`);
+console.log(`GET /search p50 with 100,000 contacts: ${results.search_p50_ratio_to_by_id}× GET /contacts/{id} p50 (target ≤ 2)`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`POST /analytics/collect: ${analytics.collect_ratio_to_health}× /health (target ≥ 0.7)`);
 console.log(`analytics consumer: ${analytics.consumer_events_per_second ?? `only ${ingested} of ${queued}`} events/s written (target ≥ 2,000)`);

@@ -123,6 +123,23 @@ describe("a record's timeline and lists by id", () => {
     expectError(await call("GET", `/contacts?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`, { token: ws.token }), 400, "validation_error");
   });
 
+  it("?expand= adds the referenced records by name, read in the same statement, and needs the caller's read of them", async () => {
+    const ws = await signup();
+    const customer = await create(ws, "customers", { name: "Expand Co" });
+    const linked = await create(ws, "deals", { name: "Linked", customer_id: customer.id });
+    const bare = await create(ws, "deals", { name: "Bare" });
+    const list = await call("GET", "/deals?expand=customer_id,contact_id&sort=id", { token: ws.token });
+    expect(list.status, list.text).toBe(200);
+    const byId = Object.fromEntries(list.json.data.map((deal: { id: number }) => [deal.id, deal]));
+    expect(byId[linked.id]).toMatchObject({ customer_id: customer.id, customer: { id: customer.id, label: "Expand Co" }, contact: null });
+    expect(byId[bare.id]).toMatchObject({ customer: null, contact: null });
+    expect((await call("GET", "/deals", { token: ws.token })).json.data[0]).not.toHaveProperty("customer");
+    expectError(await call("GET", "/deals?expand=stage", { token: ws.token }), 400, "validation_error");
+    const dealsOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "deals", scopes: ["deals:read"] } })).json.data.token;
+    const refused = expectError(await call("GET", "/deals?expand=customer_id", { token: dealsOnly }), 403, "forbidden");
+    expect(refused.details[0]).toMatchObject({ path: "expand", missing_scope: "customers:read" });
+  });
+
   it("an atomic batch refused for a taken value names the operations that hold it", async () => {
     const ws = await signup();
     await create(ws, "contacts", { name: "Taken", email: "taken-batch@example.com" });

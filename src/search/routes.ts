@@ -29,7 +29,7 @@ export const searchRoute = defineRoute(access.authenticated, {
   tags,
   summary: "Search the workspace",
   description:
-    "Any role. Finds records by words of their name and text fields (each word matches as a prefix, all words must match; accents and case do not matter), best first — among the resources the caller may read whose package is on. Kept current by database triggers: a record is findable as soon as its write answers.",
+    "Any role. Finds records by words of their name and text fields — all words must match, the last as a prefix (every word as a prefix when that finds nothing); accents and case do not matter — among the resources the caller may read whose package is on. Records whose name holds the words come first (a name that is the query before others), then other matches, newest first within each. Kept current by database triggers: a record is findable as soon as its write answers.",
   request: {
     query: z.strictObject({
       q: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").openapi({ example: "acme" }),

@@ -5,9 +5,10 @@ import type { HmacKey } from "../config";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
 import type { Tenant } from "../tenancy";
 import { type AnyResource, columnKey, type SortExpression } from "./definition";
+import { type Expansion, expandable, expandQuery } from "./expand";
 import { booleanParam, integerValue } from "./filters";
 import { type ListMeta, pageQueryShape } from "./id-page";
-import { selectRows } from "./writes";
+import { selectRowsWith } from "./writes";
 
 /** `?ids=4,8,15`: up to 100 ids (a page that shows references reads their names in one call). */
 const idList = z
@@ -39,6 +40,7 @@ export function listQuerySchema(def: AnyResource) {
     updated_before: isoDateTime.optional().openapi({ description: "Changed at or before this time (ISO 8601)" }),
     include_total: booleanParam().optional().openapi({ description: "Add meta.total (counted in the same D1 round trip)" }),
     ids: idList.optional().openapi({ description: "Only these records (comma list of up to 100 ids)" }),
+    ...(expandable(def).length > 0 ? { expand: expandQuery(def).optional() } : {}),
     ...(def.softDelete ? { include_deleted: booleanParam().optional().openapi({ description: "Include soft-deleted rows" }) } : {}),
     ...filterShape,
   });
@@ -56,6 +58,7 @@ export type ListQuery = {
   include_total?: boolean;
   include_deleted?: boolean;
   ids?: number[];
+  expand?: string[];
   [filter: string]: unknown;
 };
 
@@ -79,7 +82,12 @@ function sortKey(def: AnyResource, field: string): { sql: SQLiteColumn | SQL; va
  * inserted, and a page costs O(limit) through an index that starts with workspace_id. The total, when
  * asked for, is counted in the same D1 round trip.
  */
-export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuery, options: { cursorKey: HmacKey; extraConditions?: (SQL | undefined)[] }) {
+export async function listPage(
+  def: AnyResource,
+  tenant: Tenant,
+  query: ListQuery,
+  options: { cursorKey: HmacKey; extraConditions?: (SQL | undefined)[]; expansions?: Expansion[] },
+) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const sort = query.sort ?? "-id";
   const descending = sort.startsWith("-");
@@ -116,7 +124,8 @@ export async function listPage(def: AnyResource, tenant: Tenant, query: ListQuer
   }
 
   const order = descending ? desc : asc;
-  const pageQuery = selectRows(def, tenant, ...pageConditions)
+  const extra = Object.fromEntries((options.expansions ?? []).map((expansion) => [`expand_${expansion.key}`, expansion.select]));
+  const pageQuery = selectRowsWith(def, tenant, extra, ...pageConditions)
     .orderBy(...(column === table.id ? [order(table.id)] : [order(column), order(table.id)]))
     .limit(limit + 1);
   let rows: Record<string, unknown>[];

@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { access } from "../auth/permissions";
+import type { Context } from "hono";
+import { principalOf } from "../auth/caller";
+import { packageDisabled } from "../auth/middleware";
+import { access, denial, isAllowed } from "../auth/permissions";
 import { configOf } from "../config";
+import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { linkNextPage } from "../http/links";
 import { newRouter, type Router } from "../http/router";
@@ -9,6 +13,7 @@ import { platformOf } from "../services";
 import { tenantOf } from "../tenancy";
 import { BatchBody, BatchResult, runBatch } from "./batch";
 import type { AnyResource, RouteSet } from "./definition";
+import { ExpandedReference, type Expansion, expandable, expandedOf, expansions } from "./expand";
 import { type ListQuery, listPage, listQuerySchema } from "./list";
 import { eventTypesOf, TIMELINE_LIMIT, TimelineEvent, timelineOf } from "./timeline";
 import { loadRow, outputOf, present, runWrite } from "./writes";
@@ -137,6 +142,24 @@ function namesOf(def: AnyResource) {
 }
 type Names = ReturnType<typeof namesOf>;
 
+function mayExpand(c: Context<AppEnv>, expansion: Expansion) {
+  const principal = principalOf(c);
+  const { registry } = platformOf(c);
+  if (principal.disabledPackages.includes(expansion.pkg)) throw packageDisabled(expansion.pkg);
+  const need = access.read(expansion.resource);
+  if (!isAllowed(principal, need, registry)) {
+    const { message, details } = denial(principal, need, registry);
+    throw new ApiError("forbidden", `expand=${expansion.key}_id: ${message}`, details ? { details: [{ path: "expand", message, ...details }] } : {});
+  }
+}
+
+/** A listed record: the resource's output, and the references `expand` asked for by name. */
+function listed(def: AnyResource, Output: z.ZodType) {
+  const keys = expandable(def);
+  if (keys.length === 0) return Output;
+  return z.intersection(Output, z.object(Object.fromEntries(keys.map(({ key }) => [key, ExpandedReference.optional()]))));
+}
+
 function addList(router: Router, { def, name, many, tags, path, words, Output }: Names) {
   router.openapi(
     defineRoute(access.read(name), {
@@ -147,13 +170,21 @@ function addList(router: Router, { def, name, many, tags, path, words, Output }:
       summary: `List ${name}`,
       description: words.list,
       request: { query: listQuerySchema(def) },
-      responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Output), meta: ListMeta }), `A page of ${name}`) },
+      responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(listed(def, Output)), meta: ListMeta }), `A page of ${name}`) },
     }),
     async (c) => {
       const tenant = tenantOf(c);
-      const page = await listPage(def, tenant, c.req.valid("query") as ListQuery, { cursorKey: configOf(c.env).cursorKey });
+      const query = c.req.valid("query") as ListQuery;
+      const expanded = query.expand ? expansions(def, platformOf(c).registry, query.expand) : [];
+      // A name is a read of the referenced resource: the caller needs that read, and its package on.
+      for (const expansion of expanded) mayExpand(c, expansion);
+      const page = await listPage(def, tenant, query, { cursorKey: configOf(c.env).cursorKey, expansions: expanded });
       linkNextPage(c, page.meta);
-      return c.json({ success: true as const, data: present(def, tenant, page.rows as never[]), meta: page.meta }, 200);
+      const rows = page.rows as Record<string, unknown>[];
+      const data = present(def, tenant, rows as never[]).map((record, i) =>
+        expanded.length > 0 ? { ...(record as object), ...expandedOf(rows[i]!, expanded) } : record,
+      );
+      return c.json({ success: true as const, data: data as z.infer<typeof Output>[], meta: page.meta }, 200);
     },
   );
 }

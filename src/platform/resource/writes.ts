@@ -39,6 +39,11 @@ export function selectRows(def: AnyResource, tenant: Tenant, ...conditions: (SQL
   return tenant.selectFrom(selection(def, tenant), def.table, ...conditions);
 }
 
+/** selectRows with extra columns (a list's expanded references). */
+export function selectRowsWith(def: AnyResource, tenant: Tenant, extra: Record<string, SQL>, ...conditions: (SQL | undefined)[]) {
+  return tenant.selectFrom({ ...selection(def, tenant), ...extra }, def.table, ...conditions);
+}
+
 /** A row as the API shows it: the resource's output plus the fields of enabled extensions. */
 export function outputOf(def: AnyResource, tenant: Tenant, row: AnyRow): unknown {
   const output = def.toOutput(row);

@@ -1,9 +1,10 @@
 import { words } from "../format";
+import { expandable } from "../resource/expand";
 import { type ApiRecord, Input, type Labels, TableWrap, Value } from "./components";
 import { type FieldSpec, filterField, labelOf, outputFields } from "./fields";
 import { toMinorUnits } from "./form-body";
 import { Notice, refusalPage, render } from "./page";
-import { api, mayWrite, offers, type PageContext, referenceLabels, titleOf } from "./records";
+import { api, mayWrite, offers, type PageContext, titleOf } from "./records";
 
 export const PAGE_SIZE = 25;
 const BOARD_SIZE = 100;
@@ -40,17 +41,35 @@ function pageLink(base: string, query: Record<string, string>, changes: Record<s
 
 const DONE: Record<string, string> = { deleted: "Deleted.", moved: "Moved.", imported: "Imported." };
 
+/** The expanded references' names, as the cells read them: resource → id → name. */
+function labelsOf(references: FieldSpec[], rows: ApiRecord[]): Labels {
+  const labels: Labels = new Map();
+  for (const field of references) {
+    const names = labels.get(field.reference!.resource) ?? new Map<number, string>();
+    for (const row of rows) {
+      const expanded = row[field.name.replace(/_id$/, "")] as { id: number; label: string } | null | undefined;
+      if (expanded) names.set(expanded.id, expanded.label);
+    }
+    labels.set(field.reference!.resource, names);
+  }
+  return labels;
+}
+
 /** GET /app/R: the API's list with its filters, sort and search, a page at a time; or its board. */
 export async function listPage(ctx: PageContext) {
   const { c, def } = ctx;
   const query = c.req.query();
   const board = query.view === "board" && def.ui?.board ? def.ui.board : null;
   const base = `/app/${def.name}`;
-  const result = await api<ApiRecord[]>(ctx, "GET", `/${def.name}?${apiQuery(ctx, query, board ? BOARD_SIZE : PAGE_SIZE)}`);
   const fields = outputFields(def, ctx.registry);
   const columns = (def.ui?.columns ?? ["id"]).map((name) => fields.find((field) => field.name === name)).filter((field): field is FieldSpec => Boolean(field));
+  // The names of the records the columns reference come with the page (expand), in the same statement.
+  const references = columns.filter((field) => field.kind === "reference" && expandable(def).some((entry) => entry.field === field.name));
+  const params = apiQuery(ctx, query, board ? BOARD_SIZE : PAGE_SIZE);
+  if (references.length > 0) params.set("expand", references.map((field) => field.name).join(","));
+  const result = await api<ApiRecord[]>(ctx, "GET", `/${def.name}?${params}`);
   const rows = result.ok ? result.data : [];
-  const labels = await referenceLabels(ctx, columns, rows);
+  const labels = labelsOf(references, rows);
   const meta = (result.ok ? result.meta : undefined) as { has_more?: boolean; next_cursor?: string | null } | undefined;
   const filtered = Object.keys(query).some((name) => !PAGE_ONLY.has(name) && name !== "sort" && name !== "cursor" && query[name] !== "");
   const canCreate = mayWrite(ctx) && offers(def, "create");
