@@ -259,7 +259,7 @@ let bigCursor = 0;
 const byIdBig = await measure("GET /contacts/{id} (100,000 contacts)", {
   token: big.token,
   path: "/contacts/1",
-  setupRequest: (req) => ({ ...req, path: `/api/v1/contacts/${bigContacts[(bigCursor += 7919) % bigContacts.length]}` }),
+  setupRequest: (req) => ({ ...req, path: `/api/v1/contacts/${bigContacts[((bigCursor += 7919)) % bigContacts.length]}` }),
 });
 let query = 0;
 const searchBig = await measure("GET /search?q=<a name> (100,000 contacts)", {

@@ -143,9 +143,10 @@ try {
 
   // A deal dragged on the board.
   const deal = (await api("POST", "/deals", owner, { name: "Drag me", value: 5000, stage: "qualification" })).json.data;
-  await page.goto(`${server.url}/app/deals?view=board&q=Drag%20me`);
+  await page.goto(`${server.url}/app/deals?view=board`);
   await accessible(page, "deals board");
   await shot("deals-board", false);
+  await page.goto(`${server.url}/app/deals?view=board&q=Drag%20me`);
   await Promise.all([page.waitForURL(/done=moved/), page.dragAndDrop(`.card-item[data-id="${deal.id}"]`, '.lane[data-lane="proposal"]')]);
   check((await api("GET", `/deals/${deal.id}`, owner)).json.data.stage === "proposal", "the dragged deal is not in proposal");
   step("dragged a deal to proposal on the board");

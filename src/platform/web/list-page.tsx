@@ -253,7 +253,7 @@ function Board(props: { ctx: PageContext; rows: ApiRecord[]; labels: Labels; col
                   <p class="meta">
                     {props.columns
                       .slice(1)
-                      .filter((field) => field.name !== board.field)
+                      .filter((field) => field.name !== board.field && row[field.name] !== null && row[field.name] !== undefined)
                       .slice(0, 2)
                       .map((field) => (
                         <span>

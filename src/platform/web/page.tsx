@@ -132,7 +132,8 @@ export async function render(c: Context<AppEnv>, session: PageSession, page: Pag
         active: page.active,
         nav: navigationOf(registry, session, enabledApps),
         nonce,
-        query: c.req.query("q"),
+        // The header's box shows the search being looked at (a list's own q is its filter, not a search).
+        query: c.req.path === "/app/search" ? c.req.query("q") : undefined,
         children: content,
       })
     : content;
