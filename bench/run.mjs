@@ -259,14 +259,20 @@ let bigCursor = 0;
 const byIdBig = await measure("GET /contacts/{id} (100,000 contacts)", {
   token: big.token,
   path: "/contacts/1",
-  setupRequest: (req) => ({ ...req, path: `/api/v1/contacts/${bigContacts[((bigCursor += 7919)) % bigContacts.length]}` }),
+  setupRequest: (req) => {
+    bigCursor += 7919;
+    return { ...req, path: `/api/v1/contacts/${bigContacts[bigCursor % bigContacts.length]}` };
+  },
 });
 let query = 0;
 const searchBig = await measure("GET /search?q=<a name> (100,000 contacts)", {
   token: big.token,
   path: "/search?q=1",
   // "Contact 4821": a name and a number, as a person types them; each query a different contact.
-  setupRequest: (req) => ({ ...req, path: `/api/v1/search?q=${encodeURIComponent(`contact ${1000 + ((query += 7919) % 99_000)}`)}` }),
+  setupRequest: (req) => {
+    query += 7919;
+    return { ...req, path: `/api/v1/search?q=${encodeURIComponent(`contact ${1000 + (query % 99_000)}`)}` };
+  },
 });
 const webRows = [invoicesApi, invoicesPage, byIdBig, searchBig];
 
