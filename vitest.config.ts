@@ -1,11 +1,14 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startStripeStandIn } from "./test/stripe-stand-in.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const analyticsMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-analytics"));
   const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shard", "SHARD_1"));
+  // A local server standing in for Stripe's API (see the file): lives as long as the test run.
+  const stripe = await startStripeStandIn();
   return {
     plugins: [
       cloudflareTest({
@@ -19,9 +22,19 @@ export default defineConfig(async () => {
             TEST_SHARD_MIGRATIONS: shardMigrations,
             ALLOW_INSECURE_WEBHOOK_URLS: "true",
             CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
+            STRIPE_API_BASE: stripe.base,
             SIGNING_SECRETS_KEY: `test2:${Buffer.alloc(32, 2).toString("base64")},test1:${Buffer.alloc(32, 1).toString("base64")}`,
           },
+          email: {
+            send_email: [
+              { name: "EMAIL" },
+              // A real simulated binding that refuses every message (its only allowed sender is not MAIL_FROM),
+              // as Email Service refuses a sender whose domain is not onboarded: how the tests see a send fail.
+              { name: "EMAIL_REFUSING", allowed_sender_addresses: ["nobody@unverified.example"] },
+            ],
+          },
           queueConsumers: {
+            mail: { maxBatchTimeout: 0.05 },
             webhooks: { maxBatchTimeout: 0.05 },
             analytics: { maxBatchTimeout: 0.05, maxRetries: 2 },
             "analytics-dlq": { maxBatchTimeout: 0.05 },

@@ -41,8 +41,10 @@ const add = (method, path, row) => {
 
 for (const manifest of platform.registry.all) {
   const definitions = manifest.resources ?? [];
+  // routersOf lists the package's own routers first, then one per resource definition.
+  const own = (manifest.routers ?? []).length;
   routersOf(manifest).forEach((router, i) => {
-    const source = i < definitions.length ? definitions[i] : router;
+    const source = i < own ? router : definitions[i - own];
     const file = fileOf.get(source) ?? "(not exported: export it so this table can name its file)";
     const operations = new Map(
       router.openAPIRegistry.definitions

@@ -8,6 +8,7 @@ declare global {
       TEST_ANALYTICS_MIGRATIONS: D1Migration[];
       TEST_SHARD_MIGRATIONS: D1Migration[];
       SHARD_1: D1Database;
+      EMAIL_REFUSING: SendEmail;
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

@@ -36,7 +36,8 @@ function exampleOf(op: Operation): unknown {
 }
 
 // Signature-authenticated chat webhooks: their bodies are the chat platform's, valid only with a signature over them.
-const SIGNED_INBOUND = new Set(["receiveSlackMessage", "receiveTeamsMessage", "receiveTelegramMessage"]);
+// Stripe's webhook likewise: its body is a Stripe event, valid only signed with the workspace's secret (test/invoicing.test.ts).
+const SIGNED_INBOUND = new Set(["receiveSlackMessage", "receiveTeamsMessage", "receiveTelegramMessage", "receiveStripeEvent"]);
 
 describe("the OpenAPI document describes every operation", () => {
   it("every operation has a description", () => {

@@ -157,7 +157,17 @@ describe("OpenAPI", () => {
     // Tags carry descriptions; webhook payloads are documented; no internal wording.
     for (const tag of doc.tags) expect(tag.description.length, tag.name).toBeGreaterThan(20);
     expect(Object.keys(doc.webhooks).sort()).toEqual(
-      ["deal.stage_changed", "employee.onboarded", "invoice.created", "payment.received", "subscription.updated", "task.completed", "webhook.test"].sort(),
+      [
+        "deal.stage_changed",
+        "employee.onboarded",
+        "invoice.created",
+        "invoice.sent",
+        "invoice.viewed",
+        "payment.received",
+        "subscription.updated",
+        "task.completed",
+        "webhook.test",
+      ].sort(),
     );
     expect(doc.webhooks["invoice.created"].post.requestBody.content["application/json"].schema.$ref).toMatch(/Event_InvoiceCreated$/);
     expect(JSON.stringify(doc)).not.toMatch(/brief|API\.md|\.\.\/shared/i);

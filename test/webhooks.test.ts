@@ -190,7 +190,15 @@ describe("delivery end to end", () => {
     await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 500 } });
     await call("PUT", "/subscription", { token: ws.token, body: { plan: "enterprise" } });
 
-    const expected = ["task.completed", "employee.onboarded", "deal.stage_changed", "invoice.created", "payment.received", "subscription.updated"];
+    const expected = [
+      "task.completed",
+      "employee.onboarded",
+      "deal.stage_changed",
+      "invoice.created",
+      "invoice.sent",
+      "payment.received",
+      "subscription.updated",
+    ];
     await vi.waitUntil(() => received.filter((r) => r.url.startsWith("https://all.example")).length >= expected.length, { timeout: 5000, interval: 20 });
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more arrives
 
@@ -214,7 +222,7 @@ describe("delivery end to end", () => {
 
     await vi.waitUntil(async () => (await deliveries(ws, everything.id)).every((d) => d.status === "succeeded"), { timeout: 5000 });
     const log = await call("GET", `/webhooks/${everything.id}/deliveries?limit=100`, { token: ws.token });
-    expect(log.json.data).toHaveLength(6);
+    expect(log.json.data).toHaveLength(7);
     expect(log.json.data[0]).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200, duration_ms: expect.any(Number), next_attempt_at: null });
   });
 

@@ -4,7 +4,7 @@
 import { registerHooks } from "node:module";
 import { register } from "tsx/esm/api";
 
-const STAND_IN = "data:text/javascript,export class DurableObject {} export class WorkerEntrypoint {} export const env = {};";
+const STAND_IN = "data:text/javascript,export class DurableObject {} export class WorkerEntrypoint {} export class EmailMessage {} export const env = {};";
 
 registerHooks({
   resolve(specifier, context, next) {

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { RequestIdVariables } from "hono/request-id";
 import type { IsolateState } from "./isolate";
 import type { RateLimiter } from "./rate-limit/durable-object";
@@ -38,6 +39,16 @@ export interface Env {
   ANALYTICS_DLQ: Queue<unknown>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   WEBHOOKS_QUEUE: Queue<{ deliveryId: number; shard?: string }>;
+  /** Cloudflare Email Service: every outgoing message (simulated by `wrangler dev`: written out, not sent). */
+  EMAIL: SendEmail;
+  /** The mail outbox's queue (see platform/mail). */
+  MAIL_QUEUE: Queue<{ id: number; workspaceId: number; shard: string }>;
+  /** The address every message is sent from (its domain onboarded to Email Service in production). */
+  MAIL_FROM?: string;
+  /** Seconds before each retry of a failed send, comma-separated (default 60,300,1800,7200). */
+  MAIL_RETRY_SECONDS?: string;
+  /** Where the Stripe SDK sends its requests (default https://api.stripe.com); tests point it at a local server. */
+  STRIPE_API_BASE?: string;
   ALLOW_INSECURE_WEBHOOK_URLS: string;
   RATE_LIMIT_OVERRIDE: string;
   /** Secret (wrangler secret put CURSOR_SECRET): the MAC key of list cursors, ≥ 32 characters. Required. */
@@ -72,9 +83,17 @@ export type AppEnv = {
     credentialRejected?: boolean;
     /** The request recorded outbox events; they are dispatched once the response is ready. */
     eventsRecorded?: boolean;
+    /** Whose events, when the request has no principal (a public endpoint that wrote to a workspace). */
+    eventsWorkspace?: { id: number; shard: string };
     /** An in-process call made for a request already counted by the rate limiter (see dispatch.ts). */
     dispatched?: boolean;
     /** The raw JSON body text, read once by the body middleware (idempotency hashes it). */
     bodyText?: string;
   };
 };
+
+/** A public request (no principal) recorded events in a workspace: dispatch them after the response, as for an API write. */
+export function eventsRecordedFor(c: Context<AppEnv>, workspace: { id: number; shard: string }): void {
+  c.set("eventsRecorded", true);
+  c.set("eventsWorkspace", workspace);
+}

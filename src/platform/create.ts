@@ -12,6 +12,7 @@ import { newRouter, type Router } from "./http/router";
 import { sweepIdempotencyKeys } from "./idempotency";
 import { IsolateState } from "./isolate";
 import { logError } from "./log";
+import { mailConsumer, sweepLostMail } from "./mail/consumer";
 import { documentGating, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import { type PackageManifest, PackageRegistry } from "./packages";
 import { durableLimiter, type Limiter } from "./rate-limit/limiter";
@@ -58,9 +59,12 @@ function requireConfiguration(isolate: IsolateState): MiddlewareHandler<AppEnv> 
   };
 }
 
-/** Every router of a package: its resources' generated routes, then its own. */
+/**
+ * Every router of a package: its own first, so a literal path (/payments/processor) wins over a resource's
+ * /{id} route of the same shape, then its resources' generated routes.
+ */
 export function routersOf(manifest: PackageManifest): Router[] {
-  return [...(manifest.resources ?? []).map((definition) => resourceRoutes(definition, definition.routes)), ...(manifest.routers ?? [])];
+  return [...(manifest.routers ?? []), ...(manifest.resources ?? []).map((definition) => resourceRoutes(definition, definition.routes))];
 }
 
 /**
@@ -83,6 +87,8 @@ export function createPlatform(manifests: PackageManifest[], options: PlatformOp
   });
   app.use("*", requestId());
   app.use("*", requireConfiguration(isolate));
+  // Pages too: a public page may record an event (an invoice's first view).
+  app.use("*", afterEventsRecorded(platform, manifests));
   app.route("/api/v1", api);
   for (const manifest of manifests) for (const routes of [...(manifest.operatorRoutes ?? []), ...(manifest.pages ?? [])]) app.route("/", routes);
   app.notFound((c) => {
@@ -126,7 +132,6 @@ function apiRouter(platform: Platform, manifests: PackageManifest[], options: Pl
   api.use("*", jsonBody(new Set(collectors.keys()), inbound));
   api.use("*", d1Session);
   api.use("*", conditionalGet);
-  api.use("*", afterEventsRecorded(platform, manifests));
   for (const manifest of manifests) {
     for (const router of routersOf(manifest)) {
       addPatchAliases(router);
@@ -154,8 +159,8 @@ function afterEventsRecorded(platform: Platform, manifests: PackageManifest[]): 
   return async (c, next) => {
     await next();
     const principal = c.get("principal");
-    if (!c.get("eventsRecorded") || !principal || c.res.status >= 500) return;
-    const workspace = { id: principal.workspace.id, shard: principal.shard };
+    const workspace = c.get("eventsWorkspace") ?? (principal ? { id: principal.workspace.id, shard: principal.shard } : null);
+    if (!c.get("eventsRecorded") || !workspace || c.res.status >= 500) return;
     for (const hook of hooks) {
       // Started on the next turn of the event loop: the response is on its way before the hook's first query.
       const later = new Promise((resolve) => setTimeout(resolve, 0)).then(() => hook(c.env, workspace, platform));
@@ -168,11 +173,14 @@ function afterEventsRecorded(platform: Platform, manifests: PackageManifest[]): 
 
 /** The queue consumers and the cron sweeps the packages declare. */
 function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): Pick<Worker, "queue" | "scheduled"> {
-  const consumers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {})));
+  const mailers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.mailers ?? {})));
+  // The mail outbox is the platform's: the packages bring only their messages' renderers.
+  const consumers = new Map([["mail", mailConsumer(mailers)], ...manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {}))]);
   const sealed = manifests.flatMap((manifest) => manifest.sealedColumns ?? []);
   const sweeps = [
     sweepExpiredTokens,
     sweepIdempotencyKeys,
+    sweepLostMail,
     ...manifests.flatMap((manifest) => manifest.sweeps ?? []),
     ...(sealed.length > 0 ? [resealSweep(sealed)] : []),
   ];

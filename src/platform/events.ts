@@ -15,7 +15,9 @@ export type EventRecord = {
   /** Defaults to a new `evt_…` id. */
   id?: string;
   type: EventType;
-  data: object;
+  /** The payload; or `dataSql`, the payload rendered by SQL in the batch (a row as the API shows it: rowJson). */
+  data?: object;
+  dataSql?: SQL;
   previousAttributes?: object;
   /** The statement just before this one INSERTed into `table`: `data.id` is its rowid. */
   insertedInto?: { table: SQLiteTable; id: SQLiteColumn };
@@ -28,12 +30,12 @@ export type EventRecord = {
 /** The outbox row for an event, to put in the same batch as the change, right after the statement that made it. */
 export function recordEvent(tenant: Tenant, event: EventRecord, now: number) {
   tenant.eventRecorded();
-  const json = JSON.stringify(event.data);
+  const json = JSON.stringify(event.data ?? {});
   const paths = [
     ...(event.insertedInto ? [sql`, '$.id', last_insert_rowid()`] : []),
     ...Object.entries(event.computed ?? {}).map(([path, value]) => sql`, ${`$.${path}`}, ${value}`),
   ];
-  const data = paths.length > 0 ? sql`json_set(${json}${sql.join(paths)})` : sql`${json}`;
+  const data = event.dataSql ?? (paths.length > 0 ? sql`json_set(${json}${sql.join(paths)})` : sql`${json}`);
   const previous = event.previousAttributes ? JSON.stringify(event.previousAttributes) : null;
   const condition = event.onlyIfChanged ? sql`changes() > 0` : sql`1`;
   // INSERT … SELECT so the row can be conditional; the columns follow the table's order.

@@ -38,3 +38,15 @@ export function formatCount(value: number): string {
 
 /** "in_progress" → "in progress". */
 export const words = (value: unknown) => String(value ?? "").replaceAll("_", " ");
+
+/** 153450 USD → "$1,534.50", 1500 JPY → "¥1,500": a currency's own symbol and decimals, for customer-facing documents. */
+export function formatCurrency(amount: number, currency: string): string {
+  const digits = minorDigits(currency);
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      amount / 10 ** digits,
+    );
+  } catch {
+    return formatMoney(amount, currency);
+  }
+}

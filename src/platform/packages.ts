@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import type { AppEnv, Env } from "./context";
 import type { Router } from "./http/router";
 import type { IsolateState } from "./isolate";
+import type { Mailer } from "./mail/types";
 import type { AnyResource } from "./resource/definition";
 import type { Role } from "./schema";
 import type { SealedColumn } from "./secrets";
@@ -105,6 +106,8 @@ export type PackageManifest = {
   skills?: Skill[];
   /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env, worker: Background) => Promise<void>>;
+  /** Renderers of the messages it sends through the mail outbox, by kind (see platform/mail). */
+  mailers?: Record<string, Mailer>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */
   onEventsRecorded?: (env: Env, workspace: WorkspaceOnShard, worker: Background) => Promise<unknown>;
   /** Pages served outside the API, at the site root. */

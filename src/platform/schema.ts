@@ -155,3 +155,22 @@ export const moneyTotals = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.workspaceId, table.kind, table.currency] })],
 );
+
+/**
+ * Public links (an invoice's page at /i/{token}): the directory maps the SHA-256 of a link's token to its
+ * workspace and record, so a request with no credential finds the right shard. Only the hash is here.
+ */
+export const publicLinks = sqliteTable(
+  "public_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    /** What the link shows ("invoice"; "quote" later) and which record. */
+    kind: text("kind").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("public_links_workspace_idx").on(table.workspaceId, table.kind, table.subjectId)],
+);

@@ -5,7 +5,7 @@ import type { ResourceDefinition, Row } from "../../platform/resource/definition
 import { anyOf } from "../../platform/resource/filters";
 import { qualified as q, sameWorkspace } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
-import { customers, invoices } from "./schema";
+import { customers, invoices, invoicingSettings } from "./schema";
 
 const text = fields.text(200).nullable();
 
@@ -121,12 +121,13 @@ export const customerResource: ResourceDefinition<
     created_at: isoTimestamp(row.createdAt),
     updated_at: isoTimestamp(row.updatedAt),
   }),
-  toInsert: (input) => ({
+  toInsert: (input, _now, tenant) => ({
     name: input.name,
     email: input.email ?? null,
     phone: input.phone ?? null,
     taxId: input.tax_id ?? null,
-    currency: input.currency ?? "USD",
+    // The workspace's currency (Settings → Invoicing) unless the customer names one.
+    currency: input.currency ?? sql`coalesce((SELECT ${invoicingSettings.currency} FROM ${invoicingSettings} WHERE ${tenant.scope(invoicingSettings)}), 'USD')`,
     ...billingColumns(input.billing),
   }),
   toUpdate: ({ billing, tax_id, ...rest }) => ({ ...rest, ...(tax_id !== undefined ? { taxId: tax_id } : {}), ...billingColumns(billing) }),

@@ -4,16 +4,33 @@ import { access } from "../../platform/auth/permissions";
 import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import { newRouter } from "../../platform/http/router";
+import { MAIL_STATUSES, mailMessages } from "../../platform/mail/schema";
 import { defineRoute, envelope, IdParam, jsonContent } from "../../platform/openapi";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
-import { loadRow } from "../../platform/resource/writes";
-import { tenantOf } from "../../platform/tenancy";
+import { loadRow, readBack } from "../../platform/resource/writes";
+import { qualified, sameWorkspace, tenantOf } from "../../platform/tenancy";
 import { isoTimestamp, today } from "../../platform/time";
 import { toMajorUnits } from "../../platform/web/form-body";
+import { InvoicePanel } from "./invoice-panel";
 import { computeInvoice } from "./money";
-import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices } from "./schema";
+import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices, invoicingSettings } from "./schema";
+
+/** An invoice's latest e-mail (queued → sent, or failed after its retries), as `invoice.delivery` shows it. */
+export const Delivery = z
+  .object({
+    status: z.enum(MAIL_STATUSES),
+    to: z.string(),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    sent_at: fields.timestamp().nullable(),
+  })
+  .openapi("InvoiceDelivery");
+
+const q = qualified;
+/** The latest invoice e-mail of the invoice being read, as JSON (a correlated subquery: no query per row). */
+const deliverySql = sql`(SELECT json_object('status', ${q(mailMessages.status)}, 'to', ${q(mailMessages.to)}, 'attempts', ${q(mailMessages.attempts)}, 'last_error', ${q(mailMessages.lastError)}, 'sent_at', strftime('%Y-%m-%dT%H:%M:%fZ', ${q(mailMessages.sentAt)} / 1000.0, 'unixepoch')) FROM ${mailMessages} WHERE ${sameWorkspace(mailMessages, invoices)} AND ${q(mailMessages.kind)} = 'invoice' AND ${q(mailMessages.subjectId)} = ${q(invoices.id)} ORDER BY ${q(mailMessages.id)} DESC LIMIT 1)`;
 
 const Line = z
   .object({
@@ -26,7 +43,7 @@ const Line = z
   })
   .openapi("InvoiceLine");
 
-const Invoice = z
+export const Invoice = z
   .object({
     id: z.number().int(),
     number: z.string().openapi({ example: "INV-000001" }),
@@ -44,15 +61,22 @@ const Invoice = z
     amount_due: z.number().int(),
     sent_at: fields.timestamp().nullable(),
     sent_to: z.string().nullable(),
+    delivery: Delivery.nullable().openapi({ description: "The e-mail of the latest send (null until the invoice is first sent)" }),
+    public_url: z
+      .string()
+      .nullable()
+      .openapi({ description: "The customer's page for this invoice (no login; its PDF at the same URL + .pdf); null until first sent" }),
+    viewed_at: fields.timestamp().nullable().openapi({ description: "When the customer first opened the public page" }),
     created_at: fields.timestamp(),
     updated_at: fields.timestamp(),
   })
   .openapi("Invoice");
 
-export const invoiceEvents = { "invoice.created": { description: "An invoice was created (as a draft, with its number)", data: Invoice } } satisfies Record<
-  string,
-  EventDeclaration
->;
+export const invoiceEvents = {
+  "invoice.created": { description: "An invoice was created (as a draft, with its number)", data: Invoice },
+  "invoice.sent": { description: "An invoice was sent (or sent again) to its customer: its e-mail is queued", data: Invoice },
+  "invoice.viewed": { description: "The customer opened the invoice's public page for the first time", data: Invoice },
+} satisfies Record<string, EventDeclaration>;
 
 const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
 
@@ -73,7 +97,7 @@ const writable = {
 };
 const CreateInvoice = z.strictObject(writable).partial().required({ customer_id: true, items: true }).openapi("CreateInvoice");
 const UpdateInvoice = z.strictObject(writable).partial().openapi("UpdateInvoice");
-type InvoiceRow = Row<typeof invoices>;
+type InvoiceRow = Row<typeof invoices> & { delivery?: string | z.infer<typeof Delivery> | null };
 
 const DRAFT_ONLY_FIELDS = ["items", "currency", "customer_id"] as const;
 
@@ -95,6 +119,9 @@ export function toInvoice(row: InvoiceRow): z.infer<typeof Invoice> {
     amount_due: row.total - row.amountPaid,
     sent_at: isoTimestamp(row.sentAt),
     sent_to: row.sentTo,
+    delivery: typeof row.delivery === "string" ? JSON.parse(row.delivery) : (row.delivery ?? null),
+    public_url: row.publicUrl,
+    viewed_at: isoTimestamp(row.viewedAt),
     created_at: isoTimestamp(row.createdAt),
     updated_at: isoTimestamp(row.updatedAt),
   };
@@ -128,6 +155,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
       tax_amount: "currency",
     },
     replaces: { form: true },
+    panel: (invoice) => InvoicePanel({ record: invoice }),
     actions: [
       {
         name: "send",
@@ -138,6 +166,14 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
         when: (invoice) => SENDABLE.includes(invoice.status as InvoiceStatus),
         primary: true,
         done: "The invoice was sent.",
+      },
+      {
+        name: "remind",
+        label: "Send reminder",
+        method: "POST",
+        path: "remind",
+        when: (invoice) => ["sent", "partially_paid"].includes(String(invoice.status)) && Boolean(invoice.sent_to),
+        done: "A reminder is on its way.",
       },
       {
         name: "void",
@@ -168,7 +204,10 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   toInsert: (input, now, tenant) => ({
     customerId: input.customer_id,
     number: sql`(SELECT 'INV-' || printf('%06d', ${invoiceCounters.last}) FROM ${invoiceCounters} WHERE ${tenant.scope(invoiceCounters)})`,
-    currency: input.currency ?? "USD",
+    // The customer's currency, then the workspace's (Settings → Invoicing), then USD.
+    currency:
+      input.currency ??
+      sql`coalesce((SELECT ${customers.currency} FROM ${customers} WHERE ${tenant.scope(customers, eq(customers.id, input.customer_id))}), (SELECT ${invoicingSettings.currency} FROM ${invoicingSettings} WHERE ${tenant.scope(invoicingSettings)}), 'USD')`,
     issueDate: input.issue_date ?? today(now),
     dueDate: input.due_date ?? null,
     notes: input.notes ?? null,
@@ -176,6 +215,10 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     amountPaid: 0,
     sentAt: null,
     sentTo: null,
+    publicToken: null,
+    publicUrl: null,
+    viewedAt: null,
+    remindersSent: 0,
     ...totalsOf(input.items),
   }),
   toUpdate: ({ customer_id, issue_date, due_date, items, ...rest }) => ({
@@ -202,7 +245,8 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
   },
   ordered: [{ first: { field: "issue_date", column: invoices.issueDate }, last: { field: "due_date", column: invoices.dueDate } }],
   events: [{ type: "invoice.created", on: "create" }],
-  outputSql: { amount_due: sql`${invoices.total} - ${invoices.amountPaid}` },
+  computed: { delivery: deliverySql },
+  outputSql: { amount_due: sql`${invoices.total} - ${invoices.amountPaid}`, delivery: sql`json(${deliverySql})` },
   // Invoice lines and numbering make a batch of invoices a poor fit: one at a time.
   routes: { batch: false },
   examples: {
@@ -256,7 +300,7 @@ export const INVOICE_NEXT: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
 };
 
 /** 409 invalid_transition: the status it is in, the one the action leads to, where it could go, and from where the action works. */
-function transitionError(status: InvoiceStatus, action: "send" | "void", allowedFrom: InvoiceStatus[]): ApiError {
+export function transitionError(status: InvoiceStatus, action: "send" | "void", allowedFrom: InvoiceStatus[]): ApiError {
   const message = `Cannot ${action} an invoice that is ${status}`;
   return new ApiError("invalid_transition", message, {
     details: [
@@ -265,21 +309,7 @@ function transitionError(status: InvoiceStatus, action: "send" | "void", allowed
   });
 }
 
-const SendBody = z.strictObject({ to: fields.email().optional() }).openapi("SendInvoice", { example: { to: "ap@initech.example" } });
 const tags = ["Invoices"];
-
-const send = defineRoute(access.write("invoices"), {
-  method: "post",
-  path: "/invoices/{id}/send",
-  operationId: "sendInvoice",
-  errors: ["invalid_transition"],
-  tags,
-  summary: "Send an invoice (draft → sent) or send it again",
-  description:
-    "to defaults to the customer's billing e-mail, then its e-mail. Locks items. Sending a sent or partially paid invoice again updates sent_at; a paid or void one → 409.",
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: SendBody, example: { to: "ap@initech.example" } } } } },
-  responses: { 200: jsonContent(envelope(Invoice), "The sent invoice") },
-});
 
 const voidInvoice = defineRoute(access.write("invoices"), {
   method: "post",
@@ -294,52 +324,23 @@ const voidInvoice = defineRoute(access.write("invoices"), {
   responses: { 200: jsonContent(envelope(Invoice), "The void invoice") },
 });
 
-const SENDABLE: InvoiceStatus[] = ["draft", "sent", "partially_paid"];
+export const SENDABLE: InvoiceStatus[] = ["draft", "sent", "partially_paid"];
 const VOIDABLE: InvoiceStatus[] = ["draft", "sent"];
 
-export const invoiceActionRoutes = newRouter()
-  .openapi(send, async (c) => {
-    const { id } = c.req.valid("param");
-    const body = c.req.valid("json") ?? {};
-    const tenant = tenantOf(c);
-    const now = Date.now();
-    // One statement: the recipient defaults to the customer's billing e-mail, then its e-mail, read in
-    // the same UPDATE; nothing is read first.
-    const customerEmail = sql`(SELECT coalesce(${customers.billingEmail}, ${customers.email}) FROM ${customers} WHERE ${tenant.scope(customers, sql`${customers.id} = ${invoices.customerId}`)})`;
-    const recipient = body.to ? sql`${body.to}` : customerEmail;
-    const [row] = await tenant
-      .update(
-        invoices,
-        {
-          status: sql`CASE WHEN ${invoices.status} = 'draft' THEN 'sent' ELSE ${invoices.status} END`,
-          sentAt: now,
-          sentTo: recipient,
-          updatedAt: now,
-        },
-        eq(invoices.id, id),
-        inArray(invoices.status, SENDABLE),
-        sql`${recipient} IS NOT NULL`,
-      )
-      .returning();
-    if (!row) {
-      const current = await loadRow(invoiceResource, tenant, id);
-      if (!current) throw ApiError.notFound("invoice");
-      if (!SENDABLE.includes(current.status as InvoiceStatus)) throw transitionError(current.status as InvoiceStatus, "send", SENDABLE);
-      throw ApiError.validation([{ path: "to", message: "is required: the customer has no billing or contact e-mail" }]);
-    }
-    return c.json({ success: true as const, data: toInvoice(row) }, 200);
-  })
-  .openapi(voidInvoice, async (c) => {
-    const { id } = c.req.valid("param");
-    const tenant = tenantOf(c);
-    const now = Date.now();
-    const [row] = await tenant
+export const invoiceActionRoutes = newRouter().openapi(voidInvoice, async (c) => {
+  const { id } = c.req.valid("param");
+  const tenant = tenantOf(c);
+  const now = Date.now();
+  const [voided, [row]] = await tenant.batch([
+    tenant
       .update(invoices, { status: "void", updatedAt: now }, eq(invoices.id, id), inArray(invoices.status, VOIDABLE), eq(invoices.amountPaid, 0))
-      .returning();
-    if (!row) {
-      const current = await loadRow(invoiceResource, tenant, id);
-      if (!current) throw ApiError.notFound("invoice");
-      throw transitionError(current.status as InvoiceStatus, "void", VOIDABLE);
-    }
-    return c.json({ success: true as const, data: toInvoice(row) }, 200);
-  });
+      .returning({ id: invoices.id }),
+    readBack(invoiceResource, tenant, id),
+  ]);
+  if (voided.length === 0 || !row) {
+    const current = await loadRow(invoiceResource, tenant, id);
+    if (!current) throw ApiError.notFound("invoice");
+    throw transitionError(current.status as InvoiceStatus, "void", VOIDABLE);
+  }
+  return c.json({ success: true as const, data: toInvoice(row as InvoiceRow) }, 200);
+});

@@ -11,7 +11,7 @@ import type { ResourceDefinition, Row } from "../../platform/resource/definition
 import { anyOf, integerValue, timeBound } from "../../platform/resource/filters";
 import { Deleted } from "../../platform/resource/routes";
 import { constraintError } from "../../platform/resource/writes";
-import { sameWorkspace, tenantOf } from "../../platform/tenancy";
+import { sameWorkspace, type Tenant, tenantOf } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { INVOICE_NEXT } from "./invoices";
 import { INVOICE_STATUSES, type InvoiceStatus, invoices, PAYMENT_METHODS, payments } from "./schema";
@@ -150,6 +150,65 @@ const reversePayment = defineRoute(access.write("payments"), {
 const statusFor = (paid: ReturnType<typeof sql>) =>
   sql`CASE WHEN ${paid} >= ${invoices.total} THEN 'paid' WHEN ${paid} > 0 THEN 'partially_paid' ELSE 'sent' END`;
 
+/** A payment to book: what POST /payments takes, or what a processor's event says. */
+export type PaymentInput = z.infer<typeof CreatePayment>;
+
+/**
+ * One batch, nothing read first, each step conditional on the one before: the invoice takes the amount
+ * only if it is still payable and not over-paid (a single conditional UPDATE, safe under concurrent
+ * payments) — or, with `exact`, only if the amount is exactly its balance — the payment row exists only
+ * if it did, and the payment.received event only if the payment does.
+ */
+export function paymentStatements(tenant: Tenant, input: PaymentInput, now: number, options: { exact?: boolean } = {}) {
+  const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
+  const paid = sql`${invoices.amountPaid} + ${input.amount}`;
+  const ofInvoice = (column: string) =>
+    sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))})`;
+  return [
+    tenant
+      .update(
+        invoices,
+        { amountPaid: paid, status: statusFor(paid), updatedAt: now },
+        eq(invoices.id, input.invoice_id),
+        inArray(invoices.status, [...PAYABLE]),
+        options.exact ? sql`${paid} = ${invoices.total}` : sql`${paid} <= ${invoices.total}`,
+      )
+      .returning(),
+    tenant
+      .insertSelect(
+        payments,
+        sql`SELECT NULL, ${tenant.workspaceId}, ${input.invoice_id}, ${input.amount}, ${ofInvoice("currency")}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
+      )
+      .returning(),
+    recordEvent(
+      tenant,
+      {
+        type: "payment.received",
+        data: toPayment({
+          id: 0,
+          workspaceId: tenant.workspaceId,
+          invoiceId: input.invoice_id,
+          amount: input.amount,
+          currency: "",
+          method: input.method ?? "other",
+          processor: input.processor ?? null,
+          processorPaymentId: input.processor_payment_id ?? null,
+          paidAt,
+          createdAt: now,
+          updatedAt: now,
+        }),
+        insertedInto: { table: payments, id: payments.id },
+        computed: {
+          currency: ofInvoice("currency"),
+          invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))}))`,
+        },
+        onlyIfChanged: true,
+      },
+      now,
+    ),
+  ] as const;
+}
+
 export const paymentActionRoutes = newRouter()
   .openapi(createPayment, async (c) => {
     const input = c.req.valid("json");
@@ -173,60 +232,9 @@ export const paymentActionRoutes = newRouter()
     };
 
     const now = Date.now();
-    const paidAt = input.paid_at ? Date.parse(input.paid_at) : now;
-    const paid = sql`${invoices.amountPaid} + ${input.amount}`;
-    const ofInvoice = (column: string) =>
-      sql`(SELECT ${sql.identifier(column)} FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))})`;
-    // One batch, nothing read first, each step conditional on the one before: the invoice takes the
-    // amount only if it is still payable and not over-paid (a single conditional UPDATE, safe under
-    // concurrent payments), the payment row exists only if it did, and the event only if the payment does.
-    const [updated, inserted] = await tenant
-      .batch([
-        tenant
-          .update(
-            invoices,
-            { amountPaid: paid, status: statusFor(paid), updatedAt: now },
-            eq(invoices.id, input.invoice_id),
-            inArray(invoices.status, [...PAYABLE]),
-            sql`${paid} <= ${invoices.total}`,
-          )
-          .returning(),
-        tenant
-          .insertSelect(
-            payments,
-            sql`SELECT NULL, ${tenant.workspaceId}, ${input.invoice_id}, ${input.amount}, ${ofInvoice("currency")}, ${input.method ?? "other"}, ${input.processor ?? null}, ${input.processor_payment_id ?? null}, ${paidAt}, ${now}, ${now} WHERE changes() > 0`,
-          )
-          .returning(),
-        recordEvent(
-          tenant,
-          {
-            type: "payment.received",
-            data: toPayment({
-              id: 0,
-              workspaceId: tenant.workspaceId,
-              invoiceId: input.invoice_id,
-              amount: input.amount,
-              currency: "",
-              method: input.method ?? "other",
-              processor: input.processor ?? null,
-              processorPaymentId: input.processor_payment_id ?? null,
-              paidAt,
-              createdAt: now,
-              updatedAt: now,
-            }),
-            insertedInto: { table: payments, id: payments.id },
-            computed: {
-              currency: ofInvoice("currency"),
-              invoice: sql`json((SELECT json_object('id', ${invoices.id}, 'number', ${invoices.number}, 'status', ${invoices.status}, 'amount_due', ${invoices.total} - ${invoices.amountPaid}) FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, input.invoice_id))}))`,
-            },
-            onlyIfChanged: true,
-          },
-          now,
-        ),
-      ])
-      .catch((error: unknown) => {
-        throw constraintError(paymentResource, error) ?? error;
-      });
+    const [updated, inserted] = await tenant.batch(paymentStatements(tenant, input, now)).catch((error: unknown) => {
+      throw constraintError(paymentResource, error) ?? error;
+    });
     const payment = inserted[0];
     if (!updated[0] || !payment) {
       // Refused (missing, not payable, over-paid, or another payment got there first): explain against the invoice as it is now.

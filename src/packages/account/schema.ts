@@ -63,6 +63,13 @@ export const invoices = sqliteTable(
     amountPaid: integer("amount_paid").notNull().default(0),
     sentAt: integer("sent_at"),
     sentTo: text("sent_to"),
+    /** The public page's token (set when first sent; its hash is the directory's public link) and absolute URL. */
+    publicToken: text("public_token"),
+    publicUrl: text("public_url"),
+    /** When the customer first opened the public page. */
+    viewedAt: integer("viewed_at"),
+    /** How many of the overdue reminders (3, 7, 14 days after due_date) have been sent: 0–3. */
+    remindersSent: integer("reminders_sent").notNull().default(0),
     ...timestamps,
   },
   (table) => [
@@ -78,6 +85,8 @@ export const invoices = sqliteTable(
     index("invoices_workspace_open_idx").on(table.workspaceId, table.status, table.currency, table.total, table.amountPaid, table.dueDate),
     index("invoices_workspace_issued_status_idx").on(table.workspaceId, table.issueDate, table.status),
     index("invoices_workspace_status_due_idx").on(table.workspaceId, table.status, table.dueDate),
+    // The reminder sweep: unpaid sent invoices by due date, across workspaces.
+    index("invoices_reminders_idx").on(table.status, table.dueDate, table.remindersSent),
   ],
 );
 
@@ -145,4 +154,25 @@ export const invoiceBalances = sqliteTable(
 export const invoiceCounters = sqliteTable("invoice_counters", {
   workspaceId: integer("workspace_id").primaryKey(),
   last: integer("last").notNull(),
+});
+
+/** The workspace's card processor (Stripe): its keys sealed like every other secret, never shown again. */
+export const paymentProcessors = sqliteTable("payment_processors", {
+  workspaceId: integer("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id),
+  provider: text("provider", { enum: ["stripe"] }).notNull(),
+  secretKey: text("secret_key").notNull(),
+  webhookSecret: text("webhook_secret").notNull(),
+  ...timestamps,
+});
+
+/** The workspace's invoicing settings: the currency of customers and invoices that name none, and reminders. */
+export const invoicingSettings = sqliteTable("invoicing_settings", {
+  workspaceId: integer("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id),
+  currency: text("currency").notNull(),
+  invoiceReminders: integer("invoice_reminders", { mode: "boolean" }).notNull(),
+  ...timestamps,
 });

@@ -29,6 +29,8 @@ export type ResourceUi = {
   related?: RelatedList[];
   /** Links on the record's page to another page (record a payment for this invoice). */
   links?: PageLink[];
+  /** A block of the resource's own at the top of its page (an invoice's delivery and public link). */
+  panel?: (record: Record<string, unknown>) => unknown;
 };
 
 export type PageLink = {

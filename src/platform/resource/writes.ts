@@ -99,7 +99,8 @@ function eventRulesFor(def: AnyResource, operation: Operation, values: Values): 
 }
 
 /** The read-back of a written row, with its computed fields, as the statement's result. */
-function readBack(def: AnyResource, tenant: Tenant, id: number | SQL) {
+/** The row as the API reads it (computed fields and extensions included), for the same batch as a write. */
+export function readBack(def: AnyResource, tenant: Tenant, id: number | SQL) {
   return selectRows(def, tenant, ...live(def, eq(def.table.id, id)));
 }
 

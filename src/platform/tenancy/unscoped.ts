@@ -28,6 +28,11 @@ export class Unscoped {
     return this.db.insert(table).values(values as never);
   }
 
+  /** INSERT INTO table SELECT … (a sweep writing rows for many workspaces in one statement). */
+  insertSelect<T extends SQLiteTable>(table: T, select: SQL) {
+    return this.db.insert(table).select(select);
+  }
+
   update<T extends SQLiteTable>(table: T, values: Values<T>) {
     return this.db.update(table).set(values as never);
   }

@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { words } from "../format";
 import type { PageAction } from "../resource/ui";
 import { type ApiRecord, type Labels, TableWrap, Value } from "./components";
@@ -85,6 +86,7 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
         </div>
         {done ? <Notice kind="ok">{done}</Notice> : null}
         {state.error ? <Notice kind="error">{state.error}</Notice> : null}
+        {(def.ui?.panel?.(record) as Child) ?? null}
         <div class="columns">
           <section class="card" aria-label="Details">
             <dl class="facts">
