@@ -275,6 +275,43 @@ const searchBig = await measure("GET /search?q=<a name> (100,000 contacts)", {
   },
 });
 const webRows = [invoicesApi, invoicesPage, byIdBig, searchBig];
+console.log("measuring invoicing…");
+const billing = await workspace("billing");
+const billed = (await api("POST", "/customers", billing.token, { name: "Bench Customer", email: "ap@bench.example" })).data;
+const twentyLines = Array.from({ length: 20 }, (_, i) => ({
+  description: `Consulting, week ${i + 1}`,
+  quantity: 1 + (i % 3),
+  unit_amount: 12_500 + i * 100,
+  tax_rate: 20,
+}));
+const billedInvoice = (await api("POST", "/invoices", billing.token, { customer_id: billed.id, items: twentyLines, due_date: "2026-12-31" })).data;
+const publicPath = new URL((await api("POST", `/invoices/${billedInvoice.id}/send`, billing.token)).data.public_url).pathname;
+const invoiceApi = await measure("GET /invoices/{id} (20 lines)", { token: billing.token, path: `/invoices/${billedInvoice.id}` });
+const invoicePublic = await measure("GET /i/{token} (the customer's page, 20 lines)", { path: publicPath, page: true });
+// One connection: the latency of a lone request, an upper bound of the CPU time drawing the PDF takes.
+const invoicePdfRow = await measure("GET /invoices/{id}/pdf (20 lines, drawn per request, 1 connection)", {
+  token: billing.token,
+  path: `/invoices/${billedInvoice.id}/pdf`,
+  connections: 1,
+  amount: 200,
+});
+// Mail: 300 reminders queued (50 requests at a time), timed until the consumer has sent every one through the simulated binding.
+const MAILS = 300;
+const mailStart = performance.now();
+for (let i = 0; i < MAILS; i += 50) {
+  await Promise.all(Array.from({ length: Math.min(50, MAILS - i) }, () => api("POST", `/invoices/${billedInvoice.id}/remind`, billing.token)));
+}
+const sentCount = async () =>
+  (
+    await billing.db
+      .prepare("SELECT count(*) AS n FROM mail_messages WHERE workspace_id = ? AND kind = 'invoice_reminder' AND status = 'sent'")
+      .bind(billing.id)
+      .first()
+  ).n;
+while ((await sentCount()) < MAILS && performance.now() - mailStart < 120_000) await new Promise((resolve) => setTimeout(resolve, 100));
+const mailSeconds = (performance.now() - mailStart) / 1000;
+const mailsSent = await sentCount();
+const invoicingRows = [invoiceApi, invoicePublic, invoicePdfRow];
 
 console.log("measuring how lists scale…");
 const listSmall = await measure("GET /contacts?limit=25 (1,000 contacts)", { token: small.token, path: "/contacts?limit=25" });
@@ -483,6 +520,9 @@ const results = {
   list_scaling_ratio: Number((listBig.p50_ms / listSmall.p50_ms).toFixed(2)),
   invoices_page_ratio_to_api: Number((invoicesPage.rps / invoicesApi.rps).toFixed(2)),
   search_p50_ratio_to_by_id: Number((searchBig.p50_ms / Math.max(byIdBig.p50_ms, 0.5)).toFixed(2)),
+  public_invoice_ratio_to_api: Number((invoicePublic.rps / invoiceApi.rps).toFixed(2)),
+  invoice_pdf_p50_ms: invoicePdfRow.p50_ms,
+  mail_messages_per_second: mailsSent === MAILS ? Number((MAILS / mailSeconds).toFixed(1)) : null,
   projects_scaling_ratio: Number((projectsBig.p50_ms / projectsSmall.p50_ms).toFixed(2)),
   webhook_fanout_seconds: verified.size === hookTasks.length ? fanoutSeconds : null,
   webhook_deliveries_verified: verified.size,
@@ -490,11 +530,12 @@ const results = {
   rows,
   scaling: [listSmall, listBig, projectsSmall, projectsBig],
   web: webRows,
+  invoicing: invoicingRows,
   analytics,
 };
 writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
 
-const table = [...rows, ...webRows, ...results.scaling, ...analytics.rows].map((row) => ({
+const table = [...rows, ...webRows, ...invoicingRows, ...results.scaling, ...analytics.rows].map((row) => ({
   endpoint: row.name,
   "req/s": row.rps,
   "p50 ms": row.p50_ms,
@@ -520,6 +561,9 @@ console.log(
 console.log(`list p50, 100,000 vs 1,000 contacts: ${results.list_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`GET /app/invoices: ${results.invoices_page_ratio_to_api}× GET /api/v1/invoices?limit=25 req/s (target ≥ 0.5)`);
 console.log(`GET /search p50 with 100,000 contacts: ${results.search_p50_ratio_to_by_id}× GET /contacts/{id} p50 (target ≤ 2)`);
+console.log(`GET /i/{token}: ${results.public_invoice_ratio_to_api}× GET /invoices/{id} req/s (target ≥ 0.7)`);
+console.log(`GET /invoices/{id}/pdf p50 (20 lines, one connection): ${results.invoice_pdf_p50_ms} ms (target ≤ 50 ms of CPU)`);
+console.log(`mail consumer: ${results.mail_messages_per_second} messages/s through the simulated binding`);
 console.log(`GET /projects p50, 1,000 vs 25 projects: ${results.projects_scaling_ratio}× (target ≤ 1.3)`);
 console.log(`POST /analytics/collect: ${analytics.collect_ratio_to_health}× /health (target ≥ 0.7)`);
 console.log(`analytics consumer: ${analytics.consumer_events_per_second ?? `only ${ingested} of ${queued}`} events/s written (target ≥ 2,000)`);

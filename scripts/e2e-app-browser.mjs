@@ -1,5 +1,6 @@
 // End to end in headless Chromium, as a new user runs the business in the web app (the demo workspace):
-// sign in → create a customer → an invoice with two lines → send it → record a payment → see it paid; a
+// sign in → create a customer → an invoice with two lines → send it (the mail queue e-mails it; the customer
+// opens its public page and downloads the PDF) → record a payment → see it paid; a
 // contact with a bad e-mail shows the message; a deal moves on the board (dragged); a task is completed on
 // the board; a CSV with a bad row imports nothing, then a good one imports; search finds a record; a viewer
 // sees no create controls and a forged POST gets 403. Every page visited is checked with axe-core (no
@@ -113,7 +114,50 @@ try {
   await Promise.all([page.waitForURL(/done=send$/), page.click("form[action$='/send'] button")]);
   await page.getByText("The invoice was sent.").waitFor();
   await accessible(page, "sent invoice");
+  // The mail queue sends it (the simulated Email Service binding); the page then says so, with the public link.
+  const sentAt = Date.now();
+  let delivered;
+  while (Date.now() - sentAt < 20_000) {
+    delivered = (await api("GET", `/invoices/${invoiceId}`, owner)).json.data;
+    if (delivered.delivery?.status !== "queued") break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  check(delivered.delivery?.status === "sent", `the invoice's e-mail is ${JSON.stringify(delivered.delivery)}`);
+  await page.reload();
+  check(
+    (await page.textContent("section[aria-label=Delivery]")).includes(`E-mailed to ${delivered.delivery.to}`),
+    "the invoice page does not say it was e-mailed",
+  );
+  check((await page.textContent("#public-link")) === delivered.public_url, "the invoice page does not show its public link");
   await shot("invoice-detail");
+  step(`the mail queue e-mailed it to ${delivered.delivery.to}; its page shows the delivery and the public link`);
+
+  // The customer's side: the public page (no login) and its PDF.
+  // A person's browser: headless Chromium says "HeadlessChrome", which the page counts as a link scanner, not a view.
+  const customer = await offlinePage(browser, {
+    viewport: { width: 1280, height: 900 },
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36",
+  });
+  await customer.page.goto(delivered.public_url);
+  const publicText = await customer.page.textContent("main");
+  for (const expected of [invoice.number, "€546.30", "Balance due", "Download PDF"]) check(publicText.includes(expected), `the public page lacks ${expected}`);
+  await accessible(customer.page, "the customer's invoice page");
+  await customer.page.screenshot({ path: join(shots, "invoice-public.png"), fullPage: true });
+  const [download] = await Promise.all([customer.page.waitForEvent("download"), customer.page.click("text=Download PDF")]);
+  const pdf = readFileSync(await download.path());
+  check(pdf.subarray(0, 5).toString() === "%PDF-", "Download PDF did not give a PDF");
+  check(download.suggestedFilename() === `${invoice.number}.pdf`, `the PDF is named ${download.suggestedFilename()}`);
+  check((await api("GET", `/invoices/${invoiceId}`, owner)).json.data.viewed_at !== null, "opening the page did not set viewed_at");
+  await customer.page.setViewportSize({ width: 390, height: 844 });
+  await customer.page.reload();
+  const publicWidth = await customer.page.evaluate(() => document.documentElement.scrollWidth);
+  check(publicWidth <= 390, `the public page is ${publicWidth} px wide at 390 px`);
+  await customer.page.screenshot({ path: join(shots, "phone-invoice-public.png"), fullPage: true });
+  check(customer.outside.length === 0, `the customer's page sent requests off the machine: ${customer.outside.join(", ")}`);
+  check(customer.problems.length === 0, `the customer's page: ${customer.problems.join("; ")}`);
+  await customer.context.close();
+  step(`the customer opened ${delivered.public_url.replace(/[0-9A-Za-z]{43}$/, "{token}")} and its PDF (${pdf.length} bytes); viewed_at set`);
+
   await page.click("text=Record a payment");
   await page.waitForURL(/\/app\/payments\/new\?/);
   await accessible(page, "payment form");

@@ -5,6 +5,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { call, dbOf, expectError, setPlan, shardOf, signup, userWithRole, type Workspace } from "./helpers";
+import { owner, page, signInAs, submit } from "./pages";
 
 /** A customer and a draft invoice of 1,250.00 + 20% tax on one line and 12 × 15.00 on another. */
 async function draftInvoice(ws: Workspace, customer: Record<string, unknown> = {}, invoice: Record<string, unknown> = {}) {
@@ -330,5 +331,31 @@ describe("currency", () => {
     expectError(await call("PATCH", "/settings/invoicing", { token: ws.token, body: { currency: "euro" } }), 400, "validation_error");
     const viewer = await userWithRole(ws, "viewer");
     expectError(await call("PATCH", "/settings/invoicing", { token: viewer, body: { invoice_reminders: false } }), 403, "forbidden");
+  });
+});
+
+describe("reminding by hand, and the invoice's page in the web app", () => {
+  it("queues a reminder for a sent invoice (409 for a draft), from the API and from the page's button", async () => {
+    const { ws, cookie } = await owner();
+    const draft = await draftInvoice(ws);
+    const refused = expectError(await call("POST", `/invoices/${draft.id}/remind`, { token: ws.token }), 409, "invalid_transition");
+    expect(refused.details[0]).toMatchObject({ path: "status", from: "draft" });
+    const shownDraft = await page("GET", `/app/invoices/${draft.id}`, { cookie });
+    expect(shownDraft.text).not.toContain("Send reminder");
+    expect(shownDraft.text).not.toContain('aria-label="Delivery"');
+
+    const sent = await call("POST", `/invoices/${draft.id}/send`, { token: ws.token });
+    expect(sent.status).toBe(200);
+    const shown = await page("GET", `/app/invoices/${draft.id}`, { cookie });
+    expect(shown.text).toContain('aria-label="Delivery"');
+    expect(shown.text).toContain(sent.json.data.public_url);
+    expect(shown.text).toContain('data-copy="public-link"');
+    expect(shown.text).toContain(`${sent.json.data.public_url}.pdf`);
+    const reminded = await submit(cookie, `/app/invoices/${draft.id}`, `/app/invoices/${draft.id}/remind`, {});
+    expect(reminded.status, reminded.text.slice(0, 300)).toBe(303);
+    const kinds = (await call("GET", `/invoices/${draft.id}/deliveries`, { token: ws.token })).json.data.map((message: { kind: string }) => message.kind);
+    expect(kinds).toEqual(["reminder", "invoice"]);
+    const viewer = await signInAs(ws, "viewer");
+    expect((await page("GET", `/app/invoices/${draft.id}`, { cookie: viewer })).text).not.toContain("Send reminder");
   });
 });

@@ -11,7 +11,7 @@ export function InvoicePanel(props: { record: Record<string, unknown> }) {
   const viewed = props.record.viewed_at as string | null;
   if (!delivery && !url) return null;
   return (
-    <section class="card" aria-label="Delivery">
+    <section class="card panel" aria-label="Delivery">
       <h2>Delivery</h2>
       {delivery ? (
         <p>

@@ -156,6 +156,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     },
     replaces: { form: true },
     panel: (invoice) => InvoicePanel({ record: invoice }),
+    hiddenInDetail: ["delivery", "public_url", "viewed_at"],
     actions: [
       {
         name: "send",

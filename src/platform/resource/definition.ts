@@ -8,7 +8,8 @@ import type { Tenant } from "../tenancy";
 import type { ResourceUi } from "./ui";
 
 /** The generic routes a resource may turn off (list and get are always there). */
-export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean };
+/** The generated routes a resource serves (all by default); `timeline` is GET /{resource}/{id}/events. */
+export type RouteSet = { create?: boolean; update?: boolean; delete?: boolean; batch?: boolean; timeline?: boolean };
 
 /** A tenant table every resource has: id, workspace_id and timestamps. */
 export type ResourceTable = SQLiteTable & {

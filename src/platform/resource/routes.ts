@@ -119,7 +119,7 @@ export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router
   if (options.update !== false) addUpdate(router, r);
   if (options.delete !== false) addDelete(router, r);
   if (options.batch !== false) addBatch(router, r);
-  addTimeline(router, r);
+  if (options.timeline !== false) addTimeline(router, r);
   return router;
 }
 

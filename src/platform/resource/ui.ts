@@ -31,6 +31,8 @@ export type ResourceUi = {
   links?: PageLink[];
   /** A block of the resource's own at the top of its page (an invoice's delivery and public link). */
   panel?: (record: Record<string, unknown>) => unknown;
+  /** Output fields the page's facts leave out, because the panel shows them better. */
+  hiddenInDetail?: string[];
 };
 
 export type PageLink = {

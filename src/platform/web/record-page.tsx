@@ -8,6 +8,7 @@ import { fieldErrors, Notice, type PageStatus, refusalPage, render } from "./pag
 import { api, mayRead, mayWrite, offers, type PageContext, referenceLabels, relatedLists, titleOf } from "./records";
 
 type TimelineEntry = { id: string; type: string; created_at: string; previous_attributes: Record<string, unknown> | null };
+const noEvents = { ok: false, status: 404, error: { code: "not_found", message: "no timeline" } } as const;
 type Related = { title: string; resource: string; filter: string; rows: ApiRecord[]; more: boolean; labels: Labels };
 
 const RELATED_ROWS = 10;
@@ -41,9 +42,11 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
   const [labels, related, timeline] = await Promise.all([
     referenceLabels(ctx, fields, [record]),
     relatedRows(ctx, id),
-    api<TimelineEntry[]>(ctx, "GET", `/${def.name}/${id}/events`),
+    // Without its events route (payments) the timeline is the record's own dates.
+    def.routes?.timeline === false ? noEvents : api<TimelineEntry[]>(ctx, "GET", `/${def.name}/${id}/events`),
   ]);
   const canWrite = mayWrite(ctx);
+  const hiddenInDetail = new Set(def.ui?.hiddenInDetail ?? []);
   const actions = (def.ui?.actions ?? []).filter((action) => canWrite && (action.when?.(record) ?? true));
   const title = titleOf(def, record);
   const done = doneMessage(ctx, c.req.query("done"));
@@ -91,7 +94,7 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
           <section class="card" aria-label="Details">
             <dl class="facts">
               {fields
-                .filter((field) => field.name !== "id")
+                .filter((field) => field.name !== "id" && !hiddenInDetail.has(field.name.split(/[.[]/)[0]!))
                 .map((field) => (
                   <>
                     <dt>{field.label}</dt>
