@@ -92,6 +92,10 @@ try {
     widgets: (await call("GET", "/dashboard?widgets=account.outstanding,account.invoices_by_status,taskly.tasks_by_status,taskly.project_progress", token))
       .json,
   });
+  // The invoice's e-mail goes out in the background (the mail queue): the snapshot waits until it has.
+  for (let i = 0; i < 100 && (await call("GET", `/invoices/${invoice.id}`, token)).json.data.delivery?.status === "queued"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const before = JSON.stringify(await snapshot());
 
   // Readers and a writer run through the whole move.

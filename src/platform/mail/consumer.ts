@@ -4,7 +4,7 @@ import type { Env } from "../context";
 import { errorChain, logError } from "../log";
 import type { Background, Sweep } from "../packages";
 import { onEveryShard } from "../sweeps";
-import { tenantOn } from "../tenancy";
+import { placementOf, tenantOn } from "../tenancy";
 import { mimeMessage } from "./mime";
 import { enqueueMail } from "./outbox";
 import { mailAttempts, mailMessages } from "./schema";
@@ -44,7 +44,12 @@ export function mailConsumer(mailers: Map<string, Mailer>) {
           return message.ack();
         }
         try {
-          const retryIn = await deliver(env, worker, message.body, mailers);
+          // Where the workspace lives now (the message may predate a move), and never while it is being moved:
+          // a write to the shard it is leaving would be lost, and the message sent twice.
+          const placement = await placementOf(env, message.body.workspaceId);
+          if (!placement) return message.ack();
+          if (placement.held) return message.retry({ delaySeconds: 30 });
+          const retryIn = await deliver(env, worker, { ...message.body, shard: placement.shard }, mailers);
           if (retryIn === null) message.ack();
           else message.retry({ delaySeconds: retryIn });
         } catch (error) {
