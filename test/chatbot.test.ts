@@ -2,6 +2,7 @@ import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { BASE, call, create, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
+import { page, signIn, submit } from "./pages";
 
 const realNow = clock.now;
 let outbound: ReturnType<typeof vi.spyOn>;
@@ -60,7 +61,7 @@ async function connected() {
   return { ws, invoice, project, owner };
 }
 
-async function slack(ws: Workspace, text: string, options: { secret?: string; timestamp?: number; ip?: string } = {}) {
+async function slack(ws: Workspace, text: string, options: { secret?: string; timestamp?: number; ip?: string; fields?: Record<string, string> } = {}) {
   const body = new URLSearchParams({
     token: "gIkuvaNzQIHg97ATvDxqgjtO",
     team_id: "T0001",
@@ -72,7 +73,9 @@ async function slack(ws: Workspace, text: string, options: { secret?: string; ti
     command: "/bp",
     text,
     response_url: "https://hooks.slack.com/commands/1234/5678",
-    trigger_id: "13345224609.738474920.8088930838d88f008e0",
+    // Unique per real command, as Slack's are: two commands never share a signature.
+    trigger_id: `13345224609.738474920.${crypto.randomUUID().replaceAll("-", "")}`,
+    ...options.fields,
   }).toString();
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const signature = `v0=${hex(await hmac(encoder.encode(options.secret ?? SLACK_SECRET), encoder.encode(`v0:${timestamp}:${body}`)))}`;
@@ -93,6 +96,7 @@ describe("chat integrations", () => {
       provider: "slack",
       enabled: true,
       acts_as_user_id: owner.id,
+      allowed_chats: [],
       endpoint_url: `${BASE}/chatbot/slack/${ws.workspaceId}`,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -190,7 +194,7 @@ describe("Microsoft Teams and Telegram", () => {
     const activity = JSON.stringify({
       type: "message",
       id: "1485983408511",
-      timestamp: "2026-11-22T10:00:00.000Z",
+      timestamp: new Date().toISOString(),
       serviceUrl: "https://smba.trafficmanager.net/emea/",
       channelId: "msteams",
       from: { id: "29:1XJKJMvc5GBtc2JwZq0oj8tHZmzrQgFmB", name: "Ada" },
@@ -264,5 +268,154 @@ describe("rate-limit headers and the 401 challenge (security review)", () => {
     expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer realm="api"/);
     expect(bad.headers.get("ratelimit-policy")).toMatch(/^"ip";/);
     expect(bad.headers.get("x-ratelimit-remaining")).toBeTruthy();
+  });
+});
+
+/** A Telegram update from one chat account, signed with the secret token. */
+async function telegram(ws: Workspace, text: string, options: { updateId?: number; from?: number; chat?: number } = {}) {
+  const from = options.from ?? 5550001;
+  const update = JSON.stringify({
+    update_id: options.updateId ?? Math.floor(Math.random() * 1e9),
+    message: {
+      message_id: 1,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: options.chat ?? from, type: "private" },
+      from: { id: from, is_bot: false, first_name: "Grace", username: "grace" },
+      text,
+    },
+  });
+  return post(`/chatbot/telegram/${ws.workspaceId}`, update, { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET });
+}
+
+/** Teams: a signed activity with its id and timestamp. */
+async function teams(ws: Workspace, text: string, options: { id?: string; timestamp?: string } = {}) {
+  const activity = JSON.stringify({
+    type: "message",
+    id: options.id ?? String(Date.now()),
+    timestamp: options.timestamp ?? new Date().toISOString(),
+    from: { id: "29:grace", name: "Grace" },
+    conversation: { id: "19:general@thread.skype" },
+    text,
+  });
+  const key = Uint8Array.from(atob(TEAMS_SECRET), (ch) => ch.charCodeAt(0));
+  return post(`/chatbot/teams/${ws.workspaceId}`, activity, {
+    "content-type": "application/json",
+    authorization: `HMAC ${b64(await hmac(key, encoder.encode(activity)))}`,
+  });
+}
+
+describe("linking chat accounts (no fallback user)", () => {
+  it("tells an unlinked account how to link; /link gives a one-time code that answers it as its user, with that user's role", async () => {
+    const { ws, invoice } = await connected();
+    // Connected without acts_as_user_id: unlinked accounts are not answered as anyone.
+    const put = await call("PUT", "/chatbot/integrations/telegram", { token: ws.token, body: { enabled: true } });
+    expect(put.json.data.acts_as_user_id).toBeNull();
+    const unlinked = await telegram(ws, "/ask overdue invoices");
+    expect(unlinked.json.text).toContain("send /link");
+    expect(unlinked.text).not.toContain(invoice.number);
+
+    const asked = await telegram(ws, "/link");
+    const code = /code is ([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(asked.json.text)?.[1];
+    expect(code, asked.text).toBeTruthy();
+    expect(asked.json.text).toContain("/app/settings/chat");
+    const viewer = await userWithRole(ws, "viewer");
+    expectError(await call("POST", "/chatbot/links", { token: viewer, body: { code: "ZZZZ-ZZZZ" } }), 400, "validation_error");
+    const other = await signup("Elsewhere");
+    expectError(await call("POST", "/chatbot/links", { token: other.token, body: { code } }), 400, "validation_error");
+    const linked = await call("POST", "/chatbot/links", { token: viewer, body: { code: code!.toLowerCase() } });
+    expect(linked.status, linked.text).toBe(201);
+    expect(linked.json.data).toMatchObject({ provider: "telegram", chat_user_id: "5550001", chat_user_name: "grace", user: { name: "viewer" } });
+    expectError(await call("POST", "/chatbot/links", { token: viewer, body: { code } }), 400, "validation_error");
+
+    // Answered as the viewer: reads work, and an action is only proposed (read-only), never done.
+    const answered = await telegram(ws, "/ask overdue invoices");
+    expect(answered.json.text).toContain(invoice.number);
+    const mine = await call("GET", "/chatbot/links", { token: viewer });
+    expect(mine.json.data).toHaveLength(1);
+    expect((await call("GET", "/chatbot/links", { token: ws.token })).json.data).toHaveLength(1);
+    const member = await userWithRole(ws, "member");
+    expect((await call("GET", "/chatbot/links", { token: member })).json.data).toEqual([]);
+    expectError(await call("DELETE", `/chatbot/links/${linked.json.data.id}`, { token: member }), 404, "not_found");
+    expect((await call("DELETE", `/chatbot/links/${linked.json.data.id}`, { token: viewer })).status).toBe(200);
+    expect((await telegram(ws, "/ask overdue invoices")).json.text).toContain("send /link");
+  });
+
+  it("answers only in allowed chats", async () => {
+    const { ws, invoice, owner } = await connected();
+    await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: true, acts_as_user_id: owner.id, allowed_chats: ["C0OTHER"] } });
+    const refused = await slack(ws, "overdue invoices");
+    expect(refused.status).toBe(200);
+    expect(refused.json.text).toContain("not set up for the bot");
+    expect(refused.text).not.toContain(invoice.number);
+    await call("PUT", "/chatbot/integrations/slack", { token: ws.token, body: { enabled: true, acts_as_user_id: owner.id, allowed_chats: ["T0001"] } });
+    expect((await slack(ws, "overdue invoices")).json.text).toContain(invoice.number);
+  });
+});
+
+describe("replays and Slack's Events API", () => {
+  it("answers a repeated Telegram update_id, Slack signature or Teams activity id once; refuses a stale Teams activity", async () => {
+    const { ws, invoice } = await connected();
+    const first = await telegram(ws, "/ask overdue invoices", { updateId: 777 });
+    expect(first.json.text).toContain(invoice.number);
+    expect((await telegram(ws, "/ask overdue invoices", { updateId: 777 })).json).toEqual({});
+
+    const once = await teams(ws, "overdue invoices", { id: "act-1" });
+    expect(once.json.text).toContain(invoice.number);
+    expect((await teams(ws, "overdue invoices", { id: "act-1" })).json).toEqual({ type: "message", text: "" });
+    expectError(await teams(ws, "overdue invoices", { id: "act-2", timestamp: "2017-03-01T10:00:00.000Z" }), 401, "unauthorized");
+
+    // The very same signed Slack request, sent twice.
+    const body = new URLSearchParams({ team_id: "T0001", channel_id: "C1", user_id: "U1", text: "overdue invoices", trigger_id: "t-1" }).toString();
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-slack-request-timestamp": timestamp,
+      "x-slack-signature": `v0=${hex(await hmac(encoder.encode(SLACK_SECRET), encoder.encode(`v0:${timestamp}:${body}`)))}`,
+    };
+    expect((await post(`/chatbot/slack/${ws.workspaceId}`, body, headers)).json.text).toContain(invoice.number);
+    expect((await post(`/chatbot/slack/${ws.workspaceId}`, body, headers)).json).toEqual({ response_type: "ephemeral", text: "" });
+  });
+
+  it("answers Slack's url_verification with its challenge (signed), and other events with nothing", async () => {
+    const { ws } = await connected();
+    const signed = async (payload: object) => {
+      const body = JSON.stringify(payload);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      return post(`/chatbot/slack/${ws.workspaceId}`, body, {
+        "content-type": "application/json",
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": `v0=${hex(await hmac(encoder.encode(SLACK_SECRET), encoder.encode(`v0:${timestamp}:${body}`)))}`,
+      });
+    };
+    const challenge = await signed({ type: "url_verification", token: "x", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+    expect(challenge.status, challenge.text).toBe(200);
+    expect(challenge.json).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+    const event = await signed({ type: "event_callback", event_id: "Ev1", event: { type: "app_mention", text: "overdue invoices" } });
+    expect(event.json).toEqual({ response_type: "ephemeral", text: "" });
+    const forged = await post(`/chatbot/slack/${ws.workspaceId}`, JSON.stringify({ type: "url_verification", challenge: "x" }), {
+      "content-type": "application/json",
+    });
+    expectError(forged, 401, "unauthorized");
+  });
+});
+
+describe("Settings → Chat", () => {
+  it("links an account with the code from /link, lists it and unlinks it", async () => {
+    const { ws, invoice } = await connected();
+    await call("PUT", "/chatbot/integrations/telegram", { token: ws.token, body: { enabled: true } });
+    const code = /code is ([A-Z0-9]{4}-[A-Z0-9]{4})/.exec((await telegram(ws, "/link", { from: 5550002 })).json.text)![1]!;
+    const cookie = await signIn(ws.email, ws.password);
+    const wrong = await submit(cookie, "/app/settings/chat", "/app/settings/chat", { code: "AAAA-AAAA" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('id="code-error"');
+    const linked = await submit(cookie, "/app/settings/chat", "/app/settings/chat", { code });
+    expect(linked.status, linked.text.slice(0, 200)).toBe(303);
+    const shown = await page("GET", "/app/settings/chat?done=linked", { cookie });
+    expect(shown.text).toContain("Linked: the bot now answers that account as you.");
+    expect(shown.text).toContain("grace");
+    expect((await telegram(ws, "/ask overdue invoices", { from: 5550002 })).json.text).toContain(invoice.number);
+    const id = (await call("GET", "/chatbot/links", { token: ws.token })).json.data[0].id;
+    expect((await submit(cookie, "/app/settings/chat", `/app/settings/chat/${id}/unlink`, {})).status).toBe(303);
+    expect((await call("GET", "/chatbot/links", { token: ws.token })).json.data).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { routersOf } from "../src/platform/create";
 import { call, create, freshIp, setPlan, signup, type Workspace } from "./helpers";
@@ -174,6 +174,19 @@ function fillPath(path: string, op: Operation, f: Fixture): string {
 const SETUP: Record<string, (f: Fixture, example: Record<string, unknown>) => Promise<unknown>> = {
   createSessionToken: (f, example) =>
     call("POST", "/users", { token: f.ws.token, body: { name: "Demo", email: example.email, password: example.password, role: "admin" } }),
+  // The code /link would have given this workspace's chat account (stored by its hash, as the bot stores it).
+  linkChatAccount: async (f, example) => {
+    const code = String(example.code)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, "");
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code)));
+    const hash = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    await env.DB.prepare(
+      "INSERT OR REPLACE INTO chat_link_codes (code_hash, workspace_id, provider, chat_user_id, chat_user_name, expires_at) VALUES (?, ?, 'telegram', '42', 'ada', ?)",
+    )
+      .bind(hash, f.ws.workspaceId, Date.now() + 600_000)
+      .run();
+  },
   createSsoToken: async (f, example) => {
     await call("PUT", `/sso/apps/${example.app}`, { token: f.ws.token, body: { app_url: "https://pro.example.net/", enabled: true } });
     await call("POST", `/sso/apps/${example.app}/secret`, { token: f.ws.token });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { packageDisabled, unauthorized } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
@@ -17,11 +17,15 @@ import { platformOf } from "../../platform/services";
 import { directoryFor } from "../../platform/tenancy";
 import { clock } from "../../platform/time";
 import { answer } from "../assistant/answer";
+import { asksToLink, type Incoming, readIncoming } from "./incoming";
 import { tags } from "./integration-routes";
-import { integrations, type Provider } from "./schema";
+import { LINK_CODE_MS, newLinkCode } from "./link-routes";
+import { chatLinks, chatReplays, integrations, type Provider } from "./schema";
 import { verifySlack, verifyTeams, verifyTelegram } from "./verify";
 
 const MAX_BODY = 64 * 1024;
+/** Slack's and Teams' requests more than this far from their timestamp are refused as stale. */
+const REPLAY_WINDOW_MS = 300_000;
 
 const WorkspaceParam = z.object({
   workspace_id: z
@@ -69,7 +73,21 @@ const inboundRoute = (provider: Provider, summary: string, description: string, 
     tags,
     summary,
     description,
-    requestBody: { required: true, content: { [BODIES[provider].type]: { schema: BODIES[provider].schema } } },
+    requestBody: {
+      required: true,
+      content: {
+        [BODIES[provider].type]: { schema: BODIES[provider].schema },
+        // Slack's Events API posts JSON: its url_verification is answered with the challenge.
+        ...(provider === "slack"
+          ? {
+              "application/json": {
+                schema: { type: "object", description: "A Slack Events API request: url_verification, or an event callback (answered with nothing)" },
+                example: { type: "url_verification", token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" },
+              },
+            }
+          : {}),
+      },
+    },
     request: { params: WorkspaceParam },
     responses: { 200: jsonContent(response, "The bot's answer, in the platform's format") },
     errors: ["unauthorized", "package_disabled", "payload_too_large"],
@@ -82,70 +100,125 @@ function withLimitHeaders(c: Context<AppEnv>, headers: Record<string, string>): 
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 }
 
+type Answer = { text: string } | { challenge: string } | null;
+
+const LINK_HELP = "Link your chat account first: send /link here, then enter the code in Business Platform under Settings → Chat.";
+
 /**
- * An inbound chat request: the integration and its user in one read, the signature checked over the raw
- * bytes, the request counted (against the workspace once verified, the client IP otherwise), then the
- * assistant's answer as the bot's user — all in this request, so Slack's 3 s are never at risk.
+ * An inbound chat request: the integration read, the signature checked over the raw bytes, the request
+ * counted (against the workspace once verified, the client IP otherwise), refused when stale, answered once
+ * however often it is replayed, only in allowed chats, and as the user the chat account is linked to — all
+ * in this request, so Slack's 3 s are never at risk.
  */
-async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: number, read: (body: Uint8Array) => Promise<{ text: string } | null>) {
+async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: number): Promise<{ answer: Answer; incoming: Incoming | null }> {
   const ip = c.req.header("cf-connecting-ip") ?? "unknown";
   if (Number(c.req.header("content-length") ?? 0) > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
   const body = new Uint8Array(await c.req.raw.arrayBuffer());
   if (body.length > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
   // The workspace is named by the URL, not by a credential: the signature below decides whether to believe it.
   const named = directoryFor(c.env, platformOf(c).registry, workspaceId);
-  const row = await named
-    .selectFrom({ enabled: integrations.enabled, secret: integrations.secret, ...principalColumns }, integrations, eq(integrations.provider, provider))
-    .innerJoin(users, named.scope(users, eq(users.id, integrations.actsAsUserId)))
+  const integration = await named
+    .selectFrom(
+      {
+        enabled: integrations.enabled,
+        secret: integrations.secret,
+        fallbackUserId: integrations.actsAsUserId,
+        allowedChats: integrations.allowedChats,
+        plan: workspaces.plan,
+        disabledPackages: workspaces.disabledPackages,
+      },
+      integrations,
+      eq(integrations.provider, provider),
+    )
     .innerJoin(workspaces, named.own())
     .get();
-  const secret = row?.enabled ? await openSecret(row.secret, configOf(c.env).sealingKeys) : null;
+  const secret = integration?.enabled ? await openSecret(integration.secret, configOf(c.env).sealingKeys) : null;
+  const now = clock.now();
   const verified =
     secret !== null &&
     (provider === "slack"
-      ? await verifySlack(secret, c.req.raw.headers, body, clock.now())
+      ? await verifySlack(secret, c.req.raw.headers, body, now)
       : provider === "teams"
         ? await verifyTeams(secret, c.req.raw.headers, body)
         : await verifyTelegram(secret, c.req.raw.headers));
-  if (!row || !verified) {
+  if (!integration || !verified) {
     withLimitHeaders(c, await countRequest(c, { ip }));
     throw refused();
   }
-  withLimitHeaders(c, await countRequest(c, { workspace: { id: row.workspaceId, plan: row.plan } }));
-  for (const name of ["chatbot", "assistant"]) if (row.disabledPackages.includes(name)) throw packageDisabled(name);
-  const message = await read(body);
-  if (!message) return null;
-  // The bot's caller: the chosen user with a read-only scope, so every answer is a read the user could make.
-  const principal = buildPrincipal(row, { tokenId: 0, tokenKind: "api", tokenHash: "", expiresAt: null, scopes: ["read"] }, clock.now());
-  c.set("principal", principal);
-  const { reply } = await answer(c, principal, message.text.trim().slice(0, 2000) || "help", { readOnly: true });
-  return reply.action ? `${reply.action.summary}. Confirm it in the dashboard: ${publicOrigin(c)}/app/assistant?action=${reply.action.id}` : reply.text;
-}
+  withLimitHeaders(c, await countRequest(c, { workspace: { id: workspaceId, plan: integration.plan } }));
+  for (const name of ["chatbot", "assistant"]) if (integration.disabledPackages.includes(name)) throw packageDisabled(name);
+  const incoming = readIncoming(provider, body, c.req.raw.headers);
+  if (incoming.kind === "challenge") return { answer: { challenge: incoming.challenge }, incoming };
+  if (incoming.kind === "message" && incoming.sentAt !== null && Math.abs(now - incoming.sentAt) > REPLAY_WINDOW_MS) throw refused();
 
-const json = (body: Uint8Array) => {
-  try {
-    return JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
-  } catch {
-    return null;
+  // Once per request however often it arrives: the first copy claims its key, a repeat is answered with nothing.
+  const replayKey = incoming.replayKey;
+  const claimed = await named
+    .insert(chatReplays, { provider, key: (replayKey ?? "").slice(0, 200), seenAt: now })
+    .onConflictDoNothing()
+    .returning({ key: chatReplays.key });
+  if (replayKey !== null && claimed.length === 0) return { answer: null, incoming };
+  if (incoming.kind !== "message") return { answer: null, incoming };
+  if (integration.allowedChats.length > 0 && !incoming.chatIds.some((id) => integration.allowedChats.includes(id))) {
+    return {
+      answer: {
+        text: `This chat is not set up for the bot. An admin can allow it (chat id ${incoming.chatIds[0] ?? "unknown"}) in the integration's allowed_chats.`,
+      },
+      incoming,
+    };
   }
-};
+  if (asksToLink(incoming.text)) {
+    if (!incoming.chatUserId) return { answer: { text: "This chat does not say who you are, so it cannot be linked." }, incoming };
+    const code = await newLinkCode(named, provider, incoming.chatUserId, incoming.chatUserName, now);
+    const minutes = LINK_CODE_MS / 60_000;
+    return {
+      answer: {
+        text: `Your linking code is ${code}. Enter it in Business Platform under Settings → Chat (${publicOrigin(c)}/app/settings/chat) within ${minutes} minutes.`,
+      },
+      incoming,
+    };
+  }
+  // The user the account is linked to, else the integration's fallback user (if it has one), in one read.
+  const linkedUser = named.selectFrom(
+    { userId: chatLinks.userId },
+    chatLinks,
+    eq(chatLinks.provider, provider),
+    eq(chatLinks.chatUserId, incoming.chatUserId ?? ""),
+  );
+  const row = await named
+    .selectFrom(principalColumns, users, sql`${users.id} = coalesce((${linkedUser}), ${integration.fallbackUserId})`)
+    .innerJoin(workspaces, named.own())
+    .get();
+  if (!row) return { answer: { text: LINK_HELP }, incoming };
+  // The bot's caller: the linked user (or the fallback) with a read-only scope, so every answer is a read they could make.
+  const principal = buildPrincipal(row, { tokenId: 0, tokenKind: "api", tokenHash: "", expiresAt: null, scopes: ["read"] }, now);
+  c.set("principal", principal);
+  const { reply } = await answer(c, principal, incoming.text.trim().slice(0, 2000) || "help", { readOnly: true });
+  const text = reply.action ? `${reply.action.summary}. Confirm it in the dashboard: ${publicOrigin(c)}/app/assistant?action=${reply.action.id}` : reply.text;
+  return { answer: { text }, incoming };
+}
 
 const slack = inboundRoute(
   "slack",
-  "Slack slash command",
-  "Form-encoded slash command. X-Slack-Signature = v0= + hex HMAC-SHA256(signing secret, v0:{X-Slack-Request-Timestamp}:{raw body}), the timestamp within 300 s; otherwise 401 and nothing is answered.",
-  z.object({ response_type: z.literal("ephemeral"), text: z.string() }).openapi("SlackAnswer"),
+  "Slack slash command, or the Events API",
+  "A form-encoded slash command, or an Events API request (JSON). X-Slack-Signature = v0= + hex HMAC-SHA256(signing secret, v0:{X-Slack-Request-Timestamp}:{raw body}), the timestamp within 300 s; otherwise 401 and nothing is answered. The same signature again within 24 h → 200 and no answer. url_verification → {challenge}; other events → no answer (answering them would need a call to Slack). An unlinked account gets the linking instructions; `/ask link` gives a linking code.",
+  z
+    .union([
+      z.object({ response_type: z.literal("ephemeral"), text: z.string() }).openapi("SlackAnswer"),
+      z.object({ challenge: z.string() }).openapi("SlackChallenge"),
+    ])
+    .openapi({ description: "An ephemeral answer, or the url_verification challenge" }),
 );
 const teams = inboundRoute(
   "teams",
   "Microsoft Teams outgoing webhook",
-  "An activity (JSON). Authorization: HMAC <base64 HMAC-SHA256(base64-decoded security token, raw body)>; otherwise 401.",
+  "An activity (JSON). Authorization: HMAC <base64 HMAC-SHA256(base64-decoded security token, raw body)>, and the activity's timestamp within 300 s; otherwise 401. The same activity id again within 24 h → 200 and no answer. An unlinked account gets the linking instructions; `link` gives a linking code.",
   z.object({ type: z.literal("message"), text: z.string() }).openapi("TeamsAnswer"),
 );
 const telegram = inboundRoute(
   "telegram",
   "Telegram bot webhook",
-  "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text get {}).",
+  "An Update (JSON) with message.text. X-Telegram-Bot-Api-Secret-Token must equal the secret_token; otherwise 401. The answer is a sendMessage method in the response body (updates without text, and an update_id seen in the last 24 h, get {}). An unlinked account gets the linking instructions; `/link` gives a linking code.",
   z
     .object({ method: z.literal("sendMessage").optional(), chat_id: z.union([z.number(), z.string()]).optional(), text: z.string().optional() })
     .openapi("TelegramAnswer"),
@@ -153,33 +226,18 @@ const telegram = inboundRoute(
 
 export const inboundRoutes = newRouter()
   .openapi(slack, async (c) => {
-    const text = await receive(c, "slack", c.req.valid("param").workspace_id, async (body) => ({
-      text: new URLSearchParams(new TextDecoder().decode(body)).get("text") ?? "",
-    }));
-    return c.json({ response_type: "ephemeral" as const, text: text ?? "" }, 200);
+    const { answer: reply } = await receive(c, "slack", c.req.valid("param").workspace_id);
+    // Slack's URL check: its challenge back, as JSON.
+    if (reply && "challenge" in reply) return c.json({ challenge: reply.challenge }, 200);
+    return c.json({ response_type: "ephemeral" as const, text: reply?.text ?? "" }, 200);
   })
   .openapi(teams, async (c) => {
-    // Teams wraps the mention of the bot in <at>…</at> and may send HTML.
-    const text = await receive(c, "teams", c.req.valid("param").workspace_id, async (body) => {
-      const activity = json(body);
-      return {
-        text: String(activity?.text ?? "")
-          .replace(/<at>.*?<\/at>/g, "")
-          .replace(/<[^>]+>/g, " ")
-          .replace(/&nbsp;/g, " "),
-      };
-    });
-    return c.json({ type: "message" as const, text: text ?? "" }, 200);
+    const { answer: reply } = await receive(c, "teams", c.req.valid("param").workspace_id);
+    return c.json({ type: "message" as const, text: reply && "text" in reply ? reply.text : "" }, 200);
   })
   .openapi(telegram, async (c) => {
-    let chatId: number | string | undefined;
-    const text = await receive(c, "telegram", c.req.valid("param").workspace_id, async (body) => {
-      const update = json(body) as { message?: { text?: unknown; chat?: { id?: number | string } } } | null;
-      if (typeof update?.message?.text !== "string" || update.message.chat?.id === undefined) return null;
-      chatId = update.message.chat.id;
-      // "/ask overdue invoices" or "/start": the command is not the question.
-      return { text: update.message.text.replace(/^\/\w+(@\w+)?\s*/, "") };
-    });
-    if (text === null || chatId === undefined) return c.json({}, 200);
-    return c.json({ method: "sendMessage" as const, chat_id: chatId, text }, 200);
+    const { answer: reply, incoming } = await receive(c, "telegram", c.req.valid("param").workspace_id);
+    const chatId = incoming?.kind === "message" ? incoming.chatId : null;
+    if (!reply || !("text" in reply) || chatId === null) return c.json({}, 200);
+    return c.json({ method: "sendMessage" as const, chat_id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, text: reply.text }, 200);
   });
