@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { platform } from "../src/index";
+import writerA from "./assistant-eval-v2/writer-a.json";
+import writerB from "./assistant-eval-v2/writer-b.json";
+
+type Item = {
+  id: string;
+  message: string;
+  after: string | null;
+  kind: "query" | "action" | "refusal";
+  query?: { resource: string; filters?: { field: string; op: string; value: unknown }[]; aggregate?: { fn: string } | null };
+  action?: { resource: string; operation: string; fields?: Record<string, unknown>; missing?: string[] };
+  refusal?: boolean;
+};
+
+const ITEMS = [...(writerA as Item[]), ...(writerB as Item[])];
+const byId = new Map(ITEMS.map((item) => [item.id, item]));
+
+/** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */
+function rootOf(item: Item): string {
+  let current = item;
+  while (current.after) current = byId.get(current.after)!;
+  return current.id;
+}
+
+/** 40 % held out, by a hash of the conversation's first id: fixed, and blind to the messages' content. */
+export function heldOut(item: Item): boolean {
+  let hash = 2166136261;
+  for (const char of rootOf(item)) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return hash % 100 < 40;
+}
+
+const OPS = new Set(["in", "not_in", "eq", "ne", "gt", "gte", "lt", "lte", "contains"]);
+const AGGREGATES = new Set(["list", "count", "sum", "avg", "min", "max"]);
+
+describe("the blind evaluation set", () => {
+  it("has 600 well-formed messages over the API's own resources, follow-ups after what they follow", () => {
+    const resources = new Set(platform.registry.definitions().map(({ definition }) => definition.name));
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const item of ITEMS) {
+      if (seen.has(item.id)) problems.push(`${item.id}: duplicate id`);
+      seen.add(item.id);
+      if (!item.message?.trim()) problems.push(`${item.id}: no message`);
+      if (item.after && !seen.has(item.after)) problems.push(`${item.id}: follows ${item.after}, which does not come before it`);
+      if (item.kind === "query") {
+        if (!resources.has(item.query?.resource ?? "")) problems.push(`${item.id}: unknown resource ${item.query?.resource}`);
+        for (const filter of item.query?.filters ?? []) if (!OPS.has(filter.op)) problems.push(`${item.id}: unknown op ${filter.op}`);
+        if (item.query?.aggregate && !AGGREGATES.has(item.query.aggregate.fn)) problems.push(`${item.id}: unknown aggregate ${item.query.aggregate.fn}`);
+      } else if (item.kind === "action") {
+        if (!resources.has(item.action?.resource ?? "")) problems.push(`${item.id}: unknown resource ${item.action?.resource}`);
+        if (!item.action?.operation) problems.push(`${item.id}: no operation`);
+      } else if (item.kind !== "refusal" || item.refusal !== true) problems.push(`${item.id}: unknown kind ${item.kind}`);
+    }
+    expect(problems).toEqual([]);
+    expect(ITEMS.length).toBe(600);
+    const kinds = Object.groupBy(ITEMS, (item) => item.kind);
+    expect(kinds.refusal!.length).toBeGreaterThanOrEqual(40);
+    expect(kinds.action!.length).toBeGreaterThanOrEqual(140);
+  });
+
+  it("holds out about 40 %, whole conversations at a time", () => {
+    const held = ITEMS.filter(heldOut);
+    expect(held.length / ITEMS.length).toBeGreaterThan(0.33);
+    expect(held.length / ITEMS.length).toBeLessThan(0.47);
+    for (const item of ITEMS) if (item.after) expect(heldOut(item), item.id).toBe(heldOut(byId.get(item.after)!));
+  });
+});
