@@ -1,4 +1,4 @@
-import { eq, isNull, ne, sql } from "drizzle-orm";
+import { eq, isNull, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { isbot } from "isbot";
 import { type AppEnv, eventsRecordedFor } from "../../platform/context";
@@ -27,49 +27,42 @@ const TOKEN = "[0-9A-Za-z]{43}";
 
 type Loaded = { link: PublicLink; view: InvoiceView; payable: boolean; firstView: boolean; sentTo: string | null };
 
-/** The invoice behind a token (one directory read, usually cached, then one shard batch), marking the first view. */
+/**
+ * The invoice behind a token: one directory read (usually cached in the isolate), then one shard batch of
+ * reads. Only the first view by a person writes: viewed_at and invoice.viewed, in a second batch.
+ */
 async function load(c: Context<AppEnv>, token: string, options: { view: boolean }): Promise<Loaded | null> {
   const link = await findPublicLink(c.env, platformOf(c), token, "invoice");
   if (!link) return null;
   const { tenant } = link;
   const id = link.subjectId;
-  const mine = (...conditions: Parameters<typeof tenant.scope>[1][]) =>
-    tenant.scope(invoices, eq(invoices.id, id), eq(invoices.publicToken, token), ...conditions);
-  // A person's first look sets viewed_at (not a link scanner's, not while the workspace is being moved).
-  const marksView = options.view && !link.moving && !isbot(c.req.header("user-agent") ?? "");
-  const now = Date.now();
-  const view = marksView
-    ? [
-        tenant.update(
-          invoices,
-          { viewedAt: now },
-          eq(invoices.id, id),
-          eq(invoices.publicToken, token),
-          isNull(invoices.viewedAt),
-          ne(invoices.status, "draft"),
-        ),
-        recordEvent(
-          tenant,
-          { type: "invoice.viewed", dataSql: sql`(SELECT ${rowJson(invoiceResource)} FROM ${invoices} WHERE ${mine()})`, onlyIfChanged: true },
-          now,
-        ),
-      ]
-    : [];
-  const reads = [
+  const mine = tenant.scope(invoices, eq(invoices.id, id), eq(invoices.publicToken, token));
+  const [found, customer, processor] = await tenant.batch([
     tenant.select(invoices, eq(invoices.id, id), eq(invoices.publicToken, token)),
-    tenant.select(customers, sql`${customers.id} = (SELECT ${invoices.customerId} FROM ${invoices} WHERE ${mine()})`),
+    tenant.select(customers, sql`${customers.id} = (SELECT ${invoices.customerId} FROM ${invoices} WHERE ${mine})`),
     tenant.selectFrom({ provider: paymentProcessors.provider }, paymentProcessors),
-  ] as const;
-  const results = await tenant.batch([...view, ...reads] as unknown as [(typeof reads)[0], ...(typeof reads)[number][]]);
-  const [found, customer, processor] = results.slice(view.length) as unknown as [
-    Awaited<(typeof reads)[0]>,
-    Awaited<(typeof reads)[1]>,
-    Awaited<(typeof reads)[2]>,
-  ];
+  ]);
   const invoice = found[0];
   if (!invoice || invoice.status === "draft") return null;
-  const firstView = marksView && invoice.viewedAt === now;
-  if (firstView) eventsRecordedFor(c, link.workspace);
+  const now = Date.now();
+  // A person's first look (not a link scanner's, not while the workspace is being moved).
+  const firstView = options.view && invoice.viewedAt === null && !link.moving && !isbot(c.req.header("user-agent") ?? "");
+  if (firstView) {
+    const [marked] = await tenant.batch([
+      tenant
+        .update(invoices, { viewedAt: now }, eq(invoices.id, id), eq(invoices.publicToken, token), isNull(invoices.viewedAt))
+        .returning({ id: invoices.id }),
+      recordEvent(
+        tenant,
+        { type: "invoice.viewed", dataSql: sql`(SELECT ${rowJson(invoiceResource)} FROM ${invoices} WHERE ${mine})`, onlyIfChanged: true },
+        now,
+      ),
+    ]);
+    if (marked.length > 0) {
+      invoice.viewedAt = now;
+      eventsRecordedFor(c, link.workspace);
+    }
+  }
   const payable = processor.length > 0 && (invoice.status === "sent" || invoice.status === "partially_paid") && invoice.total > invoice.amountPaid;
   return { link, view: invoiceView(invoice, customer[0], link.workspace.name, now), payable, firstView, sentTo: invoice.sentTo };
 }
