@@ -40,7 +40,18 @@ function refusal(ctx: Ctx, error: ApiErrorBody): string {
     return `The ${ctx.registry.get(name ?? "")?.title ?? name ?? ""} package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.`;
   }
   if (error.code === "forbidden") return `You don't have access to that. ${error.message}.`;
-  return error.message;
+  if (error.code === "validation_error") return askInstead(error);
+  if (error.code === "not_found") return "I couldn't find that record. Check the name or number and ask again.";
+  if (error.code === "invalid_transition" || error.code === "conflict") return error.message;
+  return "That didn't work just now. Please try again in a moment.";
+}
+
+/** A refused request, said as what to give instead: the fields by name, never the validator's own words. */
+function askInstead(error: ApiErrorBody): string {
+  const details = Array.isArray(error.details) ? (error.details as { path?: string }[]) : [];
+  const fields = [...new Set(details.map((detail) => (detail.path ?? "").split(".")[0]!.replaceAll("_", " ")).filter(Boolean))];
+  if (fields.length === 0) return "I couldn't do that with what you gave me. Could you say it another way?";
+  return `I need a different ${fields.join(" and ")}. Could you give ${fields.length === 1 ? "it" : "them"} again?`;
 }
 
 function formatValue(value: unknown, format: ValueFormat | undefined, record?: ApiRecord, currencyField = "currency"): string {
@@ -238,7 +249,10 @@ async function list(ctx: Ctx, plan: Extract<Plan, { intent: "count" | "list" }>)
   if (!result.ok)
     return {
       intent,
-      text: result.error.code === "validation_error" ? `I couldn't search ${resource.plural} that way: ${result.error.message}.` : refusal(ctx, result.error),
+      text:
+        result.error.code === "validation_error"
+          ? `I couldn't search ${resource.plural} that way. Try a status, a date range, an amount or a name.`
+          : refusal(ctx, result.error),
     };
   const total = Number(result.meta?.total ?? result.data.length);
   const described = plan.conditions.length > 0 ? ` (${plan.conditions.join(", ")})` : "";
