@@ -359,3 +359,36 @@ describe("reminding by hand, and the invoice's page in the web app", () => {
     expect((await page("GET", `/app/invoices/${draft.id}`, { cookie: viewer })).text).not.toContain("Send reminder");
   });
 });
+
+describe("the e-mail itself", () => {
+  it("is MIME with a text and an HTML part, the PDF attached, the workspace as sender name and the sender as Reply-To", async () => {
+    const ws = await signup("Mime & Co");
+    const draft = await draftInvoice(ws);
+    const { mimeMessage } = await import("../src/platform/mail/mime");
+    const { invoiceMailers } = await import("../src/packages/account/invoice-mail");
+    const { tenantOn } = await import("../src/platform/tenancy");
+    const { platform } = await import("../src/index");
+    const { name: shard } = await shardOf(ws.workspaceId);
+    const tenant = tenantOn(env, platform.registry, { id: ws.workspaceId, shard });
+    // The renderer the mail queue's consumer runs, and the MIME it sends through the binding.
+    const content = await invoiceMailers.invoice({ env, tenant, subjectId: draft.id, to: "ap@initech.example", fromName: "Mime & Co" });
+    if ("skip" in content) throw new Error(content.skip);
+    const raw = mimeMessage(
+      { from: "billing@business-platform.example", fromName: "Mime & Co", to: "ap@initech.example", replyTo: "owner@mime.example" },
+      content,
+    );
+    const { default: PostalMime } = await import("postal-mime");
+    const parsed = await PostalMime.parse(raw);
+    expect(parsed.from).toMatchObject({ name: "Mime & Co", address: "billing@business-platform.example" });
+    expect(parsed.to?.[0]?.address).toBe("ap@initech.example");
+    expect(parsed.replyTo?.[0]?.address).toBe("owner@mime.example");
+    expect(parsed.subject).toBe(`Invoice ${draft.number} from Mime & Co`);
+    expect(parsed.text).toContain("$1,680.00");
+    expect(parsed.html).toContain("$1,680.00");
+    expect(parsed.messageId).toBeTruthy();
+    expect(parsed.attachments).toHaveLength(1);
+    expect(parsed.attachments[0]).toMatchObject({ filename: `${draft.number}.pdf`, mimeType: "application/pdf" });
+    const pdf = new Uint8Array(parsed.attachments[0]!.content as ArrayBuffer);
+    expect(await pdfText(pdf)).toContain(draft.number);
+  });
+});
