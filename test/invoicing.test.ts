@@ -392,3 +392,25 @@ describe("the e-mail itself", () => {
     expect(await pdfText(pdf)).toContain(draft.number);
   });
 });
+
+describe("the e-mail on the wire", () => {
+  it("keeps every line within 78 characters (base64 parts), so no mail server refuses it", async () => {
+    const { mimeMessage } = await import("../src/platform/mail/mime");
+    const raw = mimeMessage(
+      { from: "billing@business-platform.example", fromName: "Zoë's Café", to: "ap@initech.example", replyTo: null },
+      {
+        subject: "Invoice € 1",
+        text: "Amount due: €1,234.00 · thank you",
+        html: `<p>${"x".repeat(2000)} €</p>`,
+        attachments: [{ filename: "a.pdf", contentType: "application/pdf", data: new Uint8Array(10_000) }],
+      },
+    );
+    const longest = Math.max(...raw.split(/\r?\n/).map((line) => line.length));
+    expect(longest).toBeLessThanOrEqual(78);
+    const { default: PostalMime } = await import("postal-mime");
+    const parsed = await PostalMime.parse(raw);
+    expect(parsed.text).toContain("€1,234.00 · thank you");
+    expect(parsed.from?.name).toBe("Zoë's Café");
+    expect(new Uint8Array(parsed.attachments[0]!.content as ArrayBuffer).length).toBe(10_000);
+  });
+});
