@@ -34,8 +34,8 @@ try {
   await page.getByRole("heading", { name: "Business Platform API" }).waitFor({ timeout: 30_000 });
   for (const tag of ["Contacts", "Invoices", "Webhooks", "Single sign-on"]) await page.getByText(tag, { exact: true }).first().waitFor({ timeout: 10_000 });
   await page.getByText("Invoices", { exact: true }).first().click();
-  await page.getByText("Send an invoice", { exact: false }).first().waitFor({ timeout: 10_000 });
-  await page.getByText("Send an invoice", { exact: false }).first().click();
+  await page.getByText("E-mail an invoice", { exact: false }).first().waitFor({ timeout: 10_000 });
+  await page.getByText("E-mail an invoice", { exact: false }).first().click();
   await page.waitForTimeout(1000);
   mkdirSync(join(screenshot, ".."), { recursive: true });
   await page.screenshot({ path: screenshot });
