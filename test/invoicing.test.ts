@@ -414,3 +414,27 @@ describe("the e-mail on the wire", () => {
     expect(new Uint8Array(parsed.attachments[0]!.content as ArrayBuffer).length).toBe(10_000);
   });
 });
+
+describe("the PDF's characters", () => {
+  it("prints what its fonts cannot draw as ?, and a currency symbol they lack as the code", async () => {
+    const ws = await signup("Zoë's Café");
+    const draft = await draftInvoice(
+      ws,
+      { currency: "INR" },
+      {
+        items: [
+          { description: "東京 consulting for Zoë", quantity: 2, unit_amount: 150000 },
+          { description: "€ fees", quantity: 1, unit_amount: 100 },
+        ],
+      },
+    );
+    const response = await exports.default.fetch(
+      new Request(`http://127.0.0.1:8787/api/v1/invoices/${draft.id}/pdf`, { headers: { authorization: `Bearer ${ws.token}` } }),
+    );
+    expect(response.status).toBe(200);
+    const content = await pdfText(new Uint8Array(await response.arrayBuffer()));
+    expect(content).toContain("?? consulting for Zoë");
+    expect(content).toContain("3,001.00 INR");
+    expect(content).toContain("Zoë's Café");
+  });
+});

@@ -39,14 +39,23 @@ export function formatCount(value: number): string {
 /** "in_progress" → "in progress". */
 export const words = (value: unknown) => String(value ?? "").replaceAll("_", " ");
 
-/** 153450 USD → "$1,534.50", 1500 JPY → "¥1,500": a currency's own symbol and decimals, for customer-facing documents. */
-export function formatCurrency(amount: number, currency: string): string {
+/**
+ * A formatter for one currency's amounts: 153450 USD → "$1,534.50", 1500 JPY → "¥1,500" (its own symbol and
+ * decimals, for customer-facing documents). Built once per document: an Intl.NumberFormat costs far more to
+ * make than to use.
+ */
+export function currencyFormatter(currency: string): (amount: number) => string {
   const digits = minorDigits(currency);
+  let format: Intl.NumberFormat;
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-      amount / 10 ** digits,
-    );
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
   } catch {
-    return formatMoney(amount, currency);
+    return (amount) => formatMoney(amount, currency);
   }
+  return (amount) => format.format(amount / 10 ** digits);
+}
+
+/** One amount in its currency's own notation ("$1,534.50"); for many, make a currencyFormatter. */
+export function formatCurrency(amount: number, currency: string): string {
+  return currencyFormatter(currency)(amount);
 }

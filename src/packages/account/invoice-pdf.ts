@@ -1,5 +1,5 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
-import { formatCurrency, formatMoney } from "../../platform/format";
+import { currencyFormatter, formatMoney } from "../../platform/format";
 import type { InvoiceView } from "./invoice-view";
 
 // A4 in points, and the page's margins.
@@ -12,13 +12,17 @@ const RULE = rgb(0.82, 0.84, 0.87);
 
 // The standard PDF fonts encode WinAnsi only (Latin-1 and a few more): anything else is drawn as "?".
 // Embedding a Unicode font would cost the bundle a font file and the PDF 50 ms of subsetting.
-const NOT_WIN_ANSI = /[^\n\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/g;
-const printable = (text: string) => text.replace(NOT_WIN_ANSI, "?");
+const WIN_ANSI = "\\n\\x20-\\x7e\\xa0-\\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ";
+const NOT_WIN_ANSI = new RegExp(`[^${WIN_ANSI}]`);
+const printable = (text: string) => text.replace(new RegExp(`[^${WIN_ANSI}]`, "g"), "?");
 
 /** Money as the customer reads it ("$1,534.50"), or "1,534.50 INR" where the symbol is not WinAnsi. */
-function money(amount: number, currency: string): string {
-  const formatted = formatCurrency(amount, currency);
-  return NOT_WIN_ANSI.test(formatted) ? formatMoney(amount, currency) : formatted;
+function moneyIn(currency: string): (amount: number) => string {
+  const format = currencyFormatter(currency);
+  return (amount) => {
+    const formatted = format(amount);
+    return NOT_WIN_ANSI.test(formatted) ? formatMoney(amount, currency) : formatted;
+  };
 }
 
 type Fonts = { regular: PDFFont; bold: PDFFont };
@@ -102,7 +106,7 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
   const fonts = { regular: await pdf.embedFont(StandardFonts.Helvetica), bold: await pdf.embedFont(StandardFonts.HelveticaBold) };
   const pages = new Pages(pdf, fonts);
   const right = WIDTH - MARGIN;
-  const currency = invoice.currency;
+  const money = moneyIn(invoice.currency);
 
   pages.text(invoice.workspaceName, MARGIN, { size: 18, bold: true });
   pages.text(`Invoice ${invoice.number}`, right, { size: 14, bold: true, right: true });
@@ -136,9 +140,9 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
     pages.room(lines.length * 13 + 6, () => tableHeader(pages));
     pages.text(lines[0]!, COLUMNS.description);
     pages.text(String(item.quantity), COLUMNS.quantity, { right: true });
-    pages.text(money(item.unit_amount, currency), COLUMNS.unit, { right: true });
+    pages.text(money(item.unit_amount), COLUMNS.unit, { right: true });
     pages.text(`${item.tax_rate}%`, COLUMNS.tax, { right: true });
-    pages.text(money(item.amount, currency), COLUMNS.amount, { right: true });
+    pages.text(money(item.amount), COLUMNS.amount, { right: true });
     for (const more of lines.slice(1)) {
       pages.y -= 13;
       pages.text(more, COLUMNS.description);
@@ -159,7 +163,7 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
   pages.room(totals.length * 16 + 10);
   for (const [label, amount, bold] of totals) {
     pages.text(label, 400, { bold, color: bold ? INK : MUTED });
-    pages.text(money(amount, currency), right, { bold, right: true });
+    pages.text(money(amount), right, { bold, right: true });
     pages.y -= 16;
   }
 

@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import { type AppEnv, eventsRecordedFor } from "../../platform/context";
 import { newNonce } from "../../platform/docs";
 import { recordEvent } from "../../platform/events";
-import { formatCurrency } from "../../platform/format";
+import { currencyFormatter } from "../../platform/format";
 import { logError } from "../../platform/log";
 import { findPublicLink, type PublicLink } from "../../platform/public-links";
 import { rowJson } from "../../platform/resource/row-json";
@@ -101,7 +101,7 @@ h2{font-size:1.6rem;margin:.25rem 0 0}.due{font-size:2.2rem;font-weight:700;marg
 
 function PublicInvoice(props: { view: InvoiceView; token: string; payable: boolean; paidNotice: boolean }) {
   const { view, token } = props;
-  const money = (amount: number) => formatCurrency(amount, view.currency);
+  const money = currencyFormatter(view.currency);
   const badge = view.status === "paid" ? "paid" : view.status === "void" ? "void" : view.overdue ? "overdue" : "";
   return (
     <main>
