@@ -99,7 +99,7 @@ export const paymentResource: ResourceDefinition<typeof payments, never, never, 
   // Payments are recorded and reversed through their own routes (routes/payments.ts).
   // No timeline route either: GET /payments/{id}/events would share its URL shape with Stripe's webhook
   // (POST /payments/stripe/{workspace_id}), which typed-client generators refuse as ambiguous. A payment's one
-  // event, payment.received, is on its invoice's page.
+  // event, payment.received, still reaches webhooks; its page shows its dates.
   routes: { create: false, update: false, delete: false, batch: false, timeline: false },
   examples: {
     create: { invoice_id: 1, amount: 12550, method: "bank_transfer", paid_at: "2026-11-23T10:15:00Z" },
