@@ -290,3 +290,19 @@ describe("the optional Workers AI planner", () => {
     expect(res.json.data.reply.text).toBe("Outstanding: 1,500.00 USD.");
   });
 });
+
+describe("the kind of record is never swapped", () => {
+  it("does not make a contact of 'new lead …' or 'add a customer …' (it says what it can do instead), and still creates contacts", async () => {
+    const ws = await signup();
+    await setPlan(ws, "enterprise");
+    for (const message of ["new lead tom baker, tom@contoso.com", "add a customer Wonka, ap@wonka.example"]) {
+      const res = await call("POST", "/assistant/messages", { token: ws.token, body: { message } });
+      expect(res.status).toBe(200);
+      expect(res.json.data.reply.action, message).toBeUndefined();
+      expect(res.json.data.reply.intent).toBe("unknown");
+    }
+    expect((await call("GET", "/contacts", { token: ws.token })).json.data).toEqual([]);
+    const contact = await call("POST", "/assistant/messages", { token: ws.token, body: { message: "add contact Ada Lovelace ada@example.com" } });
+    expect(contact.json.data.reply.action.kind).toBe("create_contact");
+  });
+});

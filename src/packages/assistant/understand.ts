@@ -303,6 +303,8 @@ export async function understand(message: string, now: number, registry: Package
     intent = "action.create_contact";
   if (intent === "greeting" || intent === "help") return { intent };
   if (intent.startsWith("action.")) {
+    // "add a lead …", "new customer …": the kind of record the words name is never swapped for another.
+    if (createsAnotherKind(intent.slice(7), w)) return { intent: "unknown" };
     const plan = planAction(intent.slice(7), w, now);
     // "finished tasks", "deals we lost": a plural noun and nothing to act on is a list.
     if (plan && plan.intent === "action" && plan.missing.length > 0) {
@@ -567,6 +569,16 @@ const ACTION_VERBS: ReadonlySet<string> = new Set(
     " ",
   ),
 );
+
+/** A create action whose verb is followed by another resource's noun ("new lead tom baker, tom@…" is not a contact). */
+function createsAnotherKind(name: string, w: Words): boolean {
+  const action = w.catalog.actions.find((candidate) => candidate.skill.name === name)?.skill;
+  if (!action || !name.startsWith("create_")) return false;
+  const noun = /\b(?:add|create|new|make|save|register|log)\s+(?:an?\s+|the\s+|one\s+)?(?:new\s+)?([a-z-]+)/.exec(w.text)?.[1];
+  if (!noun) return false;
+  const named = w.catalog.resources.find(({ skill }) => [skill.singular, skill.plural, ...(skill.synonyms ?? [])].some((word) => word.toLowerCase() === noun));
+  return named !== undefined && named.skill.resource !== action.resource;
+}
 
 function planAction(name: string, w: Words, now: number): Plan | null {
   const entry = w.catalog.actions.find((candidate) => candidate.skill.name === name);
