@@ -232,6 +232,15 @@ try {
   await page.waitForURL(new RegExp(`/app/customers/${customerId}$`));
   step("searched from the header and opened the customer");
 
+  // Settings → Chat: a wrong linking code is shown next to its field.
+  await page.goto(`${server.url}/app/settings/chat`);
+  await page.fill("#code", "AAAA-AAAA");
+  await page.click("main form button[type=submit]");
+  await page.locator("#code-error").waitFor();
+  await accessible(page, "Settings → Chat");
+  await shot("settings-chat", false);
+  step("Settings → Chat refuses a wrong linking code next to its field");
+
   // Every page visited, at 390 px: nothing scrolls sideways (and the navigation folds behind Menu).
   const phone = await offlinePage(browser, { viewport: { width: 390, height: 844 } });
   phone.page.on("dialog", (dialog) => dialog.accept());

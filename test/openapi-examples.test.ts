@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { routersOf } from "../src/platform/create";
+import { sha256Hex } from "../src/platform/crypto";
 import { call, create, freshIp, setPlan, signup, type Workspace } from "./helpers";
 
 /**
@@ -179,8 +180,7 @@ const SETUP: Record<string, (f: Fixture, example: Record<string, unknown>) => Pr
     const code = String(example.code)
       .toUpperCase()
       .replace(/[^A-Z0-9]/g, "");
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code)));
-    const hash = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    const hash = await sha256Hex(code);
     await env.DB.prepare(
       "INSERT OR REPLACE INTO chat_link_codes (code_hash, workspace_id, provider, chat_user_id, chat_user_name, expires_at) VALUES (?, ?, 'telegram', '42', 'ada', ?)",
     )

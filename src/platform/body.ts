@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 
@@ -54,7 +54,20 @@ export function jsonBody(beaconPaths: ReadonlySet<string> = new Set(), rawPrefix
   };
 }
 
+/**
+ * The raw bytes of a signed inbound request (its signature covers them exactly), read up to `limit`: a
+ * declared or actual length over it → 413 before anything is verified.
+ */
+export async function rawBody(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
+  if (Number(c.req.header("content-length") ?? 0) > limit) throw tooLarge(limit);
+  return c.req.raw.body ? readLimitedBytes(c.req.raw.body, limit) : new Uint8Array();
+}
+
 async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new TextDecoder().decode(await readLimitedBytes(stream, MAX_BODY_BYTES));
+}
+
+async function readLimitedBytes(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -62,9 +75,9 @@ async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> 
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -74,9 +87,9 @@ async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> 
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
-function tooLarge(): ApiError {
-  return new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes`);
+function tooLarge(limit = MAX_BODY_BYTES): ApiError {
+  return new ApiError("payload_too_large", `The request body exceeds ${limit} bytes`);
 }

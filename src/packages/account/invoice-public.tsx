@@ -11,9 +11,9 @@ import { rowJson } from "../../platform/resource/row-json";
 import { platformOf } from "../../platform/services";
 import { invoicePdf } from "./invoice-pdf";
 import { pdfResponse } from "./invoice-sending";
-import { type InvoiceView, invoiceView } from "./invoice-view";
+import { type InvoiceView, invoiceReads, invoiceView } from "./invoice-view";
 import { invoiceResource } from "./invoices";
-import { customers, invoices, paymentProcessors } from "./schema";
+import { invoices, paymentProcessors } from "./schema";
 import { createCheckout, processorKeys } from "./stripe";
 
 /**
@@ -38,8 +38,7 @@ async function load(c: Context<AppEnv>, token: string, options: { view: boolean 
   const id = link.subjectId;
   const mine = tenant.scope(invoices, eq(invoices.id, id), eq(invoices.publicToken, token));
   const [found, customer, processor] = await tenant.batch([
-    tenant.select(invoices, eq(invoices.id, id), eq(invoices.publicToken, token)),
-    tenant.select(customers, sql`${customers.id} = (SELECT ${invoices.customerId} FROM ${invoices} WHERE ${mine})`),
+    ...invoiceReads(tenant, eq(invoices.id, id), eq(invoices.publicToken, token)),
     tenant.selectFrom({ provider: paymentProcessors.provider }, paymentProcessors),
   ]);
   const invoice = found[0];

@@ -157,11 +157,7 @@ export const invoiceSendingRoutes = newRouter()
     }
     // First send: the directory learns which workspace the new token opens (the only other database written).
     if (sent[0]!.publicToken === candidate) await createPublicLink(directoryOf(c), candidate, "invoice", id, now);
-    await enqueueMail(
-      c.env,
-      { id: principal.workspace.id, shard: principal.shard },
-      queued.map((message) => message.id),
-    );
+    await enqueueMail(c.env, principal.shard, queued);
     return c.json({ success: true as const, data: toInvoice(row as Parameters<typeof toInvoice>[0]) }, 200);
   })
   .openapi(remind, async (c) => {
@@ -186,7 +182,7 @@ export const invoiceSendingRoutes = newRouter()
             now,
           )} FROM ${invoices} WHERE ${tenant.scope(invoices, open)}`,
         )
-        .returning({ id: mailMessages.id }),
+        .returning({ id: mailMessages.id, workspaceId: mailMessages.workspaceId }),
       readBack(invoiceResource, tenant, id),
     ]);
     if (!row) throw ApiError.notFound("invoice");
@@ -195,11 +191,7 @@ export const invoiceSendingRoutes = newRouter()
       const message = `Cannot remind of an invoice that is ${status}`;
       throw new ApiError("invalid_transition", message, { details: [{ path: "status", message, from: status, allowed_from: ["sent", "partially_paid"] }] });
     }
-    await enqueueMail(
-      c.env,
-      { id: principal.workspace.id, shard: principal.shard },
-      queued.map((message) => message.id),
-    );
+    await enqueueMail(c.env, principal.shard, queued);
     return c.json({ success: true as const, data: toInvoice(row as Parameters<typeof toInvoice>[0]) }, 200);
   })
   .openapi(deliveries, async (c) => {

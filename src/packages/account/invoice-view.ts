@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { words } from "../../platform/format";
 import type { Row } from "../../platform/resource/definition";
 import type { Tenant } from "../../platform/tenancy";
@@ -81,11 +81,16 @@ export function invoiceView(invoice: InvoiceRow, customer: CustomerRow | undefin
   };
 }
 
+/** The statements that read an invoice (matching `conditions`) and its customer, for one batch. */
+export function invoiceReads(tenant: Tenant, ...conditions: SQL[]) {
+  return [
+    tenant.select(invoices, ...conditions),
+    tenant.select(customers, sql`${customers.id} = (SELECT ${invoices.customerId} FROM ${invoices} WHERE ${tenant.scope(invoices, ...conditions)})`),
+  ] as const;
+}
+
 /** The invoice and its customer in one round trip, or null when the workspace has no such invoice. */
 export async function loadInvoice(tenant: Tenant, id: number): Promise<{ invoice: InvoiceRow; customer: CustomerRow | undefined } | null> {
-  const [found, customer] = await tenant.batch([
-    tenant.select(invoices, eq(invoices.id, id)),
-    tenant.select(customers, sql`${customers.id} = (SELECT ${invoices.customerId} FROM ${invoices} WHERE ${tenant.scope(invoices, eq(invoices.id, id))})`),
-  ]);
+  const [found, customer] = await tenant.batch(invoiceReads(tenant, eq(invoices.id, id)));
   return found[0] ? { invoice: found[0], customer: customer[0] } : null;
 }

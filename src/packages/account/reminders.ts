@@ -63,11 +63,5 @@ export const sweepReminders = onEveryShard("invoice reminders", async (shard, no
       .returning({ id: mailMessages.id, workspaceId: mailMessages.workspaceId }),
     shard.update(invoices, { remindersSent: stageOn(day), updatedAt: now }).where(chosen),
   ]);
-  for (const [workspaceId, rows] of Map.groupBy(queued, (row) => row.workspaceId)) {
-    await enqueueMail(
-      env,
-      { id: workspaceId, shard: shardName },
-      rows.map((row) => row.id),
-    );
-  }
+  await enqueueMail(env, shardName, queued);
 });

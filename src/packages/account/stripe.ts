@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { access } from "../../platform/auth/permissions";
+import { rawBody } from "../../platform/body";
 import { configOf } from "../../platform/config";
 import { type Env, eventsRecordedFor } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
@@ -142,9 +143,7 @@ async function bookSession(tenant: Tenant, session: Stripe.Checkout.Session): Pr
 
 export const stripeWebhookRoutes = newRouter().openapi(webhook, async (c) => {
   const { workspace_id: workspaceId } = c.req.valid("param");
-  if (Number(c.req.header("content-length") ?? 0) > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
-  const body = await c.req.text();
-  if (body.length > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
+  const body = new TextDecoder().decode(await rawBody(c, MAX_BODY));
   const signature = c.req.header("stripe-signature");
   if (!signature) throw badSignature("is missing");
   // The URL names the workspace; only its own webhook secret can make the signature check pass.

@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { packageDisabled, unauthorized } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
 import { buildPrincipal, principalColumns } from "../../platform/auth/principal";
+import { rawBody } from "../../platform/body";
 import { configOf } from "../../platform/config";
 import type { AppEnv } from "../../platform/context";
-import { ApiError } from "../../platform/errors";
 import { publicOrigin } from "../../platform/http/origin";
 import { newRouter } from "../../platform/http/router";
 import { defineRoute, jsonContent } from "../../platform/openapi";
@@ -112,9 +112,7 @@ const LINK_HELP = "Link your chat account first: send /link here, then enter the
  */
 async function receive(c: Context<AppEnv>, provider: Provider, workspaceId: number): Promise<{ answer: Answer; incoming: Incoming | null }> {
   const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-  if (Number(c.req.header("content-length") ?? 0) > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
-  const body = new Uint8Array(await c.req.raw.arrayBuffer());
-  if (body.length > MAX_BODY) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_BODY} bytes`);
+  const body = await rawBody(c, MAX_BODY);
   // The workspace is named by the URL, not by a credential: the signature below decides whether to believe it.
   const named = directoryFor(c.env, platformOf(c).registry, workspaceId);
   const integration = await named

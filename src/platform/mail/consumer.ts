@@ -133,11 +133,5 @@ export const sweepLostMail: Sweep = onEveryShard("lost mail", async (shard, now,
       )} LIMIT 100)`,
     )
     .returning({ id: mailMessages.id, workspaceId: mailMessages.workspaceId });
-  const byWorkspace = Map.groupBy(due, (row) => row.workspaceId);
-  for (const [workspaceId, rows] of byWorkspace)
-    await enqueueMail(
-      env,
-      { id: workspaceId, shard: shardName },
-      rows.map((row) => row.id),
-    );
+  await enqueueMail(env, shardName, due);
 });

@@ -23,7 +23,7 @@ export function queueMail(tenant: Tenant, mail: QueuedMail, now: number, options
   const where = options.onlyIfChanged ? sql`changes() > 0` : sql`1`;
   return tenant
     .insertSelect(mailMessages, sql`SELECT ${queuedMessage({ ...mail, workspaceId: tenant.workspaceId }, now)} WHERE ${where}`)
-    .returning({ id: mailMessages.id });
+    .returning({ id: mailMessages.id, workspaceId: mailMessages.workspaceId });
 }
 
 /**
@@ -36,12 +36,20 @@ export function queuedMessage(mail: QueuedMail & { workspaceId: number | SQL }, 
   return sql`NULL, ${mail.workspaceId}, ${mail.kind}, ${mail.subjectId}, ${mail.to}, ${mail.replyTo}, ${mail.fromName}, 'queued', 0, NULL, ${now}, NULL, NULL, ${now}, ${now}`;
 }
 
-/** Hands committed messages to the queue; a failure is logged and left to the sweep (the row stays queued). */
-export async function enqueueMail(env: Env, workspace: { id: number; shard: string }, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  try {
-    await env.MAIL_QUEUE.sendBatch(ids.map((id) => ({ body: { id, workspaceId: workspace.id, shard: workspace.shard } satisfies MailJob })));
-  } catch (error) {
-    logError("mail: enqueue failed; the sweep will retry", error, { workspace_id: workspace.id });
+/** The queue takes at most this many messages per sendBatch. */
+const SEND_BATCH = 100;
+
+/**
+ * Hands committed messages (of one or many workspaces on a shard) to the queue; a failure is logged and left
+ * to the sweep (the rows stay queued).
+ */
+export async function enqueueMail(env: Env, shard: string, messages: { id: number; workspaceId: number }[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += SEND_BATCH) {
+    const chunk = messages.slice(i, i + SEND_BATCH);
+    try {
+      await env.MAIL_QUEUE.sendBatch(chunk.map(({ id, workspaceId }) => ({ body: { id, workspaceId, shard } satisfies MailJob })));
+    } catch (error) {
+      logError("mail: enqueue failed; the sweep will retry", error, { messages: chunk.length });
+    }
   }
 }
