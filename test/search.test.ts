@@ -121,6 +121,10 @@ describe("a record's timeline and lists by id", () => {
     expect((await call("GET", `/contacts?ids=${made[0].id}`, { token: other.token })).json.data).toEqual([]);
     expectError(await call("GET", "/contacts?ids=1,x", { token: ws.token }), 400, "validation_error");
     expectError(await call("GET", `/contacts?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`, { token: ws.token }), 400, "validation_error");
+    // A full 100 ids with other filters stays within D1's 100 bound variables (the list is one JSON value).
+    const hundred = Array.from({ length: 100 }, (_, i) => made[0].id + i).join(",");
+    const full = await call("GET", `/contacts?ids=${hundred}&q=a&created_after=2020-01-01T00:00:00Z&limit=100`, { token: ws.token });
+    expect(full.status, full.text).toBe(200);
   });
 
   it("?expand= adds the referenced records by name, read in the same statement, and needs the caller's read of them", async () => {

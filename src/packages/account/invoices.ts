@@ -11,7 +11,7 @@ import type { ResourceDefinition, Row } from "../../platform/resource/definition
 import { anyOf, booleanFilter, dateBound, integerValue, numberBound } from "../../platform/resource/filters";
 import { loadRow, readBack } from "../../platform/resource/writes";
 import { qualified, sameWorkspace, tenantOf } from "../../platform/tenancy";
-import { isoTimestamp, today } from "../../platform/time";
+import { clock, isoTimestamp, today } from "../../platform/time";
 import { toMajorUnits } from "../../platform/web/form-body";
 import { InvoicePanel } from "./invoice-panel";
 import { computeInvoice } from "./money";
@@ -275,7 +275,7 @@ export const invoiceResource: ResourceDefinition<typeof invoices, z.infer<typeof
     status: anyOf(invoices.status, z.enum(INVOICE_STATUSES), "Status (comma list = any of)"),
     customer_id: anyOf(invoices.customerId, integerValue, "Customer id (comma list = any of)"),
     overdue: booleanFilter(
-      (overdue) => (overdue ? outstanding(Date.now()) : not(outstanding(Date.now()))),
+      (overdue) => (overdue ? outstanding(clock.now()) : not(outstanding(clock.now()))),
       "true: sent or partially paid and past due_date; false: all others",
     ),
     issued_after: dateBound(invoices.issueDate, "after", "Issued on or after this date (YYYY-MM-DD)"),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { asc, count, desc, gte, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { asc, count, desc, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { HmacKey } from "../config";
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from "../pagination";
@@ -101,7 +101,8 @@ export async function listPage(
   for (const [name, filter] of Object.entries(def.filters)) {
     if (query[name] !== undefined) conditions.push(filter.where(query[name] as never));
   }
-  if (query.ids !== undefined) conditions.push(inArray(table.id, query.ids));
+  // One bound JSON array, not one variable per id: 100 ids plus the page's own would pass D1's 100-variable cap.
+  if (query.ids !== undefined) conditions.push(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(query.ids)}))`);
   if (query.created_after !== undefined) conditions.push(gte(table.createdAt, query.created_after));
   if (query.created_before !== undefined) conditions.push(lte(table.createdAt, query.created_before));
   if (query.updated_after !== undefined) conditions.push(gte(table.updatedAt, query.updated_after));
