@@ -1,12 +1,39 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { demoSql } from "./scripts/seed.mjs";
 import { startStripeStandIn } from "./test/stripe-stand-in.mjs";
+
+/**
+ * The blind evaluation's "now" (EVAL_NOW of test/assistant-eval-v2/split.ts, Wednesday 2026-11-18 15:00 UTC),
+ * repeated here so that loading the config does not load the set; the evaluation checks that both agree.
+ */
+const EVAL_NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
+
+/** scripts/seed.mjs's TABLES (not exported there): the demo's ids start after each table's max id, here 0. */
+const SEED_TABLES = [
+  "workspaces",
+  "users",
+  "employees",
+  "contacts",
+  "leads",
+  "customers",
+  "invoices",
+  "payments",
+  "deals",
+  "projects",
+  "tasks",
+  "job_openings",
+  "candidates",
+  "time_entries",
+];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const analyticsMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-analytics"));
   const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shard", "SHARD_1"));
+  // The seeded demo company as of the blind evaluation's "now" (test/assistant-eval-v2.eval.test.ts seeds it).
+  const demo: string[] = demoSql(Object.fromEntries(SEED_TABLES.map((table) => [table, 0])), EVAL_NOW);
   // A local server standing in for Stripe's API (see the file): lives as long as the test run.
   const stripe = await startStripeStandIn();
   return {
@@ -20,6 +47,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_ANALYTICS_MIGRATIONS: analyticsMigrations,
             TEST_SHARD_MIGRATIONS: shardMigrations,
+            TEST_DEMO_SQL: demo,
             ALLOW_INSECURE_WEBHOOK_URLS: "true",
             CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
             STRIPE_API_BASE: stripe.base,

@@ -17,19 +17,26 @@ afterEach(() => {
   clock.now = realNow;
 });
 
+type Reply = {
+  text: string;
+  intent: string;
+  data?: any;
+  records?: { resource: string; id: number; label: string }[];
+  action?: { id: string; kind: string; summary: string; expires_at: string };
+};
+
 async function ask(token: string, message: string, conversationId?: string) {
   const res = await call("POST", "/assistant/messages", { token, body: { message, ...(conversationId ? { conversation_id: conversationId } : {}) } });
   expect(res.status, res.text).toBe(200);
-  return res.json.data as {
-    conversation_id: string;
-    reply: {
-      text: string;
-      intent: string;
-      data?: any;
-      records?: { resource: string; id: number; label: string }[];
-      action?: { id: string; kind: string; summary: string; expires_at: string };
-    };
-  };
+  return res.json.data as { conversation_id: string; reply: Reply };
+}
+
+/** The call a proposed action would make. */
+async function requestOf(token: string, reply: Reply) {
+  expect(reply.action, reply.text).toBeDefined();
+  const res = await call("GET", `/assistant/actions/${reply.action!.id}`, { token });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data.request as { method: string; path: string; body?: Record<string, unknown> };
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -39,7 +46,7 @@ async function company() {
   const ws = await signup("Assist Co");
   await setPlan(ws, "enterprise");
   const ada = await create(ws, "contacts", { name: "Ada Lovelace", email: "ada@example.com", phone: "+442071234567", company: "Analytical Engines" });
-  await create(ws, "contacts", { name: "Alan Turing", email: "alan@example.com" });
+  const alan = await create(ws, "contacts", { name: "Alan Turing", email: "alan@example.com" });
   const acme = await create(ws, "customers", { name: "Acme", email: "ap@acme.example", currency: "USD" });
   const invoice = await create(ws, "invoices", {
     customer_id: acme.id,
@@ -51,131 +58,268 @@ async function company() {
   expect((await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token })).status).toBe(200);
   await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 3450 } });
   const website = await create(ws, "projects", { name: "Website" });
-  const ana = await create(ws, "employees", { name: "Ana Garcia", email: "ana@assist.co", department: "Engineering", date_of_joining: "2026-01-10" });
-  await create(ws, "employees", { name: "Linus Torvalds", email: "linus@assist.co", department: "Engineering", date_of_joining: "2025-03-01" });
-  await create(ws, "employees", { name: "Grace Hopper", email: "grace@assist.co", department: "Sales", date_of_joining: "2024-05-01" });
+  const ana = await create(ws, "employees", {
+    name: "Ana Garcia",
+    email: "ana@assist.co",
+    department: "Engineering",
+    designation: "Engineer",
+    date_of_joining: "2026-01-10",
+  });
+  const linus = await create(ws, "employees", { name: "Linus Torvalds", email: "linus@assist.co", department: "Engineering", date_of_joining: "2025-03-01" });
+  const grace = await create(ws, "employees", { name: "Grace Hopper", email: "grace@assist.co", department: "Sales", date_of_joining: "2024-05-01" });
   const task = await create(ws, "tasks", { title: "Write copy", project_id: website.id, assignee_id: ana.id, due_date: today() });
-  await create(ws, "tasks", { title: "Ship it", project_id: website.id, due_date: "2099-01-01" });
+  const shipped = await create(ws, "tasks", { title: "Ship it", project_id: website.id, due_date: "2099-01-01", status: "done" });
   const bigCo = await create(ws, "deals", { name: "Big Co", value: 2_500_000, currency: "USD", stage: "negotiation" });
-  await create(ws, "deals", { name: "Small Fry", value: 50_000, currency: "USD", stage: "negotiation" });
-  await create(ws, "deals", { name: "Acme East", value: 100_000, currency: "USD" });
-  await create(ws, "deals", { name: "Acme West", value: 100_000, currency: "USD" });
-  await create(ws, "leads", { name: "Sophie", email: "sophie@lead.example", source: "website" });
-  await create(ws, "leads", { name: "Bob", email: "bob@lead.example", source: "referral" });
-  return { ws, ada, invoice, website, ana, task, bigCo };
+  const smallFry = await create(ws, "deals", { name: "Small Fry", value: 50_000, currency: "USD", stage: "negotiation" });
+  const east = await create(ws, "deals", { name: "Acme East", value: 100_000, currency: "USD" });
+  const west = await create(ws, "deals", { name: "Acme West", value: 120_000, currency: "USD" });
+  const sophie = await create(ws, "leads", { name: "Sophie Brown", email: "sophie@lead.example", source: "website" });
+  await create(ws, "leads", { name: "Bob Stone", email: "bob@lead.example", source: "referral" });
+  const opening = await create(ws, "job-openings", { title: "Backend Engineer", department: "Engineering" });
+  const candidate = await create(ws, "candidates", { job_opening_id: opening.id, name: "Joan Clarke", email: "joan@mail.example" });
+  return { ws, ada, alan, acme, invoice, website, ana, linus, grace, task, shipped, bigCo, smallFry, east, west, sophie, opening, candidate };
 }
 
-describe("the assistant answers from the workspace's data", () => {
-  it("metrics: revenue, outstanding, headcount in a department", async () => {
-    const { ws } = await company();
-    const revenue = await ask(ws.token, "revenue this month");
-    expect(revenue.reply.intent).toBe("metric");
-    expect(revenue.reply.text).toBe("Revenue this month: 34.50 USD.");
-    expect(revenue.reply.data).toMatchObject({ widget: "account.revenue", data: { value: { USD: 3450 } } });
-    const outstanding = await ask(ws.token, "how much is outstanding?");
-    expect(outstanding.reply.text).toBe("Outstanding: 1,500.00 USD.");
-    const headcount = await ask(ws.token, "headcount in engineering");
-    expect(headcount.reply.text).toBe("Headcount in Engineering: 2.");
-    const winRate = await ask(ws.token, "win rate this quarter");
-    expect(winRate.reply).toMatchObject({ intent: "metric", data: { widget: "sales.win_rate", data: { value: null } } });
-  });
-
-  it("lists with filters, amounts and people, capped at 10 with the rest counted", async () => {
-    const { ws, invoice, ana, task } = await company();
-    const overdue = await ask(ws.token, "overdue invoices");
-    expect(overdue.reply.intent).toBe("list");
-    expect(overdue.reply.records).toEqual([{ resource: "invoices", id: invoice.id, label: `${invoice.number} (1,534.50 USD)` }]);
-    expect(overdue.reply.text).toContain("1,500.00 USD due");
-    const deals = await ask(ws.token, "open deals in negotiation over 10,000");
-    expect(deals.reply.records!.map((r) => r.label)).toEqual(["Big Co (25,000.00 USD)"]);
+describe("questions are read as queries over the resources' definitions", () => {
+  it("keeps every filter: negation, comparisons on money and dates, states and references combined", async () => {
+    const { ws, task, shipped, bigCo, smallFry, invoice } = await company();
+    const notDone = await ask(ws.token, "tasks that arent done");
+    expect(notDone.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    expect(notDone.reply.data.answer.ids).not.toContain(shipped.id);
+    const big = await ask(ws.token, "open deals in negotiation over 10k");
+    expect(big.reply.data.answer.ids).toEqual([bigCo.id]);
+    const small = await ask(ws.token, "deals under $1,000");
+    expect(small.reply.data.answer.ids).toEqual([smallFry.id]);
+    // "overdue by more than 60 days" is a date comparison, not an amount of 60.
+    const late = await ask(ws.token, "invoices overdue by more than 60 days");
+    expect(late.reply.data.answer.ids).toEqual([invoice.id]);
+    expect(late.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "due_date", op: "lt" })]));
     const mine = await ask(ws.token, "tasks due this week assigned to Ana");
-    expect(mine.reply.records).toEqual([{ resource: "tasks", id: task.id, label: `task ${task.id} "Write copy"` }]);
-    expect(mine.reply.text).toContain(`for ${ana.name.split(" ")[0]}`);
+    expect(mine.reply.data.answer.ids).toEqual([task.id]);
     const leads = await ask(ws.token, "leads from the website");
-    expect(leads.reply.records!.map((r) => r.label)).toEqual(["Sophie"]);
-    const count = await ask(ws.token, "how many contacts do we have");
-    expect(count.reply).toMatchObject({ intent: "metric", text: "2 contacts.", data: { value: 2 } });
-
-    for (let i = 0; i < 12; i++) await create(ws, "contacts", { name: `Person ${i}`, email: `p${i}@example.com` });
-    const all = await ask(ws.token, "list all contacts");
-    expect(all.reply.records).toHaveLength(10);
-    expect(all.reply.text).toMatch(/^14 contacts:/);
-    expect(all.reply.text).toMatch(/…and 4 more\.$/);
+    expect(leads.reply.records!.map((r) => r.label)).toEqual(["Sophie Brown"]);
   });
 
-  it("lookups by name (typos too) and by number; ambiguity is asked back, never guessed", async () => {
-    const { ws, ada, invoice } = await company();
-    const phone = await ask(ws.token, "phone of Ada Lovelace");
+  it("dates a period by the verb's own date field (won → closed_at, joined → date_of_joining)", async () => {
+    const { ws, bigCo, linus } = await company();
+    expect((await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } })).status).toBe(200);
+    const won = await ask(ws.token, "deals we won this month");
+    expect(won.reply.data.query.period.field).toBe("closed_at");
+    expect(won.reply.data.answer.ids).toEqual([bigCo.id]);
+    // The period is always said.
+    expect(won.reply.text).toMatch(/won in [A-Z][a-z]+ \d{4}/);
+    const joined = await ask(ws.token, "who joined in 2025");
+    expect(joined.reply.data.query).toMatchObject({ resource: "employees", period: { field: "date_of_joining", from: "2025-01-01", to: "2025-12-31" } });
+    expect(joined.reply.data.answer.ids).toEqual([linus.id]);
+  });
+
+  it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {
+    const { ws, acme, bigCo, west } = await company();
+    expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    const pipeline = await ask(ws.token, "total value of open deals");
+    expect(pipeline.reply.data.answer).toMatchObject({ fn: "sum", field: "value", value: { USD: 2_770_000 } });
+    const byStage = await ask(ws.token, "deals by stage");
+    expect(byStage.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
+    expect(Object.fromEntries(byStage.reply.data.answer.groups.map((g: { key: string; value: number }) => [g.key, g.value]))).toEqual({
+      negotiation: 2,
+      initial_contact: 2,
+    });
+    const owed = await ask(ws.token, "which customers owe us the most");
+    expect(owed.reply.data.answer).toMatchObject({
+      kind: "groups",
+      group_by: "customer_id",
+      groups: [{ key: acme.id, label: "Acme", value: { USD: 150_000 } }],
+    });
+    const top = await ask(ws.token, "top 2 deals by value");
+    expect(top.reply.data.answer.ids).toEqual([bigCo.id, west.id]);
+    expect((await ask(ws.token, "biggest deal")).reply.data.answer.ids).toEqual([bigCo.id]);
+    expect((await ask(ws.token, "average deal size")).reply.data.answer).toMatchObject({ fn: "avg", value: { USD: 692_500 } });
+  });
+
+  it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {
+    const { ws, ana, task, ada, invoice } = await company();
+    const owes = await ask(ws.token, "does acme owe us anything");
+    expect(owes.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "amount_due", value: { USD: 150_000 } });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 150 });
+    const hours = await ask(ws.token, "how many hours did ana garcia log this month");
+    expect(hours.reply.data.answer).toMatchObject({ fn: "sum", field: "minutes", value: 150 });
+    expect(hours.reply.text).toContain("2 h 30 min");
+    const phone = await ask(ws.token, "phone of ada lovelce");
     expect(phone.reply).toMatchObject({
       intent: "lookup",
-      text: "The phone of Ada Lovelace is +442071234567.",
-      records: [{ resource: "contacts", id: ada.id, label: "Ada Lovelace" }],
+      records: [{ resource: "contacts", id: ada.id }],
+      data: { answer: { ids: [ada.id], field: "phone" } },
     });
-    expect((await ask(ws.token, "what's the email of ada lovelce")).reply.text).toBe("The email of Ada Lovelace is ada@example.com.");
+    expect(phone.reply.text).toBe("The phone of Ada Lovelace is +442071234567.");
     const status = await ask(ws.token, `status of ${invoice.number}`);
     expect(status.reply.text).toBe(`The status of ${invoice.number} (1,534.50 USD) is partially paid.`);
-    const number = invoice.number.replace("INV-", "").replace(/^0+/, "");
-    expect((await ask(ws.token, `how much is left to pay on invoice ${number}`)).reply.text).toContain("1,500.00 USD");
-    const ambiguous = await ask(ws.token, "how much is the Acme deal worth");
-    expect(ambiguous.reply.text).toMatch(/^Two records match "Acme": Acme (East|West) \(1,000\.00 USD\); Acme (East|West) \(1,000\.00 USD\)\. Which one/);
-    expect(ambiguous.reply.records).toHaveLength(2);
-    const missing = await ask(ws.token, "phone of Charles Babbage");
-    expect(missing.reply.text).toBe('I couldn\'t find anything matching "Charles Babbage".');
   });
 
-  it("help, greetings and what nothing answers: suggestions, no records", async () => {
-    const { ws } = await company();
-    expect((await ask(ws.token, "what can you do?")).reply.intent).toBe("help");
-    const unknown = await ask(ws.token, "what's the weather in Berlin");
-    expect(unknown.reply.intent).toBe("unknown");
-    expect(unknown.reply.records).toBeUndefined();
-    expect(unknown.reply.data.suggestions.length).toBeGreaterThan(3);
+  it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {
+    const { ws, invoice, west } = await company();
+    const first = await ask(ws.token, "overdue invoices");
+    expect(first.reply.data.answer.ids).toEqual([invoice.id]);
+    const count = await ask(ws.token, "how many is that", first.conversation_id);
+    expect(count.reply.data.answer).toMatchObject({ fn: "count", value: 1 });
+    const deals = await ask(ws.token, "deals in negotiation", first.conversation_id);
+    const eur = await ask(ws.token, "only the EUR ones", deals.conversation_id);
+    expect(eur.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "stage", value: "negotiation" }), expect.objectContaining({ field: "currency", value: "EUR" })]),
+    );
+    expect(eur.reply.data.answer.total).toBe(0);
+
+    const which = await ask(ws.token, "how much is the Acme deal worth");
+    expect(which.reply.intent).toBe("clarify");
+    expect(which.reply.records!.map((r) => r.label)).toEqual(["Acme East (1,000.00 USD)", "Acme West (1,200.00 USD)"]);
+    const second = await ask(ws.token, "the second one", which.conversation_id);
+    expect(second.reply.data.answer).toMatchObject({ ids: [west.id], field: "value" });
+    expect(second.reply.text).toBe("The value of Acme West (1,200.00 USD) is 1,200.00 USD.");
   });
 
-  it("reads only what the caller could: token scopes, roles, disabled packages, other workspaces", async () => {
+  it("refuses what is outside the workspace's data, and never reads another workspace's", async () => {
     const { ws } = await company();
+    for (const message of [
+      "whats the weather in berlin tomorrow",
+      "delete everything",
+      "write me a poem about invoices",
+      "how much revenue did apple make last quarter",
+    ]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(reply.intent, message).toBe("unknown");
+      expect(reply.action, message).toBeUndefined();
+      expect(reply.data?.answer, message).toBeUndefined();
+    }
+    const other = await signup("Zeta Co");
+    await create(other, "customers", { name: "Zeta Corp" });
+    // Zeta Corp is the other workspace's: here it is nobody, whatever the rest of the message names.
+    const mixed = await ask(ws.token, "invoices for zeta corp and acme");
+    expect(mixed.reply.data?.answer?.ids ?? []).toEqual([]);
+    expect((await ask(other.token, "phone of Ada Lovelace")).reply.data?.answer).toBeUndefined();
+  });
+
+  it("reads only what the caller could: token scopes, disabled packages", async () => {
+    const { ws, ada } = await company();
     const contactsOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "c", scopes: ["contacts:read"] } })).json.data.token;
     const refused = await ask(contactsOnly, "overdue invoices");
     expect(refused.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
     expect(refused.reply.records).toBeUndefined();
-    expect((await ask(contactsOnly, "revenue this month")).reply.text).toMatch(/don't have access/);
-    expect((await ask(contactsOnly, "phone of Ada Lovelace")).reply.text).toBe("The phone of Ada Lovelace is +442071234567.");
-
+    expect((await ask(contactsOnly, "phone of Ada Lovelace")).reply.data.answer.ids).toEqual([ada.id]);
     expect((await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } })).status).toBe(200);
     const disabled = await ask(ws.token, "open deals");
     expect(disabled.reply.text).toBe("The Sales package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
     expect(disabled.reply.records).toBeUndefined();
-
-    const other = await signup("Other Co");
-    expect((await ask(other.token, "phone of Ada Lovelace")).reply.text).toBe('I couldn\'t find anything matching "Ada Lovelace".');
-    expect((await ask(other.token, "overdue invoices")).reply.text).toBe("No invoices (overdue).");
   });
 });
 
-describe("actions", () => {
-  it("are proposed, confirmed once through the REST write path (events included), and expire", async () => {
-    const { ws, website } = await company();
-    const proposed = await ask(ws.token, "create a task Call Acme in Website due Friday");
-    expect(proposed.reply.intent).toBe("action");
-    const action = proposed.reply.action!;
-    expect(action).toMatchObject({ kind: "create_task", id: expect.stringMatching(/^act_/) });
-    expect(action.summary).toMatch(/^Create the task "Call Acme" in project Website, due \d{4}-\d{2}-\d{2}$/);
-    expect(Date.parse(action.expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
-    // Nothing is written before the confirmation.
-    expect((await call("GET", `/tasks?project_id=${website.id}&q=Call%20Acme`, { token: ws.token })).json.data).toEqual([]);
+describe("actions on every writable resource", () => {
+  it("creates each kind of record with every field the message gives, and a lead stays a lead", async () => {
+    const { ws, website, ana, acme, opening, task, invoice } = await company();
+    const cases: [string, string, Record<string, unknown>][] = [
+      [
+        "new lead tom baker, tom@contoso.com, from linkedin, worth $8k",
+        "/leads",
+        { name: "Tom Baker", email: "tom@contoso.com", source: "linkedin", value: 800_000 },
+      ],
+      ["add contact Wei Chen wei@umbrella.example at Umbrella", "/contacts", { name: "Wei Chen", email: "wei@umbrella.example", company: "Umbrella" }],
+      ["new customer Blue Bottle Roasters, bills in EUR, ap@bluebottle.example", "/customers", { name: "Blue Bottle Roasters", currency: "EUR" }],
+      [
+        "new deal for acme called Support renewal, €15k, already at proposal",
+        "/deals",
+        { name: "Support renewal", customer_id: acme.id, value: 1_500_000, currency: "EUR", stage: "proposal" },
+      ],
+      ["create project Q1 Audit starting jan 5", "/projects", { name: "Q1 Audit" }],
+      [
+        "create a task Call Acme in Website due friday, high priority, assign to ana",
+        "/tasks",
+        { title: "Call Acme", project_id: website.id, priority: "high", assignee_id: ana.id },
+      ],
+      ["add employee Lena Fischer lena@assist.co in engineering", "/employees", { name: "Lena Fischer", email: "lena@assist.co", department: "Engineering" }],
+      ["open a new job: Bookkeeper, 2 positions", "/job-openings", { title: "Bookkeeper", positions: 2 }],
+      [
+        "new candidate Raj Mehta raj@mail.example for the backend engineer opening",
+        "/candidates",
+        { name: "Raj Mehta", email: "raj@mail.example", job_opening_id: opening.id },
+      ],
+      ["log 90 mins for ana on write copy yesterday", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 90 }],
+      [`record a payment of $500 on ${invoice.number} by bank transfer`, "/payments", { invoice_id: invoice.id, amount: 50_000, method: "bank_transfer" }],
+    ];
+    for (const [message, path, body] of cases) {
+      const reply = (await ask(ws.token, message)).reply;
+      const request = await requestOf(ws.token, reply);
+      expect(request, message).toMatchObject({ method: "POST", path, body });
+    }
+    // Nothing was written before a confirmation.
+    expect((await call("GET", "/leads?q=Tom", { token: ws.token })).json.data).toEqual([]);
+  });
 
+  it("changes fields and states, assigns, reschedules, sends, voids, hires and deletes", async () => {
+    const { ws, ada, task, bigCo, sophie, candidate, website, grace, invoice, alan, linus } = await company();
+    const cases: [string, string, string, Record<string, unknown> | undefined][] = [
+      ["change ada lovelace's phone to +441234567890", "PATCH", `/contacts/${ada.id}`, { phone: "+441234567890" }],
+      [`mark task ${task.id} done`, "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      [`reassign task ${task.id} to linus torvalds`, "PATCH", `/tasks/${task.id}`, { assignee_id: linus.id }],
+      ["move deal Big Co to won", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],
+      ["bump the big co deal to 30k", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
+      ["mark lead sophie brown as contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" }],
+      ["move joan clarke to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["put the website project on hold", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      ["grace hopper has left the company", "PATCH", `/employees/${grace.id}`, { status: "left" }],
+      [`void ${invoice.number}`, "POST", `/invoices/${invoice.id}/void`, undefined],
+      [`remind ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, undefined],
+      ["hire joan clarke as backend engineer", "POST", `/candidates/${candidate.id}/hire`, { designation: "Backend Engineer" }],
+      ["delete contact alan turing", "DELETE", `/contacts/${alan.id}`, undefined],
+    ];
+    for (const [message, method, path, body] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toMatchObject(body);
+    }
+    const due = await requestOf(ws.token, (await ask(ws.token, `reschedule task ${task.id} to 2026-12-24`)).reply);
+    expect(due).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { due_date: "2026-12-24" } });
+  });
+
+  it("asks for a missing required field and fills it from the next message; never guesses an ambiguous target", async () => {
+    const { ws, website } = await company();
+    const noProject = await ask(ws.token, "create a task Call Acme");
+    expect(noProject.reply.action).toBeUndefined();
+    expect(noProject.reply.data.missing).toEqual(["project_id"]);
+    expect(noProject.reply.text).toBe("To create the task Call Acme, I need which project. What is it?");
+    const filled = await ask(ws.token, "website", noProject.conversation_id);
+    expect(await requestOf(ws.token, filled.reply)).toMatchObject({ method: "POST", path: "/tasks", body: { title: "Call Acme", project_id: website.id } });
+    const noEmail = await ask(ws.token, "new lead priya shah at northwind");
+    expect(noEmail.reply.data.missing).toEqual(["email"]);
+    const withEmail = await ask(ws.token, "priya@northwind.example", noEmail.conversation_id);
+    expect(await requestOf(ws.token, withEmail.reply)).toMatchObject({ body: { name: "Priya Shah", company: "Northwind", email: "priya@northwind.example" } });
+    const ambiguous = await ask(ws.token, "move deal Acme to won");
+    expect(ambiguous.reply.action).toBeUndefined();
+    expect(ambiguous.reply.intent).toBe("clarify");
+  });
+
+  it("are confirmed once through the REST write path (events included), re-checked, and expire", async () => {
+    const { ws, website, task, bigCo } = await company();
+    const proposed = await ask(ws.token, "create a task Call Acme in Website due Friday");
+    const action = proposed.reply.action!;
+    expect(action).toMatchObject({ kind: "create_tasks", id: expect.stringMatching(/^act_/) });
+    expect(proposed.reply.text).toMatch(/^Create the task "Call Acme" \(due date \d{4}-\d{2}-\d{2}, project Website\)\. Confirm/);
+    expect(Date.parse(action.expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect((await call("GET", `/tasks?project_id=${website.id}&q=Call%20Acme`, { token: ws.token })).json.data).toEqual([]);
     const confirmed = await call("POST", `/assistant/actions/${action.id}/confirm`, { token: ws.token });
     expect(confirmed.status, confirmed.text).toBe(200);
-    expect(confirmed.json.data.action).toMatchObject({ id: action.id, status: "done" });
     expect(confirmed.json.data.result).toMatchObject({ title: "Call Acme", project_id: website.id, status: "todo" });
-    expect((await call("GET", `/tasks/${confirmed.json.data.result.id}`, { token: ws.token })).json.data.title).toBe("Call Acme");
     expectError(await call("POST", `/assistant/actions/${action.id}/confirm`, { token: ws.token }), 409, "conflict");
-    // The write path fires the route's events: completing the task records task.completed.
     const done = await ask(ws.token, `mark task ${confirmed.json.data.result.id} done`);
     expect((await call("POST", `/assistant/actions/${done.reply.action!.id}/confirm`, { token: ws.token })).status).toBe(200);
-    expect((await recordedEvents(ws.workspaceId, "task.completed")).map((e) => e.data.title)).toEqual(["Call Acme"]);
+    expect((await recordedEvents(ws.workspaceId, "task.completed")).map((e) => e.data.title)).toContain("Call Acme");
 
-    const later = await ask(ws.token, "move deal Big Co to won");
+    // The record changed after the proposal: confirming refuses with the reason and writes nothing.
+    const stale = await ask(ws.token, `mark task ${task.id} done`);
+    expect((await call("PATCH", `/tasks/${task.id}`, { token: ws.token, body: { title: "Write better copy" } })).status).toBe(200);
+    const refused = await call("POST", `/assistant/actions/${stale.reply.action!.id}/confirm`, { token: ws.token });
+    expectError(refused, 409, "conflict");
+    expect(refused.json.error.message).toMatch(/changed after this action was proposed/);
+    expect((await call("GET", `/tasks/${task.id}`, { token: ws.token })).json.data.status).toBe("todo");
+
+    const later = await ask(ws.token, `move deal ${bigCo.name} to won`);
     const now = Date.now();
     clock.now = () => now + 11 * 60_000;
     expectError(await call("POST", `/assistant/actions/${later.reply.action!.id}/confirm`, { token: ws.token }), 404, "not_found");
@@ -187,31 +331,18 @@ describe("actions", () => {
     const member = await userWithRole(ws, "member");
     expectError(await call("POST", `/assistant/actions/${proposed.reply.action!.id}/confirm`, { token: member }), 404, "not_found");
     expectError(await call("POST", "/assistant/actions/act_doesnotexist/confirm", { token: ws.token }), 404, "not_found");
-
     const viewer = await userWithRole(ws, "viewer");
     const asViewer = await ask(viewer, `mark task ${task.id} done`);
     expect(asViewer.reply.text).toMatch(/you can't do this \(Your role \(viewer\) cannot write tasks/);
     expectError(await call("POST", `/assistant/actions/${asViewer.reply.action!.id}/confirm`, { token: viewer }), 403, "forbidden");
     expect((await call("GET", `/tasks/${task.id}`, { token: ws.token })).json.data.status).toBe("todo");
-
     const queued = await ask(ws.token, `mark task ${task.id} done`);
-    expect((await call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } })).status).toBe(409);
     await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: false } });
     expect((await call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } })).status).toBe(200);
     expectError(await call("POST", `/assistant/actions/${queued.reply.action!.id}/confirm`, { token: ws.token }), 403, "package_disabled");
     expect((await ask(ws.token, `mark task ${task.id} done`)).reply.text).toBe(
       "The Projects package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.",
     );
-  });
-
-  it("asks for what is missing and never proposes an ambiguous target", async () => {
-    const { ws } = await company();
-    const noProject = await ask(ws.token, "create a task Call Acme");
-    expect(noProject.reply.action).toBeUndefined();
-    expect(noProject.reply.text).toBe("To create task, I need which project. Say it again with that included.");
-    const ambiguous = await ask(ws.token, "move deal Acme to won");
-    expect(ambiguous.reply.action).toBeUndefined();
-    expect(ambiguous.reply.text).toMatch(/^Two records match "Acme"/);
   });
 });
 
@@ -224,16 +355,20 @@ describe("conversations", () => {
     expect(read.status).toBe(200);
     expect(read.json.data.messages.map((message: { role: string; text: string }) => [message.role, message.text.split("\n")[0]])).toEqual([
       ["user", "overdue invoices"],
-      ["assistant", expect.stringMatching(/^1 invoice \(overdue\):$/)],
+      ["assistant", "1 invoice (overdue, all time):"],
       ["user", "revenue this month"],
-      ["assistant", "Revenue this month: 34.50 USD."],
+      ["assistant", expect.stringMatching(/^Total amount of payments \(paid in [A-Z][a-z]+ \d{4}\): 34\.50 USD, over 1 payment\.$/)],
     ]);
     expect(read.json.data.messages[1].reply.records).toHaveLength(1);
-
     const member = await userWithRole(ws, "member");
     expectError(await call("GET", `/assistant/conversations/${first.conversation_id}`, { token: member }), 404, "not_found");
     expectError(
       await call("POST", "/assistant/messages", { token: member, body: { message: "hello", conversation_id: first.conversation_id } }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await call("POST", "/assistant/messages", { token: ws.token, body: { message: "and last month?", conversation_id: "conv_nope" } }),
       404,
       "not_found",
     );
@@ -244,14 +379,21 @@ describe("conversations", () => {
     expectError(await call("POST", "/assistant/messages", { body: { message: "hi" } }), 401, "unauthorized");
   });
 
-  it("answers a metric and a list question in few D1 round trips", async () => {
+  it("help, greetings and dashboard metrics stay answered", async () => {
+    const { ws } = await company();
+    expect((await ask(ws.token, "what can you do?")).reply.intent).toBe("help");
+    const winRate = await ask(ws.token, "win rate this quarter");
+    expect(winRate.reply).toMatchObject({ intent: "metric", data: { widget: "sales.win_rate" } });
+  });
+
+  it("answers a list question in few D1 round trips", async () => {
     const { ws } = await company();
     const { countingDatabases } = await import("./helpers");
     const counting = countingDatabases();
     await fetchWith(counting.bindings, "GET", "/me", { token: ws.token });
     counting.reset();
     expect((await fetchWith(counting.bindings, "POST", "/assistant/messages", { token: ws.token, body: { message: "overdue invoices" } })).status).toBe(200);
-    // The list (with its total) and the conversation's writes: two round trips.
+    // The list page and the conversation's writes: two round trips.
     expect(counting.calls()).toBe(2);
   });
 });
@@ -268,41 +410,17 @@ describe("the optional Workers AI planner", () => {
       refs: {},
       conditions: [],
     });
-    expect(ai.run).toHaveBeenCalledWith(
-      "@hf/test-model",
-      expect.objectContaining({ tools: expect.arrayContaining([expect.objectContaining({ name: "get_metric" })]) }),
-    );
     expect(
       await planWithModel(standIn({ name: "list_records", arguments: { resource: "secrets" } }), "m", skills(platform.registry), "x", "2026-11-22"),
     ).toBeNull();
     expect(await planWithModel(standIn({ name: "drop_tables", arguments: {} }), "m", skills(platform.registry), "x", "2026-11-22")).toBeNull();
-
-    // Wired into the route: with AI and ASSISTANT_MODEL set, the model's plan answers through the same tools.
+    // Wired into the route: what the built-in engine does not read, the model's plan answers through the same tools.
     const res = await fetchWith(
       { AI: standIn({ name: "get_metric", arguments: { widget: "account.outstanding" } }), ASSISTANT_MODEL: "@hf/test-model" },
       "POST",
       "/assistant/messages",
-      {
-        token: ws.token,
-        body: { message: "anything" },
-      },
+      { token: ws.token, body: { message: "anything" } },
     );
     expect(res.json.data.reply.text).toBe("Outstanding: 1,500.00 USD.");
-  });
-});
-
-describe("the kind of record is never swapped", () => {
-  it("does not make a contact of 'new lead …' or 'add a customer …' (it says what it can do instead), and still creates contacts", async () => {
-    const ws = await signup();
-    await setPlan(ws, "enterprise");
-    for (const message of ["new lead tom baker, tom@contoso.com", "add a customer Wonka, ap@wonka.example"]) {
-      const res = await call("POST", "/assistant/messages", { token: ws.token, body: { message } });
-      expect(res.status).toBe(200);
-      expect(res.json.data.reply.action, message).toBeUndefined();
-      expect(res.json.data.reply.intent).toBe("unknown");
-    }
-    expect((await call("GET", "/contacts", { token: ws.token })).json.data).toEqual([]);
-    const contact = await call("POST", "/assistant/messages", { token: ws.token, body: { message: "add contact Ada Lovelace ada@example.com" } });
-    expect(contact.json.data.reply.action.kind).toBe("create_contact");
   });
 });

@@ -161,7 +161,7 @@ describe("Slack", () => {
     const { ws, owner } = await connected();
     const action = await slack(ws, "create a task Call Acme in Website due Friday");
     expect(action.json.text).toMatch(
-      /^Create the task "Call Acme" in project Website, due \d{4}-\d{2}-\d{2}\. Confirm it in the dashboard: http:\/\/127\.0\.0\.1:8787\/app\/assistant\?action=act_\w+$/,
+      /^Create the task "Call Acme" \(due date \d{4}-\d{2}-\d{2}, project Website\)\. Confirm it in the dashboard: http:\/\/127\.0\.0\.1:8787\/app\/assistant\?action=act_\w+$/,
     );
     const actionId = /action=(act_\w+)/.exec(action.json.text)![1];
     // The link is for the bot's user, who confirms with their own session.

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       TEST_ANALYTICS_MIGRATIONS: D1Migration[];
       TEST_SHARD_MIGRATIONS: D1Migration[];
+      /** The demo company of scripts/seed.mjs at the blind evaluation's EVAL_NOW, as SQL statements. */
+      TEST_DEMO_SQL: string[];
       SHARD_1: D1Database;
       EMAIL_REFUSING: SendEmail;
     }

@@ -42,8 +42,24 @@ export type ResourceSkill = {
   filters?: FilterWords[];
   /** "over 10,000" → `?{min}=1000000` (minor units). */
   amount?: { min: string; max: string };
-  /** Date words → a range filter: "due this week" → due_after/due_before. `created` is always there. */
-  dates?: { words: string[]; after: string; before: string; format: "date" | "datetime"; default?: boolean }[];
+  /**
+   * Date words → the date field they mean ("won" → closed_at, "logged" → date) and its range filter
+   * ("due this week" → due_after/due_before). `created` is always there; `default` is the field a bare
+   * period is about.
+   */
+  dates?: { words: string[]; field?: string; after: string; before: string; format: "date" | "datetime"; default?: boolean }[];
+  /** Date words for date fields the list route has no range filter for ("completed" → completed_at). */
+  dateFields?: { words: string[]; field: string }[];
+  /** The number people compare and add up when they name none ("deals over 5k" → value). */
+  measure?: string;
+  /** The body fields of the API's own actions on a record (`hire`: designation, department…). */
+  operationFields?: Record<string, string[]>;
+  /**
+   * Words that ask for a number of this resource, and which: "owe" → the sum of amount_due over unpaid
+   * invoices, "hours" → the sum of minutes; `show` answers with a field of one record ("how far along").
+   * `where` uses the filter syntax of `filters` (a field's value, a comma list, `!` for "not").
+   */
+  measures?: { words: string[]; field: string | null; fn?: "sum" | "count" | "avg"; where?: Record<string, string>; show?: string }[];
   /** A free value after a word: "leads from website" → `?source=website`, "employees in sales" → `?department=sales`. */
   values?: { words: string[]; param: string }[];
   /** "assigned to Ana" → an employee's id as `param`. */

@@ -1,6 +1,7 @@
 /** The blind evaluation set, and which part of it is held out (see README.md beside this file). */
 import writerA from "./writer-a.json";
 import writerB from "./writer-b.json";
+import writerC from "./writer-c.json";
 
 export type Item = {
   id: string;
@@ -12,7 +13,10 @@ export type Item = {
   refusal?: boolean;
 };
 
-export const ITEMS = [...(writerA as Item[]), ...(writerB as Item[])];
+/** The evaluation's "now": Wednesday 2026-11-18 15:00 UTC. The demo is seeded as of it and relative dates resolve against it. */
+export const EVAL_NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
+
+export const ITEMS = [...(writerA as Item[]), ...(writerB as Item[]), ...(writerC as Item[])];
 export const byId = new Map(ITEMS.map((item) => [item.id, item]));
 
 /** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */

@@ -1,8 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
+import type { Context } from "hono";
 import { principalOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
-import { dispatch } from "../../platform/dispatch";
+import type { Principal } from "../../platform/auth/principal";
+import type { AppEnv } from "../../platform/context";
+import { type Dispatched, dispatch } from "../../platform/dispatch";
 import { ApiError, type ErrorCode } from "../../platform/errors";
 import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, jsonContent } from "../../platform/openapi";
@@ -15,7 +18,15 @@ import { actions } from "./schema";
 const ActionDetail = ActionRef.extend({
   status: z.enum(["pending", "running", "done", "failed"]),
   request: z
-    .object({ method: z.string(), path: z.string(), body: z.record(z.string(), z.unknown()).optional() })
+    .object({
+      method: z.string(),
+      path: z.string(),
+      body: z.record(z.string(), z.unknown()).optional(),
+      unchanged_since: z
+        .string()
+        .optional()
+        .openapi({ description: "The record's updated_at when proposed: if it changed since, confirming refuses (409) and writes nothing" }),
+    })
     .openapi({ description: "The API call it makes when confirmed" }),
   record: z.object({ resource: z.string(), id: z.number().int() }).nullable().openapi({ description: "The existing record it changes (null for a create)" }),
 }).openapi("AssistantActionDetail");
@@ -70,6 +81,23 @@ const confirmAction = defineRoute(access.authenticated, {
   },
 });
 
+/** The refusal for a record that is not as it was when the action was proposed (null when it is). */
+async function changedSince(c: Context<AppEnv>, principal: Principal, path: string, version: string): Promise<Dispatched<unknown> | null> {
+  const record = recordOf(path);
+  if (!record) return null;
+  const current = await dispatch<{ updated_at?: string }>(c, principal, "GET", `/${record.resource}/${record.id}`);
+  if (!current.ok) return current;
+  if (current.data.updated_at === version) return null;
+  return {
+    ok: false,
+    status: 409,
+    error: {
+      code: "conflict",
+      message: `The record changed after this action was proposed (it was updated at ${current.data.updated_at}); ask again to act on it as it is now`,
+    },
+  };
+}
+
 export const actionRoutes = newRouter()
   .openapi(getAction, async (c) => {
     const { id } = c.req.valid("param");
@@ -109,7 +137,9 @@ export const actionRoutes = newRouter()
       throw new ApiError("conflict", `This action was already confirmed (${existing.status === "running" ? "it is running" : existing.status})`);
     }
     const request = claimed.request;
-    const result = await dispatch(c, principal, request.method, request.path, request.body ? { body: request.body } : {});
+    // Proposed against a record as it was: if it changed (or went) since, say so and write nothing.
+    const stale = request.unchanged_since ? await changedSince(c, principal, request.path, request.unchanged_since) : null;
+    const result = stale ?? (await dispatch(c, principal, request.method, request.path, request.body ? { body: request.body } : {}));
     const ref = { id: claimed.id, kind: claimed.kind, summary: claimed.summary, expires_at: isoTimestamp(claimed.expiresAt) };
     if (!result.ok) {
       // Refused for who the caller is: it stays pending (someone may fix the role); anything else ends it.

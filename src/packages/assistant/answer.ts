@@ -4,13 +4,17 @@ import type { Context } from "hono";
 import type { Principal } from "../../platform/auth/principal";
 import type { AppEnv } from "../../platform/context";
 import { base62, randomBytes } from "../../platform/crypto";
+import { dispatch } from "../../platform/dispatch";
 import { ApiError } from "../../platform/errors";
 import { logError } from "../../platform/log";
 import { platformOf } from "../../platform/services";
+import type { ApiRecord } from "../../platform/skills";
 import { tenantOf } from "../../platform/tenancy";
 import { clock, isoTimestamp } from "../../platform/time";
 import { actions, conversations, messages } from "./schema";
-import { type Reply, run } from "./tools";
+import { turn } from "./semantic/converse";
+import { conversationState, semanticOf } from "./semantic/state";
+import { type Ctx, type ProposedAction, permissionFor, type Reply, refusal, run } from "./tools";
 import { type Catalog, skills, understand } from "./understand";
 import { planWithModel } from "./workers-ai";
 
@@ -24,7 +28,7 @@ export const ActionRef = z
 export const ReplyShape = z
   .object({
     text: z.string(),
-    intent: z.enum(["metric", "list", "lookup", "action", "help", "unknown"]),
+    intent: z.enum(["metric", "list", "lookup", "action", "clarify", "help", "unknown"]),
     data: z.unknown().optional(),
     records: z.array(RecordRef).optional(),
     action: ActionRef.optional(),
@@ -59,9 +63,33 @@ export async function answer(
   const now = clock.now();
   const { registry } = platformOf(c);
   const catalog = skills(registry);
-  const plan = (await modelPlan(c, catalog, message, now)) ?? (await understand(message, now, registry));
-  const { proposal, ...reply } = await run({ c, principal, now, registry, catalog }, plan, { readOnly: options.readOnly });
   const tenant = tenantOf(c);
+  const ctx: Ctx = { c, principal, now, registry, catalog };
+  const state = options.conversationId ? await conversationState(tenant, options.conversationId, principal.user.id, now - CONVERSATION_DAYS * 86_400_000) : {};
+  const semantic = semanticOf(registry, catalog);
+  const understood = await turn(
+    {
+      ...semantic,
+      now,
+      fetch: async (path) => {
+        const result = await dispatch<ApiRecord[]>(c, principal, "GET", path);
+        return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
+      },
+      refuse: (error) => refusal(ctx, error),
+    },
+    message,
+    state,
+  );
+  let proposal: ProposedAction | undefined;
+  let reply: Reply;
+  if (understood) {
+    reply = understood.reply;
+    if (understood.proposal) proposal = { ...understood.proposal, ...permissionFor(ctx, understood.proposal.resource, options.readOnly === true) };
+  } else {
+    // Greetings, help and the dashboard's metrics (win rate, traffic) stay with the intent engine.
+    const plan = (await modelPlan(c, catalog, message, now)) ?? (await understand(message, now, registry));
+    ({ proposal, ...reply } = await run(ctx, plan, { readOnly: options.readOnly }));
+  }
   const ws = tenant.workspaceId;
   const userId = principal.user.id;
   const conversationId = options.conversationId ?? newId("conv");

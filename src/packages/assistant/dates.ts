@@ -32,8 +32,9 @@ function quarterOf(ms: number): [number, number] {
 function named(unit: string, which: "this" | "last" | "next", today: number, direction: Direction): Span {
   const date = new Date(today);
   const [year, month] = [date.getUTCFullYear(), date.getUTCMonth()];
-  // "this month" so far for history, the whole month for what is due.
-  const cap = (span: Span) => (which === "this" && direction === "past" ? { from: span.from, to: Math.min(span.to, today) } : span);
+  // The whole calendar period, either way: history has nothing after today, and what is due may be later this month.
+  void direction;
+  const cap = (span: Span) => span;
   switch (unit) {
     case "week": {
       const start = startOfWeek(today) + (which === "last" ? -7 : which === "next" ? 7 : 0) * DAY;
@@ -73,6 +74,15 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
     },
   },
   {
+    // "in the next 7 days", "next two weeks": from today on.
+    pattern: /\b(?:in the |within the |over the )?(?:next|coming|upcoming) (\d{1,3}|two|three|four|five|six|seven|ten|fourteen|thirty) (day|week)s?\b/,
+    span: (m, today) => {
+      const words: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, fourteen: 14, thirty: 30 };
+      const n = Number(m[1]) || words[m[1]!]!;
+      return { from: today, to: today + n * (m[2] === "week" ? 7 : 1) * DAY };
+    },
+  },
+  {
     pattern: /\b(this|current|last|previous|past|next|coming) (week|month|quarter|year)\b/,
     span: (m, today, direction) =>
       named(
@@ -95,6 +105,47 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
       return { from: Date.UTC(year, quarter * 3, 1), to: Math.min(Date.UTC(year, quarter * 3 + 3, 1) - DAY, direction === "past" ? today : Infinity) };
     },
   },
+  {
+    // "between the 3rd and the 10th": days of this month (of the last one, if they are still to come).
+    pattern: /\bbetween (?:the )?(\d{1,2})(?:st|nd|rd|th) and (?:the )?(\d{1,2})(?:st|nd|rd|th)\b/,
+    span: (m, today, direction) => {
+      const month = monthFor(Number(m[1]), today, direction);
+      return { from: month + (Number(m[1]) - 1) * DAY, to: month + (Number(m[2]) - 1) * DAY };
+    },
+  },
+  {
+    pattern: /\bsince (?:the )?(\d{1,2})(?:st|nd|rd|th)\b/,
+    span: (m, today) => ({ from: monthFor(Number(m[1]), today, "past") + (Number(m[1]) - 1) * DAY, to: today }),
+  },
+  {
+    // "due the 30th", "start date the 1st": that day of this month, or of the next (past: the last) when it has gone by.
+    pattern: /\bthe (\d{1,2})(?:st|nd|rd|th)\b/,
+    span: (m, today, direction) => {
+      const day = monthFor(Number(m[1]), today, direction) + (Number(m[1]) - 1) * DAY;
+      return { from: day, to: day };
+    },
+  },
+  {
+    // A month named alone ("and november", "september hours"); "may" only with a year (it is a verb too).
+    pattern: new RegExp(
+      `\\b(${MONTHS.filter((m) => m !== "may").join("|")}|${MONTHS.filter((m) => m !== "may")
+        .map((m) => m.slice(0, 3))
+        .join("|")}|may(?= \\d{4}))(?: (\\d{4}))?\\b(?! \\d)`,
+    ),
+    span: (m, today, direction) => {
+      const month = MONTHS.findIndex((name) => name.startsWith(m[1]!));
+      const now = new Date(today);
+      let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
+      if (!m[2] && direction === "past" && month > now.getUTCMonth()) year -= 1;
+      if (!m[2] && direction === "future" && month < now.getUTCMonth()) year += 1;
+      return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) - DAY };
+    },
+  },
+  // "in 2025", "during 2024": that calendar year.
+  {
+    pattern: /\b(?:in|during|for|of|since|before|after) (20\d{2}|19\d{2})\b/,
+    span: (m) => ({ from: Date.UTC(Number(m[1]), 0, 1), to: Date.UTC(Number(m[1]) + 1, 0, 1) - DAY }),
+  },
   { pattern: /\btoday\b/, span: (_m, today) => ({ from: today, to: today }) },
   { pattern: /\byesterday\b/, span: (_m, today) => ({ from: today - DAY, to: today - DAY }) },
   { pattern: /\btomorrow\b/, span: (_m, today) => ({ from: today + DAY, to: today + DAY }) },
@@ -111,6 +162,15 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
     },
   },
 ];
+
+/** The first day of the month in which day-of-month `day` is meant: this one, or the next/last when it has passed/is to come. */
+function monthFor(day: number, today: number, direction: Direction): number {
+  const date = new Date(today);
+  const [year, month, current] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+  if (direction === "future" && day < current) return Date.UTC(year, month + 1, 1);
+  if (direction === "past" && day > current) return Date.UTC(year, month - 1, 1);
+  return Date.UTC(year, month, 1);
+}
 
 /**
  * A chrono result's day. chrono picks the nearest year for "3 March"; history means the last one, so a
@@ -135,12 +195,27 @@ export function findRange(text: string, now: number, direction: Direction): DayR
     if (match && (!best || match.index < best.start)) best = { ...span(match, today, direction), start: match.index, end: match.index + match[0].length };
   }
   // "since 3 March": from that day until today.
-  const since = /\b(?:since|from) (.+?)(?:$| (?:to|until|till) )/.exec(lower);
+  // ("from last week" is that week, not since it.)
+  const since = /\b(?:since|from) (?!(?:last|this|next|past|previous|the last|the past) )(.+?)(?:$| (?:to|until|till) )/.exec(lower);
   if (since && !/ (?:to|until|till) /.test(lower.slice(since.index))) {
     const parsed = chrono.parse(since[1]!, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
     if (parsed && parsed.index === 0 && (!best || since.index < best.start)) {
       best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };
     }
+  }
+  // "between 1 Oct and 15 Oct": both ends with chrono.
+  const between = /\bbetween (.+?) and (.+?)(?:$|[,?.])/.exec(lower);
+  if (!best && between) {
+    const options = { instant: new Date(now), timezone: "UTC" };
+    const first = chrono.parse(between[1]!, options, { forwardDate: direction === "future" })[0];
+    const last = chrono.parse(between[2]!, options, { forwardDate: direction === "future" })[0];
+    if (first && last)
+      best = {
+        from: dayOf(first.start, today, direction),
+        to: dayOf(last.start, today, direction),
+        start: between.index,
+        end: between.index + between[0].length,
+      };
   }
   if (!best) {
     const parsed = chrono.parse(lower, { instant: new Date(now), timezone: "UTC" }, { forwardDate: direction === "future" });

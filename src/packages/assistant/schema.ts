@@ -56,7 +56,7 @@ export const actions = sqliteTable(
     conversationId: text("conversation_id"),
     kind: text("kind").notNull(),
     /** The REST call it makes: {method, path, body}. */
-    request: text("request", { mode: "json" }).$type<{ method: string; path: string; body?: Record<string, unknown> }>().notNull(),
+    request: text("request", { mode: "json" }).$type<{ method: string; path: string; body?: Record<string, unknown>; unchanged_since?: string }>().notNull(),
     summary: text("summary").notNull(),
     status: text("status", { enum: ACTION_STATUSES }).notNull().default("pending"),
     /** What the route answered (its data, or its error). */

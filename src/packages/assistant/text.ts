@@ -59,7 +59,8 @@ export function distance(a: string, b: string, cap = 3): number {
  * name like "Mary" is not turned into "many".
  */
 export function correct(word: string, vocabulary: ReadonlySet<string>): string {
-  if (word.length < 5 || vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
+  // Five letters and fewer are left alone: "grace" or "lynn" is a name more often than a typo.
+  if (word.length < 6 || vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
   const cap = word.length >= 8 ? 2 : 1;
   let best: string[] = [];
   let bestDistance = cap + 1;
@@ -67,7 +68,7 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
     if (candidate.length < 4 || Math.abs(candidate.length - word.length) > cap) continue;
     const d = distance(word, candidate, cap);
     if (d < bestDistance) [best, bestDistance] = [[candidate], d];
-    else if (d === bestDistance) best.push(candidate);
+    else if (d === bestDistance && d <= cap) best.push(candidate);
   }
   if (best.length === 0) return word;
   // Ties between forms of one word ("employee", "employees") are fine: take the longest.

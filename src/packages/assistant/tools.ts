@@ -19,7 +19,7 @@ export type RecordRef = { resource: string; id: number; label: string };
 export type ProposedAction = {
   kind: string;
   resource: string;
-  request: { method: string; path: string; body?: Record<string, unknown> };
+  request: { method: string; path: string; body?: Record<string, unknown>; unchanged_since?: string };
   summary: string;
   allowed: boolean;
   refusal?: string;
@@ -34,7 +34,7 @@ const resourceSkill = (ctx: Ctx, resource: string) => ctx.catalog.resources.find
 const packageTitle = (code: ApiErrorBody) => /The (\S+) package/.exec(code.message)?.[1];
 
 /** An API refusal, said plainly. */
-function refusal(ctx: Ctx, error: ApiErrorBody): string {
+export function refusal(ctx: Ctx, error: ApiErrorBody): string {
   if (error.code === "package_disabled") {
     const name = packageTitle(error);
     return `The ${ctx.registry.get(name ?? "")?.title ?? name ?? ""} package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.`;
@@ -370,6 +370,18 @@ async function proposeAction(
       : [],
   );
   return { proposal, records };
+}
+
+/** Whether the asker may make a write to `resource` (the same checks as the route it will call). */
+export function permissionFor(ctx: Ctx, resource: string, readOnly: boolean): { allowed: boolean; refusal?: string } {
+  const pkg = ctx.registry.packageOfResource(resource) ?? "";
+  const need = access.write(resource);
+  const asUser = { role: ctx.principal.role, scopes: readOnly ? null : ctx.principal.scopes };
+  const disabled = ctx.principal.disabledPackages.includes(pkg);
+  const allowed = !disabled && isAllowed(asUser, need, ctx.registry);
+  return allowed
+    ? { allowed }
+    : { allowed, refusal: disabled ? `the ${ctx.registry.get(pkg)?.title ?? pkg} package is disabled` : denial(asUser, need, ctx.registry).message };
 }
 
 export const SUGGESTIONS = [

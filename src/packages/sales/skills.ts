@@ -54,7 +54,11 @@ export const salesSkills: Skill[] = [
       { words: ["unqualified", "disqualified"], query: { status: "unqualified" }, label: "unqualified" },
       { words: ["converted"], query: { status: "converted" }, label: "converted" },
     ],
-    values: [{ words: ["from", "via", "source", "sourced from", "coming from", "came from"], param: "source" }],
+    values: [
+      { words: ["from", "via", "source", "sourced from", "coming from", "came from"], param: "source" },
+      { words: ["at", "works at", "working at", "company"], param: "company" },
+    ],
+    measure: "value",
   },
   {
     kind: "resource",
@@ -75,6 +79,13 @@ export const salesSkills: Skill[] = [
       ...Object.entries(STAGE_WORDS).map(([stage, list]) => ({ words: list, query: { stage }, label: `in ${words(stage)}` })),
     ],
     amount: { min: "value_min", max: "value_max" },
+    measure: "value",
+    dateFields: [
+      { words: ["won", "lost", "closed", "signed", "close", "win", "lose"], field: "closed_at" },
+      { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date" },
+      { words: ["created", "opened", "added", "came in"], field: "created_at" },
+    ],
+    measures: [{ words: ["pipeline", "pipeline value", "open pipeline"], field: "value", fn: "sum", where: { status: "open" } }],
     sorts: [{ words: ["biggest", "largest", "top", "most valuable", "highest"], sort: "-value" }],
   },
   {

@@ -2,7 +2,7 @@ import { words } from "../../platform/format";
 import type { Skill } from "../../platform/skills";
 
 const TASK_STATES: Record<string, string[]> = {
-  todo: ["todo", "to do", "to-do", "not started", "open", "pending", "reopen", "reopened"],
+  todo: ["todo", "to do", "to-do", "not started", "reopen", "reopened", "back to todo"],
   in_progress: ["in progress", "started", "start", "doing", "working on", "wip", "ongoing", "in-progress"],
   review: ["review", "in review", "reviewing", "under review"],
   done: ["done", "complete", "completed", "finished", "finish", "closed", "close", "resolved", "resolve"],
@@ -32,6 +32,13 @@ export const tasklySkills: Skill[] = [
       { words: ["completed", "finished", "done", "closed"], query: { status: "completed" }, label: "completed" },
     ],
     parents: [{ words: ["for", "of"], resource: "customers", param: "customer_id" }],
+    dateFields: [
+      { words: ["start", "starts", "started", "starting", "kick off", "kicked off"], field: "start_date" },
+      { words: ["end", "ends", "ending", "finish", "finishes", "due", "deadline", "wrap up"], field: "end_date" },
+    ],
+    measures: [
+      { words: ["how far along", "how far", "progress", "percent complete", "how close", "how much is done"], field: null, show: "completed_task_count" },
+    ],
   },
   {
     kind: "resource",
@@ -47,6 +54,8 @@ export const tasklySkills: Skill[] = [
       status: { words: ["status", "state", "is it done", "progress"] },
       due_date: { words: ["due date", "when is it due", "due", "deadline"], format: "date" },
       priority: { words: ["priority", "how urgent", "urgency"] },
+      assignee_id: { words: ["assigned", "assignee", "assigned to", "who is on", "owner", "who has it", "who's on it", "working on it"] },
+      project_id: { words: ["project", "which project"] },
       completed_at: { words: ["completed", "finished", "when was it done", "completed at"], format: "datetime" },
     },
     filters: [
@@ -54,10 +63,12 @@ export const tasklySkills: Skill[] = [
       ...Object.entries(TASK_STATES).map(([status, list]) => ({ words: list, query: { status }, label: words(status) })),
       { words: ["open", "unfinished", "not done", "remaining", "outstanding", "pending"], query: { status: "todo,in_progress,review" }, label: "open" },
       { words: ["urgent"], query: { priority: "urgent" }, label: "urgent" },
-      { words: ["high priority", "important", "high-priority"], query: { priority: "high,urgent" }, label: "high priority" },
+      { words: ["high priority", "high-priority"], query: { priority: "high" }, label: "high priority" },
+      { words: ["important"], query: { priority: "high,urgent" }, label: "important" },
       { words: ["low priority", "low-priority"], query: { priority: "low" }, label: "low priority" },
     ],
-    dates: [{ words: ["due", "deadline"], after: "due_after", before: "due_before", format: "date" }],
+    dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date" }],
+    dateFields: [{ words: ["completed", "finished", "done", "closed", "wrapped up", "shipped"], field: "completed_at" }],
     person: { words: ["assigned to", "for", "owned by", "of", "belonging to", "assignee"], param: "assignee_id" },
     parents: [{ words: ["in", "in project", "on", "on project", "for project", "of project", "project"], resource: "projects", param: "project_id" }],
   },

@@ -1,0 +1,559 @@
+import { words as spaced } from "../../../platform/format";
+import type { ApiRecord } from "../../../platform/skills";
+import { EMAIL } from "../text";
+import type { Fetch } from "./execute";
+import type { BodyField, ResourceModel, SchemaModel } from "./model";
+import { type Candidate, findNamed, labelOf } from "./names";
+import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
+import type { ActionDraft, Choice, Resume } from "./query";
+import type { Words } from "./words";
+
+/**
+ * A command → a draft with every field the message gives (see parse-action.ts for how each kind is read),
+ * then its names found (references by name, the record it changes), then the request it would make.
+ * Nothing is written here: the assistant proposes, the user confirms (§11).
+ */
+
+export type ActionRequest = { method: string; path: string; body?: Record<string, unknown>; unchanged_since?: string };
+
+export type ActionEnv = { fetch: Fetch; schema: SchemaModel; now: number; refuse(error: import("../../../platform/dispatch").ApiErrorBody): string };
+
+export type Built =
+  | { kind: "proposal"; draft: ActionDraft; request: ActionRequest; summary: string; records: Choice[] }
+  | { kind: "missing"; draft: ActionDraft; missing: string[]; text: string }
+  | { kind: "choose"; text: string; options: Candidate[]; resume: Resume }
+  | { kind: "fail"; text: string };
+
+const PHONE = /(?:\+\d[\d\s().-]{6,}\d|\b\d{3}[\s.-]\d{3}[\s.-]\d{4}\b)/;
+const PRONOUN = /\b(it|her|him|them|that|this|this one|that one)\b/i;
+
+/** The operation a verb means on a resource. */
+export function operationOf(cue: ActionCue, R: ResourceModel): string {
+  const own = R.operations.map((operation) => operation.name);
+  if (["send", "void", "remind", "hire"].includes(cue.op) && own.includes(cue.op)) return cue.op;
+  if (cue.op === "void" && R.name !== "invoices") return "update";
+  if (cue.op === "log" || cue.op === "create") return R.create ? "create" : "update";
+  if (cue.op === "delete") return "delete";
+  return "update";
+}
+
+/** The body an operation takes: the create or update body, or an API action's fields. */
+export function bodyFor(R: ResourceModel, operation: string): BodyField[] {
+  if (operation === "create") return R.create ?? [];
+  if (operation === "update") return R.update ?? [];
+  const fields = R.skill?.operationFields?.[operation] ?? R.operations.find((op) => op.name === operation)?.fields ?? [];
+  return fields.map((name) => ({
+    name,
+    required: false,
+    kind: name.endsWith("_date") || name === "date_of_joining" ? "date" : name === "to" ? "text" : "text",
+  }));
+}
+
+type Piece = { text: string; trigger: string | null };
+
+/** The message after its verb and the resource's noun, cut at commas into pieces, each with the word that introduces it. */
+function piecesOf(rest: string, R: ResourceModel): Piece[] {
+  let text = ` ${rest} `;
+  // The noun right after the verb ("add a lead …", "new customer: …").
+  for (const noun of R.nouns) {
+    const pattern = new RegExp(`^\\s*(?:an?\\s+|the\\s+|one\\s+)?(?:new\\s+)?${noun.replace(/[-\s]/g, "[-\\s]")}\\b[:\\s-]*`, "i");
+    if (pattern.test(text)) {
+      text = text.replace(pattern, " ");
+      break;
+    }
+  }
+  return text
+    .split(/\s*[,;]\s*|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/)
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .map((piece) => ({ text: piece, trigger: null }));
+}
+
+const REFERENCE_TRIGGERS =
+  /\b(?:for customer|customer|for contact|contact|for project|in project|on project|project|under|assign(?:ed)? it to|assign(?:ed)? to|give it to|give to|hand it to|for the|for|in the|in|on the|on|to|at|from|with|by)\s+/i;
+
+/** Text fields a word introduces ("department finance", "as support specialist", "note: …"). */
+function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pattern: RegExp }[] {
+  const out: { field: string; pattern: RegExp }[] = [];
+  const has = (name: string) => body.some((field) => field.name === name && (field.kind === "text" || field.kind === "other"));
+  for (const field of body) {
+    if (field.kind !== "text") continue;
+    const name = field.name.replace(/_/g, " ");
+    out.push({ field: field.name, pattern: new RegExp(`\\b${name}s?\\s*(?::|is|=)?\\s+(.+)$`, "i") });
+  }
+  if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
+  if (has("note")) out.push({ field: "note", pattern: /\bnotes?\s*[:]\s*(.+)$/i });
+  if (has("description")) out.push({ field: "description", pattern: /\b(?:description|details)\s*[:]\s*(.+)$/i });
+  if (has("designation")) out.push({ field: "designation", pattern: /^as (?:an? )?(.+)$/i });
+  if (has("lost_reason")) out.push({ field: "lost_reason", pattern: /\b(?:because|reason:?|lost to|went with)\s+(?:an? |the )?(.+)$/i });
+  for (const value of R.skill?.values ?? []) {
+    if (!has(value.param)) continue;
+    out.push({
+      field: value.param,
+      pattern: new RegExp(`^(?:${value.words.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s+(?:the\\s+|an?\\s+)?(.+)$`, "i"),
+    });
+  }
+  return out;
+}
+
+/** Reads every field of the body the message gives; the leftover pieces are the name, the title or the record. */
+export function extract(
+  w: Words,
+  cue: ActionCue,
+  R: ResourceModel,
+  operation: string,
+  now: number,
+): { fields: Record<string, unknown>; refs: Piece[]; free: Piece[] } {
+  const body = bodyFor(R, operation);
+  const has = (name: string) => body.some((field) => field.name === name);
+  const fields: Record<string, unknown> = {};
+  let rest = cue.rest;
+  // "note: internal sync, ask Ana": a note runs to the end of the message, commas and all.
+  const noteField = body.find((field) => ["note", "notes", "description"].includes(field.name));
+  const note = /\b(?:notes?|description|comment)\s*:\s*(.+)$/i.exec(rest);
+  if (note && noteField) {
+    fields[noteField.name] = note[1]!.trim();
+    rest = rest.slice(0, note.index);
+  }
+  const quoted = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(rest);
+  const titleField = body.find((field) => field.name === "title" || field.name === "name");
+  if (quoted && titleField && operation === "create") {
+    fields[titleField.name] = quoted[1]!.trim();
+    rest = rest.replace(quoted[0], ",");
+  }
+  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|in|due|with|worth|at)\s)/i.exec(rest);
+  if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
+    fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
+    rest = rest.replace(named[0], ",");
+  }
+  const email = EMAIL.exec(rest);
+  if (email) {
+    const target = has("email") ? "email" : has("to") ? "to" : null;
+    if (target) fields[target] = email[0].toLowerCase();
+    rest = rest.replace(email[0], ",");
+  }
+  const phone = PHONE.exec(rest);
+  if (phone && has("phone")) {
+    fields.phone = phone[0].replace(/[\s().-]/g, "");
+    rest = rest.replace(phone[0], ",");
+  }
+  for (const date of readDates(rest, body, now)) {
+    fields[date.field] = date.value;
+    rest = rest.replace(date.match, ",");
+  }
+  const minutesField = body.find((field) => field.kind === "minutes" || field.name === "minutes");
+  const minutes = minutesField ? readMinutes(rest) : null;
+  if (minutes && minutesField) {
+    fields[minutesField.name] = minutes.minutes;
+    rest = rest.replace(minutes.match, ",");
+  }
+  const positions = /\b(\d+)\s+(positions?|seats?|openings?|roles?)\b/i.exec(rest);
+  if (positions && has("positions")) {
+    fields.positions = Number(positions[1]);
+    rest = rest.replace(positions[0], ",");
+  }
+  const moneyField = body.find((field) => field.kind === "money" && field.name !== "unit_amount");
+  const money = moneyField ? readMoney(rest) : null;
+  if (money && moneyField) {
+    fields[moneyField.name] = money.minor;
+    if (money.currency && has("currency")) fields.currency = money.currency;
+    rest = rest.replace(money.match, ",");
+  }
+  const currency = /\b(?:in|bills? in|billed in|currency)\s+(usd|eur|gbp|chf|cad|aud|inr|sek|nok|dkk|pln|jpy)\b|\b(usd|eur|gbp|chf|cad|aud|inr)\b/i.exec(rest);
+  if (currency && has("currency") && fields.currency === undefined) {
+    fields.currency = (currency[1] ?? currency[2])!.toUpperCase();
+    rest = rest.replace(currency[0], ",");
+  }
+  const billable = /\b(non[-\s]?billable|not billable|unbillable)\b|\bbillable\b/i.exec(rest);
+  if (billable && has("billable")) {
+    fields.billable = !billable[1];
+    rest = rest.replace(billable[0], ",");
+  }
+  const states = readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
+  for (const [field, value] of Object.entries(states)) {
+    fields[field] = value;
+    const phrase = new RegExp(`\\b(?:to |as |in |at |already at |already |now )?${value.replace(/_/g, "[ _-]?")}\\b`, "i");
+    rest = rest.replace(phrase, ",");
+  }
+  // State words the skill spells differently ("high prio" → high, "wip" → in progress) are removed too.
+  rest = rest.replace(/\b(?:high|low|medium)\s+priority\b|\bpriority\b/gi, ",");
+  const pieces = piecesOf(rest, R);
+  const triggers = textTriggers(R, body);
+  const refs: Piece[] = [];
+  const free: Piece[] = [];
+  for (const piece of pieces) {
+    const text = piece.text.replace(/^(?:and|also|plus|with|then|it|its|it's|is|are|the)\s+/i, "").trim();
+    if (!text || /^(already|please|pls|thanks|asap|now|it|him|her|them|too)$/i.test(text)) continue;
+    const textField = triggers.find((trigger) => trigger.pattern.test(text) && fields[trigger.field] === undefined);
+    if (textField) {
+      fields[textField.field] = tidy(textField.pattern.exec(text)![1]!);
+      continue;
+    }
+    // Several references and a title may share one piece: "Update pricing page in website relaunch for Ana".
+    const split = splitReferences(tidy(text));
+    free.push(...split.free);
+    refs.push(...split.refs);
+  }
+  return { fields, refs, free };
+}
+
+/** "Update pricing page in website relaunch" → free "Update pricing page", ref "in website relaunch". */
+function splitReferences(text: string): { free: Piece[]; refs: Piece[] } {
+  const refs: Piece[] = [];
+  let head = text;
+  for (;;) {
+    const matches = [...head.matchAll(new RegExp(REFERENCE_TRIGGERS, "gi"))];
+    const last = matches.at(-1);
+    if (!last) break;
+    const value = head.slice(last.index + last[0].length).trim();
+    if (!value) break;
+    refs.unshift({ text: value, trigger: last[0].trim().toLowerCase() });
+    head = head.slice(0, last.index).trim();
+  }
+  return { free: head ? [{ text: head, trigger: null }] : [], refs };
+}
+
+const tidy = (text: string) =>
+  text
+    .replace(/^(?:the|a|an)\s+/i, "")
+    .replace(/[.,;:!?]+$/, "")
+    .replace(/\s+(?:to|as|into|in|on|at|for|from|with|is|are|has|have)$/i, "")
+    .trim();
+
+/** A person's or company's name typed in lower case is capitalised word by word; a title, its first letter. */
+function nameCase(R: ResourceModel, field: string, text: string): string {
+  const proper = field === "name" && (R.fields.has("email") || R.name === "customers");
+  if (proper && /^[\p{Ll} .'-]+$/u.test(text)) return titleCase(text);
+  return capitalised(text);
+}
+
+const capitalised = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);
+const titleCase = (text: string) => text.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+
+/** Finds the references and the record, then the request and its summary (or what to ask). */
+export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: ResourceModel, focus: Choice | null): Promise<Built> {
+  const operation = operationOf(cue, R);
+  const read = extract(w, cue, R, operation, env.now);
+  const body = bodyFor(R, operation);
+  const fields: Record<string, unknown> = { ...read.fields };
+  const draft: ActionDraft = { resource: R.name, operation, target: null, fields };
+  const referenceFields = body.filter((field) => field.kind === "reference");
+  const free = [...read.free];
+
+  // The record it changes: a reference ("task 57", "INV-000052"), "it", or the first free piece.
+  let target: Candidate | null = null;
+  if (operation !== "create") {
+    const pattern = R.skill?.reference?.pattern;
+    const match = pattern?.exec(w.text);
+    const reference = match && R.skill?.reference ? R.skill.reference.query(match[1] ?? match[0]) : null;
+    if (reference) {
+      const found = reference.id
+        ? await env.fetch(`/${R.name}?ids=${reference.id}`)
+        : await env.fetch(`/${R.name}?q=${encodeURIComponent(reference.q!)}&limit=5`);
+      if (!found.ok) return { kind: "fail", text: env.refuse(found.error) };
+      const record = found.ok
+        ? found.data.find((row) => (reference.id ? row.id === Number(reference.id) : String(row[R.nameField ?? "id"]) === reference.q))
+        : undefined;
+      if (!record) return { kind: "fail", text: `I couldn't find ${R.singular} ${reference.id ?? reference.q}.` };
+      target = { resource: R, record, label: labelOf(R, record) };
+      // The reference's words are no name.
+      for (let i = free.length - 1; i >= 0; i--) if (pattern!.test(free[i]!.text) || /^\d+$/.test(free[i]!.text.trim())) free.splice(i, 1);
+      for (let i = read.refs.length - 1; i >= 0; i--) if (pattern!.test(read.refs[i]!.text)) read.refs.splice(i, 1);
+    } else if (PRONOUN.test(cue.rest.split(/[,;]/)[0] ?? "") && focus && focus.resource === R.name) {
+      const found = await env.fetch(`/${R.name}?ids=${focus.id}`);
+      const record = found.ok ? found.data[0] : undefined;
+      if (record) target = { resource: R, record, label: labelOf(R, record) };
+      for (let i = free.length - 1; i >= 0; i--) if (PRONOUN.test(free[i]!.text) && free[i]!.text.split(" ").length <= 2) free.splice(i, 1);
+    } else {
+      const quotedName = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(cue.rest)?.[1];
+      const name = quotedName ? { text: quotedName, trigger: null } : (free.shift() ?? read.refs.shift());
+      if (quotedName) for (let i = free.length - 1; i >= 0; i--) if (quotedName.toLowerCase().includes(free[i]!.text.toLowerCase())) free.splice(i, 1);
+      if (!name) return { kind: "missing", draft, missing: ["target"], text: `Which ${R.singular} do you mean? Give me its name or number.` };
+      const cleaned = tidy(name.text.replace(/^(?:the|my|our)\s+/i, "").replace(new RegExp(`\\s+(?:${R.nouns.join("|")})$`, "i"), ""));
+      // "fix checkout on website relaunch": a task's project narrows it.
+      const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for"].includes(ref.trigger ?? "")) ?? free[0];
+      const found = await findNamed(env.fetch, [R], cleaned);
+      if (found.kind === "error") return { kind: "fail", text: env.refuse(found.error) };
+      if (found.kind === "none") return { kind: "fail", text: `I couldn't find a ${R.singular} called "${cleaned}".` };
+      if (found.kind === "many") {
+        const narrowed = within ? await narrow(env, R, found.options, within.text) : null;
+        if (narrowed?.length === 1) {
+          target = narrowed[0]!;
+          if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
+          else free.splice(free.indexOf(within as Piece), 1);
+        } else
+          return {
+            kind: "choose",
+            text: cleaned,
+            options: narrowed && narrowed.length > 1 ? narrowed : found.options,
+            resume: { kind: "action", draft, role: { target: true } },
+          };
+      } else {
+        target = found.found;
+        // The project that only qualified the name is no field to change.
+        if (within && read.refs.includes(within as Piece) && R.fields.get("project_id")) read.refs.splice(read.refs.indexOf(within as Piece), 1);
+      }
+    }
+    draft.target = {
+      id: target!.record.id,
+      name: target!.label,
+      ...(typeof target!.record.updated_at === "string" ? { version: target!.record.updated_at } : {}),
+    };
+  }
+
+  // References by their own pattern ("on INV-000216"): the referenced record by number.
+  const labels: Record<string, string> = {};
+  for (const field of referenceFields) {
+    const target = env.schema.byName.get(field.target ?? "");
+    const match = target?.skill?.reference?.pattern.exec(w.text);
+    if (!target || !match || target === R || fields[field.name] !== undefined) continue;
+    const query = target.skill!.reference!.query(match[1] ?? match[0]);
+    const found = query.id ? await env.fetch(`/${target.name}?ids=${query.id}`) : await env.fetch(`/${target.name}?q=${encodeURIComponent(query.q!)}&limit=5`);
+    const record = found.ok
+      ? found.data.find((row) => (query.id ? row.id === Number(query.id) : String(row[target.nameField ?? "id"]) === query.q))
+      : undefined;
+    if (!record) return { kind: "fail", text: `I couldn't find ${target.singular} ${query.id ?? query.q}.` };
+    fields[field.name] = record.id;
+    labels[field.name] = labelOf(target, record);
+    const pattern = target.skill!.reference!.pattern;
+    for (let i = free.length - 1; i >= 0; i--) if (pattern.test(free[i]!.text)) free.splice(i, 1);
+    for (let i = read.refs.length - 1; i >= 0; i--) if (pattern.test(read.refs[i]!.text)) read.refs.splice(i, 1);
+  }
+  // References by name: each piece against the body's reference fields, by the word before it.
+  const unresolved: Piece[] = [];
+  const ambiguous: { ref: Piece; field: string; options: Candidate[] }[] = [];
+  for (const ref of read.refs) {
+    const resolved = await referenceFor(env, R, referenceFields, fields, ref);
+    if (resolved === "none") unresolved.push(ref);
+    else if (resolved.kind === "choose") ambiguous.push({ ref, field: resolved.field, options: resolved.options });
+    else {
+      fields[resolved.field] = resolved.id;
+      labels[resolved.field] = resolved.label;
+    }
+  }
+  // "plan search in data warehouse": a name shared by several tasks, narrowed by the project beside it.
+  for (const { ref, field, options } of ambiguous) {
+    let chosen: Candidate | null = null;
+    // The project may be said with a preposition ("in data warehouse") or in brackets ("(mobile app)").
+    for (const other of [...unresolved, ...free]) {
+      const narrowed = await narrow(env, options[0]!.resource, options, other.text);
+      if (narrowed?.length === 1) {
+        chosen = narrowed[0]!;
+        if (unresolved.includes(other)) unresolved.splice(unresolved.indexOf(other), 1);
+        else free.splice(free.indexOf(other), 1);
+        break;
+      }
+    }
+    if (!chosen) return { kind: "choose", text: ref.text, options, resume: { kind: "action", draft: { ...draft, labels }, role: { field } } };
+    fields[field] = chosen.record.id;
+    labels[field] = chosen.label;
+  }
+  // A text field its word introduces ("at Northwind" → a lead's company), if the skill says so.
+  for (const ref of [...unresolved]) {
+    const entry = (R.skill?.values ?? []).find(
+      (value) =>
+        value.words.includes(ref.trigger ?? "") &&
+        body.some((field) => field.name === value.param && field.kind === "text") &&
+        fields[value.param] === undefined,
+    );
+    if (!entry) continue;
+    fields[entry.param] = nameCase(R, "name", tidy(ref.text));
+    unresolved.splice(unresolved.indexOf(ref), 1);
+  }
+  // Unfound on a create: part of the title ("Fix bug in login"); on a change, maybe a value ("to sales").
+  for (const ref of unresolved) free.push({ text: operation === "create" ? `${ref.trigger ?? ""} ${ref.text}`.trim() : ref.text, trigger: null });
+  draft.labels = labels;
+  // The name or title of a new record: the first free piece ("Chase Nakatomi payment"); for pieces left over, a
+  // reference field still empty (a project said without "in").
+  const titleField = body.find((field) => field.name === "title" || field.name === "name");
+  if (operation === "create" && titleField && fields[titleField.name] === undefined && free.length > 0 && free[0]!.text) {
+    const piece = free.shift()!;
+    const text = tidy(piece.text);
+    if (text) fields[titleField.name] = nameCase(R, titleField.name, text);
+  }
+  for (const piece of free) {
+    const empty = referenceFields.filter((field) => fields[field.name] === undefined);
+    if (empty.length === 0) break;
+    const resolved = await referenceFor(env, R, empty, fields, { text: piece.text, trigger: null });
+    if (resolved !== "none" && resolved.kind === "one") {
+      fields[resolved.field] = resolved.id;
+      labels[resolved.field] = resolved.label;
+      piece.text = "";
+    }
+  }
+  // Pieces that are a value of a text field in the workspace's rows ("finance", "Berlin", "remote").
+  for (const piece of free) {
+    if (!piece.text) continue;
+    const value = await textValueFor(env, R, operation, body, fields, tidy(piece.text));
+    if (value) fields[value.field] = value.value;
+  }
+  // Text values as the workspace already spells them ("engineering" → "Engineering"), or in its style.
+  for (const field of body) {
+    const value = fields[field.name];
+    if (field.kind !== "text" || typeof value !== "string" || !CANONICAL.has(field.name)) continue;
+    fields[field.name] = await canonical(env, operation === "hire" ? (env.schema.byName.get("employees") ?? R) : R, field.name, value);
+  }
+  // Time is logged by someone on a task: a task's project is not a task.
+  if (R.name === "time-entries" && operation === "create" && typeof fields.project_id === "number") delete fields.project_id;
+
+  if (operation === "update" && Object.keys(fields).length === 0) {
+    return { kind: "missing", draft, missing: ["fields"], text: `What should change on ${draft.target?.name ?? `the ${R.singular}`}?` };
+  }
+  const required = operation === "create" ? body.filter((field) => field.required && fields[field.name] === undefined).map((field) => field.name) : [];
+  if (required.length > 0) return { kind: "missing", draft, missing: required, text: askFor(R, required, fields) };
+  return proposal(env, R, draft);
+}
+
+/** Fields whose values form a small vocabulary of the workspace's own (departments, branches, titles, sources). */
+const CANONICAL: ReadonlySet<string> = new Set(["department", "branch", "designation", "source", "company"]);
+
+async function canonical(env: ActionEnv, source: ResourceModel, field: string, value: string): Promise<string> {
+  if (!source.filters.has(field)) return value;
+  const same = await env.fetch(`/${source.name}?${field}=${encodeURIComponent(value)}&limit=1`);
+  if (same.ok && typeof same.data[0]?.[field] === "string") return same.data[0][field] as string;
+  // New to the workspace: capitalised like the values it has ("Support Specialist"), if those are.
+  const sample = await env.fetch(`/${source.name}?limit=20`);
+  const styled = sample.ok && sample.data.some((row) => typeof row[field] === "string" && /^\p{Lu}/u.test(row[field] as string));
+  return styled && /^[\p{Ll}\d .'&-]+$/u.test(value) ? titleCase(value) : value;
+}
+
+/** A text field whose existing values include this one (asked of the list route's own filter). */
+async function textValueFor(
+  env: ActionEnv,
+  R: ResourceModel,
+  operation: string,
+  body: BodyField[],
+  filled: Record<string, unknown>,
+  text: string,
+): Promise<{ field: string; value: unknown } | null> {
+  if (!text || text.length > 60) return null;
+  // A hire's fields are an employee's.
+  const source = operation === "hire" ? env.schema.byName.get("employees") : R;
+  if (!source) return null;
+  const open = body.filter(
+    (field) =>
+      field.kind === "text" && filled[field.name] === undefined && source.filters.has(field.name) && field.name !== "email" && field.name !== source.nameField,
+  );
+  // The piece, else each of its words ("met him at an event" → event, "berlin office" → Berlin).
+  const words = text.split(/\s+/);
+  const tries = [text, ...(words.length <= 6 ? words.filter((word) => word.length > 2).flatMap((word) => [word, word.replace(/s$/i, "")]) : [])];
+  for (const attempt of [...new Set(tries)]) {
+    const found = await Promise.all(
+      open.map(async (field) => {
+        const result = await env.fetch(`/${source.name}?${field.name}=${encodeURIComponent(attempt)}&limit=1`);
+        return result.ok && result.data[0] ? { field: field.name, value: result.data[0][field.name] } : null;
+      }),
+    );
+    const hit = found.find((entry) => entry !== null);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** A name among several, narrowed by a parent named beside it ("on website relaunch"). */
+async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], within: string): Promise<Candidate[] | null> {
+  const parents = [...R.fields.values()].filter((field) => field.target && env.schema.byName.get(field.target)?.nameField);
+  for (const parent of parents) {
+    const found = await findNamed(env.fetch, [env.schema.byName.get(parent.target!)!], tidy(within));
+    if (found.kind === "one") return options.filter((option) => option.record[parent.name] === found.found.record.id);
+  }
+  return null;
+}
+
+type ReferenceFound = { kind: "one"; field: string; id: number; label: string } | { kind: "choose"; field: string; options: Candidate[] } | "none";
+
+/** A piece → the reference field it fills: the word before it picks among fields ("assign to" → assignee), else the resource its name is found in. */
+async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[], filled: Record<string, unknown>, piece: Piece): Promise<ReferenceFound> {
+  const open = fields.filter((field) => filled[field.name] === undefined);
+  if (open.length === 0) return "none";
+  const trigger = piece.trigger ?? "";
+  const person = R.skill?.person?.param;
+  const ordered = [...open].sort((a, b) => score(b) - score(a));
+  function score(field: BodyField) {
+    const target = env.schema.byName.get(field.target ?? "");
+    if (!target) return -1;
+    if (target.nouns.some((noun) => trigger.includes(noun))) return 10;
+    if (/assign|give|hand/.test(trigger) && field.name === (person ?? "assignee_id")) return 9;
+    if (/^(in|on|in the|on the|under)$/.test(trigger) && field.target === "projects") return 8;
+    if (/^(for|to|by|with)$/.test(trigger) && (field.name === person || field.target === "employees")) return 6;
+    if (/^(for|for the|to)$/.test(trigger) && field.target === "customers") return 5;
+    return 1;
+  }
+  const text = tidy(piece.text.replace(/\s+(?:deal|project|customer|opening|task)$/i, ""));
+  for (const field of ordered) {
+    const target = env.schema.byName.get(field.target ?? "");
+    if (!target) continue;
+    const found = await findNamed(env.fetch, [target], text);
+    if (found.kind === "one") return { kind: "one", field: field.name, id: found.found.record.id, label: found.found.label };
+    if (found.kind === "many") return { kind: "choose", field: field.name, options: found.options };
+  }
+  return "none";
+}
+
+function askFor(R: ResourceModel, missing: string[], fields: Record<string, unknown>): string {
+  const name = fields.name ?? fields.title;
+  const what = missing.map((field) =>
+    field.endsWith("_id") ? `which ${spaced(field.replace(/_id$/, ""))}` : field === "email" ? "the e-mail address" : `the ${spaced(field)}`,
+  );
+  return `To create the ${R.singular}${name ? ` ${name}` : ""}, I need ${what.join(" and ")}. What ${missing.length === 1 ? "is it" : "are they"}?`;
+}
+
+/** The request a complete draft makes, checked against the route's own schema first. */
+export function proposal(_env: ActionEnv, R: ResourceModel, draft: ActionDraft): Built {
+  const { operation, fields } = draft;
+  const id = draft.target?.id;
+  const path = operation === "create" ? `/${R.name}` : `/${R.name}/${id}`;
+  const op = R.operations.find((candidate) => candidate.name === operation);
+  const base =
+    operation === "create"
+      ? { method: "POST", path, body: fields }
+      : operation === "delete"
+        ? { method: "DELETE", path }
+        : op
+          ? {
+              method: op.method,
+              path: `${path}/${op.path}`,
+              ...(Object.keys(fields).length > 0 || op.method !== "DELETE" ? { body: { ...op.body, ...fields } } : {}),
+            }
+          : { method: "PATCH", path, body: fields };
+  // Confirming re-checks the record: if it changed after this was proposed, nothing is written (409).
+  const request = draft.target?.version ? { ...base, unchanged_since: draft.target.version } : base;
+  const schema = operation === "create" ? R.schemas.create : operation === "update" ? R.schemas.update : null;
+  const checked = schema
+    ? (schema as { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } }).safeParse(fields)
+    : { success: true };
+  if (!checked.success) {
+    const bad = [...new Set((checked.error?.issues ?? []).map((issue) => String(issue.path[0] ?? "")))].filter(Boolean);
+    return {
+      kind: "missing",
+      draft,
+      missing: bad,
+      text: `I need a different ${bad.map(spaced).join(" and ") || "value"}. Could you give ${bad.length === 1 ? "it" : "them"} again?`,
+    };
+  }
+  const described = Object.entries(fields)
+    .filter(([field]) => field !== "name" && field !== "title")
+    .map(([field, value]) => `${spaced(field.replace(/_id$/, ""))} ${describeValue(R, field, value, draft.labels ?? {})}`);
+  const name = fields.name ?? fields.title;
+  const what = draft.target?.name ?? `the ${R.singular}`;
+  const summary =
+    operation === "create"
+      ? `Create the ${R.singular}${name ? ` "${name}"` : ""}${described.length ? ` (${described.join(", ")})` : ""}`
+      : operation === "delete"
+        ? `Delete ${what}`
+        : op
+          ? `${capitalised(op.label)} ${what}${described.length ? ` (${described.join(", ")})` : ""}`
+          : `Change ${what}: ${described.join(", ")}`;
+  const records: Choice[] = draft.target?.id ? [{ resource: R.name, id: draft.target.id, label: draft.target.name ?? `${R.singular} ${draft.target.id}` }] : [];
+  return { kind: "proposal", draft, request, summary, records };
+}
+
+function describeValue(R: ResourceModel, field: string, value: unknown, labels: Record<string, string>): string {
+  const model = R.fields.get(field);
+  if (model?.kind === "money" && typeof value === "number") return `${(value / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+  if (model?.kind === "minutes" && typeof value === "number") return `${value} min`;
+  if (model?.kind === "reference") return labels[field] ?? `#${value}`;
+  return typeof value === "object" ? JSON.stringify(value) : spaced(value);
+}
+
+export type { ApiRecord };

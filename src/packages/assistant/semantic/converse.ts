@@ -1,0 +1,316 @@
+import type { ApiErrorBody } from "../../../platform/dispatch";
+import type { Reply } from "../tools";
+import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
+import type { Fetch } from "./execute";
+import { vocabularyOf } from "./lexicon";
+import type { ResourceModel, SchemaModel } from "./model";
+import { findNamed } from "./names";
+import { actionCue, actionResource, readStates } from "./parse-action";
+import { parseQuery } from "./parse-query";
+import type { ActionDraft, Choice, ConversationState, Query } from "./query";
+import { applyRole, candidatesFor, merge, resolveNames } from "./resolve";
+import { runQuery } from "./run-query";
+import { wordsOf } from "./words";
+
+/**
+ * One turn of the conversation: a choice answering the last clarification ("the second one"), a value
+ * for the field the last action was missing, an action, or a question (continuing the last one when it
+ * says so). Returns null for what is none of these (greetings, help, dashboard metrics such as the win
+ * rate), which the older intent engine answers.
+ */
+
+export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
+export type TurnEnv = { fetch: Fetch; schema: SchemaModel; vocabulary: Set<string>; now: number; refuse(error: ApiErrorBody): string };
+
+const OUT_OF_SCOPE =
+  /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
+const BULK_DELETE = /\b(delete|erase|wipe|remove|clear|purge|drop|nuke)\b.*\b(everything|all|every|entire|whole)\b|\bclean slate\b|\bstart over\b/i;
+
+export function refusal(text: string): Reply {
+  return {
+    intent: "unknown",
+    text: `${text} I answer from this workspace's own records — invoices, payments, customers, deals, leads, tasks, projects, time, people and hiring — and prepare changes for you to confirm.`,
+    data: { refused: true },
+  };
+}
+
+const ORDINALS: Record<string, number> = {
+  first: 0,
+  "1st": 0,
+  one: 0,
+  second: 1,
+  "2nd": 1,
+  two: 1,
+  third: 2,
+  "3rd": 2,
+  three: 2,
+  fourth: 3,
+  "4th": 3,
+  fifth: 4,
+  last: -1,
+};
+
+/** "the second one", "2", "#3", "the last", or a name among the options. */
+function chosen(message: string, options: Choice[]): Choice | null {
+  const lower = message.toLowerCase().trim();
+  const number = /^(?:#|no\.?\s*|number\s*|option\s*)?(\d)\b/.exec(lower);
+  if (number) return options[Number(number[1]) - 1] ?? null;
+  const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|last)\b/.exec(lower);
+  if (ordinal && lower.split(/\s+/).length <= 5) return ordinal[1] === "last" ? (options.at(-1) ?? null) : (options[ORDINALS[ordinal[1]!]!] ?? null);
+  const named = options.filter((option) => option.label.toLowerCase().includes(lower.replace(/^(the one (?:for|called|named|in)|i mean|it's|its)\s+/, "")));
+  return named.length === 1 ? named[0]! : null;
+}
+
+export async function turn(env: TurnEnv, message: string, state: ConversationState): Promise<Turn | null> {
+  const w = wordsOf(message, env.vocabulary);
+  const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse };
+
+  // An answer to the last question asked.
+  if (state.choose) {
+    const choice = chosen(message, state.choose.options);
+    if (choice) return resume(env, actionEnv, state, choice);
+  }
+  if (OUT_OF_SCOPE.test(message)) return { reply: refusal("That's outside what I can help with here.") };
+  // Rates and web traffic are no sum of records: the dashboard's widgets answer them (the intent engine).
+  if (/\b(rate|ratio|traffic|visitors|pageviews|page views|bounce|conversion)\b/i.test(message) && !/\b(hourly rate|rate of \$)/i.test(message)) return null;
+  if (BULK_DELETE.test(message)) return { reply: refusal("I can't delete records in bulk.") };
+  if (state.slot) {
+    const filled = await fillSlot(env, actionEnv, message, state.slot);
+    if (filled) return filled;
+  }
+
+  const cue = actionCue(w, env.schema);
+  if (cue) {
+    const R = actionResource(w, cue, env.schema) ?? (state.focus ? env.schema.byName.get(state.focus.resource) : null) ?? null;
+    // "make it high priority…" right after a proposed create: the same record, more fields.
+    if (state.pending && /\b(it|that)\b/i.test(message) && (!R || R.name === state.pending.resource)) {
+      const pendingR = env.schema.byName.get(state.pending.resource)!;
+      const built = await build(actionEnv, w, { ...cue, op: state.pending.operation === "create" ? "create" : cue.op }, pendingR, null);
+      if (built.kind === "proposal" || built.kind === "missing") {
+        // The pending record keeps its name: this message only adds fields.
+        const added = Object.fromEntries(
+          Object.entries(built.draft.fields).filter(([field]) => !(field in state.pending!.fields) || !["name", "title"].includes(field)),
+        );
+        const draft = { ...state.pending, fields: { ...state.pending.fields, ...added }, labels: { ...state.pending.labels, ...built.draft.labels } };
+        return fromBuilt(proposal(actionEnv, pendingR, draft));
+      }
+    }
+    if (R) return fromBuilt(await build(actionEnv, w, cue, R, state.focus ?? null));
+    // No noun ("move tyrell pilot to qualification", "reject Niklaus"): the resources whose states the words
+    // name first, then every named one, until the record is found.
+    const skip = cue.verb === "state" ? 0 : cue.verb.split(" ").length;
+    const stateful = env.schema.resources.filter(
+      (candidate) => candidate.update && Object.keys(readStates(w, candidate, candidate.update, cue.verb, skip)).length > 0,
+    );
+    const rest = env.schema.resources.filter((candidate) => candidate.nameField && candidate.update && !stateful.includes(candidate));
+    for (const candidate of [...stateful, ...rest]) {
+      const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
+      if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
+      return fromBuilt(built);
+    }
+    return {
+      reply: {
+        intent: "unknown",
+        text: "I couldn't tell which record you mean. Name it with its kind, e.g. “mark task 12 done” or “move the deal Acme pilot to won”.",
+      },
+    };
+  }
+
+  const draft = parseQuery(w, env.schema, env.now);
+  const previous = state.query ?? null;
+  let base = draft;
+  // A follow-up without its own resource is read again against the last question's resource.
+  if (!draft.said.resource && previous) {
+    base = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource));
+  }
+  let query = merge(base, previous, w.joined);
+  let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
+
+  // No resource said: the names decide ("what stage is Evelyn Sagan at").
+  if (!R) {
+    const span = base.names[0];
+    if (!span) return null;
+    const found = await findNamed(env.fetch, candidatesFor(null, env.schema), span.text);
+    if (found.kind === "error") return { reply: { intent: "unknown", text: env.refuse(found.error) } };
+    if (found.kind === "none") return null;
+    if (found.kind === "many") {
+      const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
+      return clarify(span.text, options, { kind: "query", query: blank(found.options[0]!.resource), role: { subject: true } });
+    }
+    R = found.found.resource;
+    const again = parseQuery(w, env.schema, env.now, R);
+    query = merge(again, null, w.joined)!;
+    query = applyRole(query, { subject: true }, { resource: R.name, id: found.found.record.id, label: found.found.label });
+    base = { ...again, names: again.names.filter((name) => name !== again.names[0] && !span.indexes.some((i) => name.indexes.includes(i))) };
+  }
+  if (base.reference && R) {
+    // "task 57", "INV-000012": the record itself, or (payments on an invoice) what refers to it.
+    const ref = base.reference;
+    const records =
+      ref.id !== undefined
+        ? await env.fetch(`/${ref.resource.name}?ids=${ref.id}`)
+        : await env.fetch(`/${ref.resource.name}?q=${encodeURIComponent(ref.q!)}&limit=5`);
+    const record = records.ok
+      ? records.data.find((row) => (ref.id !== undefined ? row.id === ref.id : String(row[ref.resource.nameField ?? "id"]) === ref.q))
+      : undefined;
+    if (!record) return { reply: { intent: "lookup", text: `I couldn't find ${ref.resource.singular} ${ref.id ?? ref.q}.` } };
+    const role = ref.resource === R ? ({ subject: true } as const) : [...R.fields.values()].find((field) => field.target === ref.resource.name);
+    if (role)
+      query = applyRole(query!, "subject" in role ? role : { field: role.name }, {
+        resource: ref.resource.name,
+        id: record.id,
+        label: String(record[ref.resource.nameField ?? "id"]),
+      });
+  }
+  let resolved = await resolveNames(env.fetch, env.schema, query!, base.names);
+  // A resource only guessed from a shared word ("due" is an invoice's and a task's) whose records the names
+  // do not fit: another resource with the same words, whose they do ("anything due this week for Shafi").
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.resource && !previous) {
+    for (const other of env.schema.resources) {
+      if (other.name === query!.resource || !sharesWords(w.words, other)) continue;
+      const again = parseQuery(w, env.schema, env.now, other);
+      const retry = merge(again, null, w.joined);
+      if (!retry || retry.resource !== other.name) continue;
+      const attempt = await resolveNames(env.fetch, env.schema, retry, again.names);
+      if (attempt.kind !== "query" || attempt.notFound.length === 0) {
+        resolved = attempt;
+        break;
+      }
+    }
+  }
+  if (resolved.kind === "error") return { reply: { intent: "unknown", text: env.refuse(resolved.error) } };
+  if (resolved.kind === "choose") {
+    const options = resolved.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
+    return clarify(resolved.text, options, resolved.resume);
+  }
+  if (resolved.kind === "missing") return { reply: { intent: "unknown", text: resolved.text } };
+  if (resolved.notFound.length > 0)
+    return {
+      reply: {
+        intent: "unknown",
+        text: `I couldn't find "${resolved.notFound[0]}" among this workspace's ${resolved.resource.plural} or the records they refer to.`,
+        data: { not_found: resolved.notFound },
+      },
+    };
+  const reply = await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, resolved.query, env.refuse);
+  return { reply };
+}
+
+/** Whether a resource's date or state words occur in the message. */
+function sharesWords(words: string[], R: ResourceModel): boolean {
+  const phrases = [...R.dateWords.flatMap((date) => date.words), ...(R.skill?.filters ?? []).flatMap((filter) => filter.words)];
+  const text = ` ${words.join(" ")} `;
+  return phrases.some((phrase) => text.includes(` ${phrase} `));
+}
+
+function blank(R: ResourceModel): Query {
+  return {
+    resource: R.name,
+    conditions: [],
+    period: null,
+    aggregate: { fn: "list", field: null, groupBy: null, order: null, limit: null },
+    subject: null,
+    show: null,
+  };
+}
+
+function clarify(text: string, unsorted: Choice[], resume: import("./query").Resume): Turn {
+  // Alphabetical, so "the second one" means the same to everyone reading the list.
+  const options = [...unsorted].sort((a, b) => a.label.localeCompare(b.label));
+  const list = options.map((option, i) => `${i + 1}. ${option.label}`).join("\n");
+  return {
+    reply: {
+      intent: "clarify",
+      text: `${options.length === 2 ? "Two" : options.length} records match "${text}":\n${list}\nWhich one do you mean? (“the second one”, or its name)`,
+      records: options,
+      data: { choose: { options, resume } },
+    },
+  };
+}
+
+async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationState, choice: Choice): Promise<Turn> {
+  const resumeWith = state.choose!.resume;
+  if (resumeWith.kind === "query") {
+    const query = applyRole(resumeWith.query, resumeWith.role, choice);
+    return { reply: await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, query, env.refuse) };
+  }
+  const draft = resumeWith.draft;
+  const R = env.schema.byName.get(draft.resource)!;
+  const next: ActionDraft =
+    "target" in resumeWith.role
+      ? { ...draft, target: { id: choice.id, name: choice.label } }
+      : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id } };
+  return fromBuilt(proposal(actionEnv, R, next));
+}
+
+/** The value of the field an action was missing, read from the reply on its own ("priya@northwind.com"). */
+async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slot: NonNullable<ConversationState["slot"]>): Promise<Turn | null> {
+  const R = env.schema.byName.get(slot.draft.resource)!;
+  const field = slot.missing[0]!;
+  const w = wordsOf(message, env.vocabulary);
+  const cue = { op: slot.draft.operation === "create" ? "create" : "update", verb: "set", at: 0, rest: message };
+  const fields = { ...slot.draft.fields };
+  const labels = { ...slot.draft.labels };
+  // The reply is the missing value itself ("Website", "priya@northwind.example", "friday"): read for that field only.
+  const built = await build(actionEnv, w, cue, R, null);
+  if (built.kind === "proposal" || built.kind === "missing")
+    for (const name of slot.missing) {
+      if (built.draft.fields[name] === undefined || ["name", "title"].includes(name)) continue;
+      fields[name] = built.draft.fields[name];
+      if (built.draft.labels?.[name]) labels[name] = built.draft.labels[name];
+    }
+  if (fields[field] === undefined) {
+    const body = slot.draft.operation === "create" ? R.create : R.update;
+    const model = body?.find((candidate) => candidate.name === field);
+    if (model?.kind === "reference") {
+      const found = await findNamed(env.fetch, [env.schema.byName.get(model.target!)!], message.replace(/^(?:it'?s|in|on|for|the)\s+/i, "").trim());
+      if (found.kind === "one") {
+        fields[field] = found.found.record.id;
+        labels[field] = found.found.label;
+      } else if (found.kind === "many")
+        return clarify(
+          message,
+          found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label })),
+          { kind: "action", draft: { ...slot.draft, fields }, role: { field } },
+        );
+    } else if (model?.kind === "text" || field === "title" || field === "name") {
+      fields[field] = message.trim();
+    }
+  }
+  if (fields[field] === undefined) return null;
+  const draft = { ...slot.draft, fields, labels };
+  const missing = slot.missing.filter((name) => draft.fields[name] === undefined);
+  if (missing.length > 0)
+    return fromBuilt({
+      kind: "missing",
+      draft,
+      missing,
+      text: `Thanks. I still need the ${missing.map((name) => name.replace(/_id$/, "").replace(/_/g, " ")).join(" and ")}.`,
+    });
+  return fromBuilt(proposal(actionEnv, R, draft));
+}
+
+function fromBuilt(built: Built): Turn {
+  switch (built.kind) {
+    case "proposal":
+      return {
+        reply: { intent: "action", text: built.summary, records: built.records, data: { draft: built.draft, request: built.request } },
+        proposal: { kind: `${built.draft.operation}_${built.draft.resource}`, resource: built.draft.resource, request: built.request, summary: built.summary },
+      };
+    case "missing":
+      return { reply: { intent: "action", text: built.text, data: { missing: built.missing, slot: { draft: built.draft, missing: built.missing } } } };
+    case "choose":
+      return clarify(
+        built.text,
+        built.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label })),
+        built.resume,
+      );
+    default:
+      return { reply: { intent: "action", text: built.text } };
+  }
+}
+
+/** The vocabulary, built once per schema. */
+export function vocabularyFor(schema: SchemaModel, catalog: import("../understand").Catalog): Set<string> {
+  return vocabularyOf(schema, catalog);
+}

@@ -1,0 +1,122 @@
+import type { Catalog } from "../understand";
+import type { ResourceModel, SchemaModel } from "./model";
+import type { Condition } from "./query";
+import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
+
+/**
+ * The words of the schema, matched in a message: resource nouns, state words (the skills' filter words and
+ * every enum value of the definitions), date verbs, measure words and field words. Each match claims its
+ * tokens so that what is left over is names and values.
+ */
+
+export type Hit<T> = { value: T; indexes: number[] };
+
+/** The vocabulary typos are corrected to: every word the schema and the skills use. */
+export function vocabularyOf(schema: SchemaModel, catalog: Catalog): Set<string> {
+  const out = new Set<string>(catalog.vocabulary);
+  const add = (phrase: string) => {
+    for (const word of phrase.toLowerCase().split(/[\s_-]+/)) if (word) out.add(word);
+  };
+  for (const resource of schema.resources) {
+    resource.nouns.forEach(add);
+    for (const field of resource.fields.values()) {
+      field.words.forEach(add);
+      field.values?.forEach(add);
+    }
+    for (const measure of resource.skill?.measures ?? []) measure.words.forEach(add);
+  }
+  for (const word of VERBS) add(word);
+  // Words of the question's grammar are never "corrected" into domain words ("least" is not "last").
+  for (const word of [...GRAMMAR, ...FILLER]) out.add(word);
+  return out;
+}
+
+const VERBS = ["average", "total", "biggest", "largest", "highest", "smallest", "lowest", "latest", "oldest", "overdue", "assigned", "logged"];
+
+/** Longest phrases first, each token claimed once. */
+export function matchPhrases<T>(words: readonly string[], candidates: { phrases: string[]; value: T }[], taken: Set<number>): Hit<T>[] {
+  const hits: (Hit<T> & { length: number })[] = [];
+  for (const candidate of candidates)
+    for (const phrase of candidate.phrases)
+      for (const indexes of occurrences(words, phrase)) hits.push({ value: candidate.value, indexes, length: indexes.length });
+  hits.sort((a, b) => b.length - a.length || a.indexes[0]! - b.indexes[0]!);
+  const accepted: Hit<T>[] = [];
+  for (const hit of hits) {
+    if (hit.indexes.some((i) => taken.has(i))) continue;
+    for (const i of hit.indexes) taken.add(i);
+    accepted.push({ value: hit.value, indexes: hit.indexes });
+  }
+  return accepted.sort((a, b) => a.indexes[0]! - b.indexes[0]!);
+}
+
+const PREPOSITIONS: ReadonlySet<string> = new Set(["in", "for", "of", "on", "to", "at", "from", "under", "into", "about", "with", "by", "per", "each"]);
+const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "an", "our", "my", "their", "that", "this", "its"]);
+
+/** The word before a token, articles skipped. */
+export function before(w: Words, index: number): { word: string; at: number } {
+  let k = index - 1;
+  while (k >= 0 && ARTICLES.has(w.words[k]!)) k--;
+  return { word: w.words[k] ?? "", at: k };
+}
+
+export const isPreposition = (word: string) => PREPOSITIONS.has(word);
+
+/** Resource nouns in the message, in order, with whether each is the object of a preposition. */
+export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit<ResourceModel> & { object: boolean; plural: boolean })[] {
+  const hits = matchPhrases(
+    w.words,
+    schema.resources.map((resource) => ({ phrases: resource.nouns, value: resource })),
+    new Set(taken),
+  );
+  return hits.map((hit) => {
+    const typed = hit.indexes.map((i) => w.words[i]).join(" ");
+    return { ...hit, object: isPreposition(before(w, hit.indexes[0]!).word), plural: typed !== hit.value.singular };
+  });
+}
+
+const NEGATIONS: ReadonlySet<string> = new Set(["not", "no", "non", "except", "excluding", "exclude", "without", "never", "other", "besides", "apart"]);
+const SKIPPABLE: ReadonlySet<string> = new Set([
+  "yet",
+  "been",
+  "are",
+  "is",
+  "be",
+  "the",
+  "that",
+  "which",
+  "currently",
+  "still",
+  "marked",
+  "as",
+  "in",
+  "than",
+  "from",
+  "ones",
+]);
+
+/** "not done", "aren't paid", "except won", "other than draft": a negation just before a token. */
+export function negatedAt(w: Words, index: number): boolean {
+  for (let k = index - 1, seen = 0; k >= 0 && seen < 4; k--, seen++) {
+    const word = w.words[k]!;
+    if (NEGATIONS.has(word)) return true;
+    if (!SKIPPABLE.has(word)) return false;
+  }
+  return false;
+}
+
+/** A filter in the skills' syntax (`status: "sent,partially_paid"`, `"!draft,void"`, `"true"`) as conditions. */
+export function conditionsOf(resource: ResourceModel, query: Record<string, string>, label: string, negate: boolean, today: string): Condition[] {
+  return Object.entries(query).map(([param, raw]): Condition => {
+    const resolved = raw === "$today" ? today : raw === "$yesterday" ? shiftIso(today, -1) : raw;
+    const field = resource.fields.get(param);
+    if (!field) return { param, value: resolved, label };
+    const not = resolved.startsWith("!") !== negate;
+    const text = resolved.replace(/^!/, "");
+    const list = text.split(",");
+    const value = field.kind === "boolean" ? text === "true" : list.length > 1 ? list : list[0];
+    if (field.kind === "boolean") return { field: param, op: "eq", value: not ? !value : value, label };
+    return { field: param, op: list.length > 1 ? (not ? "not_in" : "in") : not ? "ne" : "eq", value, label };
+  });
+}
+
+export const shiftIso = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -1,0 +1,89 @@
+import Fuse from "fuse.js";
+import type { ApiErrorBody } from "../../../platform/dispatch";
+import type { ApiRecord } from "../../../platform/skills";
+import type { Fetch } from "./execute";
+import type { ResourceModel } from "./model";
+
+/**
+ * Names → records of the workspace: the list route's `?q=` (as the asker), then fuse.js ranks what came
+ * back. A typo ("Margret Goldwasser") is searched word by word. Two candidates that score alike are both
+ * offered, never one guessed.
+ */
+
+export type Candidate = { resource: ResourceModel; record: ApiRecord; label: string };
+export type Found = { kind: "one"; found: Candidate } | { kind: "many"; options: Candidate[] } | { kind: "none" } | { kind: "error"; error: ApiErrorBody };
+
+export const labelOf = (resource: ResourceModel, record: ApiRecord) => resource.skill?.label(record) ?? String(record[resource.nameField ?? "id"] ?? record.id);
+const nameOf = (resource: ResourceModel, record: ApiRecord) => String(record[resource.nameField ?? "id"] ?? "");
+
+/** Words that cannot be a name alone. */
+const WEAK: ReadonlySet<string> = new Set(["the", "a", "an", "and", "of", "for", "new", "old", "all", "my", "our"]);
+
+function normalised(text: string) {
+  return text
+    .toLowerCase()
+    .replace(/[—–-]/g, " ")
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: string): Promise<Found> {
+  const named = resources.filter((resource) => resource.nameField);
+  if (named.length === 0 || text.trim().length < 2) return { kind: "none" };
+  const search = (needle: string) =>
+    Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25`) })));
+  let results = await search(text);
+  const empty = () => results.every(({ result }) => !result.ok || result.data.length === 0);
+  // "brians" → "brian"; then each word, longest first (a typo in one of them).
+  if (empty() && /s$/i.test(text) && text.length > 4) results = await search(text.replace(/'?s$/i, ""));
+  if (empty()) {
+    const words = text
+      .split(/\s+/)
+      .filter((word) => word.length >= 3 && !WEAK.has(word.toLowerCase()))
+      .sort((a, b) => b.length - a.length)
+      .slice(0, 3);
+    if (words.length > 1 || (words.length === 1 && words[0] !== text)) {
+      const merged = new Map<string, { resource: ResourceModel; record: ApiRecord }>();
+      for (const word of words) {
+        for (const { resource, result } of await search(word))
+          if (result.ok) for (const record of result.data) merged.set(`${resource.name}:${record.id}`, { resource, record });
+        if (merged.size > 0) break;
+      }
+      results = named.map((resource) => ({
+        resource,
+        result: { ok: true as const, data: [...merged.values()].filter((entry) => entry.resource === resource).map((entry) => entry.record) },
+      }));
+    }
+  }
+  const errors = results.flatMap(({ result }) => (result.ok ? [] : [result.error]));
+  const found = results.flatMap(({ resource, result }) =>
+    result.ok ? result.data.map((record) => ({ resource, record, name: normalised(nameOf(resource, record)), label: labelOf(resource, record) })) : [],
+  );
+  if (found.length === 0) return errors.length > 0 && errors.length === results.length ? { kind: "error", error: errors[0]! } : { kind: "none" };
+  const wanted = normalised(text);
+  const exact = found.filter((candidate) => candidate.name === wanted);
+  if (exact.length === 1) return { kind: "one", found: exact[0]! };
+  if (exact.length > 1) return { kind: "many", options: exact };
+  // "initech platform" for "Initech — platform", "grace" for "Grace Lamarr": every word typed starts a word of the name.
+  const wordsTyped = wanted.split(" ").map((word) => word.replace(/s$/, ""));
+  const prefixed = found.filter((candidate) => wordsTyped.every((word) => candidate.name.split(" ").some((part) => part.startsWith(word))));
+  if (prefixed.length === 1) return { kind: "one", found: prefixed[0]! };
+  if (prefixed.length > 1) {
+    // One whose words are all typed beats one with more words ("Acme" over "Acme Holdings").
+    const whole = prefixed.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);
+    if (whole.length === 1) return { kind: "one", found: whole[0]! };
+    return { kind: "many", options: prefixed.slice(0, 6) };
+  }
+  const ranked = new Fuse(found, { keys: ["name"], includeScore: true, threshold: 0.4, ignoreLocation: true }).search(wanted);
+  if (ranked.length === 0) return { kind: "none" };
+  const [best, second] = ranked;
+  if (!second || second.score! - best!.score! > 0.12) return { kind: "one", found: best!.item };
+  return {
+    kind: "many",
+    options: ranked
+      .filter((hit) => hit.score! - best!.score! <= 0.12)
+      .slice(0, 6)
+      .map((hit) => hit.item),
+  };
+}

@@ -1,0 +1,320 @@
+import { findRange } from "../dates";
+import { matchPhrases, nounsIn } from "./lexicon";
+import type { BodyField, ResourceModel, SchemaModel } from "./model";
+import type { ActionDraft } from "./query";
+import { occurrences, type Words } from "./words";
+
+/**
+ * A command → a draft action: which operation (create, a field change, a state change, delete, or one of
+ * the API's own actions such as send, void, hire), on which resource, the record it changes (by
+ * reference, by name, or "it"), and every field the message gives, each read by the kind the definition
+ * gives it (e-mail, phone, money with its currency, minutes, dates by the word before them, enum values,
+ * references by name, text after its field's word). Names stay names here; resolve-action.ts finds them.
+ */
+
+const LEAD_IN =
+  /^(?:(?:please|pls|hey|ok|okay|so|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)\s+)+/i;
+
+type Verb = { words: string[]; op: string };
+const VERBS: Verb[] = [
+  { words: ["create", "add", "new", "make", "set up", "setup", "register", "enter", "open", "save", "raise", "draft", "put in", "start"], op: "create" },
+  { words: ["log", "book", "record", "track", "clock"], op: "log" },
+  { words: ["delete", "remove", "get rid of", "drop", "trash", "erase", "reverse", "undo"], op: "delete" },
+  { words: ["resend", "send", "email", "e-mail", "deliver"], op: "send" },
+  { words: ["void", "cancel"], op: "void" },
+  { words: ["remind", "chase", "nudge", "follow up on", "follow up with"], op: "remind" },
+  { words: ["hire", "onboard"], op: "hire" },
+  { words: ["assign", "reassign", "give", "hand", "hand over"], op: "assign" },
+  { words: ["reschedule", "postpone", "push back", "delay", "extend", "push"], op: "reschedule" },
+  {
+    words: [
+      "mark",
+      "move",
+      "set",
+      "change",
+      "update",
+      "rename",
+      "edit",
+      "put",
+      "bump",
+      "close",
+      "reopen",
+      "complete",
+      "finish",
+      "reject",
+      "advance",
+      "qualify",
+      "convert",
+      "flag",
+      "make it",
+      "switch",
+      "upgrade",
+      "downgrade",
+      "lower",
+      "raise it",
+      "increase",
+      "decrease",
+    ],
+    op: "update",
+  },
+];
+/** Verbs that also say the state ("reject" → rejected, "close" → closed). */
+const STATE_VERBS: Record<string, string[]> = {
+  reject: ["rejected"],
+  close: ["closed", "done", "completed", "won"],
+  reopen: ["todo", "open", "active", "negotiation"],
+  complete: ["done", "completed"],
+  finish: ["done", "completed"],
+  qualify: ["qualified"],
+  convert: ["converted"],
+};
+
+export type ActionCue = { op: string; verb: string; at: number; rest: string };
+
+/** Whether a message is a command, and its verb. Questions are not. */
+export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
+  const text = w.text.replace(LEAD_IN, "");
+  const lower = text.toLowerCase();
+  if (
+    /^(how|what|whats|what's|which|who|whos|who's|when|where|why|is|are|does|do|did|show|list|any|find|give me|tell|can i see|let me see)\b/.test(lower) &&
+    !/^(can you|could you)\b/.test(w.text.toLowerCase())
+  ) {
+    // "give me" and "show" are reads; "is it paid" too.
+    return null;
+  }
+  // "add a note on candidate X: …": a note is a change to that record.
+  const note = /^(?:add|put|leave|write)\s+(?:a\s+)?(note|comment)s?\s+(?:on|to|for)\s+(.+?):\s*(.+)$/i.exec(text);
+  if (note) return { op: "update", verb: "note", at: 0, rest: `${note[2]}, note: ${note[3]}` };
+  // "email for Margaret", "email address of …": a field asked for, not an e-mail to send.
+  if (/^(e-?mail|phone|number)\s+(for|of|address|addresses|adress)\b/.test(lower)) return null;
+  for (const verb of VERBS) {
+    for (const word of [...verb.words].sort((a, b) => b.length - a.length)) {
+      if (!(lower === word || lower.startsWith(`${word} `) || lower.startsWith(`${word}:`))) continue;
+      // "open deals over 100k", "new leads this week": an adjective before a plural noun is a question.
+      const next = lower.slice(word.length).trim().split(/\s+/).slice(0, 2).join(" ");
+      if (["open", "new", "draft", "start", "record", "log", "track", "set", "put", "save"].includes(word) && pluralAhead(next, schema)) return null;
+      return { op: verb.op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
+    }
+  }
+  // "invoice acme for 10 hours…": a resource noun used as the verb.
+  if (/^invoice\s+(?!\d)/i.test(text)) return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
+  // "i called Katherine, mark her contacted": a command after a comma, about whom the first part names.
+  const later = /(?:,|;|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void)\b\s*(.*)$/i.exec(text);
+  if (later) {
+    const about = text
+      .slice(0, later.index)
+      .replace(/^(?:i|we)\s+(?:just\s+)?(?:called|emailed|met|spoke to|spoke with|talked to|heard from|saw)\s+/i, "")
+      .replace(/\(.*?\)/g, "");
+    const rest = later[2]!.replace(/^(?:her|him|them|it)\b\s*(?:as\s+)?/i, "");
+    return { op: VERBS.find((verb) => verb.words.includes(later[1]!.toLowerCase()))!.op, verb: later[1]!.toLowerCase(), at: 0, rest: `${about}, ${rest}` };
+  }
+  // "lead: olga petrova …", "task: call the movers": a noun and a colon make a new record.
+  const labelled = /^([a-z][a-z -]{1,20}):\s*(.+)$/i.exec(text);
+  if (labelled && schema.resources.some((resource) => resource.nouns.includes(labelled[1]!.toLowerCase().trim())))
+    return { op: "create", verb: "new", at: 0, rest: `${labelled[1]} ${labelled[2]}` };
+  // "we lost the vandelay deal", "ken keller has left the company", "globex pilot is lost", "donald -> interview".
+  if (/^we (won|lost|closed)\b/.test(lower)) return { op: "update", verb: "state", at: 0, rest: text.replace(/^we\s+/i, "") };
+  if (
+    /\b(is|are|has|have|was)\s+(now\s+)?(won|lost|done|finished|complete|completed|left|hired|rejected|closed|on hold|qualified|contacted|converted|paid)\b/.test(
+      lower,
+    ) &&
+    !/\?$/.test(lower)
+  )
+    return { op: "update", verb: "state", at: 0, rest: text };
+  if (
+    /^[\p{L} .'-]+ to (interview|offer|screening|applied|rejected|done|review|todo|in progress|won|lost|negotiation|proposal|qualification|meeting)\b/u.test(
+      lower,
+    ) &&
+    lower.split(" ").length <= 6
+  )
+    return { op: "update", verb: "state", at: 0, rest: text };
+  // "lynn wilson did 1h30 on fix permissions": time spent on a task is time to log.
+  if (/\b\d+(?:\.\d+)? (?:hours|minutes)\b/.test(lower) && /\b(did|spent|worked|put in|on)\b/.test(lower) && !/\?$/.test(lower))
+    return { op: "log", verb: "did", at: 0, rest: text };
+  return null;
+}
+
+/** "deals", "time entries", "won deals": a plural noun of the schema in the next two words. */
+function pluralAhead(next: string, schema: SchemaModel): boolean {
+  const words = next.split(" ");
+  return (
+    schema.resources.some((resource) =>
+      resource.nouns.some(
+        (noun) => noun !== resource.singular && noun.endsWith("s") && (next === noun || next.startsWith(`${noun} `) || words[1] === noun || words[0] === noun),
+      ),
+    ) || /^(ones|all)\b/.test(next)
+  );
+}
+
+/** The resource a command is about: a noun, else what its words imply (a duration is time, "payment" a payment). */
+export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): ResourceModel | null {
+  const nouns = nounsIn(w, schema, new Set());
+  const lower = w.text.toLowerCase();
+  const start = firstContentIndex(w, cue);
+  const afterVerb = nouns.find((noun) => noun.indexes[0]! >= start && noun.indexes[0]! <= start + 2);
+  if (afterVerb && cue.op !== "log" && !(cue.op === "create" && afterVerb.value.name === "time-entries")) return afterVerb.value;
+  if (cue.op === "log") {
+    if (/\bpayment|paid|received\b/.test(lower)) return schema.byName.get("payments") ?? null;
+    if (/\b\d+(?:\.\d+)? (hours|minutes)\b/.test(lower) || /\btime\b/.test(lower)) return schema.byName.get("time-entries") ?? null;
+  }
+  if (
+    cue.op === "create" &&
+    /\b\d+(?:\.\d+)? (hours|minutes)\b/.test(lower) &&
+    !nouns.some((noun) => !noun.object && noun.value.name !== "time-entries") &&
+    /^(add|put in|book)\b/.test(cue.verb)
+  )
+    return schema.byName.get("time-entries") ?? null;
+  if (cue.op === "send" || cue.op === "void" || cue.op === "remind") return schema.byName.get("invoices") ?? nouns[0]?.value ?? null;
+  if (cue.op === "hire" && !nouns.some((noun) => noun.value.name === "candidates")) return schema.byName.get("candidates") ?? null;
+  if (cue.verb === "invoice" || cue.verb === "raise") return schema.byName.get("invoices") ?? null;
+  if (/\bpayment\b/.test(lower) && (cue.op === "log" || cue.op === "create")) return schema.byName.get("payments") ?? null;
+  // Else the first noun that is no preposition's object.
+  return nouns.find((noun) => !noun.object)?.value ?? null;
+}
+
+function firstContentIndex(w: Words, cue: ActionCue): number {
+  const verbWords = cue.verb.split(" ");
+  const at = occurrences(w.words, verbWords.join(" "))[0];
+  return at ? at.at(-1)! + 1 : 0;
+}
+
+export type Chunk = { text: string; trigger: string | null };
+
+/** A field value read from the message: what it is, and the words it came from (removed before the name is read). */
+export type Extracted = {
+  fields: Record<string, unknown>;
+  used: string[];
+  refs: Record<string, { text: string }>;
+  title: string | null;
+  target: string | null;
+};
+
+const MONEY =
+  /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{4,}(?:\.\d{1,2})?)\b)/i;
+
+export function readMoney(text: string): { minor: number; currency?: string; match: string } | null {
+  const match = MONEY.exec(text);
+  if (!match) return null;
+  const symbol = match[1];
+  const digits = match[2] ?? match[4] ?? match[7] ?? match[9]!;
+  const suffix = (match[3] ?? match[5] ?? match[8] ?? "").toLowerCase();
+  const code = match[6]?.toLowerCase();
+  let value = Number(digits.replace(/,/g, ""));
+  if (Number.isNaN(value)) return null;
+  if (suffix === "k") value *= 1_000;
+  if (suffix === "m") value *= 1_000_000;
+  const currency = symbol
+    ? ({ $: "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" } as Record<string, string>)[symbol]
+    : code
+      ? /^dollar|bucks/.test(code)
+        ? "USD"
+        : /^euro/.test(code)
+          ? "EUR"
+          : /^pound/.test(code)
+            ? "GBP"
+            : code.toUpperCase()
+      : undefined;
+  return { minor: Math.round(value * 100), ...(currency ? { currency } : {}), match: match[0] };
+}
+
+export function readMinutes(text: string): { minutes: number; match: string } | null {
+  const match = /\b(\d+(?:\.\d+)?)\s?(hours|minutes)\b/i.exec(text);
+  if (!match) return null;
+  return { minutes: Math.round(Number(match[1]) * (match[2]!.toLowerCase() === "hours" ? 60 : 1)), match: match[0] };
+}
+
+/** The date fields of a body and the words that introduce each. */
+function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
+  const out: { field: string; words: string[] }[] = [];
+  for (const field of body) {
+    if (field.kind !== "date" && field.kind !== "datetime") continue;
+    const name = field.name;
+    const words =
+      name === "due_date"
+        ? ["due", "by", "deadline", "due date", "for"]
+        : name === "start_date" || name === "date_of_joining"
+          ? ["starting", "starts", "start", "start date", "from", "joining", "joins", "beginning", "on"]
+          : name === "end_date"
+            ? ["ending", "ends", "end", "end date", "until", "till", "to"]
+            : name === "expected_close_date"
+              ? ["expected close", "closing", "close", "expected to close", "close date"]
+              : name === "issue_date"
+                ? ["issued", "issue date", "dated"]
+                : name === "paid_at"
+                  ? ["paid", "received", "on"]
+                  : [name.replace(/_/g, " "), "on", "for", "at"];
+    out.push({ field: name, words });
+  }
+  return out;
+}
+
+/** Dates in a command: each after its trigger word ("starts jan 5", "ending mar 31", "due friday"). */
+export function readDates(text: string, body: BodyField[], now: number): { field: string; value: string; match: string }[] {
+  const triggers = dateTriggers(body);
+  if (triggers.length === 0) return [];
+  const lower = text.toLowerCase();
+  const out: { field: string; value: string; match: string }[] = [];
+  const allWords = [...new Set(triggers.flatMap((trigger) => trigger.words))].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s+(?:the\\s+|on\\s+)?`, "g");
+  for (const match of lower.matchAll(pattern)) {
+    const segment = text.slice(match.index + match[0].length);
+    const range = findRange(segment.split(/,|;| and (?=[a-z]+ )/)[0]!, now, "future");
+    if (!range || range.start > 2) continue;
+    const trigger = triggers.find((candidate) => candidate.words.includes(match[1]!.replace(/\s+/g, " "))) ?? null;
+    const field =
+      trigger && !out.some((entry) => entry.field === trigger.field)
+        ? trigger.field
+        : triggers.find((candidate) => !out.some((entry) => entry.field === candidate.field))?.field;
+    if (!field) continue;
+    // "end of january": the range's last day.
+    const value = /^(?:the\s+)?end of\b/i.test(segment.trim()) || (match[1] === "end" && /^of\b/i.test(segment.trim())) ? range.to : range.from;
+    out.push({ field, value, match: text.slice(match.index, match.index + match[0].length + range.end) });
+  }
+  if (out.length === 0) {
+    // A bare date with one date field ("log 2h yesterday", "monday").
+    const range = findRange(text, now, body.some((field) => field.name === "date") ? "past" : "future");
+    if (range && triggers.length >= 1) {
+      const field = triggers.find((trigger) => trigger.field === "date")?.field ?? (triggers.length === 1 ? triggers[0]!.field : null);
+      if (field) out.push({ field, value: range.from, match: text.slice(range.start, range.end) });
+    }
+  }
+  return out;
+}
+
+/** Enum values (and the skill's state words) in a command, for the body's enum fields. */
+export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: string, skip: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  const enums = body.filter((field) => field.kind === "enum");
+  const candidates = [
+    ...(R.skill?.filters ?? []).flatMap((filter) => {
+      const entries = Object.entries(filter.query);
+      if (entries.length !== 1) return [];
+      const [param, value] = entries[0]!;
+      if (value.includes(",") || value.startsWith("$") || !enums.some((field) => field.name === param)) return [];
+      return [{ phrases: filter.words, value: { field: param, value } }];
+    }),
+    ...enums.flatMap((field) => (field.values ?? []).map((value) => ({ phrases: [value.replace(/_/g, " ")], value: { field: field.name, value } }))),
+  ];
+  // Deals change state through their stage.
+  const mapped = candidates.map((candidate) =>
+    candidate.value.field === "status" &&
+    !body.some((field) => field.name === "status") &&
+    body.some((field) => field.name === "stage" && field.values?.includes(candidate.value.value))
+      ? { ...candidate, value: { field: "stage", value: candidate.value.value } }
+      : candidate,
+  );
+  for (const hit of matchPhrases(w.words, mapped, new Set(Array.from({ length: skip }, (_, i) => i)))) {
+    if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
+    out[hit.value.field] ??= hit.value.value;
+  }
+  for (const state of STATE_VERBS[verb] ?? []) {
+    const field = enums.find((candidate) => candidate.values?.includes(state));
+    if (field && out[field.name] === undefined) {
+      out[field.name] = state;
+      break;
+    }
+  }
+  return out;
+}
+
+export type { ActionDraft };

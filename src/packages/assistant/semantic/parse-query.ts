@@ -1,0 +1,684 @@
+import { findAmount } from "../amounts";
+import { findRange } from "../dates";
+import { conditionsOf, type Hit, isPreposition, matchPhrases, negatedAt, nounsIn, shiftIso, before as wordBefore } from "./lexicon";
+import type { ResourceModel, SchemaModel } from "./model";
+import type { Aggregate, Condition, Period } from "./query";
+import { FILLER, GRAMMAR, indexesIn, occurrences, rawOf, type Words } from "./words";
+
+/**
+ * A question → a draft query: the resource, the conditions (kept and combined, negated, compared), the
+ * period with the date field its verb implies, the aggregate (count, sum, average, min, max, group-by,
+ * ranking) and the names still to be found in the workspace (see resolve.ts). Reads no data.
+ */
+
+/** `own`: the name is right before the resource's own noun ("the Acme deal"), so it is one of those records. */
+export type NameSpan = { text: string; indexes: number[]; trigger: string | null; negated?: boolean; own?: boolean };
+
+export type QueryDraft = {
+  resource: ResourceModel | null;
+  conditions: Condition[];
+  period: Period | null;
+  aggregate: Aggregate;
+  show: string | null;
+  names: NameSpan[];
+  /** "which customers owe…": a noun of a resource the question's resource refers to. */
+  by: ResourceModel | null;
+  /** "who has the most…": grouped by the resource's person. */
+  who: boolean;
+  /** "task 57", "INV-000012": a record named by its reference. */
+  reference: { resource: ResourceModel; id?: number; q?: string } | null;
+  /** Cues that it continues the last question ("and", "what about", "only", "those"). */
+  followUp: boolean;
+  /** Which parts were said (a follow-up keeps the rest). */
+  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean };
+};
+
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
+const DESC = ["biggest", "largest", "highest", "most", "top", "best", "max", "maximum", "most expensive", "most valuable", "priciest", "greatest"];
+const ASC = ["smallest", "lowest", "least", "fewest", "cheapest", "min", "minimum", "worst"];
+const NEWEST = ["latest", "newest", "most recent", "recent", "last", "lately"];
+const OLDEST = ["oldest", "earliest", "first"];
+const PERSON_WORDS = [
+  "person",
+  "people",
+  "employee",
+  "employees",
+  "assignee",
+  "assignees",
+  "who",
+  "rep",
+  "reps",
+  "owner",
+  "owners",
+  "staff",
+  "someone",
+  "everyone",
+  "each person",
+];
+const FUTURE = /\b(due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting|by)\b/;
+
+function dayIso(now: number) {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** Blank out characters already claimed, keeping offsets. */
+function mask(text: string, spans: [number, number][]) {
+  let out = text;
+  for (const [start, end] of spans) out = out.slice(0, start) + " ".repeat(end - start) + out.slice(end);
+  return out;
+}
+
+/** `fallback`: the resource of the question this one may continue, when it names none itself. */
+export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?: ResourceModel): QueryDraft {
+  const taken = new Set<number>();
+  const today = dayIso(now);
+  const claimed: [number, number][] = [];
+  const claim = (indexes: number[]) => {
+    for (const i of indexes) taken.add(i);
+  };
+  const text = w.words.join(" ");
+  const lowerText = w.text.toLowerCase();
+
+  // A record by its reference: "task 57", "INV-000012", "invoice 245".
+  let reference: QueryDraft["reference"] = null;
+  for (const resource of schema.resources) {
+    const pattern = resource.skill?.reference?.pattern;
+    const match = pattern?.exec(w.text);
+    if (!match || !resource.skill?.reference) continue;
+    const query = resource.skill.reference.query(match[1] ?? match[0]);
+    reference = { resource, ...(query.id ? { id: Number(query.id) } : { q: query.q! }) };
+    claim(indexesIn(w, match.index, match.index + match[0].length));
+    claimed.push([match.index, match.index + match[0].length]);
+    break;
+  }
+
+  // "overdue by more than 60 days", "older than 30 days": a number of days against a date.
+  const conditionsByDays: { kind: "overdue" | "older"; op: "gt" | "lt"; days: number }[] = [];
+  const days = /\b(overdue|late|past due|older|old)\s+(?:by\s+)?(more than|over|at least|less than|under|than)\s+(\d+)\s+days?\b/.exec(lowerText);
+  if (days) {
+    conditionsByDays.push({ kind: /older|old/.test(days[1]!) ? "older" : "overdue", op: /less|under/.test(days[2]!) ? "lt" : "gt", days: Number(days[3]) });
+    claim(indexesIn(w, days.index, days.index + days[0].length));
+    claimed.push([days.index, days.index + days[0].length]);
+  }
+
+  // Hours compared: "entries over 8 hours".
+  let hours: { op: "gt" | "lt" | "gte" | "lte"; minutes: number } | null = null;
+  const hourMatch = /\b(more than|over|at least|longer than|less than|under|at most|shorter than)\s+(\d+(?:\.\d+)?)\s+(hours|minutes)\b/.exec(lowerText);
+  if (hourMatch) {
+    const amount = Number(hourMatch[2]) * (hourMatch[3] === "hours" ? 60 : 1);
+    const op = /less|under|shorter/.test(hourMatch[1]!) ? (hourMatch[1] === "at most" ? "lte" : "lt") : hourMatch[1] === "at least" ? "gte" : "gt";
+    hours = { op, minutes: amount };
+    claim(indexesIn(w, hourMatch.index, hourMatch.index + hourMatch[0].length));
+    claimed.push([hourMatch.index, hourMatch.index + hourMatch[0].length]);
+  }
+
+  // Money compared: "over 5k", "between $1,000 and $5,000", "under 500 EUR".
+  const amount = findAmount(mask(w.text, claimed));
+  if (amount) {
+    claim(indexesIn(w, amount.start, amount.end));
+    claimed.push([amount.start, amount.end]);
+  }
+
+  // Ranking size: "top 5", "3 biggest".
+  let limit: number | null = null;
+  const top =
+    /\b(?:top|first|best|biggest|largest|highest|smallest|lowest|latest|last|newest|oldest)\s+(\d{1,3}|three|five|ten|two|four|six|seven|eight|nine|twenty)\b/.exec(
+      text,
+    ) ?? /\b(\d{1,3}|three|five|ten|two|four)\s+(?:biggest|largest|highest|smallest|lowest|latest|newest|oldest|most|best|top|recent)\b/.exec(text);
+  if (top) {
+    limit = Number(top[1]) || NUMBER_WORDS[top[1]!] || null;
+    const at = occurrences(w.words, top[1]!)[0];
+    if (at) claim(at);
+  }
+
+  // The period and the date field its verb implies.
+  const future = FUTURE.test(text) && !/\b(last|past|previous|ago)\b/.test(text);
+  const range = findRange(mask(w.text, claimed), now, future ? "future" : "past");
+  let periodAt: number[] = [];
+  if (range) {
+    periodAt = indexesIn(w, range.start, range.end);
+    claim(periodAt);
+  }
+
+  // Nouns, measures, states, fields.
+  const nouns = nounsIn(w, schema, taken);
+  const measureHits = matchPhrases(
+    w.words,
+    schema.resources.flatMap((resource) => (resource.skill?.measures ?? []).map((measure) => ({ phrases: measure.words, value: { resource, measure } }))),
+    new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]),
+  );
+  // "in progress" is a state, not the projects' "progress": a longer state phrase wins over a measure word.
+  const stateSpans = matchPhrases(
+    w.words,
+    schema.resources.flatMap((resource) => (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource }))),
+    new Set(taken),
+  );
+  for (let i = measureHits.length - 1; i >= 0; i--) {
+    const hit = measureHits[i]!;
+    if (stateSpans.some((state) => state.indexes.length > hit.indexes.length && hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
+  }
+  const dateVerbHits = matchPhrases(
+    w.words,
+    schema.resources.flatMap((resource) => resource.dateWords.map((date) => ({ phrases: date.words, value: { resource, field: date.field } }))),
+    new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]),
+  );
+
+  // The resource: the first noun that is not the object of a preposition, else what the measure or verb is about.
+  const free = nouns.filter((noun) => !noun.object);
+  let resource: ResourceModel | null = free[0]?.value ?? null;
+  let by: ResourceModel | null = null;
+  let measure: Hit<{ resource: ResourceModel; measure: NonNullable<ResourceModel["skill"]>["measures"] extends (infer M)[] | undefined ? M : never }> | null =
+    null;
+  const ownMeasure = (candidate: ResourceModel) => measureHits.find((hit) => hit.value.resource === candidate) ?? null;
+  if (resource) {
+    measure = ownMeasure(resource);
+    // "which project has the most tasks": the second noun's resource refers to the first's.
+    const second = free.find((noun) => noun.value !== resource);
+    if (
+      second &&
+      !measure &&
+      [...second.value.fields.values()].some((field) => field.target === resource!.name) &&
+      /\b(which|who|what|most|least|top|per|each)\b/.test(text)
+    ) {
+      by = resource;
+      resource = second.value;
+      measure = ownMeasure(resource);
+    }
+    // A measure word that is one of the noun's own state words ("part paid invoices") is a state.
+    const ownStates = new Set(
+      matchPhrases(
+        w.words,
+        (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: true })),
+        new Set(),
+      ).flatMap((hit) => hit.indexes),
+    );
+    if (!measure && !by) {
+      // "which customers owe us the most": the measure's resource refers to the noun's.
+      const referring = measureHits.find(
+        (hit) => [...hit.value.resource.fields.values()].some((field) => field.target === resource!.name) && !hit.indexes.some((i) => ownStates.has(i)),
+      );
+      // ("how far along is the customer portal": a per-record measure reads the noun as part of a name.)
+      const cue = /\b(which|who|whom|most|least|top|per|each|rank|biggest|largest|highest)\b/.test(text) || Boolean(referring?.value.measure.show);
+      if (referring && !free.some((noun) => noun.value === referring.value.resource) && cue) {
+        by = resource;
+        resource = referring.value.resource;
+        measure = referring;
+      }
+    }
+  } else if (fallback && !measureHits.some((hit) => hit.value.resource !== fallback && !ownMeasure(fallback))) {
+    resource = fallback;
+    measure = ownMeasure(fallback);
+  } else {
+    measure = measureHits[0] ?? null;
+    resource = measure?.value.resource ?? dateVerbHits[0]?.value.resource ?? stateResource(w, schema, taken) ?? nouns[0]?.value ?? reference?.resource ?? null;
+    if (measure && nouns[0] && nouns[0].value !== resource) {
+      // "hours on the customer portal" — the noun is part of a name; "hours per project" — it groups.
+      if ([...resource!.fields.values()].some((field) => field.target === nouns[0]!.value.name)) by = nouns[0].value;
+    }
+  }
+  for (const noun of nouns) if (noun.value === resource || (noun.value === by && !noun.object)) claim(noun.indexes);
+  for (const hit of measureHits) if (hit.value.resource === resource) claim(hit.indexes);
+  const said = {
+    resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0])),
+    aggregate: false,
+    period: Boolean(range),
+    fn: false,
+  };
+
+  const conditions: Condition[] = [];
+  let show: string | null = null;
+  let groupBy: string | null = null;
+  let who = false;
+  let fn: Aggregate["fn"] = "list";
+  let field: string | null = null;
+  let order: Aggregate["order"] = null;
+
+  if (resource) {
+    const R = resource;
+    // The verb that dates the period ("invoices sent since monday") is not also a state ("sent").
+    // Unless the date field is shared by several states ("won" and "lost" both set closed_at): then the word is both.
+    if (range) {
+      const enumValues = new Set([...R.fields.values()].flatMap((f) => f.values ?? []));
+      const verb = dateVerbHits.filter(
+        (hit) =>
+          hit.value.resource === R &&
+          hit.indexes[0]! < (periodAt[0] ?? 0) &&
+          (periodAt[0] ?? 0) - hit.indexes.at(-1)! <= 2 &&
+          R.dateWords
+            .filter((date) => date.field === hit.value.field)
+            .flatMap((date) => date.words)
+            .filter((word) => enumValues.has(word)).length < 2,
+      );
+      for (const hit of verb) claim(hit.indexes);
+    }
+    // States: the skill's filter words, then every enum value and boolean of the definition.
+    const stateCandidates = [
+      ...(R.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: { query: filter.query, label: filter.label } })),
+      ...[...R.fields.values()].flatMap((f) =>
+        f.kind === "enum"
+          ? (f.values ?? []).map((value) => ({ phrases: [value.replace(/_/g, " ")], value: { query: { [f.name]: value }, label: value.replace(/_/g, " ") } }))
+          : f.kind === "boolean"
+            ? [{ phrases: [f.name.replace(/_/g, " ")], value: { query: { [f.name]: "true" }, label: f.name } }]
+            : [],
+      ),
+    ];
+    // A "new lead this week" is a lead created this week, not one whose status is new.
+    const stateTaken = new Set(taken);
+    for (const hit of occurrences(w.words, "new")) if (range && nouns.some((noun) => noun.indexes[0] === hit[0]! + 1)) stateTaken.add(hit[0]!);
+    for (const hit of matchPhrases(w.words, stateCandidates, stateTaken)) {
+      claim(hit.indexes);
+      const negate = negatedAt(w, hit.indexes[0]!);
+      conditions.push(...conditionsOf(R, hit.value.query, negate ? `not ${hit.value.label}` : hit.value.label, negate, today));
+    }
+    // Currencies: "in EUR", "the euro ones".
+    if (R.fields.has("currency")) {
+      const currency = /\b(usd|eur|gbp|jpy|chf|cad|aud|inr|sek|nok|dkk|pln|euros?|dollars?|pounds?)\b/.exec(mask(text, []));
+      if (currency && !(amount?.currency && /\d/.test(text.slice(Math.max(0, currency.index - 12), currency.index)))) {
+        const code = /^euro/.test(currency[1]!)
+          ? "EUR"
+          : /^dollar/.test(currency[1]!)
+            ? "USD"
+            : /^pound/.test(currency[1]!)
+              ? "GBP"
+              : currency[1]!.toUpperCase();
+        conditions.push({ field: "currency", op: "eq", value: code, label: `in ${code}` });
+        claim(occurrences(w.words, currency[1]!)[0] ?? []);
+      }
+    }
+    if (amount) {
+      const target = fieldNamedNear(w, R, amount.start) ?? R.measure;
+      if (target) {
+        if (amount.min !== undefined)
+          conditions.push({ field: target, op: amount.max !== undefined ? "gte" : "gt", value: amount.min, label: `over ${amount.min / 100}` });
+        if (amount.max !== undefined)
+          conditions.push({ field: target, op: amount.min !== undefined ? "lte" : "lt", value: amount.max, label: `under ${amount.max / 100}` });
+        if (amount.currency && R.fields.has("currency") && !conditions.some((c) => "field" in c && c.field === "currency"))
+          conditions.push({ field: "currency", op: "eq", value: amount.currency, label: `in ${amount.currency}` });
+      }
+    }
+    if (hours) {
+      const minutes = [...R.fields.values()].find((f) => f.kind === "minutes");
+      if (minutes) conditions.push({ field: minutes.name, op: hours.op, value: hours.minutes, label: `${hours.op} ${hours.minutes} minutes` });
+    }
+    for (const condition of conditionsByDays) {
+      const dateField = condition.kind === "overdue" ? (R.fields.has("due_date") ? "due_date" : null) : "created_at";
+      if (!dateField) continue;
+      if (condition.kind === "overdue" && R.filters.has("overdue")) conditions.push({ param: "overdue", value: "true", label: "overdue" });
+      const bound = shiftIso(today, -condition.days);
+      conditions.push({
+        field: dateField,
+        op: condition.op === "gt" ? "lt" : "gt",
+        value: bound,
+        label: `${condition.kind} by ${condition.op === "gt" ? "more" : "less"} than ${condition.days} days`,
+      });
+    }
+    // "with no due date", "leads with no source", "unassigned tasks": a field that is empty.
+    const person = R.skill?.person?.param;
+    if (person && /\b(unassigned|not assigned to anyone|assigned to nobody|assigned to no one|without an? (assignee|owner))\b/.test(text)) {
+      conditions.push({ field: person, op: "eq", value: null, label: "unassigned" });
+      for (const word of ["unassigned", "anyone", "nobody", "assignee", "owner"]) claim(occurrences(w.words, word).flat());
+    }
+    for (const match of text.matchAll(/\b(?:no|without|missing|without a|without an|with no|lacking)\s+([a-z]+(?: [a-z]+)?)/g)) {
+      const words = match[1]!.split(" ");
+      for (const take of [words.length, 1]) {
+        const phrase = words.slice(0, take).join(" ");
+        const field = [...R.fields.values()].find((candidate) => candidate.words.includes(phrase) || candidate.name.replace(/_/g, " ") === phrase);
+        if (!field) continue;
+        conditions.push({ field: field.name, op: "eq", value: null, label: `no ${phrase}` });
+        const start = text.slice(0, match.index).split(" ").length - 1;
+        claim(Array.from({ length: match[0].split(" ").length - (words.length - take) }, (_, k) => start + k));
+        break;
+      }
+    }
+    // "billable vs non billable", "won vs lost": both values of one field, side by side.
+    if (/\b(vs|versus)\b/.test(text)) {
+      const fields = new Map<string, number>();
+      for (const condition of conditions) if ("field" in condition) fields.set(condition.field, (fields.get(condition.field) ?? 0) + 1);
+      const compared = [...fields].find(([, n]) => n >= 2)?.[0];
+      if (compared) {
+        for (let i = conditions.length - 1; i >= 0; i--)
+          if ("field" in conditions[i]! && (conditions[i] as { field: string }).field === compared) conditions.splice(i, 1);
+        groupBy = compared;
+      }
+    }
+    // "due before Friday", "due after the 15th": a comparison on a date field, not a period.
+    const comparison = /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\b/.exec(text);
+    let period: Period | null = null;
+    if (range) {
+      const dateField = dateFieldFor(w, R, periodAt, dateVerbHits);
+      if (comparison && dateField) {
+        const op = comparison[2] === "after" ? "gt" : comparison[2] === "by" ? "lte" : "lt";
+        conditions.push({ field: dateField, op, value: op === "gt" ? range.to : range.from, label: `${comparison[1]} ${comparison[2]} ${range.from}` });
+      } else if (dateField) {
+        period = {
+          field: dateField,
+          from: range.from,
+          to: range.to,
+          label: range.from === range.to ? `on ${range.from}` : `from ${range.from} to ${range.to}`,
+        };
+      }
+    }
+    // Claim the verbs that chose the date field.
+    for (const hit of dateVerbHits) if (hit.value.resource === R) claim(hit.indexes);
+
+    // Group by: "by stage", "per project", "for each customer", "split by source".
+    // "sorted by due date": an order, not a grouping.
+    const sorted = /\b(?:sorted|ordered|sort|order|ranked)\s+by\s+(?:the\s+)?([a-z]+(?:\s[a-z]+)?)/.exec(text);
+    let sortField: string | null = null;
+    if (sorted) {
+      const found =
+        groupField(R, schema, sorted[1]!) ??
+        (() => {
+          const hit = [...R.fields.values()].find((f) => f.words.includes(sorted[1]!) || f.words.includes(sorted[1]!.split(" ")[0]!));
+          return hit ? { field: hit.name, words: 1, phrase: sorted[1]! } : null;
+        })();
+      if (found) {
+        sortField = found.field;
+        const start = text.slice(0, sorted.index).split(" ").length - 1;
+        claim(Array.from({ length: sorted[0].split(" ").length }, (_, k) => start + k));
+      }
+    }
+    // Group by: "by stage", "per project", "for each customer", "split by source" (the word after the trigger, or two).
+    const triggers = ["broken down by", "broken out by", "grouped by", "group by", "breakdown by", "split by", "for each", "by", "per", "each", "across"];
+    groups: for (let i = 0; i < w.words.length && !sorted; i++) {
+      for (const trigger of triggers) {
+        const length = trigger.split(" ").length;
+        if (w.words.slice(i, i + length).join(" ") !== trigger) continue;
+        let next = i + length;
+        if (w.words[next] === "the") next++;
+        const phrase = w.words.slice(next, next + 2).join(" ");
+        const found = groupField(R, schema, phrase);
+        if (!found) continue;
+        groupBy = found.field;
+        const words = found.phrase.split(" ").length;
+        const from = found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? next : next + 1;
+        claim([...Array.from({ length: from - i }, (_, k) => i + k), ...Array.from({ length: words }, (_, k) => from + k)]);
+        break groups;
+      }
+    }
+    if (!groupBy && by) {
+      const ref = [...R.fields.values()].find((f) => f.target === by!.name);
+      if (ref && /\b(which|who|what|top|most|least|per|each|rank|ranking|biggest|largest|highest)\b/.test(text)) groupBy = ref.name;
+    }
+    if (!groupBy && /^(who|whos|who's)\b/.test(text) && R.skill?.person) {
+      who = true;
+      if (/\b(most|least|top|highest|lowest|more|fewest)\b/.test(text)) groupBy = R.skill.person.param;
+    }
+
+    // The aggregate.
+    const countCue = /\b(how many|number of|count|no of|total number|tally)\b/.test(text);
+    const sumCue = /\b(how much|total|sum|in total|altogether|combined|overall)\b/.test(text);
+    // "total" asks for a sum; it names the invoice field "total" only when nothing else is summed.
+    const totalWord = occurrences(w.words, "total")[0];
+    const explicitNoun = nouns.some((noun) => noun.value === R && !noun.object && noun.plural);
+    const avgCue = /\b(average|avg|mean|typical)\b/.exec(text);
+    const minMaxWord = (list: string[]) => list.find((word) => occurrences(w.words, word).some((at) => !at.some((i) => taken.has(i) && !periodAt.includes(i))));
+    const desc = minMaxWord(DESC);
+    const asc = minMaxWord(ASC);
+    const newest = /\bwhen\b/.test(text) || !range ? minMaxWord(NEWEST) : undefined;
+    const oldest = minMaxWord(OLDEST);
+
+    if (measure?.value.resource === R) {
+      const m = measure.value.measure;
+      if (m.show) show = m.show;
+      else if (!(explicitNoun && !sumCue && !countCue && !avgCue)) {
+        // "eur deals in the pipeline" lists deals; "how big is the pipeline" adds them up.
+        fn = m.fn ?? "sum";
+        field = m.field;
+      }
+      if (m.where) {
+        for (const [param, raw] of Object.entries(m.where)) {
+          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || (param === "status" && "param" in c && c.param === "overdue")))
+            conditions.push(...conditionsOf(R, { [param]: raw }, "", false, today));
+        }
+      }
+    }
+    if (countCue) {
+      const measured = measure?.value.resource === R && /\bhow many (hours|minutes)\b/.test(text);
+      if (!measured) {
+        fn = "count";
+        field = null;
+      }
+    } else if (avgCue) {
+      fn = "avg";
+      field = numericFieldNamed(w, R, taken) ?? field ?? R.measure;
+    } else if (sumCue && fn === "list" && !show) {
+      fn = "sum";
+      // "total overdue": the number a state is about (what is still due), else the resource's own measure.
+      const restricted =
+        conditions.some((c) => "param" in c) || conditions.some((c) => "field" in c && (R.skill?.measures ?? []).some((m) => m.where && c.field in m.where));
+      const stateMeasure = restricted ? (R.skill?.measures ?? []).find((m) => m.where && m.field)?.field : undefined;
+      if (totalWord) claim(totalWord);
+      field = numericFieldNamed(w, R, taken) ?? stateMeasure ?? R.measure;
+    }
+    if (groupBy && fn === "list") fn = measure?.value.resource === R && field ? "sum" : "count";
+    // "who has the most…", "which project ate the most hours": one winner.
+    const oneWinner =
+      /^(who|whos|who's|which (?!of)\w+ (has|have|had|is|was|did|does|got|ate|logged|owes|brought|spent)|what (customer|project|person|employee|stage|source))\b/.test(
+        text,
+      );
+    if (desc || asc) {
+      order = desc ? "desc" : "asc";
+      if (groupBy && !limit && oneWinner) limit = 1;
+      if (fn === "list") {
+        field = numericFieldNamed(w, R, taken) ?? field ?? R.measure;
+        const singular = nouns.find((noun) => noun.value === R && !noun.plural);
+        if (!limit && singular && !groupBy) limit = 1;
+      } else if (!groupBy && fn === "sum" && !countCue && /\b(which|who)\b/.test(text) === false) {
+        // "the biggest invoice": the record, not a sum.
+        fn = "list";
+      }
+    } else if (newest || oldest) {
+      const dateField = range ? null : dateFieldFor(w, R, [], dateVerbHits);
+      if (/\bwhen\b/.test(text)) {
+        fn = newest ? "max" : "min";
+        field = dateField ?? R.defaultDate;
+      } else if (fn === "list") {
+        order = newest ? "desc" : "asc";
+        field = dateField ?? R.defaultDate;
+        const singular = nouns.find((noun) => noun.value === R && !noun.plural);
+        if (!limit) limit = singular ? 1 : null;
+      }
+    }
+    if (limit && fn === "list" && !order) {
+      order = "desc";
+      field = field ?? R.measure;
+    }
+    said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc) || Boolean(groupBy);
+    said.aggregate = said.fn;
+
+    // A field asked of one record: "phone of Ada", "what dept is Hedy in", "when did Lynn start".
+    if (!show) {
+      const fieldHits = matchPhrases(
+        w.words,
+        [...R.fields.values()]
+          .filter((f) => f.kind !== "reference" || true)
+          .map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name })),
+        new Set(taken),
+      );
+      const asked = fieldHits.find(
+        (hit) =>
+          hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
+      );
+      if (asked && fn === "list" && !groupBy && !order) {
+        show = asked.value;
+        claim(asked.indexes);
+      }
+    }
+    if (sortField && fn === "list") {
+      order = /\b(desc|descending|latest first|newest first|highest first)\b/.test(text) ? "desc" : "asc";
+      field = sortField;
+    }
+    // Words naming R's fields are no names ("amount", "date").
+    for (const hit of matchPhrases(
+      w.words,
+      [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name })),
+      new Set(taken),
+    ))
+      claim(hit.indexes);
+    return finish({ resource: R, conditions, period, show, groupBy, who, fn, field, order, limit, by, said });
+  }
+  // No resource yet: the names will tell. Field words ("dept", "email") are no part of a name.
+  for (const hit of matchPhrases(
+    w.words,
+    schema.resources.flatMap((resource) => [...resource.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name }))),
+    new Set(taken),
+  ))
+    claim(hit.indexes);
+  return finish({ resource: null, conditions, period: null, show, groupBy, who, fn, field, order, limit, by, said });
+
+  /** "in proposal or negotiation": two values of one field are either. */
+  function combined(conditions: Condition[]): Condition[] {
+    const out: Condition[] = [];
+    for (const condition of conditions) {
+      const same =
+        "field" in condition
+          ? out.find((c) => "field" in c && c.field === condition.field && (c.op === "eq" || c.op === "in") && (condition.op === "eq" || condition.op === "in"))
+          : undefined;
+      if (same && "field" in same && "field" in condition && same.value !== condition.value) {
+        const values = [...(Array.isArray(same.value) ? same.value : [same.value]), ...(Array.isArray(condition.value) ? condition.value : [condition.value])];
+        Object.assign(same, { op: "in", value: [...new Set(values)], label: `${same.label} or ${condition.label}` });
+      } else out.push(condition);
+    }
+    return out;
+  }
+
+  function finish(parts: {
+    resource: ResourceModel | null;
+    conditions: Condition[];
+    period: Period | null;
+    show: string | null;
+    groupBy: string | null;
+    who: boolean;
+    fn: Aggregate["fn"];
+    field: string | null;
+    order: Aggregate["order"];
+    limit: number | null;
+    by: ResourceModel | null;
+    said: QueryDraft["said"];
+  }): QueryDraft {
+    const followUp = /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then)\b/.test(text);
+    return {
+      resource: parts.resource,
+      conditions: combined(parts.conditions),
+      period: parts.period,
+      aggregate: { fn: parts.fn, field: parts.field, groupBy: parts.groupBy, order: parts.order, limit: parts.limit },
+      show: parts.show,
+      names: leftovers(w, taken).map((span) =>
+        parts.resource && nouns.some((noun) => noun.value === parts.resource && noun.indexes[0] === span.indexes.at(-1)! + 1) ? { ...span, own: true } : span,
+      ),
+      by: parts.by,
+      who: parts.who,
+      reference,
+      followUp,
+      said: parts.said,
+    };
+  }
+}
+
+/** No noun, no measure: the resource whose state words are used ("how much is overdue"), money-bearing first. */
+function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
+  const hits = matchPhrases(
+    w.words,
+    schema.resources.flatMap((resource) => (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource }))),
+    new Set(taken),
+  );
+  if (hits.length === 0) return null;
+  const asksMoney = /\b(how much|total|sum|amount|value|worth)\b/.test(w.joined);
+  const owners = [...new Set(hits.map((hit) => hit.value))];
+  // "late on the task board": a resource named anywhere, even after a preposition, is the one.
+  const named = owners.find((owner) => owner.nouns.some((noun) => occurrences(w.words, noun).length > 0));
+  if (named) return named;
+  return (asksMoney ? owners.find((owner) => [...owner.fields.values()].some((field) => field.kind === "money")) : null) ?? owners[0]!;
+}
+
+/** The date field a period is about: the verb nearest before it, the resource's own date words, else its default. */
+function dateFieldFor(w: Words, R: ResourceModel, periodAt: number[], verbs: Hit<{ resource: ResourceModel; field: string }>[]): string | null {
+  const own = verbs.filter((hit) => hit.value.resource === R);
+  if (own.length > 0) {
+    const start = periodAt[0] ?? w.words.length;
+    const nearest = [...own].sort((a, b) => Math.abs(start - a.indexes[0]!) - Math.abs(start - b.indexes[0]!))[0]!;
+    return nearest.value.field;
+  }
+  // A date field's own words ("created", "due", "issued").
+  for (const field of R.fields.values()) {
+    if (field.kind !== "date" && field.kind !== "datetime") continue;
+    const words = field.name.replace(/_(at|date)$/, "").split("_");
+    if (words[0] && w.words.includes(words[0])) return field.name;
+  }
+  if (/\b(new|added|created|signed|came in|joined)\b/.test(w.words.join(" ")) && R.fields.has("created_at") && R.defaultDate !== "date") return "created_at";
+  return R.defaultDate;
+}
+
+/** The money or number field named just before an amount ("amount due over 1,000"), if any. */
+function fieldNamedNear(w: Words, R: ResourceModel, start: number): string | null {
+  const before = w.text.slice(Math.max(0, start - 30), start).toLowerCase();
+  let best: { field: string; at: number } | null = null;
+  for (const field of R.fields.values()) {
+    if (field.kind !== "money" && field.kind !== "number") continue;
+    for (const word of field.words) {
+      const at = before.lastIndexOf(word);
+      if (at >= 0 && word.length > 2 && (!best || at > best.at)) best = { field: field.name, at };
+    }
+  }
+  return best?.field ?? null;
+}
+
+/** A number field named anywhere ("average deal size", "biggest amount due"); its words are claimed. */
+function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): string | null {
+  const hits = matchPhrases(
+    w.words,
+    [...R.fields.values()].filter((f) => f.kind === "money" || f.kind === "number" || f.kind === "minutes").map((f) => ({ phrases: f.words, value: f.name })),
+    new Set(taken),
+  );
+  for (const i of hits[0]?.indexes ?? []) taken.add(i);
+  return hits[0]?.value ?? null;
+}
+
+/** "stage", "project", "customer", "who", "source": the field a group-by phrase names. */
+function groupField(R: ResourceModel, schema: SchemaModel, phrase: string): { field: string; words: number; phrase: string } | null {
+  const words = phrase.split(" ");
+  for (const candidate of [...new Set([phrase, words.at(-1)!, words[0]!])]) {
+    const take = candidate.split(" ").length;
+    for (const field of R.fields.values()) {
+      if (field.kind === "reference" || field.kind === "enum" || field.kind === "text" || field.kind === "boolean" || field.kind === "date") {
+        if (field.words.includes(candidate) || field.name === candidate || `${field.name}s` === candidate)
+          return { field: field.name, words: take, phrase: candidate };
+      }
+      if (field.kind === "reference" && schema.byName.get(field.target!)?.nouns.includes(candidate))
+        return { field: field.name, words: take, phrase: candidate };
+    }
+    if (PERSON_WORDS.includes(candidate) && R.skill?.person) return { field: R.skill.person.param, words: take, phrase: candidate };
+  }
+  return null;
+}
+
+/** What no schema word claimed: runs of words that may name records or values, with the word before them. */
+function leftovers(w: Words, taken: Set<number>): NameSpan[] {
+  const spans: NameSpan[] = [];
+  let run: number[] = [];
+  const flush = () => {
+    // Trailing and leading filler ("the", "of") is not part of a name; inner filler may be ("Bank of Ireland").
+    while (run.length && FILLER.has(w.words[run[0]!]!)) run.shift();
+    while (run.length && FILLER.has(w.words[run.at(-1)!]!)) run.pop();
+    if (run.length && !run.every((i) => /^\d+$/.test(w.words[i]!))) {
+      const trigger = wordBefore(w, run[0]!).word;
+      const negated =
+        negatedAt(w, run[0]!) ||
+        ["outside", "except", "excluding", "besides"].includes(trigger) ||
+        /\b(leave out|not in|not for|other than)\s*$/.test(w.words.slice(0, run[0]).join(" "));
+      spans.push({ text: rawOf(w, run), indexes: run, trigger: isPreposition(trigger) ? trigger : null, ...(negated ? { negated } : {}) });
+    }
+    run = [];
+  };
+  w.words.forEach((word, i) => {
+    const boundary =
+      taken.has(i) ||
+      GRAMMAR.has(word) ||
+      (FILLER.has(word) && !(run.length > 0 && ["of", "and", "&"].includes(word) && i + 1 < w.words.length && !taken.has(i + 1)));
+    if (boundary) flush();
+    else run.push(i);
+  });
+  flush();
+  return spans;
+}

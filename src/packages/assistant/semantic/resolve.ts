@@ -1,0 +1,227 @@
+import type { Fetch } from "./execute";
+import type { ResourceModel, SchemaModel } from "./model";
+import { type Candidate, findNamed } from "./names";
+import type { NameSpan, QueryDraft } from "./parse-query";
+import type { Condition, Query, Resume, Role } from "./query";
+
+/**
+ * A draft → a query: merged with the conversation's last query when it continues it ("and last month?",
+ * "only the EUR ones", "what about Globex"), and its names found among the workspace's records — a
+ * record of the asked resource is the subject, one of a resource it refers to becomes a condition on
+ * that reference ("Acme's invoices" → customer_id). A name that fits several records is asked back.
+ */
+
+export type Resolved =
+  | { kind: "query"; query: Query; resource: ResourceModel; notFound: string[] }
+  | { kind: "choose"; text: string; options: Candidate[]; resume: Resume }
+  | { kind: "missing"; text: string }
+  | { kind: "error"; error: import("../../../platform/dispatch").ApiErrorBody };
+
+const conditionKey = (condition: Condition) => ("field" in condition ? condition.field : condition.param);
+
+/** A follow-up changes the parts it says and keeps the rest. */
+export function merge(draft: QueryDraft, previous: Query | null, text: string): Query | null {
+  const R = draft.resource;
+  const continues = previous && (draft.followUp || !draft.said.resource) && (!R || R.name === previous.resource || !draft.said.resource);
+  if (!continues) {
+    if (!R) return null;
+    return { resource: R.name, conditions: draft.conditions, period: draft.period, aggregate: draft.aggregate, subject: null, show: draft.show };
+  }
+  const keys = new Set(draft.conditions.map(conditionKey));
+  const conditions = [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
+  let period = draft.period ?? previous.period;
+  // "and the week before?": the last period moved back (chrono would read "the day before" as yesterday).
+  const before = /\b(?:the )?(day|week|month|year|quarter) before\b/.exec(text);
+  if (before && previous.period) period = shifted(previous.period, before[1] as "day" | "week" | "month" | "year" | "quarter");
+  const aggregate = draft.said.fn
+    ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
+    : draft.aggregate.groupBy
+      ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
+      : draft.show
+        ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
+        : previous.aggregate;
+  return { resource: previous.resource, conditions, period, aggregate, subject: previous.subject, show: draft.show ?? (draft.said.fn ? null : previous.show) };
+}
+
+function shifted(period: NonNullable<Query["period"]>, unit: "day" | "week" | "month" | "year" | "quarter"): NonNullable<Query["period"]> {
+  const move = (day: string) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    if (unit === "day") date.setUTCDate(date.getUTCDate() - 1);
+    if (unit === "week") date.setUTCDate(date.getUTCDate() - 7);
+    if (unit === "month") date.setUTCMonth(date.getUTCMonth() - 1);
+    if (unit === "year") date.setUTCFullYear(date.getUTCFullYear() - 1);
+    if (unit === "quarter") date.setUTCMonth(date.getUTCMonth() - 3);
+    return date.toISOString().slice(0, 10);
+  };
+  let to = move(period.to);
+  if (unit === "month" || unit === "quarter") {
+    const start = new Date(`${move(period.from)}T00:00:00Z`);
+    to = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + (unit === "month" ? 1 : 3), 0)).toISOString().slice(0, 10);
+  }
+  const from = move(period.from);
+  return { ...period, from, to, label: `from ${from} to ${to}` };
+}
+
+/** The resources a name in a question about R may belong to: R itself, then what R refers to. */
+export function candidatesFor(R: ResourceModel | null, schema: SchemaModel): ResourceModel[] {
+  if (!R) return schema.resources.filter((resource) => resource.nameField);
+  const targets = [...R.fields.values()].flatMap((field) => (field.target ? [schema.byName.get(field.target)!] : []));
+  // A list filter named like a reference ("customer_id" on payments) reaches that resource too.
+  const viaFilters = [...R.filters].flatMap((filter) => {
+    const target = schema.resources.find((resource) => `${resource.singular.replace(/ /g, "_")}_id` === filter);
+    return target ? [target] : [];
+  });
+  return [...new Set([R, ...targets, ...viaFilters])].filter((resource) => resource?.nameField);
+}
+
+/** Where a record of `found` goes in a query on R. */
+export function roleOf(R: ResourceModel, found: ResourceModel, trigger: string | null): Role | null {
+  if (found === R) return { subject: true };
+  const references = [...R.fields.values()].filter((field) => field.target === found.name);
+  // "assigned to" / "for" / "by" a person: the resource's person field first.
+  const person = R.skill?.person?.param;
+  const chosen = references.find((field) => field.name === person && trigger !== "in") ?? references[0];
+  if (chosen) return { field: chosen.name };
+  const filter = `${found.singular.replace(/ /g, "_")}_id`;
+  if (R.filters.has(filter)) return { param: filter };
+  return null;
+}
+
+export function applyRole(query: Query, role: Role, candidate: { resource: string; id: number; label: string }, negate = false): Query {
+  if ("subject" in role) return { ...query, subject: { resource: candidate.resource, id: candidate.id, label: candidate.label } };
+  const key = "field" in role ? role.field : role.param;
+  // "leave out Partner API": the same reference, excluded (and kept beside the other conditions on it).
+  const conditions = negate ? [...query.conditions] : query.conditions.filter((condition) => conditionKey(condition) !== key);
+  const label = negate ? `not ${candidate.label}` : `for ${candidate.label}`;
+  conditions.push(
+    "field" in role
+      ? { field: role.field, op: negate ? "ne" : "eq", value: candidate.id, label }
+      : { param: role.param, value: String(candidate.id), label, ...(negate ? { negate: true } : {}) },
+  );
+  return { ...query, conditions };
+}
+
+/** Every name of the draft found, in order; the first that needs a choice stops (and is asked back). */
+export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Query, spans: NameSpan[]): Promise<Resolved> {
+  let current = query;
+  const R = schema.byName.get(current.resource)!;
+  const notFound: string[] = [];
+  // A value of one of R's text fields the list route filters by ("website" as a lead source, "Berlin" as a
+  // branch) is asked of the route itself; names are looked up at the same time.
+  const textFields = [...R.fields.values()].filter(
+    (field) => field.kind === "text" && R.filters.has(field.name) && field.name !== R.nameField && field.name !== "email",
+  );
+  // A list filter that is no field ("country" of a customer's billing address), for words after its trigger.
+  const params = (R.skill?.values ?? []).filter((entry) => !R.fields.has(entry.param) && R.filters.has(entry.param)).map((entry) => entry.param);
+  const lookups = spans.map((span) => {
+    const forms = [...new Set([span.text, span.text.replace(/(?<=\w{3})s$/i, "")])];
+    return Promise.all([
+      Promise.all(
+        [...textFields.map((field) => field.name), ...params].flatMap((name) =>
+          forms.map(async (form) => {
+            const value = name === "country" ? countryCode(form) : form;
+            if (!value) return null;
+            const result = await fetch(`/${R.name}?${name}=${encodeURIComponent(value)}&limit=1`);
+            if (!result.ok || !result.data[0]) return null;
+            return { name, value: R.fields.has(name) ? result.data[0][name] : value };
+          }),
+        ),
+      ),
+      findNamed(fetch, span.own ? [R] : candidatesFor(R, schema), span.text),
+    ]);
+  });
+  for (const [index, span] of spans.entries()) {
+    const [values, found] = await lookups[index]!;
+    const value = values.find((entry) => entry !== null);
+    if (value) {
+      const label = `${span.negated ? "not " : ""}${value.name.replace(/_/g, " ")} ${value.value}`;
+      const condition: Condition = R.fields.has(value.name)
+        ? { field: value.name, op: span.negated ? "ne" : "eq", value: value.value, label }
+        : { param: value.name, value: String(value.value), label, ...(span.negated ? { negate: true } : {}) };
+      current = { ...current, conditions: [...current.conditions, condition] };
+      continue;
+    }
+    if (found.kind === "error") return { kind: "error", error: found.error };
+    if (found.kind === "none") {
+      if (looksLikeName(span)) notFound.push(span.text);
+      continue;
+    }
+    if (found.kind === "many") {
+      // "fix dashboard on the mobile app": another name of the message narrows the candidates to one.
+      const narrowed = await narrowByOthers(fetch, schema, found.options, spans, index);
+      if (narrowed) {
+        const role = roleOf(R, narrowed.resource, span.trigger);
+        if (role) current = applyRole(current, role, { resource: narrowed.resource.name, id: narrowed.record.id, label: narrowed.label });
+        continue;
+      }
+      const role = roleOf(R, found.options[0]!.resource, span.trigger);
+      if (role) return { kind: "choose", text: span.text, options: found.options, resume: { kind: "query", query: current, role } };
+      continue;
+    }
+    const role = roleOf(R, found.found.resource, span.trigger);
+    if (!role) {
+      if (looksLikeName(span)) notFound.push(span.text);
+      continue;
+    }
+    current = applyRole(current, role, { resource: found.found.resource.name, id: found.found.record.id, label: found.found.label }, span.negated);
+  }
+  return { kind: "query", query: current, resource: R, notFound };
+}
+
+/** The one candidate whose parent record (a task's project) another span of the message names. */
+async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options: Candidate[], spans: NameSpan[], self: number): Promise<Candidate | null> {
+  const R = options[0]!.resource;
+  const parents = [...R.fields.values()].filter((field) => field.target && schema.byName.get(field.target)?.nameField);
+  for (const [index, span] of spans.entries()) {
+    if (index === self) continue;
+    for (const parent of parents) {
+      const found = await findNamed(fetch, [schema.byName.get(parent.target!)!], span.text);
+      if (found.kind !== "one") continue;
+      const matching = options.filter((option) => option.record[parent.name] === found.found.record.id);
+      if (matching.length === 1) {
+        spans.splice(index, 1, { ...span, text: "", indexes: [] });
+        return matching[0]!;
+      }
+    }
+  }
+  return null;
+}
+
+/** "Germany", "the US", "uk", "DE" → an ISO 3166-1 alpha-2 code (Intl knows the names). */
+export function countryCode(text: string): string | null {
+  const name = text
+    .trim()
+    .toLowerCase()
+    .replace(/^the\s+/, "");
+  const aliases: Record<string, string> = {
+    us: "US",
+    usa: "US",
+    america: "US",
+    "united states": "US",
+    uk: "GB",
+    britain: "GB",
+    england: "GB",
+    "great britain": "GB",
+  };
+  if (aliases[name]) return aliases[name];
+  if (/^[a-z]{2}$/.test(name)) return name.toUpperCase();
+  const names = new Intl.DisplayNames(["en"], { type: "region" });
+  // Codes withdrawn from ISO 3166-1 that Intl still names (East Germany is "Germany" too).
+  const withdrawn = new Set(["DD", "FX", "YU", "CS", "ZR", "TP", "BU", "SU", "NT", "YD", "VD", "QU", "UK", "EU", "EZ", "UN"]);
+  for (let a = 65; a < 91; a++)
+    for (let b = 65; b < 91; b++) {
+      const code = String.fromCharCode(a, b);
+      if (withdrawn.has(code)) continue;
+      try {
+        if (names.of(code)?.toLowerCase() === name) return code;
+      } catch {
+        // Not a region code.
+      }
+    }
+  return null;
+}
+
+/** Words that were meant as a name or value (not shorthand or chatter the parser did not need). */
+function looksLikeName(span: NameSpan): boolean {
+  return span.trigger !== null || /\p{Lu}/u.test(span.text) || span.text.split(" ").some((word) => word.length >= 4);
+}

@@ -1,0 +1,169 @@
+import type { ApiErrorBody } from "../../../platform/dispatch";
+import { formatCount, formatMinutes, formatMoney, formatMoneys, words } from "../../../platform/format";
+import type { ApiRecord } from "../../../platform/skills";
+import type { RecordRef, Reply } from "../tools";
+import { type Answer, answerOf, type Fetch, pushdown, readRows, select } from "./execute";
+import type { ResourceModel, SchemaModel } from "./model";
+import { labelOf } from "./names";
+import type { Query } from "./query";
+
+/** A query → its reply: the answer as data (for clients and the evaluation), the records cited, and a sentence. */
+
+export type QueryEnv = { fetch: Fetch; schema: SchemaModel; now: number };
+
+const SHOWN = 10;
+
+export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiErrorBody) => string): Promise<Reply> {
+  const R = env.schema.byName.get(asked.resource)!;
+  // "how much is the Acme West deal worth": a number of one record is its field, not a sum.
+  const query: Query =
+    asked.subject?.resource === R.name && asked.aggregate.fn !== "list" && asked.aggregate.fn !== "count" && asked.aggregate.field && !asked.aggregate.groupBy
+      ? { ...asked, show: asked.aggregate.field, aggregate: { fn: "list", field: null, groupBy: null, order: null, limit: null } }
+      : asked;
+  const params = pushdown(R, query);
+  // "who's assigned?": a reference shown by name, read in the same call.
+  if (query.show && R.fields.get(query.show)?.kind === "reference") params.set("expand", query.show);
+  const read = await readRows(env.fetch, R, params);
+  if ("error" in read) return { intent: "unknown", text: refuse(read.error) };
+  // "customers outside the US": the rows a list filter names, left out (the route has no "not" for it).
+  const excluded = new Set<number>();
+  for (const condition of query.conditions) {
+    if (!("param" in condition) || !condition.negate) continue;
+    const named = await readRows(env.fetch, R, new URLSearchParams({ [condition.param]: condition.value }));
+    if ("rows" in named) for (const row of named.rows) excluded.add(row.id);
+  }
+  const selected = select(read.rows, R, query, excluded);
+  const labels = await groupLabels(env, R, query, selected);
+  const answer = answerOf(selected, R, query, labels);
+  const ordered = answer.kind === "records" ? answer.ids.map((id) => selected.find((row) => row.id === id)!) : selected;
+  const records: RecordRef[] = ordered.slice(0, SHOWN).map((row) => ({ resource: R.name, id: row.id, label: labelOf(R, row) }));
+  const text = sentence(R, query, answer, ordered) + (read.capped ? " (I read the first 2,000 records only.)" : "");
+  return {
+    intent: answer.kind === "records" && !query.show ? "list" : answer.kind === "records" ? "lookup" : "metric",
+    text,
+    data: { answer, query },
+    records,
+  };
+}
+
+/** The names behind a group-by reference: one call to the referenced list route with `ids`. */
+async function groupLabels(env: QueryEnv, R: ResourceModel, query: Query, rows: ApiRecord[]): Promise<Map<string, string>> {
+  const labels = new Map<string, string>();
+  const groupBy = query.aggregate.groupBy;
+  const target = groupBy ? R.fields.get(groupBy)?.target : undefined;
+  if (!groupBy || !target) return labels;
+  const T = env.schema.byName.get(target)!;
+  const ids = [...new Set(rows.map((row) => row[groupBy]).filter((id): id is number => typeof id === "number"))];
+  for (let i = 0; i < ids.length; i += 100) {
+    const result = await env.fetch(`/${T.name}?ids=${ids.slice(i, i + 100).join(",")}&limit=100`);
+    if (result.ok) for (const record of result.data) labels.set(`${groupBy}:${record.id}`, labelOf(T, record));
+  }
+  return labels;
+}
+
+function fieldWords(R: ResourceModel, field: string | null) {
+  if (!field) return "";
+  return R.fields.get(field)?.words[0] ?? words(field);
+}
+
+/** A field's value as people read it. */
+export function shown(R: ResourceModel, field: string | null, value: unknown, row?: ApiRecord): string {
+  if (value === null || value === undefined || value === "") return "not set";
+  const model = field ? R.fields.get(field) : undefined;
+  if (typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, number>);
+    if (model?.kind === "money") return entries.length === 0 ? "0" : formatMoneys(value as Record<string, number>);
+    return JSON.stringify(value);
+  }
+  switch (model?.kind) {
+    case "money":
+      return formatMoney(Number(value), String(row?.[model.currencyField ?? "currency"] ?? "USD"));
+    case "minutes":
+      return formatMinutes(Number(value));
+    case "datetime":
+      return `${String(value).slice(0, 10)}`;
+    case "boolean":
+      return value ? "yes" : "no";
+    case "number":
+      return formatCount(Number(value));
+    default:
+      return words(value);
+  }
+}
+
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** A period as people say it: "in October 2026", "in Q3 2026", "in the week of 2026-11-16", "on 2026-11-17". */
+export function periodWords(from: string, to: string): string {
+  if (from === to) return `on ${from}`;
+  const [fy, fm, fd] = from.split("-").map(Number) as [number, number, number];
+  const end = new Date(Date.UTC(fy, fm - 1, fd));
+  const last = (months: number) => new Date(Date.UTC(fy, fm - 1 + months, 0)).toISOString().slice(0, 10);
+  if (fd === 1 && to === last(1)) return `in ${MONTH_NAMES[fm - 1]} ${fy}`;
+  if (fd === 1 && fm % 3 === 1 && to === last(3)) return `in Q${(fm + 2) / 3} ${fy}`;
+  if (fd === 1 && fm === 1 && to === `${fy}-12-31`) return `in ${fy}`;
+  end.setUTCDate(end.getUTCDate() + 6);
+  if (new Date(Date.UTC(fy, fm - 1, fd)).getUTCDay() === 1 && end.toISOString().slice(0, 10) === to) return `in the week of ${from}`;
+  return `from ${from} to ${to}`;
+}
+
+/** The verb that dates a field ("paid", "won", "logged"), else the field's own words. */
+function dateVerb(R: ResourceModel, field: string): string {
+  return R.dateWords.find((date) => date.field === field)?.words[0] ?? fieldWords(R, field).replace(/ at$/, "");
+}
+
+/** "unpaid, for Acme, issued in October 2026" — or "all time" when no period was given (the period assumed is always said). */
+function described(R: ResourceModel, query: Query): string {
+  const parts = query.conditions.map((condition) => condition.label).filter(Boolean);
+  if (query.subject && query.subject.resource !== R.name) parts.push(`for ${query.subject.label}`);
+  const period = query.period ? `${dateVerb(R, query.period.field)} ${periodWords(query.period.from, query.period.to)}` : "all time";
+  return [...new Set(parts), period].join(", ");
+}
+
+function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecord[]): string {
+  const what = `(${described(R, query)})`;
+  if (answer.kind === "records") {
+    if (query.show) {
+      const show = query.show;
+      if (rows.length === 0) return `I found no ${R.singular} like that ${what}.`;
+      const value = (row: ApiRecord) => (R.fields.get(show)?.target ? referenceLabel(R, show, row) : shown(R, show, row[show], row));
+      if (rows.length === 1) return `The ${fieldWords(R, show)} of ${labelOf(R, rows[0]!)} is ${value(rows[0]!)}.`;
+      const lines = rows.slice(0, SHOWN).map((row) => `• ${labelOf(R, row)}: ${value(row)}`);
+      return `${fieldWords(R, show)[0]!.toUpperCase()}${fieldWords(R, show).slice(1)} of ${formatCount(rows.length)} ${R.plural} ${what}:\n${lines.join("\n")}`;
+    }
+    if (answer.total === 0) return `No ${R.plural} ${what}.`;
+    const noun = answer.total === 1 ? R.singular : R.plural;
+    const ranked =
+      query.aggregate.order && query.aggregate.field
+        ? `, by ${fieldWords(R, query.aggregate.field)} ${query.aggregate.order === "desc" ? "highest first" : "lowest first"}`
+        : "";
+    const lines = rows.slice(0, SHOWN).map((row) => `• ${R.skill?.line(row) ?? labelOf(R, row)}`);
+    const more = answer.total > SHOWN ? `\n…and ${formatCount(answer.total - SHOWN)} more.` : "";
+    return `${formatCount(answer.total)} ${noun} ${what}${ranked}:\n${lines.join("\n")}${more}`;
+  }
+  if (answer.kind === "value") {
+    if (answer.fn === "count") return `${formatCount(Number(answer.value))} ${Number(answer.value) === 1 ? R.singular : R.plural} ${what}.`;
+    const fnWord = { sum: "Total", avg: "Average", min: "Lowest", max: "Highest" }[answer.fn];
+    const isDate = ["date", "datetime"].includes(R.fields.get(answer.field ?? "")?.kind ?? "");
+    const label = isDate ? (answer.fn === "max" ? "Latest" : "Earliest") : fnWord;
+    const count = answer.fn === "sum" || answer.fn === "avg" ? `, over ${formatCount(rows.length)} ${rows.length === 1 ? R.singular : R.plural}` : "";
+    return `${label} ${fieldWords(R, answer.field)} of ${R.plural} ${what}: ${shown(R, answer.field, answer.value)}${count}.`;
+  }
+  const by = fieldWords(R, answer.group_by);
+  const measure =
+    answer.fn === "count"
+      ? `${R.plural}`
+      : `${{ sum: "total", avg: "average", min: "lowest", max: "highest" }[answer.fn] ?? answer.fn} ${fieldWords(R, answer.field)}`;
+  if (answer.groups.length === 0) return `No ${R.plural} ${what}.`;
+  const lines = answer.groups
+    .slice(0, 15)
+    .map((group) => `• ${group.label}: ${answer.fn === "count" ? formatCount(Number(group.value)) : shown(R, answer.field, group.value)}`);
+  return `${measure[0]!.toUpperCase()}${measure.slice(1)} by ${by} ${what}:\n${lines.join("\n")}`;
+}
+
+/** A reference read with `expand`: its record's name. */
+function referenceLabel(R: ResourceModel, field: string, row: ApiRecord): string {
+  const expanded = row[field.replace(/_id$/, "")] as { label?: string } | null | undefined;
+  if (row[field] === null || row[field] === undefined) return "nobody";
+  return expanded?.label ?? `${R.fields.get(field)?.target} ${row[field]}`;
+}

@@ -1,0 +1,135 @@
+import { correct, type Token, tokenize } from "../text";
+
+/**
+ * A message as words: shorthand and contractions spelled out ("r" → are, "arent" → are not, "2h" → 2
+ * hours, "1h30" → 90 minutes), typos in domain words corrected against the schema's vocabulary, and the
+ * spelling of every token kept for names and titles.
+ */
+
+const SHORTHAND: Record<string, string> = {
+  rn: "right now",
+  r: "are",
+  u: "you",
+  ur: "your",
+  yr: "year",
+  yrs: "years",
+  mo: "month",
+  mos: "months",
+  wk: "week",
+  wks: "weeks",
+  hrs: "hours",
+  hr: "hours",
+  mins: "minutes",
+  pls: "please",
+  plz: "please",
+  tmrw: "tomorrow",
+  tmr: "tomorrow",
+  tmw: "tomorrow",
+  yday: "yesterday",
+  yest: "yesterday",
+  prio: "priority",
+  dept: "department",
+  depts: "departments",
+  qtr: "quarter",
+  amt: "amount",
+  b4: "before",
+  thru: "through",
+  w: "with",
+  ppl: "people",
+  eod: "today",
+  asap: "today",
+  info: "details",
+  nonbillable: "non billable",
+  inv: "invoice",
+  invs: "invoices",
+  oppty: "deal",
+  opps: "deals",
+  opp: "deal",
+};
+
+const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|would)n[’']?t\b/gi;
+
+export function normalize(message: string): string {
+  let text = message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
+  text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
+  text = text.replace(/\b(\d+)\s*h\s*(\d{1,2})\b(?!\s*(?:am|pm))/gi, (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`);
+  text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
+  text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s/g, " and ");
+  text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
+  return text.replace(/\b[A-Za-z0-9/]+\b/g, (word) => {
+    const lower = word.toLowerCase();
+    if (lower === "w/") return "with";
+    return SHORTHAND[lower] ?? word;
+  });
+}
+
+export type Words = {
+  /** The normalised message. */
+  text: string;
+  tokens: Token[];
+  /** Lower-case, typo-corrected words, one per token. */
+  words: string[];
+  /** The words joined by spaces (what phrases are matched in). */
+  joined: string;
+};
+
+export function wordsOf(message: string, vocabulary: ReadonlySet<string>): Words {
+  const text = normalize(message);
+  const tokens = tokenize(text);
+  const words = tokens.map((token) => {
+    const lower = token.lower.replace(/[.']+$/, "");
+    return correct(lower, vocabulary);
+  });
+  return { text, tokens, words, joined: words.join(" ") };
+}
+
+/** Every occurrence of a phrase as whole words: the token indexes it covers. */
+export function occurrences(words: readonly string[], phrase: string): number[][] {
+  const parts = phrase
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .filter(Boolean);
+  const found: number[][] = [];
+  if (parts.length === 0) return found;
+  for (let i = 0; i + parts.length <= words.length; i++) {
+    if (parts.every((part, k) => words[i + k] === part)) found.push(parts.map((_, k) => i + k));
+  }
+  return found;
+}
+
+/** Token indexes a character span of the normalised text covers. */
+export function indexesIn(w: Words, start: number, end: number): number[] {
+  return w.tokens.flatMap((token, i) => (token.start < end && token.end > start ? [i] : []));
+}
+
+/** The raw text of some tokens, as typed. */
+export function rawOf(w: Words, indexes: number[]): string {
+  return indexes.map((i) => w.tokens[i]!.raw).join(" ");
+}
+
+/** Words that only glue a question together. */
+export const FILLER: ReadonlySet<string> = new Set(
+  (
+    "a an the of for to in on at by with from and or but is are was were be been being am do does did have has had " +
+    "what whats what's which who whom whose where when why how me my mine our ours we us i you your it its this that " +
+    "these those there here please can could would will shall should may might must show list give get find display tell " +
+    "let see view pull up bring look check any all every some each about details detail on off out into onto as just also " +
+    "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
+    "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
+    "whole entire lot lots again already really actually exactly much many"
+  ).split(" "),
+);
+
+/** Words of the question's grammar (aggregates, ranking): never part of a name. */
+export const GRAMMAR: ReadonlySet<string> = new Set(
+  (
+    "most least top biggest largest highest smallest lowest latest newest oldest earliest recent recently average avg mean total totals sum count " +
+    "number many much overall altogether combined typical fewest best worst max min maximum minimum more less rank ranking ranked sorted order " +
+    "breakdown split grouped group broken across per each every rn anything stuff something someone anyone folks guys right now " +
+    "currently today so far yet still ever all time far along close does did do is are was were has have had us we our owe " +
+    "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
+    "vs versus plate file on sorted order ordered unassigned company business firm except excluding we've weve i've ive " +
+    "things items ones everything board list"
+  ).split(" "),
+);
