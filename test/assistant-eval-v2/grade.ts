@@ -453,7 +453,9 @@ export type Expectation =
   | { kind: "clarify"; candidates: { name: string; ids: number[] }[] }
   | { kind: "action"; methods: string[]; paths: string[]; body: Record<string, Matcher> }
   | { kind: "slot"; missing: string[] }
-  | { kind: "refusal" };
+  | { kind: "refusal" }
+  /** A question about a name the workspace does not have: an empty answer, or a reply that says it was not found. */
+  | { kind: "notfound"; name: string };
 
 export type Outcome = ({ status: "ok"; expectations: Expectation[] } | { status: "unverifiable" | "unresolvable"; reason: string }) & {
   /** Names that resolved only by a prefix, a substring or a near spelling. */
@@ -500,6 +502,10 @@ export async function expectationsOf(item: Item, truth: Truth): Promise<Outcome>
     }
     return { status: "ok", expectations: variants, notes: notes() };
   } catch (error) {
+    // A query about a record that does not exist (the writer chose a name the demo lacks, on purpose): the right
+    // answer is to say so, or an empty one. Ambiguous names without "matches" stay unresolvable.
+    const missing = error instanceof Unresolvable && item.kind === "query" ? /^no \S+ named "([^"]+)"/.exec(error.message) : null;
+    if (missing) return { status: "ok", expectations: [{ kind: "notfound", name: missing[1]! }], notes: notes() };
     if (error instanceof Unresolvable) return { status: "unresolvable", reason: error.message, notes: notes() };
     if (error instanceof Unverifiable) return { status: "unverifiable", reason: error.message, notes: notes() };
     throw error;
@@ -930,6 +936,11 @@ function matches(expectation: Expectation, { status, reply, request }: Reply): b
   switch (expectation.kind) {
     case "refusal":
       return (reply.intent === "unknown" || reply.intent === "refusal") && !reply.action && (answer === undefined || answer === null);
+    case "notfound":
+      return (
+        !reply.action &&
+        (answer === undefined || answer === null || (answer.kind === "records" && Number(answer.total) === 0) || (answer.kind === "value" && !answer.value))
+      );
     case "clarify":
       return (
         reply.intent === "clarify" &&
@@ -1097,6 +1108,8 @@ const json = (value: unknown, max = 160) => {
 
 export function describeExpectation(expectation: Expectation): string {
   switch (expectation.kind) {
+    case "notfound":
+      return `nothing found for "${expectation.name}"`;
     case "refusal":
       return "refusal";
     case "clarify":

@@ -44,6 +44,7 @@ export const accountSkills: Skill[] = [
       due_date: { words: ["due date", "when is it due", "due", "deadline"], format: "date" },
       issue_date: { words: ["issue date", "issued", "date"], format: "date" },
       sent_to: { words: ["sent to", "recipient"] },
+      tax_total: { words: ["tax", "taxes", "vat", "tax total"], format: "money" },
     },
     filters: [
       { words: ["overdue", "past due", "late", "outstanding past due"], query: { overdue: "true" }, label: "overdue" },
@@ -58,7 +59,7 @@ export const accountSkills: Skill[] = [
     dates: [
       { words: ["due"], field: "due_date", after: "due_after", before: "due_before", format: "date" },
       {
-        words: ["issued", "dated", "raised", "billed", "invoiced"],
+        words: ["issued", "issue", "dated", "raised", "billed", "invoiced"],
         field: "issue_date",
         after: "issued_after",
         before: "issued_before",
@@ -112,7 +113,7 @@ export const accountSkills: Skill[] = [
     },
     dates: [
       {
-        words: ["paid", "received", "made", "booked", "pay", "collected", "came in"],
+        words: ["paid", "received", "made", "booked", "pay", "collected", "came in", "come in"],
         field: "paid_at",
         after: "paid_after",
         before: "paid_before",

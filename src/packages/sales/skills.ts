@@ -73,6 +73,7 @@ export const salesSkills: Skill[] = [
       value: { words: ["value", "worth", "amount", "size", "how much"], format: "money" },
       stage: { words: ["stage", "status", "state", "where"] },
       expected_close_date: { words: ["close date", "expected close", "closing date", "when will it close"], format: "date" },
+      lost_reason: { words: ["reason", "reasons", "lost reason", "why", "lost to"] },
     },
     filters: [
       { words: ["open", "active", "ongoing", "in progress"], query: { status: "open" }, label: "open" },

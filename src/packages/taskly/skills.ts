@@ -23,7 +23,7 @@ export const tasklySkills: Skill[] = [
       task_count: { words: ["task count", "tasks does it have", "how many tasks does"], format: "count" },
       completed_task_count: { words: ["tasks done", "completed tasks", "finished tasks"], format: "count" },
       start_date: { words: ["start date", "when does it start", "started"], format: "date" },
-      end_date: { words: ["end date", "deadline", "when does it end", "ends", "finish date"], format: "date" },
+      end_date: { words: ["end date", "deadline", "when does it end", "ends", "end", "finish date"], format: "date" },
       logged_minutes: { words: ["time logged", "hours logged", "logged time", "time spent", "hours spent"], format: "minutes" },
     },
     filters: [
@@ -68,7 +68,7 @@ export const tasklySkills: Skill[] = [
       { words: ["low priority", "low-priority"], query: { priority: "low" }, label: "low priority" },
     ],
     dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date" }],
-    dateFields: [{ words: ["completed", "finished", "done", "closed", "wrapped up", "shipped"], field: "completed_at" }],
+    dateFields: [{ words: ["completed", "finished", "done", "closed", "close out", "closed out", "wrapped up", "shipped"], field: "completed_at" }],
     person: { words: ["assigned to", "for", "owned by", "of", "belonging to", "assignee"], param: "assignee_id" },
     parents: [{ words: ["in", "in project", "on", "on project", "for project", "of project", "project"], resource: "projects", param: "project_id" }],
   },

@@ -6,7 +6,7 @@ import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
-import type { Words } from "./words";
+import { FILLER, type Words } from "./words";
 
 /**
  * A command → a draft with every field the message gives (see parse-action.ts for how each kind is read),
@@ -103,11 +103,14 @@ export function extract(
   R: ResourceModel,
   operation: string,
   now: number,
+  references: RegExp[] = [],
 ): { fields: Record<string, unknown>; refs: Piece[]; free: Piece[] } {
   const body = bodyFor(R, operation);
   const has = (name: string) => body.some((field) => field.name === name);
   const fields: Record<string, unknown> = {};
   let rest = cue.rest;
+  // A record's reference ("INV-000141", "task 57") is no amount or date: build() reads it apart.
+  for (const pattern of references) rest = rest.replace(new RegExp(pattern.source, "gi"), ",");
   // "note: internal sync, ask Ana": a note runs to the end of the message, commas and all.
   const noteField = body.find((field) => ["note", "notes", "description"].includes(field.name));
   const note = /\b(?:notes?|description|comment)\s*:\s*(.+)$/i.exec(rest);
@@ -125,6 +128,15 @@ export function extract(
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
     rest = rest.replace(named[0], ",");
+  }
+  // Invoice lines: "10 hours consulting at $150/hr", "3 licences @ 499 and 1 training day 1200", "19% vat".
+  if (has("items")) {
+    const read = readLines(rest);
+    if (read.items.length > 0) {
+      fields.items = read.items;
+      rest = read.rest;
+      if (read.currency && has("currency")) fields.currency = read.currency;
+    }
   }
   const email = EMAIL.exec(rest);
   if (email) {
@@ -182,8 +194,10 @@ export function extract(
   const refs: Piece[] = [];
   const free: Piece[] = [];
   for (const piece of pieces) {
-    const text = piece.text.replace(/^(?:and|also|plus|with|then|it|its|it's|is|are|the)\s+/i, "").trim();
+    const text = piece.text.replace(/^(?:and|also|plus|then|it|its|it's|is|are|the)\s+/i, "").trim();
     if (!text || /^(already|please|pls|thanks|asap|now|it|him|her|them|too)$/i.test(text)) continue;
+    // A piece of only small words ("for", "with the") is what was left around a value.
+    if (text.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) continue;
     const textField = triggers.find((trigger) => trigger.pattern.test(text) && fields[trigger.field] === undefined);
     if (textField) {
       fields[textField.field] = tidy(textField.pattern.exec(text)![1]!);
@@ -195,6 +209,39 @@ export function extract(
     refs.push(...split.refs);
   }
   return { fields, refs, free };
+}
+
+const LINE =
+  /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
+
+/** Invoice lines in a command, each {description, quantity, unit_amount}, and a tax rate said once for all. */
+export function readLines(text: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
+  const items: Record<string, unknown>[] = [];
+  let rest = text;
+  let currency: string | undefined;
+  const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
+  for (const match of text.matchAll(LINE)) {
+    const quantity = Number(match[1]);
+    const words = match[2]!.trim().split(/\s+/);
+    // "10 hours consulting": the unit is hours, the line is consulting; "1 training day": the line is a training day.
+    const unitWord = /^(hours?|hrs?|days?|units?|pcs|pieces?)$/i;
+    const described = words.length > 1 && unitWord.test(words[0]!) ? words.slice(1) : words;
+    if (described.every((word) => /^(for|at|of|and|the|a|an|with|to)$/i.test(word))) continue;
+    let description = described.join(" ");
+    if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");
+    const amount = Number(match[4]!.replace(/,/g, "")) * (match[5] ? 1000 : 1);
+    if (!Number.isFinite(amount) || amount <= 0 || !Number.isFinite(quantity) || quantity <= 0) continue;
+    if (match[3]) currency = ({ $: "USD", "€": "EUR", "£": "GBP" } as Record<string, string>)[match[3]];
+    items.push({
+      description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
+      quantity,
+      unit_amount: Math.round(amount * 100),
+      ...(tax ? { tax_rate: Number(tax[1]) } : {}),
+    });
+    rest = rest.replace(match[0], ",");
+  }
+  if (tax && items.length > 0) rest = rest.replace(tax[0], ",");
+  return { items, rest, ...(currency ? { currency } : {}) };
 }
 
 /** "Update pricing page in website relaunch" → free "Update pricing page", ref "in website relaunch". */
@@ -233,7 +280,8 @@ const titleCase = (text: string) => text.replace(/\b\p{L}/gu, (letter) => letter
 /** Finds the references and the record, then the request and its summary (or what to ask). */
 export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: ResourceModel, focus: Choice | null): Promise<Built> {
   const operation = operationOf(cue, R);
-  const read = extract(w, cue, R, operation, env.now);
+  const references = env.schema.resources.flatMap((resource) => (resource.skill?.reference ? [resource.skill.reference.pattern] : []));
+  const read = extract(w, cue, R, operation, env.now, references);
   const body = bodyFor(R, operation);
   const fields: Record<string, unknown> = { ...read.fields };
   const draft: ActionDraft = { resource: R.name, operation, target: null, fields };
@@ -269,7 +317,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const name = quotedName ? { text: quotedName, trigger: null } : (free.shift() ?? read.refs.shift());
       if (quotedName) for (let i = free.length - 1; i >= 0; i--) if (quotedName.toLowerCase().includes(free[i]!.text.toLowerCase())) free.splice(i, 1);
       if (!name) return { kind: "missing", draft, missing: ["target"], text: `Which ${R.singular} do you mean? Give me its name or number.` };
-      const cleaned = tidy(name.text.replace(/^(?:the|my|our)\s+/i, "").replace(new RegExp(`\\s+(?:${R.nouns.join("|")})$`, "i"), ""));
+      // "carl berners-lee's lead value": the name ends where the resource's noun or a field's word begins.
+      const words = [...R.nouns, ...[...R.fields.values()].flatMap((field) => field.words.filter((word) => word.length > 3))].map((word) =>
+        word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      );
+      const cut = name.text.replace(new RegExp(`(?:'s)?\\s+(?:${words.join("|")})\\b.*$`, "i"), "");
+      const cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
       const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for"].includes(ref.trigger ?? "")) ?? free[0];
       const found = await findNamed(env.fetch, [R], cleaned);
@@ -369,7 +422,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   if (operation === "create" && titleField && fields[titleField.name] === undefined && free.length > 0 && free[0]!.text) {
     const piece = free.shift()!;
     const text = tidy(piece.text);
-    if (text) fields[titleField.name] = nameCase(R, titleField.name, text);
+    // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
+    const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
+    if (valued && text.split(/\s+/).length === 1) fields[valued.field] = valued.value;
+    else if (text) fields[titleField.name] = nameCase(R, titleField.name, text);
   }
   for (const piece of free) {
     const empty = referenceFields.filter((field) => fields[field.name] === undefined);

@@ -8,7 +8,7 @@ import { findNamed } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, ConversationState, Query } from "./query";
-import { applyRole, candidatesFor, merge, resolveNames } from "./resolve";
+import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import { wordsOf } from "./words";
 
@@ -132,16 +132,33 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
     if (!span) return null;
     const found = await findNamed(env.fetch, candidatesFor(null, env.schema), span.text);
     if (found.kind === "error") return { reply: { intent: "unknown", text: env.refuse(found.error) } };
-    if (found.kind === "none") return null;
-    if (found.kind === "many") {
-      const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
-      return clarify(span.text, options, { kind: "query", query: blank(found.options[0]!.resource), role: { subject: true } });
+    if (found.kind === "none") {
+      // "list our accountants": no record by that name, but a value of some resource's text field.
+      const valued = await valueOfAnyResource(env, span.text);
+      if (!valued) return null;
+      const again = parseQuery(w, env.schema, env.now, valued.resource);
+      const asked = merge(again, null, w.joined) ?? blank(valued.resource);
+      asked.conditions.push({ field: valued.field, op: "eq", value: valued.value, label: `${valued.field.replace(/_/g, " ")} ${valued.value}` });
+      return { reply: await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, asked, env.refuse) };
     }
-    R = found.found.resource;
+    let chosen = found.kind === "one" ? found.found : null;
+    if (found.kind === "many") {
+      // "status of ship permissions on mobile app": another name narrows it; else ask.
+      chosen = await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0);
+      if (!chosen) {
+        const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
+        const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
+        return clarify(span.text, options, { kind: "query", query: asked, role: { subject: true } });
+      }
+    }
+    const picked = chosen!;
+    R = picked.resource;
     const again = parseQuery(w, env.schema, env.now, R);
     query = merge(again, null, w.joined)!;
-    query = applyRole(query, { subject: true }, { resource: R.name, id: found.found.record.id, label: found.found.label });
-    base = { ...again, names: again.names.filter((name) => name !== again.names[0] && !span.indexes.some((i) => name.indexes.includes(i))) };
+    query = applyRole(query, { subject: true }, { resource: R.name, id: picked.record.id, label: picked.label });
+    // The names still to find: not the one just found, nor one that only narrowed it.
+    const used = new Set([...span.indexes, ...base.names.filter((name) => !name.text).flatMap((name) => name.indexes)]);
+    base = { ...again, names: again.names.filter((name) => !name.indexes.some((i) => used.has(i))) };
   }
   if (base.reference && R) {
     // "task 57", "INV-000012": the record itself, or (payments on an invoice) what refers to it.
@@ -189,11 +206,27 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       reply: {
         intent: "unknown",
         text: `I couldn't find "${resolved.notFound[0]}" among this workspace's ${resolved.resource.plural} or the records they refer to.`,
-        data: { not_found: resolved.notFound },
+        // The question as understood so far, so "what about Globex?" can still follow it.
+        data: { not_found: resolved.notFound, query: resolved.query },
       },
     };
   const reply = await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, resolved.query, env.refuse);
   return { reply };
+}
+
+/** The first resource whose text-field list filter knows this value (or its singular). */
+async function valueOfAnyResource(env: TurnEnv, text: string): Promise<{ resource: ResourceModel; field: string; value: unknown } | null> {
+  const forms = [...new Set([text, text.replace(/(?<=\w{3})s$/i, "")])];
+  for (const resource of env.schema.resources) {
+    for (const field of resource.fields.values()) {
+      if (field.kind !== "text" || !resource.filters.has(field.name) || field.name === "email" || field.name === resource.nameField) continue;
+      for (const form of forms) {
+        const result = await env.fetch(`/${resource.name}?${field.name}=${encodeURIComponent(form)}&limit=1`);
+        if (result.ok && result.data[0]) return { resource, field: field.name, value: result.data[0][field.name] };
+      }
+    }
+  }
+  return null;
 }
 
 /** Whether a resource's date or state words occur in the message. */

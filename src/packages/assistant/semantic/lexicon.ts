@@ -74,7 +74,20 @@ export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit
   });
 }
 
-const NEGATIONS: ReadonlySet<string> = new Set(["not", "no", "non", "except", "excluding", "exclude", "without", "never", "other", "besides", "apart"]);
+const NEGATIONS: ReadonlySet<string> = new Set([
+  "not",
+  "no",
+  "non",
+  "except",
+  "excluding",
+  "exclude",
+  "without",
+  "never",
+  "other",
+  "besides",
+  "apart",
+  "outside",
+]);
 const SKIPPABLE: ReadonlySet<string> = new Set([
   "yet",
   "been",
@@ -96,6 +109,13 @@ const SKIPPABLE: ReadonlySet<string> = new Set([
 
 /** "not done", "aren't paid", "except won", "other than draft": a negation just before a token. */
 export function negatedAt(w: Words, index: number): boolean {
+  // "leave out the lost ones", "ignore voids", "minus the drafts", "skip done".
+  if (
+    /\b(leave out|leaving out|ignore|ignoring|minus|skip|skipping|without|exclude|excluding|apart from|other than|but not|not counting)( the| any| all)?$/.test(
+      w.words.slice(0, index).join(" "),
+    )
+  )
+    return true;
   for (let k = index - 1, seen = 0; k >= 0 && seen < 4; k--, seen++) {
     const word = w.words[k]!;
     if (NEGATIONS.has(word)) return true;

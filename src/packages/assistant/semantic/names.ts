@@ -56,6 +56,8 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
       }));
     }
   }
+  // One misspelt word ("globx"): its first letters find the candidates, fuse.js ranks them.
+  if (empty() && /^\p{L}{5,}$/u.test(text.trim())) results = await search(text.trim().slice(0, 3));
   const errors = results.flatMap(({ result }) => (result.ok ? [] : [result.error]));
   const found = results.flatMap(({ resource, result }) =>
     result.ok ? result.data.map((record) => ({ resource, record, name: normalised(nameOf(resource, record)), label: labelOf(resource, record) })) : [],

@@ -26,6 +26,7 @@ const VERBS: Verb[] = [
   { words: ["hire", "onboard"], op: "hire" },
   { words: ["assign", "reassign", "give", "hand", "hand over"], op: "assign" },
   { words: ["reschedule", "postpone", "push back", "delay", "extend", "push"], op: "reschedule" },
+  { words: ["lost", "won", "lose", "win"], op: "update" },
   {
     words: [
       "mark",
@@ -60,6 +61,10 @@ const VERBS: Verb[] = [
 ];
 /** Verbs that also say the state ("reject" → rejected, "close" → closed). */
 const STATE_VERBS: Record<string, string[]> = {
+  lost: ["lost"],
+  lose: ["lost"],
+  won: ["won"],
+  win: ["won"],
   reject: ["rejected"],
   close: ["closed", "done", "completed", "won"],
   reopen: ["todo", "open", "active", "negotiation"],
@@ -92,7 +97,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       if (!(lower === word || lower.startsWith(`${word} `) || lower.startsWith(`${word}:`))) continue;
       // "open deals over 100k", "new leads this week": an adjective before a plural noun is a question.
       const next = lower.slice(word.length).trim().split(/\s+/).slice(0, 2).join(" ");
-      if (["open", "new", "draft", "start", "record", "log", "track", "set", "put", "save"].includes(word) && pluralAhead(next, schema)) return null;
+      if (
+        ["open", "new", "draft", "start", "record", "log", "track", "set", "put", "save", "lost", "won", "closed"].includes(word) &&
+        pluralAhead(next, schema)
+      )
+        return null;
       return { op: verb.op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
@@ -128,6 +137,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     lower.split(" ").length <= 6
   )
     return { op: "update", verb: "state", at: 0, rest: text };
+  // "gringotts paid $500 on INV-000190": a payment to record.
+  if (/\bpaid (?:us )?[$€£]?\d/.test(lower) && !/\?$/.test(lower) && !/^(did|has|have|how)\b/.test(lower))
+    return { op: "log", verb: "paid", at: 0, rest: text };
   // "lynn wilson did 1h30 on fix permissions": time spent on a task is time to log.
   if (/\b\d+(?:\.\d+)? (?:hours|minutes)\b/.test(lower) && /\b(did|spent|worked|put in|on)\b/.test(lower) && !/\?$/.test(lower))
     return { op: "log", verb: "did", at: 0, rest: text };
@@ -190,7 +202,7 @@ export type Extracted = {
 };
 
 const MONEY =
-  /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{4,}(?:\.\d{1,2})?)\b)/i;
+  /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{4,}(?:\.\d{1,2})?)\b)/i;
 
 export function readMoney(text: string): { minor: number; currency?: string; match: string } | null {
   const match = MONEY.exec(text);

@@ -133,6 +133,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // The period and the date field its verb implies.
   const future = FUTURE.test(text) && !/\b(last|past|previous|ago)\b/.test(text);
+  // "rn", "right now", "currently": the present, not a period.
+  for (const match of w.text.matchAll(/\b(right now|now|currently|at the moment|atm|as of today|so far)\b/gi))
+    claimed.push([match.index, match.index + match[0].length]);
   const range = findRange(mask(w.text, claimed), now, future ? "future" : "past");
   let periodAt: number[] = [];
   if (range) {
@@ -142,11 +145,17 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // Nouns, measures, states, fields.
   const nouns = nounsIn(w, schema, taken);
-  const measureHits = matchPhrases(
-    w.words,
-    schema.resources.flatMap((resource) => (resource.skill?.measures ?? []).map((measure) => ({ phrases: measure.words, value: { resource, measure } }))),
-    new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]),
-  );
+  // Each resource's words are matched on their own: "due" is an invoice's and a task's date word at once.
+  const free0 = () => new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]);
+  const measureHits = schema.resources
+    .flatMap((resource) =>
+      matchPhrases(
+        w.words,
+        (resource.skill?.measures ?? []).map((measure) => ({ phrases: measure.words, value: { resource, measure } })),
+        free0(),
+      ),
+    )
+    .sort((a, b) => b.indexes.length - a.indexes.length || a.indexes[0]! - b.indexes[0]!);
   // "in progress" is a state, not the projects' "progress": a longer state phrase wins over a measure word.
   const stateSpans = matchPhrases(
     w.words,
@@ -157,11 +166,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const hit = measureHits[i]!;
     if (stateSpans.some((state) => state.indexes.length > hit.indexes.length && hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
   }
-  const dateVerbHits = matchPhrases(
-    w.words,
-    schema.resources.flatMap((resource) => resource.dateWords.map((date) => ({ phrases: date.words, value: { resource, field: date.field } }))),
-    new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]),
-  );
+  const dateVerbHits = schema.resources
+    .flatMap((resource) =>
+      matchPhrases(
+        w.words,
+        resource.dateWords.map((date) => ({ phrases: date.words, value: { resource, field: date.field } })),
+        free0(),
+      ),
+    )
+    .sort((a, b) => a.indexes[0]! - b.indexes[0]!);
 
   // The resource: the first noun that is not the object of a preposition, else what the measure or verb is about.
   const free = nouns.filter((noun) => !noun.object);
@@ -265,9 +278,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // A "new lead this week" is a lead created this week, not one whose status is new.
     const stateTaken = new Set(taken);
     for (const hit of occurrences(w.words, "new")) if (range && nouns.some((noun) => noun.indexes[0] === hit[0]! + 1)) stateTaken.add(hit[0]!);
+    let negatedUntil = -2;
     for (const hit of matchPhrases(w.words, stateCandidates, stateTaken)) {
       claim(hit.indexes);
-      const negate = negatedAt(w, hit.indexes[0]!);
+      // "aren't paid or void": a negation carries over "or"/"nor"/"and" to the next state.
+      const carried = negatedUntil >= 0 && hit.indexes[0]! === negatedUntil + 2 && ["or", "nor", "and"].includes(w.words[negatedUntil + 1]!);
+      const negate = negatedAt(w, hit.indexes[0]!) || carried;
+      if (negate) negatedUntil = hit.indexes.at(-1)!;
       conditions.push(...conditionsOf(R, hit.value.query, negate ? `not ${hit.value.label}` : hit.value.label, negate, today));
     }
     // Currencies: "in EUR", "the euro ones".
@@ -311,6 +328,24 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         value: bound,
         label: `${condition.kind} by ${condition.op === "gt" ? "more" : "less"} than ${condition.days} days`,
       });
+    }
+    // "past their expected close date", "whose end date already passed": a date field before today.
+    const past =
+      /\b(?:past|beyond|after|over)\s+(?:their|its|the|his|her)?\s*([a-z ]+?)\s*(?:date|deadline)\b|\b([a-z ]+?)\s*(?:date|deadline)\s+(?:has\s+|have\s+)?(?:already\s+)?(?:passed|gone by|expired)\b/.exec(
+        text,
+      );
+    if (past) {
+      const phrase = `${(past[1] ?? past[2] ?? "").trim()} date`.replace(/^whose |^their /, "").trim();
+      const field = [...R.fields.values()].find(
+        (f) =>
+          (f.kind === "date" || f.kind === "datetime") &&
+          (f.words.some((word) => phrase.endsWith(word) || word.endsWith(phrase)) || phrase.endsWith(f.name.replace(/_/g, " "))),
+      );
+      if (field) {
+        conditions.push({ field: field.name, op: "lt", value: today, label: `${field.name.replace(/_/g, " ")} passed` });
+        const start = text.slice(0, past.index).split(" ").length - 1;
+        claim(Array.from({ length: past[0].split(" ").length }, (_, k) => start + k));
+      }
     }
     // "with no due date", "leads with no source", "unassigned tasks": a field that is empty.
     const person = R.skill?.person?.param;
@@ -396,6 +431,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         break groups;
       }
     }
+    // "which department has the most people": the field named after "which" groups.
+    const whichField = /^(?:which|what)\s+([a-z]+)\s+(?:has|have|had|gets|got|brings|owes|spent|logged)\b/.exec(text);
+    if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {
+      const found = groupField(R, schema, whichField[1]!);
+      if (found) {
+        groupBy = found.field;
+        claim(occurrences(w.words, whichField[1]!)[0] ?? []);
+      }
+    }
     if (!groupBy && by) {
       const ref = [...R.fields.values()].find((f) => f.target === by!.name);
       if (ref && /\b(which|who|what|top|most|least|per|each|rank|ranking|biggest|largest|highest)\b/.test(text)) groupBy = ref.name;
@@ -407,7 +451,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
     // The aggregate.
     const countCue = /\b(how many|number of|count|no of|total number|tally)\b/.test(text);
-    const sumCue = /\b(how much|total|sum|in total|altogether|combined|overall)\b/.test(text);
+    // ("with a total above 2,000" names the field, it does not ask for a sum.)
+    const sumCue =
+      /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text) ||
+      /\btotal\b(?! (above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller))/.test(
+        text.replace(/\b(a|with|whose|where|their|its) total\b/g, "_"),
+      );
     // "total" asks for a sum; it names the invoice field "total" only when nothing else is summed.
     const totalWord = occurrences(w.words, "total")[0];
     const explicitNoun = nouns.some((noun) => noun.value === R && !noun.object && noun.plural);
@@ -433,7 +482,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         }
       }
     }
-    if (countCue) {
+    const countedField = /\bhow many ([a-z]+)\b/.exec(text)?.[1];
+    const numericCounted = countedField
+      ? [...R.fields.values()].find(
+          (f) => (f.kind === "number" || f.kind === "minutes") && f.words.some((word) => word.split(" ")[0] === countedField || word === countedField),
+        )
+      : undefined;
+    if (countCue && numericCounted && numericCounted.kind === "number") {
+      // "how many positions for support specialist": a number field, summed (or one record's).
+      fn = "sum";
+      field = numericCounted.name;
+      claim(occurrences(w.words, countedField!)[0] ?? []);
+    } else if (countCue) {
       const measured = measure?.value.resource === R && /\bhow many (hours|minutes)\b/.test(text);
       if (!measured) {
         fn = "count";
@@ -484,8 +544,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       order = "desc";
       field = field ?? R.measure;
     }
-    said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc) || Boolean(groupBy);
-    said.aggregate = said.fn;
+    said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc);
+    said.aggregate = said.fn || Boolean(groupBy);
 
     // A field asked of one record: "phone of Ada", "what dept is Hedy in", "when did Lynn start".
     if (!show) {
@@ -557,6 +617,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     by: ResourceModel | null;
     said: QueryDraft["said"];
   }): QueryDraft {
+    // Another resource's measure or date words ("billed", "came in") are no part of a name either.
+    for (const hit of [...measureHits, ...dateVerbHits]) if (!hit.indexes.some((i) => taken.has(i))) claim(hit.indexes);
     const followUp = /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then)\b/.test(text);
     return {
       resource: parts.resource,
@@ -565,7 +627,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       aggregate: { fn: parts.fn, field: parts.field, groupBy: parts.groupBy, order: parts.order, limit: parts.limit },
       show: parts.show,
       names: leftovers(w, taken).map((span) =>
-        parts.resource && nouns.some((noun) => noun.value === parts.resource && noun.indexes[0] === span.indexes.at(-1)! + 1) ? { ...span, own: true } : span,
+        parts.resource && nouns.some((noun) => noun.value === parts.resource && !noun.plural && noun.indexes[0] === span.indexes.at(-1)! + 1)
+          ? { ...span, own: true }
+          : span,
       ),
       by: parts.by,
       who: parts.who,

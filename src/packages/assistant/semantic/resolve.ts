@@ -114,6 +114,7 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
   // A list filter that is no field ("country" of a customer's billing address), for words after its trigger.
   const params = (R.skill?.values ?? []).filter((entry) => !R.fields.has(entry.param) && R.filters.has(entry.param)).map((entry) => entry.param);
   const lookups = spans.map((span) => {
+    if (!span.text) return Promise.resolve([[], { kind: "none" }] as [null[], Awaited<ReturnType<typeof findNamed>>]);
     const forms = [...new Set([span.text, span.text.replace(/(?<=\w{3})s$/i, "")])];
     return Promise.all([
       Promise.all(
@@ -131,6 +132,7 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     ]);
   });
   for (const [index, span] of spans.entries()) {
+    if (!span.text) continue;
     const [values, found] = await lookups[index]!;
     const value = values.find((entry) => entry !== null);
     if (value) {
@@ -165,11 +167,27 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     }
     current = applyRole(current, role, { resource: found.found.resource.name, id: found.found.record.id, label: found.found.label }, span.negated);
   }
-  return { kind: "query", query: current, resource: R, notFound };
+  return { kind: "query", query: { ...current, conditions: eitherOf(current.conditions) }, resource: R, notFound };
+}
+
+/** "contacts at Hooli or Wayne": two values found for one field are either. */
+function eitherOf(conditions: Condition[]): Condition[] {
+  const out: Condition[] = [];
+  for (const condition of conditions) {
+    const same =
+      "field" in condition && condition.op === "eq"
+        ? out.find((c) => "field" in c && c.field === condition.field && (c.op === "eq" || c.op === "in"))
+        : undefined;
+    if (same && "field" in same && "field" in condition && same.value !== condition.value) {
+      const values = [...(Array.isArray(same.value) ? same.value : [same.value]), condition.value];
+      Object.assign(same, { op: "in", value: [...new Set(values)], label: `${same.label} or ${condition.label}` });
+    } else out.push(condition);
+  }
+  return out;
 }
 
 /** The one candidate whose parent record (a task's project) another span of the message names. */
-async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options: Candidate[], spans: NameSpan[], self: number): Promise<Candidate | null> {
+export async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options: Candidate[], spans: NameSpan[], self: number): Promise<Candidate | null> {
   const R = options[0]!.resource;
   const parents = [...R.fields.values()].filter((field) => field.target && schema.byName.get(field.target)?.nameField);
   for (const [index, span] of spans.entries()) {
@@ -179,7 +197,8 @@ async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options: Candid
       if (found.kind !== "one") continue;
       const matching = options.filter((option) => option.record[parent.name] === found.found.record.id);
       if (matching.length === 1) {
-        spans.splice(index, 1, { ...span, text: "", indexes: [] });
+        // Used up: kept in place (its words) with no text, so it is not looked up again.
+        spans.splice(index, 1, { ...span, text: "" });
         return matching[0]!;
       }
     }

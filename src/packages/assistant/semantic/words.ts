@@ -7,7 +7,7 @@ import { correct, type Token, tokenize } from "../text";
  */
 
 const SHORTHAND: Record<string, string> = {
-  rn: "right now",
+  rn: "currently",
   r: "are",
   u: "you",
   ur: "your",
@@ -130,6 +130,7 @@ export const GRAMMAR: ReadonlySet<string> = new Set(
     "currently today so far yet still ever all time far along close does did do is are was were has have had us we our owe " +
     "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
     "vs versus plate file on sorted order ordered unassigned company business firm except excluding we've weve i've ive " +
+    "money cash funds come coming falling play leave ignore minus skip pls please outside passed already " +
     "things items ones everything board list"
   ).split(" "),
 );
