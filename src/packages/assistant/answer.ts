@@ -13,6 +13,8 @@ import { tenantOf } from "../../platform/tenancy";
 import { clock, isoTimestamp } from "../../platform/time";
 import { actions, conversations, messages } from "./schema";
 import { turn } from "./semantic/converse";
+import type { Fetch } from "./semantic/execute";
+import { sqlAggregator } from "./semantic/sql";
 import { conversationState, semanticOf } from "./semantic/state";
 import { type Ctx, type ProposedAction, permissionFor, type Reply, refusal, run } from "./tools";
 import { type Catalog, skills, understand } from "./understand";
@@ -67,16 +69,12 @@ export async function answer(
   const ctx: Ctx = { c, principal, now, registry, catalog };
   const state = options.conversationId ? await conversationState(tenant, options.conversationId, principal.user.id, now - CONVERSATION_DAYS * 86_400_000) : {};
   const semantic = semanticOf(registry, catalog);
+  const fetch: Fetch = async (path) => {
+    const result = await dispatch<ApiRecord[]>(c, principal, "GET", path);
+    return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
+  };
   const understood = await turn(
-    {
-      ...semantic,
-      now,
-      fetch: async (path) => {
-        const result = await dispatch<ApiRecord[]>(c, principal, "GET", path);
-        return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
-      },
-      refuse: (error) => refusal(ctx, error),
-    },
+    { ...semantic, now, fetch, refuse: (error) => refusal(ctx, error), aggregate: sqlAggregator(c, registry, fetch) },
     message,
     state,
   );

@@ -10,6 +10,7 @@ import { parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, ConversationState, Query } from "./query";
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
+import type { Aggregator } from "./sql";
 import { wordsOf } from "./words";
 
 /**
@@ -20,7 +21,9 @@ import { wordsOf } from "./words";
  */
 
 export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
-export type TurnEnv = { fetch: Fetch; schema: SchemaModel; vocabulary: Set<string>; now: number; refuse(error: ApiErrorBody): string };
+export type TurnEnv = { fetch: Fetch; schema: SchemaModel; vocabulary: Set<string>; now: number; refuse(error: ApiErrorBody): string; aggregate?: Aggregator };
+
+const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
 const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
@@ -139,7 +142,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       const again = parseQuery(w, env.schema, env.now, valued.resource);
       const asked = merge(again, null, w.joined) ?? blank(valued.resource);
       asked.conditions.push({ field: valued.field, op: "eq", value: valued.value, label: `${valued.field.replace(/_/g, " ")} ${valued.value}` });
-      return { reply: await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, asked, env.refuse) };
+      return { reply: await runQuery(queryEnv(env), asked, env.refuse) };
     }
     let chosen = found.kind === "one" ? found.found : null;
     if (found.kind === "many") {
@@ -210,7 +213,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
         data: { not_found: resolved.notFound, query: resolved.query },
       },
     };
-  const reply = await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, resolved.query, env.refuse);
+  const reply = await runQuery(queryEnv(env), resolved.query, env.refuse);
   return { reply };
 }
 
@@ -265,7 +268,7 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
   const resumeWith = state.choose!.resume;
   if (resumeWith.kind === "query") {
     const query = applyRole(resumeWith.query, resumeWith.role, choice);
-    return { reply: await runQuery({ fetch: env.fetch, schema: env.schema, now: env.now }, query, env.refuse) };
+    return { reply: await runQuery(queryEnv(env), query, env.refuse) };
   }
   const draft = resumeWith.draft;
   const R = env.schema.byName.get(draft.resource)!;

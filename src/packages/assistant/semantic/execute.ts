@@ -43,6 +43,25 @@ export function pushdown(R: ResourceModel, query: Query): URLSearchParams {
   return params;
 }
 
+/** Whether the list route itself filters by everything the query asks (then one page and its total suffice). */
+export function fullyPushed(R: ResourceModel, query: Query): boolean {
+  const pushable = (condition: Condition) =>
+    "param" in condition
+      ? !condition.negate
+      : R.filters.has(condition.field) &&
+        (condition.op === "eq" || condition.op === "in") &&
+        (Array.isArray(condition.value) ? condition.value : [condition.value]).every((value) => typeof value === "string" || typeof value === "number");
+  const period = !query.period || R.skill?.dates?.some((date) => date.field === query.period!.field);
+  const fieldNames = new Set(query.conditions.flatMap((condition) => ("field" in condition ? [condition.field] : [])));
+  return query.conditions.every(pushable) && Boolean(period) && fieldNames.size === query.conditions.filter((c) => "field" in c).length;
+}
+
+/** Groups ranked by their value and cut to the limit. */
+export function ranked<G extends { value: unknown }>(groups: G[], order: "asc" | "desc" | null, limit: number | null): G[] {
+  const out = [...groups].sort((a, b) => (order === "asc" ? rankValue(a.value) - rankValue(b.value) : rankValue(b.value) - rankValue(a.value)));
+  return limit ? out.slice(0, limit) : out;
+}
+
 /** Every row the list route returns for these parameters, page by page (up to MAX_ROWS). */
 export async function readRows(
   fetch: Fetch,
@@ -150,7 +169,7 @@ function reduce(values: number[], fn: "sum" | "avg" | "min" | "max"): number | n
 }
 
 /** A total as one number for ranking (money across currencies: the largest currency's amount). */
-const rankValue = (total: Total) =>
+const rankValue = (total: unknown) =>
   typeof total === "number"
     ? total
     : total && typeof total === "object"
@@ -175,8 +194,7 @@ export function answerOf(selected: ApiRecord[], R: ResourceModel, query: Query, 
         value: aggregateOf(rows, R, fn === "list" ? "count" : fn, field),
       };
     });
-    out.sort((a, b) => (order === "asc" ? rankValue(a.value) - rankValue(b.value) : rankValue(b.value) - rankValue(a.value)));
-    if (limit) out = out.slice(0, limit);
+    out = ranked(out, order, limit);
     return { kind: "groups", resource: R.name, fn: fn === "list" ? "count" : fn, field, group_by: groupBy, groups: out };
   }
   if (fn !== "list") return { kind: "value", resource: R.name, fn, field, value: aggregateOf(selected, R, fn, field) };

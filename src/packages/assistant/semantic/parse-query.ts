@@ -306,9 +306,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const target = fieldNamedNear(w, R, amount.start) ?? R.measure;
       if (target) {
         if (amount.min !== undefined)
-          conditions.push({ field: target, op: amount.max !== undefined ? "gte" : "gt", value: amount.min, label: `over ${amount.min / 100}` });
+          conditions.push({
+            field: target,
+            op: amount.max !== undefined ? "gte" : "gt",
+            value: amount.min,
+            label: `over ${(amount.min / 100).toLocaleString("en-US")}`,
+          });
         if (amount.max !== undefined)
-          conditions.push({ field: target, op: amount.min !== undefined ? "lte" : "lt", value: amount.max, label: `under ${amount.max / 100}` });
+          conditions.push({
+            field: target,
+            op: amount.min !== undefined ? "lte" : "lt",
+            value: amount.max,
+            label: `under ${(amount.max / 100).toLocaleString("en-US")}`,
+          });
         if (amount.currency && R.fields.has("currency") && !conditions.some((c) => "field" in c && c.field === "currency"))
           conditions.push({ field: "currency", op: "eq", value: amount.currency, label: `in ${amount.currency}` });
       }
@@ -478,7 +488,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       if (m.where) {
         for (const [param, raw] of Object.entries(m.where)) {
           if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || (param === "status" && "param" in c && c.param === "overdue")))
-            conditions.push(...conditionsOf(R, { [param]: raw }, "", false, today));
+            conditions.push(...conditionsOf(R, { [param]: raw }, raw.replace(/^!/, "not ").replace(/,/g, " or ").replace(/_/g, " "), false, today));
         }
       }
     }

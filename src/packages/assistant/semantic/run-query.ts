@@ -2,16 +2,19 @@ import type { ApiErrorBody } from "../../../platform/dispatch";
 import { formatCount, formatMinutes, formatMoney, formatMoneys, words } from "../../../platform/format";
 import type { ApiRecord } from "../../../platform/skills";
 import type { RecordRef, Reply } from "../tools";
-import { type Answer, answerOf, type Fetch, pushdown, readRows, select } from "./execute";
+import { type Answer, answerOf, type Fetch, fullyPushed, pushdown, ranked, readRows, select } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
 import { labelOf } from "./names";
 import type { Query } from "./query";
+import type { Aggregator } from "./sql";
 
 /** A query → its reply: the answer as data (for clients and the evaluation), the records cited, and a sentence. */
 
-export type QueryEnv = { fetch: Fetch; schema: SchemaModel; now: number };
+export type QueryEnv = { fetch: Fetch; schema: SchemaModel; now: number; aggregate?: Aggregator };
 
 const SHOWN = 10;
+/** Groups a reply lists (and names). */
+const GROUPS_SHOWN = 15;
 
 export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiErrorBody) => string): Promise<Reply> {
   const R = env.schema.byName.get(asked.resource)!;
@@ -20,10 +23,37 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
     asked.subject?.resource === R.name && asked.aggregate.fn !== "list" && asked.aggregate.fn !== "count" && asked.aggregate.field && !asked.aggregate.groupBy
       ? { ...asked, show: asked.aggregate.field, aggregate: { fn: "list", field: null, groupBy: null, order: null, limit: null } }
       : asked;
+  // A count, sum, average or ranking: one statement in D1 when every part of the question is a column.
+  if (query.aggregate.fn !== "list" && env.aggregate) {
+    const computed = await env.aggregate(R, query);
+    if (computed && "refused" in computed) return { intent: "unknown", text: refuse(computed.refused) };
+    if (computed) {
+      let answer = computed;
+      if (answer.kind === "groups") {
+        // Ranked first; then the names of the groups the reply shows, in one call.
+        const groups = ranked(answer.groups, query.aggregate.order, query.aggregate.limit);
+        const labels = await groupLabels(
+          env,
+          R,
+          query,
+          groups.slice(0, GROUPS_SHOWN).map((group) => group.key),
+        );
+        const groupBy = answer.group_by;
+        answer = {
+          ...answer,
+          groups: groups.map((group) => ({ ...group, label: labels.get(`${groupBy}:${group.key}`) ?? (group.key === null ? "none" : words(group.key)) })),
+        };
+      }
+      return { intent: "metric", text: sentence(R, query, answer, []), data: { answer, query } };
+    }
+  }
   const params = pushdown(R, query);
   // "who's assigned?": a reference shown by name, read in the same call.
   if (query.show && R.fields.get(query.show)?.kind === "reference") params.set("expand", query.show);
-  const read = await readRows(env.fetch, R, params);
+  // A plain list the route filters by itself: its first page and its total, in one call.
+  const onePage = query.aggregate.fn === "list" && !query.aggregate.order && !query.aggregate.limit && fullyPushed(R, query);
+  if (onePage) params.set("include_total", "true");
+  const read = onePage ? await readPage(env.fetch, R, params) : await readRows(env.fetch, R, params);
   if ("error" in read) return { intent: "unknown", text: refuse(read.error) };
   // "customers outside the US": the rows a list filter names, left out (the route has no "not" for it).
   const excluded = new Set<number>();
@@ -33,8 +63,10 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
     if ("rows" in named) for (const row of named.rows) excluded.add(row.id);
   }
   const selected = select(read.rows, R, query, excluded);
-  const labels = await groupLabels(env, R, query, selected);
-  const answer = answerOf(selected, R, query, labels);
+  const groupBy = query.aggregate.groupBy;
+  const labels = await groupLabels(env, R, query, groupBy ? selected.map((row) => row[groupBy]) : []);
+  let answer = answerOf(selected, R, query, labels);
+  if (answer.kind === "records" && "total" in read && typeof read.total === "number") answer = { ...answer, total: read.total };
   const ordered = answer.kind === "records" ? answer.ids.map((id) => selected.find((row) => row.id === id)!) : selected;
   const records: RecordRef[] = ordered.slice(0, SHOWN).map((row) => ({ resource: R.name, id: row.id, label: labelOf(R, row) }));
   const text = sentence(R, query, answer, ordered) + (read.capped ? " (I read the first 2,000 records only.)" : "");
@@ -46,14 +78,26 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
   };
 }
 
+/** One page of the list route, with the total it counts. */
+async function readPage(
+  fetch: Fetch,
+  R: ResourceModel,
+  params: URLSearchParams,
+): Promise<{ rows: ApiRecord[]; capped: boolean; total: number } | { error: ApiErrorBody }> {
+  params.set("limit", "100");
+  const result = await fetch(`/${R.name}?${params}`);
+  if (!result.ok) return { error: result.error };
+  return { rows: result.data, capped: false, total: Number(result.meta?.total ?? result.data.length) };
+}
+
 /** The names behind a group-by reference: one call to the referenced list route with `ids`. */
-async function groupLabels(env: QueryEnv, R: ResourceModel, query: Query, rows: ApiRecord[]): Promise<Map<string, string>> {
+async function groupLabels(env: QueryEnv, R: ResourceModel, query: Query, keys: unknown[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   const groupBy = query.aggregate.groupBy;
   const target = groupBy ? R.fields.get(groupBy)?.target : undefined;
   if (!groupBy || !target) return labels;
   const T = env.schema.byName.get(target)!;
-  const ids = [...new Set(rows.map((row) => row[groupBy]).filter((id): id is number => typeof id === "number"))];
+  const ids = [...new Set(keys.filter((id): id is number => typeof id === "number"))];
   for (let i = 0; i < ids.length; i += 100) {
     const result = await env.fetch(`/${T.name}?ids=${ids.slice(i, i + 100).join(",")}&limit=100`);
     if (result.ok) for (const record of result.data) labels.set(`${groupBy}:${record.id}`, labelOf(T, record));
@@ -146,7 +190,9 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
     const fnWord = { sum: "Total", avg: "Average", min: "Lowest", max: "Highest" }[answer.fn];
     const isDate = ["date", "datetime"].includes(R.fields.get(answer.field ?? "")?.kind ?? "");
     const label = isDate ? (answer.fn === "max" ? "Latest" : "Earliest") : fnWord;
-    const count = answer.fn === "sum" || answer.fn === "avg" ? `, over ${formatCount(rows.length)} ${rows.length === 1 ? R.singular : R.plural}` : "";
+    // (Computed in D1, the rows are not read: no count to say.)
+    const count =
+      (answer.fn === "sum" || answer.fn === "avg") && rows.length > 0 ? `, over ${formatCount(rows.length)} ${rows.length === 1 ? R.singular : R.plural}` : "";
     return `${label} ${fieldWords(R, answer.field)} of ${R.plural} ${what}: ${shown(R, answer.field, answer.value)}${count}.`;
   }
   const by = fieldWords(R, answer.group_by);
