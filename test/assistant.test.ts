@@ -198,7 +198,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("reads only what the caller could: token scopes, disabled packages", async () => {
-    const { ws, ada } = await company();
+    const { ws, ada, acme } = await company();
     const contactsOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "c", scopes: ["contacts:read"] } })).json.data.token;
     const refused = await ask(contactsOnly, "overdue invoices");
     expect(refused.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
@@ -208,6 +208,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     const sum = await ask(contactsOnly, "how much is outstanding");
     expect(sum.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
     expect(sum.reply.data?.answer).toBeUndefined();
+    // Grouped by customer, with invoices:read only: the amounts, but no customer's name.
+    const invoicesOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "i", scopes: ["invoices:read"] } })).json.data.token;
+    const owed = await ask(invoicesOnly, "which customers owe us the most");
+    expect(owed.reply.data.answer.groups).toEqual([{ key: acme.id, label: String(acme.id), value: { USD: 150_000 } }]);
     expect((await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } })).status).toBe(200);
     const disabled = await ask(ws.token, "open deals");
     expect(disabled.reply.text).toBe("The Sales package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
@@ -249,6 +253,11 @@ describe("actions on every writable resource", () => {
       ],
       ["log 90 mins for ana on write copy yesterday", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 90 }],
       [`record a payment of $500 on ${invoice.number} by bank transfer`, "/payments", { invoice_id: invoice.id, amount: 50_000, method: "bank_transfer" }],
+      [
+        "invoice acme for 10 hours consulting at $150/hr, 19% vat",
+        "/invoices",
+        { customer_id: acme.id, items: [{ description: "Consulting", quantity: 10, unit_amount: 15_000, tax_rate: 19 }] },
+      ],
     ];
     for (const [message, path, body] of cases) {
       const reply = (await ask(ws.token, message)).reply;
@@ -260,7 +269,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("changes fields and states, assigns, reschedules, sends, voids, hires and deletes", async () => {
-    const { ws, ada, task, bigCo, sophie, candidate, website, grace, invoice, alan, linus } = await company();
+    const { ws, ada, task, bigCo, sophie, candidate, website, grace, invoice, alan, linus, acme, opening } = await company();
     const cases: [string, string, string, Record<string, unknown> | undefined][] = [
       ["change ada lovelace's phone to +441234567890", "PATCH", `/contacts/${ada.id}`, { phone: "+441234567890" }],
       [`mark task ${task.id} done`, "PATCH", `/tasks/${task.id}`, { status: "done" }],
@@ -275,6 +284,8 @@ describe("actions on every writable resource", () => {
       [`remind ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, undefined],
       ["hire joan clarke as backend engineer", "POST", `/candidates/${candidate.id}/hire`, { designation: "Backend Engineer" }],
       ["delete contact alan turing", "DELETE", `/contacts/${alan.id}`, undefined],
+      ["change acme's email to billing@acme.example", "PATCH", `/customers/${acme.id}`, { email: "billing@acme.example" }],
+      ["close the backend engineer opening", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
     ];
     for (const [message, method, path, body] of cases) {
       const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);

@@ -30,18 +30,25 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
     if (computed) {
       let answer = computed;
       if (answer.kind === "groups") {
-        // Ranked first; then the names of the groups the reply shows, in one call.
+        // Ranked first; the names come with the groups (or, for a group by a non-reference, are the values).
         const groups = ranked(answer.groups, query.aggregate.order, query.aggregate.limit);
-        const labels = await groupLabels(
-          env,
-          R,
-          query,
-          groups.slice(0, GROUPS_SHOWN).map((group) => group.key),
-        );
+        const unnamed = groups.slice(0, GROUPS_SHOWN).filter((group) => !group.label && group.key !== null);
+        const labels =
+          unnamed.length > 0
+            ? await groupLabels(
+                env,
+                R,
+                query,
+                unnamed.map((group) => group.key),
+              )
+            : new Map<string, string>();
         const groupBy = answer.group_by;
         answer = {
           ...answer,
-          groups: groups.map((group) => ({ ...group, label: labels.get(`${groupBy}:${group.key}`) ?? (group.key === null ? "none" : words(group.key)) })),
+          groups: groups.map((group) => ({
+            ...group,
+            label: group.label || (labels.get(`${groupBy}:${group.key}`) ?? (group.key === null ? "none" : words(group.key))),
+          })),
         };
       }
       return { intent: "metric", text: sentence(R, query, answer, []), data: { answer, query } };
