@@ -317,7 +317,7 @@ describe("actions on every writable resource", () => {
     const { ws, website, task, bigCo } = await company();
     const proposed = await ask(ws.token, "create a task Call Acme in Website due Friday");
     const action = proposed.reply.action!;
-    expect(action).toMatchObject({ kind: "create_tasks", id: expect.stringMatching(/^act_/) });
+    expect(action).toMatchObject({ kind: "create_task", id: expect.stringMatching(/^act_/) });
     expect(proposed.reply.text).toMatch(/^Create the task "Call Acme" \(due date \d{4}-\d{2}-\d{2}, project Website\)\. Confirm/);
     expect(Date.parse(action.expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
     expect((await call("GET", `/tasks?project_id=${website.id}&q=Call%20Acme`, { token: ws.token })).json.data).toEqual([]);

@@ -95,10 +95,10 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
           Object.entries(built.draft.fields).filter(([field]) => !(field in state.pending!.fields) || !["name", "title"].includes(field)),
         );
         const draft = { ...state.pending, fields: { ...state.pending.fields, ...added }, labels: { ...state.pending.labels, ...built.draft.labels } };
-        return fromBuilt(proposal(actionEnv, pendingR, draft));
+        return fromBuilt(env.schema, proposal(actionEnv, pendingR, draft));
       }
     }
-    if (R) return fromBuilt(await build(actionEnv, w, cue, R, state.focus ?? null));
+    if (R) return fromBuilt(env.schema, await build(actionEnv, w, cue, R, state.focus ?? null));
     // No noun ("move tyrell pilot to qualification", "reject Niklaus"): the resources whose states the words
     // name first, then every named one, until the record is found.
     const skip = cue.verb === "state" ? 0 : cue.verb.split(" ").length;
@@ -109,7 +109,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
     for (const candidate of [...stateful, ...rest]) {
       const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
-      return fromBuilt(built);
+      return fromBuilt(env.schema, built);
     }
     return {
       reply: {
@@ -276,7 +276,7 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
     "target" in resumeWith.role
       ? { ...draft, target: { id: choice.id, name: choice.label } }
       : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id } };
-  return fromBuilt(proposal(actionEnv, R, next));
+  return fromBuilt(env.schema, proposal(actionEnv, R, next));
 }
 
 /** The value of the field an action was missing, read from the reply on its own ("priya@northwind.com"). */
@@ -317,21 +317,27 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
   const draft = { ...slot.draft, fields, labels };
   const missing = slot.missing.filter((name) => draft.fields[name] === undefined);
   if (missing.length > 0)
-    return fromBuilt({
+    return fromBuilt(env.schema, {
       kind: "missing",
       draft,
       missing,
       text: `Thanks. I still need the ${missing.map((name) => name.replace(/_id$/, "").replace(/_/g, " ")).join(" and ")}.`,
     });
-  return fromBuilt(proposal(actionEnv, R, draft));
+  return fromBuilt(env.schema, proposal(actionEnv, R, draft));
 }
 
-function fromBuilt(built: Built): Turn {
+/** An action's kind, as before the schema-driven engine: "create_task", "send_invoice", "hire_candidate". */
+function kindOf(schema: SchemaModel, draft: ActionDraft): string {
+  const singular = schema.byName.get(draft.resource)?.singular ?? draft.resource;
+  return `${draft.operation}_${singular.replace(/[\s-]+/g, "_")}`;
+}
+
+function fromBuilt(schema: SchemaModel, built: Built): Turn {
   switch (built.kind) {
     case "proposal":
       return {
         reply: { intent: "action", text: built.summary, records: built.records, data: { draft: built.draft, request: built.request } },
-        proposal: { kind: `${built.draft.operation}_${built.draft.resource}`, resource: built.draft.resource, request: built.request, summary: built.summary },
+        proposal: { kind: kindOf(schema, built.draft), resource: built.draft.resource, request: built.request, summary: built.summary },
       };
     case "missing":
       return { reply: { intent: "action", text: built.text, data: { missing: built.missing, slot: { draft: built.draft, missing: built.missing } } } };
