@@ -157,7 +157,7 @@ try {
   if (!/invoice/i.test(answer ?? "")) throw new Error(`the assistant answered: ${answer}`);
   await page.fill("input[type=text][name=message]", "revenue this month");
   await page.click("#ask button[type=submit]");
-  await page.locator('.msg[data-role="assistant"]', { hasText: "Revenue this month" }).waitFor();
+  await page.locator('.msg[data-role="assistant"]', { hasText: "Revenue (paid in" }).waitFor();
   await shot("assistant");
   step(`the assistant answered "overdue invoices" (${answer?.split("\n")[0]}) and "revenue this month"`);
 

@@ -375,7 +375,7 @@ describe("conversations", () => {
       ["user", "overdue invoices"],
       ["assistant", "1 invoice (overdue, all time):"],
       ["user", "revenue this month"],
-      ["assistant", expect.stringMatching(/^Total amount of payments \(paid in [A-Z][a-z]+ \d{4}\): 34\.50 USD\.$/)],
+      ["assistant", expect.stringMatching(/^Revenue \(paid in [A-Z][a-z]+ \d{4}\): 34\.50 USD\.$/)],
     ]);
     expect(read.json.data.messages[1].reply.records).toHaveLength(1);
     const member = await userWithRole(ws, "member");

@@ -59,7 +59,7 @@ export type ResourceSkill = {
    * invoices, "hours" → the sum of minutes; `show` answers with a field of one record ("how far along").
    * `where` uses the filter syntax of `filters` (a field's value, a comma list, `!` for "not").
    */
-  measures?: { words: string[]; field: string | null; fn?: "sum" | "count" | "avg"; where?: Record<string, string>; show?: string }[];
+  measures?: { words: string[]; field: string | null; fn?: "sum" | "count" | "avg"; where?: Record<string, string>; show?: string; title?: string }[];
   /** A free value after a word: "leads from website" → `?source=website`, "employees in sales" → `?department=sales`. */
   values?: { words: string[]; param: string }[];
   /** "assigned to Ana" → an employee's id as `param`. */

@@ -86,7 +86,7 @@ export const salesSkills: Skill[] = [
       { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date" },
       { words: ["created", "opened", "added", "came in"], field: "created_at" },
     ],
-    measures: [{ words: ["pipeline", "pipeline value", "open pipeline"], field: "value", fn: "sum", where: { status: "open" } }],
+    measures: [{ words: ["pipeline", "pipeline value", "open pipeline"], field: "value", fn: "sum", where: { status: "open" }, title: "Open pipeline" }],
     sorts: [{ words: ["biggest", "largest", "top", "most valuable", "highest"], sort: "-value" }],
   },
   {

@@ -43,6 +43,7 @@ export const timesheetSkills: Skill[] = [
         ],
         field: "minutes",
         fn: "sum",
+        title: "Time logged",
       },
     ],
     person: { words: ["by", "for", "of", "logged by"], param: "employee_id" },

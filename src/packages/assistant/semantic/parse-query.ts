@@ -29,6 +29,8 @@ export type QueryDraft = {
   reference: { resource: ResourceModel; id?: number; q?: string } | null;
   /** Cues that it continues the last question ("and", "what about", "only", "those"). */
   followUp: boolean;
+  /** The measure's name, when a measure word asked for the number. */
+  title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
   said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean };
 };
@@ -245,6 +247,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   let fn: Aggregate["fn"] = "list";
   let field: string | null = null;
   let order: Aggregate["order"] = null;
+  let title: string | undefined;
 
   if (resource) {
     const R = resource;
@@ -484,6 +487,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         // "eur deals in the pipeline" lists deals; "how big is the pipeline" adds them up.
         fn = m.fn ?? "sum";
         field = m.field;
+        title = m.title;
       }
       if (m.where) {
         for (const [param, raw] of Object.entries(m.where)) {
@@ -586,7 +590,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       new Set(taken),
     ))
       claim(hit.indexes);
-    return finish({ resource: R, conditions, period, show, groupBy, who, fn, field, order, limit, by, said });
+    return finish({ resource: R, conditions, period, show, groupBy, who, fn, field, order, limit, by, said, title });
   }
   // No resource yet: the names will tell. Field words ("dept", "email") are no part of a name.
   for (const hit of matchPhrases(
@@ -626,6 +630,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     limit: number | null;
     by: ResourceModel | null;
     said: QueryDraft["said"];
+    title?: string;
   }): QueryDraft {
     // Another resource's measure or date words ("billed", "came in") are no part of a name either.
     for (const hit of [...measureHits, ...dateVerbHits]) if (!hit.indexes.some((i) => taken.has(i))) claim(hit.indexes);
@@ -646,6 +651,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       reference,
       followUp,
       said: parts.said,
+      ...(parts.title ? { title: parts.title } : {}),
     };
   }
 }

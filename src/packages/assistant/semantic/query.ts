@@ -33,6 +33,8 @@ export type Query = {
   subject: Subject | null;
   /** A field of one record that was asked for ("phone of …"). */
   show: string | null;
+  /** What the number is called when a measure word asked for it ("Revenue", "Outstanding"). */
+  title?: string;
 };
 
 export type ActionOperation = "create" | "update" | "delete" | string;

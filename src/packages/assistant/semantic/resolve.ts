@@ -25,7 +25,15 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   const continues = previous && (draft.followUp || !draft.said.resource) && (!R || R.name === previous.resource || !draft.said.resource);
   if (!continues) {
     if (!R) return null;
-    return { resource: R.name, conditions: draft.conditions, period: draft.period, aggregate: draft.aggregate, subject: null, show: draft.show };
+    return {
+      resource: R.name,
+      conditions: draft.conditions,
+      period: draft.period,
+      aggregate: draft.aggregate,
+      subject: null,
+      show: draft.show,
+      ...(draft.title ? { title: draft.title } : {}),
+    };
   }
   const keys = new Set(draft.conditions.map(conditionKey));
   const conditions = [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
@@ -40,7 +48,16 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
       : draft.show
         ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
         : previous.aggregate;
-  return { resource: previous.resource, conditions, period, aggregate, subject: previous.subject, show: draft.show ?? (draft.said.fn ? null : previous.show) };
+  const title = draft.said.fn ? draft.title : (draft.title ?? previous.title);
+  return {
+    resource: previous.resource,
+    conditions,
+    period,
+    aggregate,
+    subject: previous.subject,
+    show: draft.show ?? (draft.said.fn ? null : previous.show),
+    ...(title ? { title } : {}),
+  };
 }
 
 function shifted(period: NonNullable<Query["period"]>, unit: "day" | "week" | "month" | "year" | "quarter"): NonNullable<Query["period"]> {

@@ -200,13 +200,17 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
     // (Computed in D1, the rows are not read: no count to say.)
     const count =
       (answer.fn === "sum" || answer.fn === "avg") && rows.length > 0 ? `, over ${formatCount(rows.length)} ${rows.length === 1 ? R.singular : R.plural}` : "";
-    return `${label} ${fieldWords(R, answer.field)} of ${R.plural} ${what}: ${shown(R, answer.field, answer.value)}${count}.`;
+    // "Revenue (paid in November 2026): …" when a measure word asked for it; else what was computed.
+    const named = query.title && answer.fn === "sum" ? query.title : `${label} ${fieldWords(R, answer.field)} of ${R.plural}`;
+    return `${named} ${what}: ${shown(R, answer.field, answer.value)}${count}.`;
   }
   const by = fieldWords(R, answer.group_by);
   const measure =
-    answer.fn === "count"
-      ? `${R.plural}`
-      : `${{ sum: "total", avg: "average", min: "lowest", max: "highest" }[answer.fn] ?? answer.fn} ${fieldWords(R, answer.field)}`;
+    query.title && answer.fn === "sum"
+      ? query.title
+      : answer.fn === "count"
+        ? `${R.plural}`
+        : `${{ sum: "total", avg: "average", min: "lowest", max: "highest" }[answer.fn] ?? answer.fn} ${fieldWords(R, answer.field)}`;
   if (answer.groups.length === 0) return `No ${R.plural} ${what}.`;
   const lines = answer.groups
     .slice(0, 15)
