@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { demoSql } from "./scripts/seed.mjs";
+import { demoSql, TABLES } from "./scripts/seed.mjs";
 import { startStripeStandIn } from "./test/stripe-stand-in.mjs";
 
 /**
@@ -10,30 +10,12 @@ import { startStripeStandIn } from "./test/stripe-stand-in.mjs";
  */
 const EVAL_NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
 
-/** scripts/seed.mjs's TABLES (not exported there): the demo's ids start after each table's max id, here 0. */
-const SEED_TABLES = [
-  "workspaces",
-  "users",
-  "employees",
-  "contacts",
-  "leads",
-  "customers",
-  "invoices",
-  "payments",
-  "deals",
-  "projects",
-  "tasks",
-  "job_openings",
-  "candidates",
-  "time_entries",
-];
-
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const analyticsMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-analytics"));
   const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shard", "SHARD_1"));
   // The seeded demo company as of the blind evaluation's "now" (test/assistant-eval-v2.eval.test.ts seeds it).
-  const demo: string[] = demoSql(Object.fromEntries(SEED_TABLES.map((table) => [table, 0])), EVAL_NOW);
+  const demo: string[] = demoSql(Object.fromEntries(TABLES.map((table) => [table, 0])), EVAL_NOW);
   // A local server standing in for Stripe's API (see the file): lives as long as the test run.
   const stripe = await startStripeStandIn();
   return {

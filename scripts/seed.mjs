@@ -704,7 +704,8 @@ const ANALYTICS_TABLES = [
   "analytics_sites",
 ];
 
-const TABLES = [
+/** The tables whose ids the demo continues after (`demoSql(ids)` takes each one's max id). */
+export const TABLES = [
   "workspaces",
   "users",
   "employees",

@@ -56,6 +56,16 @@ function named(unit: string, which: "this" | "last" | "next", today: number, dir
   }
 }
 
+/** A month by name (and maybe year): the last one for history, the next one for what is due. */
+function monthSpan(m: RegExpExecArray, today: number, direction: Direction): Span {
+  const month = MONTHS.findIndex((name) => name.startsWith(m[1]!));
+  const now = new Date(today);
+  let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
+  if (!m[2] && direction === "past" && month > now.getUTCMonth()) year -= 1;
+  if (!m[2] && direction === "future" && month < now.getUTCMonth()) year += 1;
+  return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) - DAY };
+}
+
 const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, direction: Direction): Span }[] = [
   { pattern: /\b(?:so far )?(?:this year so far|year to date|ytd|so far this year)\b/, span: (_m, today) => named("year", "this", today, "past") },
   { pattern: /\b(?:month to date|mtd|so far this month|this month so far)\b/, span: (_m, today) => named("month", "this", today, "past") },
@@ -132,14 +142,7 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
         .map((m) => m.slice(0, 3))
         .join("|")}|may(?= \\d{4}))(?: (\\d{4}))?\\b(?! \\d)`,
     ),
-    span: (m, today, direction) => {
-      const month = MONTHS.findIndex((name) => name.startsWith(m[1]!));
-      const now = new Date(today);
-      let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
-      if (!m[2] && direction === "past" && month > now.getUTCMonth()) year -= 1;
-      if (!m[2] && direction === "future" && month < now.getUTCMonth()) year += 1;
-      return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) - DAY };
-    },
+    span: monthSpan,
   },
   // "in 2025", "during 2024": that calendar year.
   {
@@ -152,14 +155,7 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
   { pattern: /\bovermorrow|day after tomorrow\b/, span: (_m, today) => ({ from: today + 2 * DAY, to: today + 2 * DAY }) },
   {
     pattern: new RegExp(`\\b(?:in|for|during|of) (${MONTHS.join("|")}|${MONTHS.map((m) => m.slice(0, 3)).join("|")})(?: (\\d{4}))?\\b`),
-    span: (m, today, direction) => {
-      const month = MONTHS.findIndex((name) => name.startsWith(m[1]!));
-      const now = new Date(today);
-      let year = m[2] ? Number(m[2]) : now.getUTCFullYear();
-      if (!m[2] && direction === "past" && month > now.getUTCMonth()) year -= 1;
-      if (!m[2] && direction === "future" && month < now.getUTCMonth()) year += 1;
-      return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) - DAY };
-    },
+    span: monthSpan,
   },
 ];
 
