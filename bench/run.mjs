@@ -5,6 +5,7 @@
 import { execSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
 import { createTestHarness } from "wrangler";
@@ -428,11 +429,18 @@ async function seedAnalytics(siteId, visitors) {
          e AS (SELECT n, n % CAST(?3 AS INTEGER) AS v, n / CAST(?3 AS INTEGER) AS k FROM seq),
          named AS (SELECT n, v, CASE WHEN k >= 5 AND v % 10 < 9 - k THEN json_extract(?7, '$[' || (k - 5) || ']') ELSE 'pageview' END AS name,
                           ?6 + ((v + CASE WHEN k < 5 THEN k * 3 ELSE 15 END) % 90) * ${DAY_MS} + (v % 900) * 60000 + k * 60000 AS ts FROM e)
-       INSERT INTO analytics_events (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, revenue_amount, revenue_currency, ts)
+       INSERT INTO analytics_events (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, revenue_amount, revenue_currency, ts,
+                                     ord, browser, os, source, channel, utm_source, utm_medium, utm_campaign)
        SELECT 'bench-' || ?4 || '-' || n, ?5, ?4, printf('%016x', v), ?4 || '.' || printf('%016x', v) || '.' || (ts / ${DAY_MS}), name,
               CASE WHEN name = 'pageview' THEN '/page/' || (v % 50) ELSE '/checkout' END,
               CASE v % 4 WHEN 0 THEN 'google.com' ELSE '' END, CASE v % 3 WHEN 0 THEN 'DE' WHEN 1 THEN 'US' ELSE 'FR' END, CASE v % 5 WHEN 0 THEN 'mobile' ELSE 'desktop' END,
-              CASE WHEN name = 'purchase' THEN 2500 + v % 100 * 100 END, CASE WHEN name = 'purchase' THEN 'EUR' END, ts
+              CASE WHEN name = 'purchase' THEN 2500 + v % 100 * 100 END, CASE WHEN name = 'purchase' THEN 'EUR' END, ts,
+              ts * 1024, CASE v % 3 WHEN 0 THEN 'Firefox' ELSE 'Chrome' END, CASE v % 5 WHEN 0 THEN 'Android' ELSE 'Windows' END,
+              CASE WHEN v % 4 = 0 THEN 'Google' WHEN v % 6 = 1 THEN 'newsletter' WHEN v % 6 = 3 THEN 'twitter' ELSE '' END,
+              CASE WHEN v % 4 = 0 THEN 'Organic Search' WHEN v % 6 = 1 THEN 'Email' WHEN v % 6 = 3 THEN 'Organic Social' ELSE 'Direct' END,
+              CASE WHEN v % 4 = 0 THEN '' WHEN v % 6 = 1 THEN 'newsletter' WHEN v % 6 = 3 THEN 'twitter' ELSE '' END,
+              CASE WHEN v % 4 = 0 THEN '' WHEN v % 6 = 1 THEN 'email' WHEN v % 6 = 3 THEN 'social' ELSE '' END,
+              CASE WHEN v % 4 = 0 THEN '' WHEN v % 6 IN (1, 3) THEN 'spring-' || (v % 8) ELSE '' END
        FROM named`,
     )
       .bind(from, Math.min(from + 100_000, events) - 1, visitors, siteId, shop.id, start, JSON.stringify(step))
@@ -440,8 +448,11 @@ async function seedAnalytics(siteId, visitors) {
   }
   await env.ANALYTICS_DB.batch([
     env.ANALYTICS_DB.prepare(
-      `INSERT INTO analytics_visits (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
-       SELECT visit_id, workspace_id, site_id, visitor, date(min(ts) / 1000, 'unixepoch'), min(referrer), min(ts), max(ts), sum(name = 'pageview'), count(*)
+      `INSERT INTO analytics_visits (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events, entry_page, exit_page,
+                                     source, channel, utm_source, utm_medium, utm_campaign)
+       SELECT visit_id, workspace_id, site_id, visitor, date(min(ts) / 1000, 'unixepoch'), min(referrer), min(ts), max(ts), sum(name = 'pageview'), count(*),
+              min(CASE WHEN name = 'pageview' THEN path END), max(CASE WHEN name = 'pageview' THEN path END),
+              min(source), min(channel), min(utm_source), min(utm_medium), min(utm_campaign)
        FROM analytics_events WHERE ${mine} GROUP BY visit_id`,
     ),
     env.ANALYTICS_DB.prepare(
@@ -456,7 +467,7 @@ async function seedAnalytics(siteId, visitors) {
     ),
     env.ANALYTICS_DB.prepare(
       `INSERT INTO analytics_daily_revenue (workspace_id, site_id, day, currency, amount)
-       SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events WHERE ${mine} AND revenue_amount IS NOT NULL GROUP BY 3, 4`,
+       SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events WHERE ${mine} AND revenue_amount IS NOT NULL AND name = 'purchase' GROUP BY 3, 4`,
     ),
   ]);
 }
@@ -478,6 +489,30 @@ const statsBig = await measure("GET /analytics/sites/{id}/stats?period=30d (1,00
   connections: 1,
   amount: 200,
 });
+const statsFiltered = await measure("GET /analytics/sites/{id}/stats?period=30d&filters=source==Google (1,000,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/stats?period=30d&filters=${encodeURIComponent("source==Google")}`,
+  connections: 1,
+  amount: 100,
+});
+const statsEventFilter = await measure("GET /analytics/sites/{id}/stats?period=30d&filters=country==DE (1,000,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/stats?period=30d&filters=${encodeURIComponent("country==DE")}`,
+  connections: 1,
+  amount: 50,
+});
+const statsCompared = await measure("GET /analytics/sites/{id}/stats?period=30d&compare=previous_period (1,000,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/stats?period=30d&compare=previous_period`,
+  connections: 1,
+  amount: 200,
+});
+const utmBreakdown = await measure("GET /analytics/sites/{id}/breakdown?property=utm_source&period=30d (1,000,000 events)", {
+  token: shop.token,
+  path: `/analytics/sites/${bigSite.id}/breakdown?property=utm_source&period=30d`,
+  connections: 1,
+  amount: 100,
+});
 const funnelBig = await measure("GET /analytics/sites/{id}/funnels/checkout/report?period=30d (1,000,000 events)", {
   token: shop.token,
   path: `/analytics/sites/${bigSite.id}/funnels/checkout/report?period=30d`,
@@ -491,6 +526,21 @@ const collected = await measure("POST /analytics/collect", {
   headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" },
 });
 collected.ratio_to_health = Number((collected.rps / health).toFixed(2));
+// Every request from a new client IP: each is a new per-IP limiter object (keyed hash), the worst case.
+let nextIp = 0;
+const collectedNewIps = await measure("POST /analytics/collect (a new client IP on every request)", {
+  method: "POST",
+  path: "/analytics/collect",
+  setupRequest: (request) => {
+    nextIp += 1;
+    return { ...request, headers: { ...request.headers, "cf-connecting-ip": `10.${(nextIp >> 16) & 255}.${(nextIp >> 8) & 255}.${nextIp & 255}` } };
+  },
+  body: JSON.stringify({ site: smallSite.site_key, name: "pageview", url: "https://small.bench.example/pricing", referrer: "https://www.google.com/" }),
+  headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" },
+});
+collectedNewIps.ratio_to_health = Number((collectedNewIps.rps / health).toFixed(2));
+
+const trackerGzip = gzipSync(Buffer.from(await (await fetch(`${base}/analytics/script.js`)).text())).length;
 
 // The consumer on its own: 20,000 events put straight on the queue, one per message (the collector's
 // quietest case: under load it packs many into one), timed until all are in ANALYTICS_DB.
@@ -535,7 +585,13 @@ const analytics = {
   stats_p50_ms_1m_events: statsBig.p50_ms,
   stats_p50_ratio_1m_to_10k: Number((statsBig.p50_ms / Math.max(statsSmall.p50_ms, 0.5)).toFixed(2)),
   checkout_funnel_p50_ms_1m_events: funnelBig.p50_ms,
-  rows: [collected, statsSmall, statsBig, funnelBig],
+  collect_new_ip_ratio_to_health: collectedNewIps.ratio_to_health,
+  stats_source_filter_p50_ms: statsFiltered.p50_ms,
+  stats_country_filter_p50_ms: statsEventFilter.p50_ms,
+  stats_compare_ratio: Number((statsCompared.p50_ms / Math.max(statsBig.p50_ms, 1)).toFixed(2)),
+  utm_breakdown_p50_ms: utmBreakdown.p50_ms,
+  tracker_gzip_bytes: trackerGzip,
+  rows: [collected, collectedNewIps, statsSmall, statsBig, statsFiltered, statsEventFilter, statsCompared, utmBreakdown, funnelBig],
 };
 
 const results = {
@@ -621,6 +677,13 @@ console.log(
   `stats?period=30d p50 at 1,000,000 events: ${analytics.stats_p50_ms_1m_events} ms (target ≤ 100), ${analytics.stats_p50_ratio_1m_to_10k}× the p50 at 10,000 (target ≤ 1.5)`,
 );
 console.log(`checkout funnel report p50 at 1,000,000 events: ${analytics.checkout_funnel_p50_ms_1m_events} ms (target ≤ 3,000)`);
+console.log(`POST /analytics/collect, a new IP every request: ${analytics.collect_new_ip_ratio_to_health}× /health (target ≥ 0.7)`);
+console.log(
+  `stats with one filter p50: source==Google ${analytics.stats_source_filter_p50_ms} ms, country==DE ${analytics.stats_country_filter_p50_ms} ms (target ≤ 150)`,
+);
+console.log(`stats compare=previous_period: ${analytics.stats_compare_ratio}× stats alone (target ≤ 2)`);
+console.log(`breakdown property=utm_source p50: ${analytics.utm_breakdown_p50_ms} ms (target ≤ 150)`);
+console.log(`tracker script.js: ${analytics.tracker_gzip_bytes} bytes gzipped (target ≤ 1,024)`);
 console.log(`webhook fan-out: ${verified.size}/1000 task.completed verified in ${fanoutSeconds} s (target ≤ 30 s); ${rejected} bad signatures`);
 await server.close();
 process.exit(0);

@@ -56,6 +56,7 @@ const CROSS_WORKSPACE = {
   "src/packages/analytics/consumer.ts": "the analytics queue's consumer, for any workspace",
   "src/packages/analytics/ingest.ts": "the analytics queue's consumer writes a batch of many workspaces' events",
   "src/packages/analytics/sweeps.ts": "retention sweeps over every workspace",
+  "src/packages/analytics/share-routes.ts": "a shared dashboard link: its token is the credential, the workspace is what its hash finds",
   "src/packages/chatbot/inbound-routes.ts": "inbound chat: the URL names the workspace, the signature proves it",
   "src/packages/chatbot/sweeps.ts": "cron: expired linking codes and old replay keys of every workspace",
   "src/packages/account/stripe.ts": "Stripe's webhook: the URL names the workspace, the signature over its secret proves it",

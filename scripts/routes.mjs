@@ -43,7 +43,9 @@ for (const manifest of platform.registry.all) {
   const definitions = manifest.resources ?? [];
   // routersOf lists the package's own routers first, then one per resource definition.
   const own = (manifest.routers ?? []).length;
-  routersOf(manifest).forEach((router, i) => {
+  const statics = manifest.staticRouters ?? [];
+  [...statics, ...routersOf(manifest)].forEach((router, j) => {
+    const i = j - statics.length;
     const source = i < own ? router : definitions[i - own];
     const file = fileOf.get(source) ?? "(not exported: export it so this table can name its file)";
     const operations = new Map(

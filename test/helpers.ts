@@ -15,6 +15,8 @@ export type CallOptions = {
   body?: unknown;
   headers?: Record<string, string>;
   ip?: string;
+  /** The request's `cf` object as Cloudflare's edge would set it (country, region, city…). */
+  cf?: Record<string, unknown>;
 };
 
 /** One request through the real worker (exports.default.fetch); the body is always consumed. */
@@ -28,7 +30,7 @@ export async function call(method: string, path: string, options: CallOptions = 
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+  const response = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body, ...(options.cf ? { cf: options.cf } : {}) }));
   const text = await response.text();
   let json: any;
   try {

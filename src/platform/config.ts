@@ -15,6 +15,13 @@ export class HmacKey {
     this.imported ??= crypto.subtle.importKey("raw", utf8(this.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     return this.imported;
   }
+  /** Hex HMAC-SHA-256 of the parts (joined by NUL), cut to `hexChars`. */
+  async hex(parts: (string | number)[], hexChars = 64): Promise<string> {
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.key(), utf8(parts.join("\u0000"))));
+    return Array.from(mac, (byte) => byte.toString(16).padStart(2, "0"))
+      .join("")
+      .slice(0, hexChars);
+  }
 }
 
 /** What the worker needs to run, read from its variables and secrets once per isolate. */
@@ -23,6 +30,11 @@ export type Config = {
   cursorKey: HmacKey;
   /** MAC key of the pages' CSRF tokens (derived from CURSOR_SECRET, apart from the cursors'). */
   csrfKey: HmacKey;
+  /**
+   * MAC key that names clients without keeping them (derived from CURSOR_SECRET, apart from the others):
+   * per-IP limiter objects and the workspace-keyed hash of server-side analytics visitor ids.
+   */
+  clientKey: HmacKey;
   /** The first key seals; every key opens (so a key can be rotated without a flag day). */
   sealingKeys: [SealingKey, ...SealingKey[]];
   /** The public origin of the API (SSO `iss`, OpenAPI servers); null = the request's own, in local development only. */
@@ -92,6 +104,7 @@ export function readConfig(env: Env): { config: Config } | { problems: string[] 
           config: {
             cursorKey: new HmacKey(env.CURSOR_SECRET!),
             csrfKey: new HmacKey(`csrf:${env.CURSOR_SECRET}`),
+            clientKey: new HmacKey(`client:${env.CURSOR_SECRET}`),
             sealingKeys: sealingKeys as Config["sealingKeys"],
             publicBaseUrl,
             development,

@@ -124,6 +124,7 @@ function apiRouter(platform: Platform, manifests: PackageManifest[], options: Pl
   api.use("*", apiResponseHeaders);
   // Registered before the pipeline, so they touch neither authentication nor the rate limiter.
   mountPublicRoutes(api, registry);
+  for (const manifest of manifests) for (const router of manifest.staticRouters ?? []) api.route("/", router);
 
   api.use("*", authenticate);
   const collectors = new Map(manifests.flatMap((manifest) => (manifest.collectors ?? []).map(({ path, perMinute }) => [`/api/v1${path}`, perMinute] as const)));

@@ -84,6 +84,11 @@ export type PackageManifest = {
    * webhooks): the platform neither parses their body nor counts them; they do both themselves.
    */
   inbound?: string[];
+  /**
+   * Public, static responses (the analytics tracker script): registered before authentication and the
+   * rate limiter, so they are never counted, like a static asset.
+   */
+  staticRouters?: Router[];
   /** Routes beyond the resources' own (actions, reports): one router per resource or per group, each in its own file. */
   routers?: Router[];
   /** The reference's words for the tags of its routers (a resource's tag is described by its definition). */

@@ -5,22 +5,27 @@ import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { packageDisabled, principalOf } from "../../platform/auth/middleware";
 import { access } from "../../platform/auth/permissions";
+import { configOf } from "../../platform/config";
 import type { AppEnv, Env } from "../../platform/context";
+import { sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
-import { fields } from "../../platform/fields";
 import { newRouter } from "../../platform/http/router";
 import type { IsolateState } from "../../platform/isolate";
 import { defineRoute, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import { PackageSwitches } from "../../platform/package-state";
 import type { PackageRegistry } from "../../platform/packages";
+import { durableLimiter } from "../../platform/rate-limit/limiter";
+import { rateLimited } from "../../platform/rate-limit/middleware";
 import { platformOf } from "../../platform/services";
 import { acrossWorkspaces, analyticsOf, directoryFor, type Tenant } from "../../platform/tenancy";
 import { clock } from "../../platform/time";
-import { type AnalyticsEvent, type AnalyticsMessage, MAX_EVENT_REVENUE } from "./message";
+import { attribute } from "./attribution";
+import type { AnalyticsEventInput, AnalyticsMessageInput } from "./message";
+import { absoluteUrl, eventName, ordering, props, revenue } from "./normalize";
 import { sites } from "./schema";
 import { TRACKER_SCRIPT } from "./script";
 import { senderOf } from "./sender";
-import { browserVisitor, saltCache, visitorId } from "./visitor";
+import { browserVisitor, saltCache } from "./visitor";
 
 const tags = ["Analytics"];
 /** The reference's words for this file's tag (the manifest lists them). */
@@ -29,39 +34,19 @@ export const analyticsTags = {
     "Self-hosted, cookie-less web analytics for the workspace's own sites: a tracker script, a public collector, server-side events, stats, breakdowns and checkout funnels. No cookies; no IP address or user agent is stored.",
 };
 
-const MAX_PROPS = 30;
-const eventName = z
-  .string()
-  .refine((name) => name === "pageview" || /^[a-z0-9_.:-]{1,64}$/.test(name), "must be pageview or 1–64 of a-z, 0-9, _ . : -")
-  .openapi({ example: "begin_checkout" });
-const absoluteUrl = z
-  .string()
-  .max(2048, "must be at most 2048 characters")
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL")
-  .openapi({ example: "https://shop.example.com/products/42?ref=mail" });
-const props = z
-  .record(z.string().min(1).max(64), z.union([z.string().max(200, "must be at most 200 characters"), z.number().finite()]))
-  .refine((value) => Object.keys(value).length <= MAX_PROPS, `must have at most ${MAX_PROPS} properties`)
-  .openapi({ description: "Up to 30 properties: string (≤ 200 characters) or number values", example: { plan: "pro" } });
-const revenue = z
-  .strictObject({ amount: fields.amount().max(MAX_EVENT_REVENUE, `must be at most ${MAX_EVENT_REVENUE} minor units per event`), currency: fields.currency() })
-  .openapi({ description: "Integer minor units and an ISO 4217 currency", example: { amount: 4900, currency: "USD" } });
-
 const event = {
   name: eventName,
   url: absoluteUrl,
-  referrer: z.string().max(2048).optional(),
+  referrer: z
+    .string()
+    .max(16_384)
+    .transform((value) => value.slice(0, 2048))
+    .optional(),
   props: props.optional(),
   revenue: revenue.optional(),
+  ...ordering,
 };
-const CollectBody = z.strictObject({ site: z.string().min(1).max(64).openapi({ example: "site_3kTZ…" }), ...event }).openapi("CollectEvent", {
+const CollectBody = z.object({ site: z.string().min(1).max(64).openapi({ example: "site_3kTZ…" }), ...event }).openapi("CollectEvent", {
   example: {
     site: "site_3kTZ…",
     name: "add_to_cart",
@@ -71,7 +56,7 @@ const CollectBody = z.strictObject({ site: z.string().min(1).max(64).openapi({ e
   },
 });
 const ServerEventBody = z
-  .strictObject({
+  .object({
     site: z.string().min(1).max(64).openapi({ description: "The site's site_key" }),
     ...event,
     visitor: z.string().min(1).max(200).openapi({ description: "Your own opaque id for the visitor (hashed with the site, never stored as sent)" }),
@@ -133,54 +118,56 @@ function onSite(url: URL, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-/** The referring host, or "" for none and for the site itself. */
-function referrerHost(referrer: string | undefined, domain: string): string {
-  if (!referrer) return "";
-  try {
-    const url = new URL(referrer);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return "";
-    return onSite(url, domain)
-      ? ""
-      : url.hostname
-          .toLowerCase()
-          .replace(/^www\./, "")
-          .slice(0, 255);
-  } catch {
-    return "";
-  }
-}
+type Agent = { bot: boolean; device: string; browser: string; browserVersion: string; os: string; osVersion: string };
 
 /**
- * Whether a user agent is a bot (isbot's maintained list), and its device class (ua-parser-js). A browser
- * sends many events with one user agent: each agent is classified once per isolate.
+ * Whether a user agent is a bot (isbot's maintained list), its device class, browser and OS (ua-parser-js).
+ * A browser sends many events with one user agent: each agent is classified once per isolate.
  */
-function agentOf(isolate: IsolateState, userAgent: string): { bot: boolean; device: string } {
-  const agents = isolate.get("analytics.agents", () => new Map<string, { bot: boolean; device: string }>());
+function agentOf(isolate: IsolateState, userAgent: string): Agent {
+  const agents = isolate.get("analytics.agents", () => new Map<string, Agent>());
   let agent = agents.get(userAgent);
   if (!agent) {
-    const type = new UAParser(userAgent).getDevice().type;
-    agent = { bot: isbot(userAgent), device: type === "mobile" || type === "tablet" ? type : "desktop" };
+    const parsed = new UAParser(userAgent).getResult();
+    const type = parsed.device.type;
+    agent = {
+      bot: isbot(userAgent),
+      device: type === "mobile" || type === "tablet" ? type : "desktop",
+      browser: (parsed.browser.name ?? "").slice(0, 64),
+      browserVersion: (parsed.browser.major ?? "").slice(0, 32),
+      os: (parsed.os.name ?? "").slice(0, 64),
+      osVersion: (parsed.os.version ?? "").slice(0, 32),
+    };
     if (agents.size >= 2_000) agents.clear();
     agents.set(userAgent, agent);
   }
   return agent;
 }
 
-function eventOf(
-  site: Site,
-  input: z.infer<typeof CollectBody>,
-  extra: Pick<AnalyticsEvent, "source" | "visitor" | "previousVisitor" | "country" | "device" | "ts">,
-): AnalyticsEvent {
+type Input = Omit<z.infer<typeof CollectBody>, "site">;
+type Client = Pick<AnalyticsEventInput, "kind" | "visitor" | "previousVisitor" | "country" | "region" | "city" | "device" | "ts"> &
+  Partial<Pick<AnalyticsEventInput, "browser" | "browserVersion" | "os" | "osVersion">>;
+
+/** The queued event: the path, where the visit came from (had it started here) and the client's traits. */
+function eventOf(site: Site, input: Input, client: Client): AnalyticsEventInput {
   const url = new URL(input.url);
+  const origin = attribute({ landingUrl: url, referrer: input.referrer, siteDomain: site.domain });
+  const utm = origin.utm;
   return {
     workspaceId: site.workspaceId,
     siteId: site.id,
     name: input.name,
-    path: url.pathname || "/",
-    referrer: referrerHost(input.referrer, site.domain),
-    ...(input.props ? { props: input.props } : {}),
+    // A hash route (#/settings, #!/settings: the tracker's data-hash-routing) is part of the page; an anchor is not.
+    path: `${url.pathname || "/"}${/^#!?\//.test(url.hash) ? url.hash : ""}`.slice(0, 2048),
+    referrer: origin.referrer,
+    source: origin.source,
+    channel: origin.channel,
+    ...(utm.source || utm.medium || utm.campaign || utm.term || utm.content ? { utm } : {}),
+    ...(input.props && Object.keys(input.props).length > 0 ? { props: input.props } : {}),
     ...(input.revenue ? { revenue: input.revenue } : {}),
-    ...extra,
+    ...(input.load !== undefined ? { load: input.load } : {}),
+    ...(input.seq !== undefined ? { seq: input.seq } : {}),
+    ...client,
   };
 }
 
@@ -189,6 +176,17 @@ function checkUrl(site: Site, url: string): void {
     throw ApiError.validation([{ path: "url", message: `must be on ${site.domain} or one of its subdomains` }]);
   }
 }
+
+/** The edge's location of the client: country from CF-IPCountry (or cf.country), region and city from `cf`. */
+function locationOf(c: Context<AppEnv>): { country: string; region: string; city: string } {
+  const cf = (c.req.raw as { cf?: { country?: unknown; region?: unknown; city?: unknown } }).cf;
+  const country = (c.req.header("cf-ipcountry") ?? (typeof cf?.country === "string" ? cf.country : "")).toUpperCase();
+  const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 128) : "");
+  return { country: /^[A-Z]{2}$/.test(country) && country !== "XX" && country !== "T1" ? country : "", region: text(cf?.region), city: text(cf?.city) };
+}
+
+/** Events per site and minute, and the loose per-IP ceiling (the manifest's collector limit). */
+export const SITE_EVENTS_PER_MINUTE = 10_000;
 
 const collect = defineRoute(access.public, {
   method: "post",
@@ -233,44 +231,54 @@ const script = defineRoute(access.public, {
   path: "/analytics/script.js",
   operationId: "getTrackerScript",
   tags,
-  summary: "The tracker script for your pages (under 2 KB gzipped)",
+  summary: "The tracker script for your pages (about 1 KB gzipped; never rate-limited)",
   description:
     "Load it in your pages with a deferred script element whose `src` is `{base_url}/api/v1/analytics/script.js` and whose `data-site` attribute is your site's `site_key`. It sends a pageview on load and on history changes, and exposes `window.bpa(name, {props, revenue})`.",
   responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } } },
 });
 
+/**
+ * The tracker, served like a static asset: never rate-limited (a manifest static router), cached for a day
+ * and revalidated by ETag. `npm run dev` and deploys also write it to public/ (scripts/build-assets.mjs), so
+ * Cloudflare serves it before the worker runs; this route answers where the asset is absent (tests).
+ */
+export const trackerRoutes = newRouter().openapi(script, async (c) => {
+  const tag = await platformOf(c).isolate.get("analytics.script-etag", async () => `"${(await sha256Hex(TRACKER_SCRIPT)).slice(0, 32)}"`);
+  const headers = {
+    "content-type": "text/javascript; charset=utf-8",
+    "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
+    "access-control-allow-origin": "*",
+    etag: tag,
+  };
+  if (c.req.header("if-none-match")?.includes(tag)) return c.body(null, 304, headers) as never;
+  return c.body(TRACKER_SCRIPT, 200, headers);
+});
+
 export const collectRoutes = newRouter()
-  .openapi(script, (c) =>
-    c.body(TRACKER_SCRIPT, 200, {
-      "content-type": "text/javascript; charset=utf-8",
-      "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
-      "access-control-allow-origin": "*",
-    }),
-  )
   .openapi(collect, async (c) => {
     // A text/plain body reaches the validator as JSON (the platform's body reader converts it).
-    const input = c.req.valid("json") as z.infer<typeof CollectBody>;
+    const { site: key, ...input } = c.req.valid("json") as z.infer<typeof CollectBody>;
     const now = clock.now();
-    const { site, collecting } = await siteByKey(c.env, platformOf(c), input.site, now);
+    const platform = platformOf(c);
+    const { site, collecting } = await siteByKey(c.env, platform, key, now);
     if (!site) throw ApiError.notFound("site");
     if (!collecting) throw packageDisabled("analytics");
     checkUrl(site, input.url);
     const userAgent = c.req.header("user-agent") ?? "";
-    const agent = userAgent ? agentOf(platformOf(c).isolate, userAgent) : null;
+    const agent = userAgent ? agentOf(platform.isolate, userAgent) : null;
     if (!agent || agent.bot) return c.json({ success: true as const }, 202);
+    // The site's own budget (the per-IP ceiling was counted by the platform before the body was read).
+    const decision = await durableLimiter(c.env.RATE_LIMITER, platform.isolate)
+      .check(`site:${site.id}`, SITE_EVENTS_PER_MINUTE, now, true)
+      .catch(() => null);
+    if (decision && !decision.allowed) throw rateLimited(decision, "collector", now);
     const ip = c.req.header("cf-connecting-ip") ?? "";
-    const ids = await browserVisitor(acrossWorkspaces(c.env, "analytics"), saltCache(platformOf(c).isolate), site.id, ip, userAgent, now);
-    const country = (c.req.header("cf-ipcountry") ?? "").toUpperCase();
-    senderOf(platformOf(c).isolate).sendSoon(
+    const ids = await browserVisitor(acrossWorkspaces(c.env, "analytics"), saltCache(platform.isolate), site.id, ip, userAgent, now);
+    const { bot: _bot, ...traits } = agent;
+    senderOf(platform.isolate).sendSoon(
       c.executionCtx as ExecutionContext,
       c.env.ANALYTICS_QUEUE,
-      eventOf(site, input, {
-        source: "browser",
-        ...ids,
-        country: /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : "",
-        device: agent.device,
-        ts: now,
-      }),
+      eventOf(site, input, { kind: "browser", ...ids, ...locationOf(c), ...traits, ts: now }),
     );
     return c.json({ success: true as const }, 202);
   })
@@ -278,15 +286,18 @@ export const collectRoutes = newRouter()
     const input = c.req.valid("json");
     const now = clock.now();
     const { site } = await siteByKey(c.env, platformOf(c), input.site, now);
-    if (!site || site.workspaceId !== principalOf(c).workspace.id) throw ApiError.notFound("site");
+    const workspaceId = principalOf(c).workspace.id;
+    if (!site || site.workspaceId !== workspaceId) throw ApiError.notFound("site");
     checkUrl(site, input.url);
     const ts = input.timestamp ? Date.parse(input.timestamp) : now;
     if (ts > now + 60_000) throw ApiError.validation([{ path: "timestamp", message: "must not be in the future" }]);
     if (ts < now - 24 * 3_600_000) throw ApiError.validation([{ path: "timestamp", message: "must be at most 24 hours old" }]);
-    const { visitor: own, timestamp: _timestamp, ...rest } = input;
+    const { visitor: own, timestamp: _timestamp, site: _site, ...rest } = input;
+    // The caller's id, hashed with a key of the workspace: a leaked table does not give the ids back.
+    const visitor = await configOf(c.env).clientKey.hex(["analytics-visitor", workspaceId, site.id, own], 16);
+    const event = eventOf(site, rest, { kind: "server", visitor, country: "", region: "", city: "", device: "", ts });
     // A backend's event is on the queue before the 202 (its caller may rely on it).
-    const event = eventOf(site, rest, { source: "server", visitor: await visitorId(site.id, own), country: "", device: "", ts });
-    await c.env.ANALYTICS_QUEUE.send({ v: 1, events: [event] } satisfies AnalyticsMessage, { contentType: "json" });
+    await c.env.ANALYTICS_QUEUE.send({ v: 1, events: [event] } satisfies AnalyticsMessageInput, { contentType: "json" });
     return c.json({ success: true as const }, 202);
   });
 

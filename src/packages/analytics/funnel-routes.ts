@@ -7,6 +7,7 @@ import { newRouter } from "../../platform/http/router";
 import { defineRoute, envelope, idPathParam, jsonBodyOf, jsonContent } from "../../platform/openapi";
 import { ListMeta } from "../../platform/resource/routes";
 import { analyticsTenant, siteOf } from "./collect";
+import { parseFilters } from "./filters";
 import { buildFunnel, CHECKOUT, type FunnelDefinition, funnelStatement } from "./funnels";
 import { RangeQuery, rangeOf } from "./report-routes";
 import { funnels } from "./schema";
@@ -194,6 +195,9 @@ export const funnelRoutes = newRouter()
     const tenant = analyticsTenant(c);
     const site = await siteOf(tenant, id);
     const funnel = await funnelOf(tenant, site.id, funnel_id);
-    const rows = await funnelStatement(tenant, site.id, rangeOf(c.req.valid("query")), funnel);
+    const query = c.req.valid("query");
+    const filters = parseFilters(query.filters);
+    if (filters.some((filter) => filter.property === "goal")) throw ApiError.validation([{ path: "filters", message: "goal filters do not apply to funnels" }]);
+    const rows = await funnelStatement(tenant, site.id, rangeOf(query), funnel, filters);
     return c.json({ success: true as const, data: buildFunnel(funnel, rows) }, 200);
   });

@@ -2,6 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Tenant, tableAs } from "../../platform/tenancy";
 import { boundedSum, type Money, percent } from "../../platform/widgets";
+import { eventConditions, type Filter } from "./filters";
+import { visitOf } from "./queries";
 import { events, sites as siteTable } from "./schema";
 import type { Range, Sites } from "./stats";
 
@@ -26,27 +28,31 @@ function matches(step: FunnelStep): SQL {
 }
 
 /**
- * The funnel report in one SQL statement over the raw events of the range. For each occurrence of step 1,
+ * The funnel report in one SQL statement over the raw events of the range, in the visitor's order (`ord`:
+ * time, then the event's place in its page load — steps one click fired count in the order they were
+ * fired). Filters restrict the events every step may match. For each occurrence of step 1,
  * each later step is the earliest matching event after the previous step and no later than the window
  * after step 1 (the earliest continuation leaves the most room, so this finds the longest chain from that
  * start); a visitor reaches step k if any of their starts does. Out-of-order steps and steps after the
  * window do not count. Revenue sums the `purchase` events (in the range) of the visitors who completed it.
  */
-export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funnel: FunnelDefinition) {
+export function funnelStatement(tenant: Tenant, sites: Sites, range: Range, funnel: FunnelDefinition, filters: Filter[] = []) {
   const e = alias(events, "e");
-  const raw = sql`${tableAs(e)} WHERE ${tenant.scope(e)}`;
-  const window = funnel.windowMinutes * 60_000;
+  const conditions = eventConditions(filters, visitOf(tenant));
+  const raw = sql`${tableAs(e)} WHERE ${sql.join([tenant.scope(e), ...conditions], sql` AND `)}`;
+  // Orders compare `ord` (time × 1024 + seq): a window in ms is 1024 times as many ord units.
+  const window = funnel.windowMinutes * 60_000 * 1024;
   const onSites = sites === "all" ? sql`e.site_id IN (SELECT id FROM ${siteTable} WHERE ${tenant.scope(siteTable)})` : sql`e.site_id = ${sites}`;
   const inRange = sql`e.ts >= ${range.fromMs} AND e.ts < ${range.untilMs}`;
   const ctes: SQL[] = [
-    sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ts AS t1, e.ts AS t FROM ${raw} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`,
+    sql`s1 AS MATERIALIZED (SELECT e.site_id, e.visitor, e.ord AS t1, e.ord AS t FROM ${raw} AND ${onSites} AND ${inRange} AND ${matches(funnel.steps[0]!)})`,
   ];
   funnel.steps.slice(1).forEach((step, i) => {
     const previous = sql.raw(`s${i + 1}`);
     ctes.push(
       sql`${sql.raw(`s${i + 2}`)} AS MATERIALIZED (SELECT p.site_id, p.visitor, p.t1,
-        (SELECT min(e.ts) FROM ${raw} AND e.site_id = p.site_id AND e.visitor = p.visitor
-           AND ${matches(step)} AND e.ts > p.t AND e.ts <= p.t1 + ${window} AND e.ts < ${range.untilMs}) AS t
+        (SELECT min(e.ord) FROM ${raw} AND e.site_id = p.site_id AND e.visitor = p.visitor
+           AND ${matches(step)} AND e.ord > p.t AND e.ord <= p.t1 + ${window} AND e.ts < ${range.untilMs}) AS t
         FROM ${previous} p WHERE p.t IS NOT NULL)`,
     );
   });

@@ -17,7 +17,75 @@ type Visit = {
   lastAt: number;
   pageviews: number;
   events: number;
+  kind: string;
+  entryPage: string;
+  exitPage: string;
+  entryOrd: number;
+  exitOrd: number;
+  source: string;
+  channel: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  utmTerm: string;
+  utmContent: string;
 };
+const VISIT_COLUMNS = [
+  "id",
+  "workspace_id",
+  "site_id",
+  "visitor",
+  "day",
+  "referrer",
+  "started_at",
+  "last_at",
+  "pageviews",
+  "events",
+  "kind",
+  "entry_page",
+  "exit_page",
+  "entry_ord",
+  "exit_ord",
+  "source",
+  "channel",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+] as const;
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+const EVENT_COLUMNS = [
+  "event_key",
+  "workspace_id",
+  "site_id",
+  "visitor",
+  "visit_id",
+  "name",
+  "path",
+  "referrer",
+  "country",
+  "device",
+  "props",
+  "revenue_amount",
+  "revenue_currency",
+  "ts",
+  "ord",
+  "kind",
+  "browser",
+  "browser_version",
+  "os",
+  "os_version",
+  "region",
+  "city",
+  "source",
+  "channel",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+] as const;
 type Totals = { browserVisitors: number; visitors: number; visits: number; pageviews: number; events: number; bounces: number; durationMs: number };
 type Keyed = { key: string; event: AnalyticsEvent };
 
@@ -32,10 +100,45 @@ export const columns = (n: number) =>
     sql`, `,
   );
 
+/** The largest seq that still orders events within one millisecond (ord = ts × 1024 + seq). */
+const MAX_SEQ = 1023;
+
+/**
+ * The visitor's order, not the network's: the events of one page load that arrived out of seq order (one
+ * click fired several, sent as several requests) get their arrival times back in seq order — the k-th
+ * smallest seq takes the k-th earliest arrival — so a click's steps count in the order they were fired.
+ * Then everything is ordered by (time, load, seq), and `ord` = time × 1024 + seq breaks ties within a
+ * millisecond (funnels compare it).
+ */
+export function inVisitorOrder(batch: Keyed[]): (Keyed & { ord: number })[] {
+  const loads = new Map<string, Keyed[]>();
+  for (const item of batch) {
+    const { event } = item;
+    if (event.load === undefined || event.seq === undefined) continue;
+    const key = `${event.workspaceId}:${event.siteId}:${event.visitor}:${event.load}`;
+    const group = loads.get(key);
+    if (group) group.push(item);
+    else loads.set(key, [item]);
+  }
+  const retimed = new Map<Keyed, number>();
+  for (const group of loads.values()) {
+    if (group.length < 2) continue;
+    const times = group.map((item) => item.event.ts).sort((a, b) => a - b);
+    const bySeq = [...group].sort((a, b) => a.event.seq! - b.event.seq!);
+    for (const [i, item] of bySeq.entries()) retimed.set(item, times[i]!);
+  }
+  return batch
+    .map((item) => {
+      const ts = retimed.get(item) ?? item.event.ts;
+      return { key: item.key, event: { ...item.event, ts }, ord: ts * 1024 + Math.min(item.event.seq ?? 0, MAX_SEQ) };
+    })
+    .sort((a, b) => a.ord - b.ord || (a.event.load ?? "").localeCompare(b.event.load ?? "") || (a.event.seq ?? 0) - (b.event.seq ?? 0));
+}
+
 /**
  * Writes a queue batch of events in one D1 batch, with what they add to the rollups. First one read
  * (one batch of three statements): which of these events were already written (a redelivery), the
- * visitors' open visits and which visitor-days exist. Then, in timestamp order, each event continues its
+ * visitors' open visits and which visitor-days exist. Then, in the visitor's order, each event continues its
  * visitor's visit (no gap of 30 minutes; a browser visitor whose id changed at midnight continues under
  * yesterday's id) or starts one, and its day's totals change by what it adds: a first event of a visitor
  * that day, a visit, a pageview, a bounce won or lost, the visit's duration. Every statement takes its
@@ -43,7 +146,7 @@ export const columns = (n: number) =>
  */
 export async function ingest(db: Unscoped, batch: Keyed[]): Promise<number> {
   if (batch.length === 0) return 0;
-  const ordered = [...batch].sort((a, b) => a.event.ts - b.event.ts);
+  const ordered = inVisitorOrder(batch);
   const rollup = new Rollup(await readState(db, ordered));
   for (const item of ordered) rollup.add(item);
   if (rollup.newEvents.length === 0) return 0;
@@ -53,7 +156,7 @@ export async function ingest(db: Unscoped, batch: Keyed[]): Promise<number> {
 }
 
 /** What the database already holds for this batch: written events, open visits, known visitor-days. */
-async function readState(db: Unscoped, ordered: Keyed[]) {
+async function readState(db: Unscoped, ordered: (Keyed & { ord: number })[]) {
   const since = ordered[0]!.event.ts - VISIT_GAP_MS;
   const visitorKeys = new Map<string, unknown[]>();
   const dayKeys = new Map<string, unknown[]>();
@@ -68,7 +171,7 @@ async function readState(db: Unscoped, ordered: Keyed[]) {
       sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`,
     ),
     // json_each drives the loop: each visitor is one lookup in the (workspace, site, visitor, last_at) index.
-    db.rows<Visit>(sql`SELECT v.id, v.workspace_id AS workspaceId, v.site_id AS siteId, v.visitor, v.day, v.referrer, v.started_at AS startedAt, v.last_at AS lastAt, v.pageviews, v.events
+    db.rows<Visit>(sql`SELECT ${sql.raw(VISIT_COLUMNS.map((column) => `v.${column} AS ${camel(column)}`).join(", "))}
           FROM json_each(${rows([...visitorKeys.values()])}) j CROSS JOIN ${visits} v
           WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(2)} AND v.last_at >= ${since}`),
     db.rows<{ key: string }>(sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
@@ -93,7 +196,7 @@ class Rollup {
 
   constructor(private readonly state: { done: Set<string>; openVisits: Map<string, Visit>; seenDays: Set<string> }) {}
 
-  add({ key, event }: Keyed): void {
+  add({ key, event, ord }: Keyed & { ord: number }): void {
     if (this.state.done.has(key)) return;
     const site = `${event.workspaceId}:${event.siteId}`;
     // Across midnight a browser's id changes with the salt: an open visit under yesterday's id goes on.
@@ -101,8 +204,9 @@ class Rollup {
       !this.openVisit(site, event.visitor, event.ts) && event.previousVisitor && this.openVisit(site, event.previousVisitor, event.ts)
         ? event.previousVisitor
         : event.visitor;
-    const visit = this.continueOrStartVisit(site, visitor, event);
+    const visit = this.continueOrStartVisit(site, visitor, event, ord);
     this.countDay(site, visitor, event);
+    // Every event carries its visit's attribution: a filter on the source reads the events table alone.
     this.newEvents.push([
       key,
       event.workspaceId,
@@ -118,6 +222,21 @@ class Rollup {
       event.revenue?.amount ?? null,
       event.revenue?.currency ?? null,
       event.ts,
+      ord,
+      event.kind,
+      event.browser,
+      event.browserVersion,
+      event.os,
+      event.osVersion,
+      event.region,
+      event.city,
+      visit.source,
+      visit.channel,
+      visit.utmSource,
+      visit.utmMedium,
+      visit.utmCampaign,
+      visit.utmTerm,
+      visit.utmContent,
     ]);
   }
 
@@ -138,7 +257,7 @@ class Rollup {
   }
 
   /** The event extends its visitor's open visit (a bounce may be lost, the duration grows) or starts one. */
-  private continueOrStartVisit(site: string, visitor: string, event: AnalyticsEvent): Visit {
+  private continueOrStartVisit(site: string, visitor: string, event: AnalyticsEvent, ord: number): Visit {
     const pageview = event.name === "pageview" ? 1 : 0;
     let visit = this.openVisit(site, visitor, event.ts);
     if (visit) {
@@ -147,6 +266,8 @@ class Rollup {
       visit.startedAt = Math.min(visit.startedAt, event.ts);
       visit.pageviews += pageview;
       visit.events += 1;
+      if (pageview && (!visit.entryPage || ord < visit.entryOrd)) Object.assign(visit, { entryPage: event.path, entryOrd: ord });
+      if (pageview && (!visit.exitPage || ord >= visit.exitOrd)) Object.assign(visit, { exitPage: event.path, exitOrd: ord });
       const day = this.totalsOf(event, visit.day);
       day.bounces += Number(isBounce(visit)) - Number(before.bounce);
       day.durationMs += visit.lastAt - visit.startedAt - before.duration;
@@ -162,6 +283,18 @@ class Rollup {
         lastAt: event.ts,
         pageviews: pageview,
         events: 1,
+        kind: event.kind,
+        entryPage: pageview ? event.path : "",
+        exitPage: pageview ? event.path : "",
+        entryOrd: ord,
+        exitOrd: ord,
+        source: event.source,
+        channel: event.channel,
+        utmSource: event.utm?.source ?? "",
+        utmMedium: event.utm?.medium ?? "",
+        utmCampaign: event.utm?.campaign ?? "",
+        utmTerm: event.utm?.term ?? "",
+        utmContent: event.utm?.content ?? "",
       };
       this.state.openVisits.set(`${site}:${visitor}`, visit);
       const day = this.totalsOf(event, visit.day);
@@ -178,13 +311,14 @@ class Rollup {
     const totals = this.totalsOf(event, day);
     if (!this.state.seenDays.has(`${site}:${day}:${visitor}`)) {
       this.state.seenDays.add(`${site}:${day}:${visitor}`);
-      this.newDays.push([event.workspaceId, event.siteId, day, visitor, event.source]);
+      this.newDays.push([event.workspaceId, event.siteId, day, visitor, event.kind]);
       totals.visitors += 1;
-      if (event.source === "browser") totals.browserVisitors += 1;
+      if (event.kind === "browser") totals.browserVisitors += 1;
     }
     totals.pageviews += event.name === "pageview" ? 1 : 0;
     totals.events += 1;
-    if (event.revenue) {
+    // Revenue that always counts (a purchase) is rolled up; revenue goals are summed from raw events.
+    if (event.revenue && event.name === "purchase") {
       const revenueKey = `${site}:${day}:${event.revenue.currency}`;
       this.revenue.set(revenueKey, (this.revenue.get(revenueKey) ?? 0) + event.revenue.amount);
     }
@@ -193,18 +327,7 @@ class Rollup {
   /** The writes: new events, the visits as they now are, and what the day totals and revenue gained. */
   statements(db: Unscoped) {
     const keyParts = (key: string) => key.split(":").map((part, i) => (i < 2 ? Number(part) : part));
-    const visitRows = [...this.touched.values()].map((v) => [
-      v.id,
-      v.workspaceId,
-      v.siteId,
-      v.visitor,
-      v.day,
-      v.referrer,
-      v.startedAt,
-      v.lastAt,
-      v.pageviews,
-      v.events,
-    ]);
+    const visitRows = [...this.touched.values()].map((v) => VISIT_COLUMNS.map((column) => v[camel(column) as keyof Visit]));
     const dailyRows = [...this.totals].map(([key, t]) => [
       ...keyParts(key),
       t.browserVisitors,
@@ -218,12 +341,13 @@ class Rollup {
     const revenueRows = [...this.revenue].map(([key, amount]) => [...keyParts(key), amount]);
     const add = (name: string) => sql.raw(`${name} = ${name} + excluded.${name}`);
     const statements = [
-      db.rows(sql`INSERT INTO ${events} (event_key, workspace_id, site_id, visitor, visit_id, name, path, referrer, country, device, props, revenue_amount, revenue_currency, ts)
-          SELECT ${columns(14)} FROM json_each(${rows(this.newEvents)}) j`),
+      db.rows(sql`INSERT INTO ${events} (${sql.raw(EVENT_COLUMNS.join(", "))})
+          SELECT ${columns(EVENT_COLUMNS.length)} FROM json_each(${rows(this.newEvents)}) j`),
       // "WHERE true" lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT.
-      db.rows(sql`INSERT INTO ${visits} (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events)
-          SELECT ${columns(10)} FROM json_each(${rows(visitRows)}) j WHERE true
-          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events`),
+      db.rows(sql`INSERT INTO ${visits} (${sql.raw(VISIT_COLUMNS.join(", "))})
+          SELECT ${columns(VISIT_COLUMNS.length)} FROM json_each(${rows(visitRows)}) j WHERE true
+          ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, last_at = excluded.last_at, pageviews = excluded.pageviews, events = excluded.events,
+            entry_page = excluded.entry_page, exit_page = excluded.exit_page, entry_ord = excluded.entry_ord, exit_ord = excluded.exit_ord`),
       db.rows(sql`INSERT INTO ${daily} (workspace_id, site_id, day, browser_visitors, visitors, visits, pageviews, events, bounces, duration_ms)
           SELECT ${columns(10)} FROM json_each(${rows(dailyRows)}) j WHERE true
           ON CONFLICT (workspace_id, site_id, day) DO UPDATE SET

@@ -1,8 +1,11 @@
 import { definePackage } from "../../platform/packages";
-import { analyticsTags, collectRoutes } from "./collect";
+import { analyticsTags, collectRoutes, trackerRoutes } from "./collect";
 import { consumeAnalytics, consumeDeadLetters } from "./consumer";
+import { exportRoutes } from "./export-routes";
 import { funnelRoutes } from "./funnel-routes";
+import { goalRoutes } from "./goal-routes";
 import { reportRoutes } from "./report-routes";
+import { shareRoutes } from "./share-routes";
 import { siteRoutes } from "./site-routes";
 import { analyticsSkills } from "./skills";
 import { expireRawEvents, purgeDeletedSites, rotateSalts } from "./sweeps";
@@ -21,8 +24,10 @@ export default definePackage({
   scopes: ["analytics"],
   // Stats and funnels are for members and above (viewers see the business data only).
   roles: { analytics: { read: "member", write: "member" } },
-  collectors: [{ path: "/analytics/collect", perMinute: 600 }],
-  routers: [collectRoutes, siteRoutes, reportRoutes, funnelRoutes],
+  // The loose per-IP ceiling; the collector also counts each site's events (10,000 a minute).
+  collectors: [{ path: "/analytics/collect", perMinute: 3000 }],
+  staticRouters: [trackerRoutes],
+  routers: [collectRoutes, siteRoutes, reportRoutes, funnelRoutes, goalRoutes, shareRoutes, exportRoutes],
   tags: analyticsTags,
   tables: [],
   widgets: analyticsWidgets,

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Every table here lives in the analytics database (ANALYTICS_DB, migrations-analytics/), so collecting
 // events never contends with business writes. Nothing stores an IP address or a user agent.
@@ -41,11 +41,34 @@ export const events = sqliteTable(
     revenueAmount: integer("revenue_amount"),
     revenueCurrency: text("revenue_currency"),
     ts: integer("ts").notNull(),
+    /**
+     * The visitor's order: ts × 1024 + the event's seq within its page load (capped at 1023). Events one
+     * click fired in the same millisecond keep the order the page fired them in (funnels compare this).
+     */
+    ord: integer("ord").notNull().default(0),
+    /** browser (a tracker's request) or server (POST /analytics/events): how its visitor id lasts. */
+    kind: text("kind", { enum: ["browser", "server"] })
+      .notNull()
+      .default("browser"),
+    browser: text("browser").notNull().default(""),
+    browserVersion: text("browser_version").notNull().default(""),
+    os: text("os").notNull().default(""),
+    osVersion: text("os_version").notNull().default(""),
+    region: text("region").notNull().default(""),
+    city: text("city").notNull().default(""),
+    // The visit's attribution, copied onto each of its events so a filter on it reads one table.
+    source: text("source").notNull().default(""),
+    channel: text("channel").notNull().default("Direct"),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    utmTerm: text("utm_term").notNull().default(""),
+    utmContent: text("utm_content").notNull().default(""),
   },
   (table) => [
     index("analytics_events_site_ts_idx").on(table.workspaceId, table.siteId, table.ts),
     index("analytics_events_site_name_ts_idx").on(table.workspaceId, table.siteId, table.name, table.ts),
-    index("analytics_events_site_visitor_idx").on(table.workspaceId, table.siteId, table.visitor, table.name, table.ts),
+    index("analytics_events_site_visitor_ord_idx").on(table.workspaceId, table.siteId, table.visitor, table.name, table.ord),
   ],
 );
 
@@ -65,8 +88,27 @@ export const visits = sqliteTable(
     lastAt: integer("last_at").notNull(),
     pageviews: integer("pageviews").notNull(),
     events: integer("events").notNull(),
+    kind: text("kind", { enum: ["browser", "server"] })
+      .notNull()
+      .default("browser"),
+    /** Paths of the visit's first and last pageview ("" while it has none). */
+    entryPage: text("entry_page").notNull().default(""),
+    exitPage: text("exit_page").notNull().default(""),
+    /** The ord of its first and last pageview: a late-arriving earlier pageview moves the entry page. */
+    entryOrd: integer("entry_ord").notNull().default(0),
+    exitOrd: integer("exit_ord").notNull().default(0),
+    source: text("source").notNull().default(""),
+    channel: text("channel").notNull().default("Direct"),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    utmTerm: text("utm_term").notNull().default(""),
+    utmContent: text("utm_content").notNull().default(""),
   },
-  (table) => [index("analytics_visits_visitor_idx").on(table.workspaceId, table.siteId, table.visitor, table.lastAt)],
+  (table) => [
+    index("analytics_visits_visitor_idx").on(table.workspaceId, table.siteId, table.visitor, table.lastAt),
+    index("analytics_visits_site_started_idx").on(table.workspaceId, table.siteId, table.startedAt),
+  ],
 );
 
 /** One row per visitor and day: the visitors of a day, and of a period for visitor ids that last (server events). */
@@ -108,6 +150,7 @@ export const daily = sqliteTable(
   (table) => [primaryKey({ columns: [table.workspaceId, table.siteId, table.day] })],
 );
 
+/** Per site, UTC day and currency: the revenue of `purchase` events (revenue goals are summed from raw events). */
 export const dailyRevenue = sqliteTable(
   "analytics_daily_revenue",
   {
@@ -140,6 +183,36 @@ export const funnels = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (table) => [index("analytics_funnels_site_idx").on(table.workspaceId, table.siteId, table.id)],
+);
+
+/** Goals: an event name or a page path (`*` wildcard) whose completions stats count; revenue goals sum revenue. */
+export const goals = sqliteTable(
+  "analytics_goals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    type: text("type", { enum: ["event", "page"] }).notNull(),
+    value: text("value").notNull(),
+    revenue: integer("revenue", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [uniqueIndex("analytics_goals_site_value_idx").on(table.workspaceId, table.siteId, table.type, table.value)],
+);
+
+/** Public read-only dashboards: the token is kept only as its SHA-256, the password only as a PBKDF2 hash. */
+export const sharedLinks = sqliteTable(
+  "analytics_shared_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    passwordHash: text("password_hash"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("analytics_shared_links_site_idx").on(table.workspaceId, table.siteId, table.id)],
 );
 
 /** Deleted sites whose events, visits and visitor-days the cron is still deleting (in chunks, by index). */

@@ -1,6 +1,6 @@
 import type { IsolateState } from "../../platform/isolate";
 import { logError } from "../../platform/log";
-import type { AnalyticsEvent, AnalyticsMessage } from "./message";
+import type { AnalyticsEventInput as AnalyticsEvent, AnalyticsMessageInput as AnalyticsMessage } from "./message";
 
 /**
  * The collector's hand-off to the analytics queue. A page view is cheap only if the queue is not called

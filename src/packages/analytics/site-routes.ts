@@ -10,7 +10,7 @@ import { Deleted, ListMeta } from "../../platform/resource/routes";
 import { platformOf } from "../../platform/services";
 import { isoTimestamp } from "../../platform/time";
 import { analyticsTenant, forgetSite, siteOf } from "./collect";
-import { daily, dailyRevenue, deletedSites, funnels, sites } from "./schema";
+import { daily, dailyRevenue, deletedSites, funnels, goals, sharedLinks, sites } from "./schema";
 
 export const tags = ["Analytics"];
 const Site = z
@@ -86,7 +86,7 @@ const routes = {
     path: "/analytics/sites/{id}",
     operationId: "deleteSite",
     tags,
-    summary: "Delete a site with its events, rollups and funnels",
+    summary: "Delete a site with its events, rollups, funnels, goals and shared links",
     description:
       "Admins and owners (an API token needs the admin scope). The site, its rollups and its funnels go at once and its site_key stops being accepted (within a minute); its raw events are deleted by the cron in chunks.",
     request: { params: IdParam },
@@ -111,13 +111,15 @@ export const siteRoutes = newRouter()
     const { id } = c.req.valid("param");
     const tenant = analyticsTenant(c);
     // The tombstone first (only if the site is the caller's), so the cron deletes its raw rows in chunks.
-    const [, , , , removed] = await tenant.batch([
+    const [, , , , , , removed] = await tenant.batch([
       tenant.rows(
         sql`INSERT INTO ${deletedSites} (site_id, workspace_id, deleted_at) SELECT id, workspace_id, ${Date.now()} FROM ${sites} WHERE ${tenant.scope(sites, eq(sites.id, id))}`,
       ),
       tenant.delete(funnels, eq(funnels.siteId, id)),
       tenant.delete(daily, eq(daily.siteId, id)),
       tenant.delete(dailyRevenue, eq(dailyRevenue.siteId, id)),
+      tenant.delete(goals, eq(goals.siteId, id)),
+      tenant.delete(sharedLinks, eq(sharedLinks.siteId, id)),
       tenant.delete(sites, eq(sites.id, id)).returning({ key: sites.siteKey }),
     ]);
     if (removed.length === 0) throw ApiError.notFound("site");

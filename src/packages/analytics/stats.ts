@@ -1,4 +1,4 @@
-import { count, countDistinct, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { countDistinct, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { qualified as q, type Tenant } from "../../platform/tenancy";
 import { boundedSum, buckets, type Money, money, type Period, percent } from "../../platform/widgets";
@@ -7,8 +7,8 @@ import { daily, dailyRevenue, events, visitorDays } from "./schema";
 /**
  * Stats read the daily rollups wherever the question allows: every total is a sum over days, and a
  * period's visitors are the sum of each day's browser visitors (a browser's id is that day's alone, by
- * the daily salt) plus the distinct server-side visitors of the period (their ids last). Only hourly
- * series, breakdowns and funnels read raw events.
+ * the daily salt) plus the distinct server-side visitors of the period (their ids last). Hourly and
+ * filtered series, filtered stats, goals, breakdowns and funnels read raw events (queries.ts).
  */
 
 export type Range = { from: string; to: string; fromMs: number; untilMs: number };
@@ -157,31 +157,4 @@ export function buildSeries(range: Range, interval: SeriesInterval, metric: Metr
     return { date, value };
   });
   return { interval, points };
-}
-
-export const PROPERTIES = ["page", "referrer", "country", "device", "event"] as const;
-export type Property = (typeof PROPERTIES)[number];
-
-/** Visitors and pageviews per value of a property, from the raw events of the range, largest first. */
-export function breakdownStatement(tenant: Tenant, siteId: number, range: Range, property: Property, limit: number) {
-  const column = { page: events.path, referrer: events.referrer, country: events.country, device: events.device, event: events.name }[property];
-  return tenant
-    .selectFrom(
-      { value: column, visitors: countDistinct(events.visitor), pageviews: sql<number>`sum(${events.name} = 'pageview')`, all: count() },
-      events,
-      eq(events.siteId, siteId),
-      gte(events.ts, range.fromMs),
-      lt(events.ts, range.untilMs),
-      property === "page" ? eq(events.name, "pageview") : property === "event" ? sql`${events.name} <> 'pageview'` : undefined,
-    )
-    .groupBy(column)
-    .orderBy(sql`2 DESC`, sql`3 DESC`, column)
-    .limit(limit);
-}
-
-export function buildBreakdown(property: Property, rows: { value: string; visitors: number; pageviews: number }[]) {
-  const blank = { referrer: "(direct)", country: "(unknown)", device: "(unknown)", page: "/", event: "" }[property];
-  return {
-    items: rows.map((row) => ({ value: row.value || blank, visitors: Number(row.visitors), pageviews: Number(row.pageviews) })),
-  };
 }

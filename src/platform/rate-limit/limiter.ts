@@ -1,3 +1,4 @@
+import type { HmacKey } from "../config";
 import type { IsolateState } from "../isolate";
 import { type Grant, type LimitDecision, type RateLimiter, WINDOW_MS } from "./durable-object";
 
@@ -33,7 +34,7 @@ export class DurableObjectCounters implements CounterStore {
   }
 
   take(key: string, limit: number, now: number, forceLimit: boolean, want: number): Promise<Grant> {
-    return this.stub(key).take(limit, now, forceLimit, want);
+    return this.stub(key).take(limit, now, forceLimit, want, isTransientKey(key));
   }
 
   async setLimit(key: string, limit: number): Promise<void> {
@@ -120,4 +121,13 @@ export function durableLimiter(namespace: DurableObjectNamespace<RateLimiter>, i
 }
 
 export const workspaceKey = (workspaceId: number) => `workspace:${workspaceId}`;
-export const ipKey = (ip: string) => `ip:${ip}`;
+/**
+ * A client IP's limiter object is named by a keyed hash of the IP and the hour: nothing at rest names
+ * the IP, and the object (which deletes its storage when its window ends) is never addressed again
+ * after the hour.
+ */
+export async function ipKey(key: HmacKey, ip: string, now: number, scope = ""): Promise<string> {
+  return `ip:${await key.hex([Math.floor(now / 3_600_000), scope, ip], 32)}`;
+}
+/** Keys whose objects forget their counters once the window is over (nothing about them needs keeping). */
+export const isTransientKey = (key: string) => key.startsWith("ip:");

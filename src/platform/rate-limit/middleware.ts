@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { configOf } from "../config";
 import type { AppEnv } from "../context";
 import { ApiError, errorResponse } from "../errors";
 import { platformOf } from "../services";
@@ -31,7 +32,7 @@ function setHeaders(res: Response, headers: Record<string, string>): void {
 }
 
 /** The refusal: 429 with Retry-After and every rate-limit header (remaining 0). */
-function rateLimited(decision: Pick<LimitDecision, "limit" | "resetAt">, policy: LimitPolicy, now: number): ApiError {
+export function rateLimited(decision: Pick<LimitDecision, "limit" | "resetAt">, policy: LimitPolicy, now: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
   return new ApiError("rate_limited", `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
     headers: { "Retry-After": String(retryAfter), ...rateLimitHeaders({ ...decision, remaining: 0 }, policy, now) },
@@ -59,10 +60,11 @@ export function rateLimit(
     const ip = c.req.header("cf-connecting-ip") ?? "unknown";
     // A public route with its own per-IP limit (the analytics collector) counts in its own bucket.
     const own = principal ? undefined : collectors.get(c.req.path);
-    const key = principal ? workspaceKey(principal.workspace.id) : own ? ipKey(`${c.req.path}:${ip}`) : ipKey(ip);
+    const at = clock.now();
+    const clientKey = configOf(c.env).clientKey;
+    const key = principal ? workspaceKey(principal.workspace.id) : await ipKey(clientKey, ip, at, own ? c.req.path : "");
     const policy: LimitPolicy = principal ? "workspace" : own ? "collector" : "ip";
     const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : (own ?? ANONYMOUS_LIMIT));
-    const at = clock.now();
 
     const counting = limiterFor(c)
       .check(key, limit, at, override !== null || !principal)
@@ -89,7 +91,8 @@ export function rateLimit(
       c.res = errorResponse(c, rateLimited(decision, policy, at));
       return;
     }
-    if (decision) setHeaders(c.res, rateLimitHeaders(decision, policy, at));
+    // A route that counted a budget of its own and refused (a collector's site) keeps its headers.
+    if (decision && !c.res.headers.has("RateLimit-Policy")) setHeaders(c.res, rateLimitHeaders(decision, policy, at));
   };
 }
 
@@ -104,7 +107,9 @@ export async function countRequest(
   const override = limitOverride(c.env.RATE_LIMIT_OVERRIDE);
   const at = clock.now();
   const [key, limit] =
-    "workspace" in subject ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]] : [ipKey(subject.ip), ANONYMOUS_LIMIT];
+    "workspace" in subject
+      ? [workspaceKey(subject.workspace.id), PLAN_LIMITS[subject.workspace.plan]]
+      : [await ipKey(configOf(c.env).clientKey, subject.ip, at), ANONYMOUS_LIMIT];
   const policy: LimitPolicy = "workspace" in subject ? "workspace" : "ip";
   const decision = await durableLimiter(c.env.RATE_LIMITER, platformOf(c).isolate)
     .check(key, override ?? limit, at, override !== null || !("workspace" in subject))
