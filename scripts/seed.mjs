@@ -590,9 +590,45 @@ export function demoSql(ids, now = Date.now()) {
 
 export const DEMO_SITE = { domain: "shop.demo.example", site_key: "site_DemoCompanyShop2026" };
 const PAGES = ["/", "/", "/", "/pricing", "/pricing", "/products", "/products/espresso-machine", "/products/grinder", "/blog/brewing-guide", "/about"];
-const REFERRERS = ["", "", "", "", "google.com", "google.com", "google.com", "news.ycombinator.com", "twitter.com", "duckduckgo.com", "newsletter.example"];
-const COUNTRIES = ["DE", "DE", "US", "US", "US", "GB", "FR", "NL", "IN", "BR", "JP", ""];
-const DEVICES = ["desktop", "desktop", "desktop", "mobile", "mobile", "tablet"];
+/** Where visits come from: referring host, source, channel and UTM tags, as the collector would attribute them. */
+const ORIGINS = [
+  ...Array(4).fill({ referrer: "", source: "", channel: "Direct" }),
+  ...Array(3).fill({ referrer: "google.com", source: "Google", channel: "Organic Search" }),
+  { referrer: "duckduckgo.com", source: "DuckDuckGo", channel: "Organic Search" },
+  { referrer: "bing.com", source: "Bing", channel: "Organic Search" },
+  { referrer: "news.ycombinator.com", source: "Hacker News", channel: "Organic Social" },
+  { referrer: "t.co", source: "Twitter", channel: "Organic Social" },
+  { referrer: "linkedin.com", source: "LinkedIn", channel: "Organic Social" },
+  { referrer: "coffeegeek.example", source: "coffeegeek.example", channel: "Referral" },
+  { referrer: "", source: "newsletter", channel: "Email", utm: ["newsletter", "email", "autumn-sale"] },
+  { referrer: "google.com", source: "google", channel: "Paid", utm: ["google", "cpc", "espresso-machines"] },
+];
+/** Country, region and city as Cloudflare's edge names them ("" where it gives none). */
+const PLACES = [
+  ["DE", "Berlin", "Berlin"],
+  ["DE", "Bavaria", "Munich"],
+  ["US", "California", "San Francisco"],
+  ["US", "New York", "New York"],
+  ["US", "Texas", "Austin"],
+  ["GB", "England", "London"],
+  ["FR", "Île-de-France", "Paris"],
+  ["NL", "North Holland", "Amsterdam"],
+  ["IN", "Karnataka", "Bengaluru"],
+  ["BR", "São Paulo", "São Paulo"],
+  ["JP", "Tokyo", "Tokyo"],
+  ["", "", ""],
+];
+/** Device, browser and OS with versions, as ua-parser-js reads common agents. */
+const AGENTS = [
+  ["desktop", "Chrome", "131", "Windows", "10"],
+  ["desktop", "Chrome", "131", "Mac OS", "10.15.7"],
+  ["desktop", "Safari", "18", "Mac OS", "10.15.7"],
+  ["desktop", "Firefox", "133", "Linux", ""],
+  ["desktop", "Edge", "131", "Windows", "10"],
+  ["mobile", "Mobile Safari", "18", "iOS", "18.1"],
+  ["mobile", "Chrome", "131", "Android", "14"],
+  ["tablet", "Mobile Safari", "18", "iOS", "18.1"],
+];
 const CHECKOUT = [
   ["view_item", 0.35],
   ["add_to_cart", 0.45],
@@ -622,7 +658,12 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
     const visitors = between(weekend ? 25 : 45, weekend ? 40 : 80) + (29 - d);
     for (let v = 0; v < visitors; v++) {
       const visitor = hex();
-      const [referrer, country, device] = [pick(REFERRERS), pick(COUNTRIES), pick(DEVICES)];
+      const origin = pick(ORIGINS);
+      const referrer = origin.referrer;
+      const [country, region, city] = pick(PLACES);
+      const [device, browser, browserVersion, os, osVersion] = pick(AGENTS);
+      const [utmSource, utmMedium, utmCampaign] = origin.utm ?? ["", "", ""];
+      const attribution = { source: origin.source, channel: origin.channel, utm_source: utmSource, utm_medium: utmMedium, utm_campaign: utmCampaign };
       // Today only up to now; other days over the whole day.
       let ts = day + Math.floor(rand() * Math.min(DAY - 3_600_000, d === 0 ? Math.max(60_000, now - day - 3_600_000) : DAY - 3_600_000));
       const visit = {
@@ -636,6 +677,11 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
         last_at: ts,
         pageviews: 0,
         events: 0,
+        entry_page: "",
+        exit_page: "",
+        entry_ord: 0,
+        exit_ord: 0,
+        ...attribution,
       };
       const add = (name, path, extra = {}) => {
         events.push({
@@ -653,11 +699,23 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
           revenue_amount: null,
           revenue_currency: null,
           ts,
+          ord: ts * 1024,
+          browser,
+          browser_version: browserVersion,
+          os,
+          os_version: osVersion,
+          region,
+          city,
+          ...attribution,
           ...extra,
         });
         visit.last_at = ts;
         visit.events += 1;
-        if (name === "pageview") visit.pageviews += 1;
+        if (name === "pageview") {
+          visit.pageviews += 1;
+          if (!visit.entry_page) Object.assign(visit, { entry_page: path, entry_ord: ts * 1024 });
+          Object.assign(visit, { exit_page: path, exit_ord: ts * 1024 });
+        }
         ts += between(15, 240) * 1000;
       };
       for (let p = 0, pages = rand() < 0.45 ? 1 : between(2, 5); p < pages; p++) add("pageview", p === 0 ? pick(PAGES) : pick(PAGES.slice(3)));
@@ -689,13 +747,17 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
        FROM (SELECT DISTINCT day FROM analytics_visitor_days WHERE ${mine}) d;`,
     `INSERT INTO analytics_daily_revenue (workspace_id, site_id, day, currency, amount)
        SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events
-       WHERE ${mine} AND revenue_amount IS NOT NULL GROUP BY 1, 2, 3, 4;`,
+       WHERE ${mine} AND revenue_amount IS NOT NULL AND name = 'purchase' GROUP BY 1, 2, 3, 4;`,
+    `INSERT INTO analytics_goals (workspace_id, site_id, type, value, revenue, created_at) VALUES
+       (${workspaceId}, ${siteId}, 'event', 'purchase', 0, ${today - 31 * DAY}), (${workspaceId}, ${siteId}, 'page', '/pricing', 0, ${today - 31 * DAY});`,
   );
   return out;
 }
 
 const ANALYTICS_TABLES = [
   "analytics_events",
+  "analytics_goals",
+  "analytics_shared_links",
   "analytics_visits",
   "analytics_visitor_days",
   "analytics_daily",
