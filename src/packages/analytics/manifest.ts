@@ -4,6 +4,7 @@ import { consumeAnalytics, consumeDeadLetters } from "./consumer";
 import { exportRoutes } from "./export-routes";
 import { funnelRoutes } from "./funnel-routes";
 import { goalRoutes } from "./goal-routes";
+import { analyticsAppPages, analyticsSharePages } from "./pages";
 import { reportRoutes } from "./report-routes";
 import { shareRoutes } from "./share-routes";
 import { siteRoutes } from "./site-routes";
@@ -28,6 +29,8 @@ export default definePackage({
   collectors: [{ path: "/analytics/collect", perMinute: 3000 }],
   staticRouters: [trackerRoutes],
   routers: [collectRoutes, siteRoutes, reportRoutes, funnelRoutes, goalRoutes, shareRoutes, exportRoutes],
+  pages: [analyticsAppPages, analyticsSharePages],
+  nav: [{ href: "/app/analytics", label: "Sites and stats", resource: "analytics" }],
   tags: analyticsTags,
   tables: [],
   widgets: analyticsWidgets,
