@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Unscoped } from "../../platform/tenancy";
 import type { AnalyticsEvent } from "./message";
-import { daily, dailyRevenue, events, visitorDays, visits } from "./schema";
+import { daily, dailyProperties, dailyRevenue, events, visitorDays, visits } from "./schema";
 
 /** A visit ends after 30 minutes without events. */
 export const VISIT_GAP_MS = 30 * 60_000;
@@ -87,6 +87,13 @@ const EVENT_COLUMNS = [
   "utm_content",
 ] as const;
 type Totals = { browserVisitors: number; visitors: number; visits: number; pageviews: number; events: number; bounces: number; durationMs: number };
+type Counts = Omit<Totals, "browserVisitors">;
+
+/** Rolled-up properties of the visit: where it came from (fixed by its first event). */
+export const VISIT_PROPERTIES = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
+/** Rolled-up properties of the visitor: constant for a visitor id, which hashes the IP and the user agent. */
+export const VISITOR_PROPERTIES = ["browser", "os", "device", "country", "region", "city"] as const;
+export const ROLLED_UP: readonly string[] = [...VISIT_PROPERTIES, ...VISITOR_PROPERTIES];
 type Keyed = { key: string; event: AnalyticsEvent };
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -164,9 +171,14 @@ async function readState(db: Unscoped, ordered: (Keyed & { ord: number })[]) {
     for (const visitor of [event.visitor, event.previousVisitor]) {
       if (visitor) visitorKeys.set(`${event.workspaceId}:${event.siteId}:${visitor}`, [event.workspaceId, event.siteId, visitor]);
     }
-    dayKeys.set(`${event.workspaceId}:${event.siteId}:${dayOf(event.ts)}:${event.visitor}`, [event.workspaceId, event.siteId, dayOf(event.ts), event.visitor]);
+    const day = dayOf(event.ts);
+    const start = Date.parse(`${day}T00:00:00Z`);
+    for (const visitor of [event.visitor, event.previousVisitor]) {
+      if (visitor)
+        dayKeys.set(`${event.workspaceId}:${event.siteId}:${day}:${visitor}`, [event.workspaceId, event.siteId, day, visitor, start, start + 86_400_000]);
+    }
   }
-  const [written, open, seen] = await db.batch([
+  const [written, open, seen, dayVisits] = await db.batch([
     db.rows<{ key: string }>(
       sql`SELECT event_key AS key FROM ${events} WHERE event_key IN (SELECT value FROM json_each(${JSON.stringify(ordered.map((item) => item.key))}))`,
     ),
@@ -177,13 +189,21 @@ async function readState(db: Unscoped, ordered: (Keyed & { ord: number })[]) {
     db.rows<{ key: string }>(sql`SELECT d.workspace_id || ':' || d.site_id || ':' || d.day || ':' || d.visitor AS key
           FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visitorDays} d
           WHERE d.workspace_id = ${column(0)} AND d.site_id = ${column(1)} AND d.day = ${column(2)} AND d.visitor = ${column(3)}`),
+    // The visitor's visits that day: which sources, channels and tags they were already counted under.
+    // (->> binds like ||: the parentheses keep the day apart.)
+    db.rows<Record<string, string>>(sql`SELECT v.workspace_id || ':' || v.site_id || ':' || (${column(2)}) || ':' || v.visitor AS key,
+            ${sql.raw(VISIT_PROPERTIES.map((property) => `v.${property}`).join(", "))}
+          FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visits} v
+          WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(3)} AND v.last_at >= ${column(4)} AND v.started_at < ${column(5)}`),
   ]);
+  const seenValues = new Set<string>();
+  for (const row of dayVisits) for (const property of VISIT_PROPERTIES) seenValues.add(`${row.key}:${property}:${row[property]}`);
   const openVisits = new Map<string, Visit>();
   for (const row of open) {
     const key = `${row.workspaceId}:${row.siteId}:${row.visitor}`;
     if (!openVisits.has(key) || openVisits.get(key)!.lastAt < row.lastAt) openVisits.set(key, row);
   }
-  return { done: new Set(written.map((row) => row.key)), openVisits, seenDays: new Set(seen.map((row) => row.key)) };
+  return { done: new Set(written.map((row) => row.key)), openVisits, seenDays: new Set(seen.map((row) => row.key)), seenValues };
 }
 
 /** The batch's events applied in order to the visits and day totals they change. */
@@ -193,8 +213,32 @@ class Rollup {
   private readonly newDays: unknown[][] = [];
   private readonly totals = new Map<string, Totals>();
   private readonly revenue = new Map<string, number>();
+  /** (site, day, property, value) → what it gained: the daily totals per rolled-up property. */
+  private readonly properties = new Map<string, Counts>();
 
-  constructor(private readonly state: { done: Set<string>; openVisits: Map<string, Visit>; seenDays: Set<string> }) {}
+  constructor(private readonly state: { done: Set<string>; openVisits: Map<string, Visit>; seenDays: Set<string>; seenValues: Set<string> }) {}
+
+  /** The rolled-up properties' values of an event in its visit. */
+  private valuesOf(visit: Visit, event: AnalyticsEvent): [string, string][] {
+    return [
+      ...VISIT_PROPERTIES.map((property) => [property, String(visit[camel(property) as keyof Visit])] as [string, string]),
+      ...VISITOR_PROPERTIES.map((property) => [property, String(event[camel(property) as keyof AnalyticsEvent] ?? "")] as [string, string]),
+    ];
+  }
+
+  /** Adds to every rolled-up property's day row, as to the day's totals. */
+  private addToProperties(visit: Visit, event: AnalyticsEvent, day: string, change: Partial<Counts>, only?: readonly string[]): void {
+    for (const [property, value] of this.valuesOf(visit, event)) {
+      if (only && !only.includes(property)) continue;
+      const key = `${event.workspaceId}:${event.siteId}:${day}\u0000${property}\u0000${value}`;
+      let entry = this.properties.get(key);
+      if (!entry) {
+        entry = { visitors: 0, visits: 0, pageviews: 0, events: 0, bounces: 0, durationMs: 0 };
+        this.properties.set(key, entry);
+      }
+      for (const [field, amount] of Object.entries(change) as [keyof Counts, number][]) entry[field] += amount;
+    }
+  }
 
   add({ key, event, ord }: Keyed & { ord: number }): void {
     if (this.state.done.has(key)) return;
@@ -205,7 +249,7 @@ class Rollup {
         ? event.previousVisitor
         : event.visitor;
     const visit = this.continueOrStartVisit(site, visitor, event, ord);
-    this.countDay(site, visitor, event);
+    this.countDay(site, visitor, event, visit);
     // Every event carries its visit's attribution: a filter on the source reads the events table alone.
     this.newEvents.push([
       key,
@@ -269,8 +313,10 @@ class Rollup {
       if (pageview && (!visit.entryPage || ord < visit.entryOrd)) Object.assign(visit, { entryPage: event.path, entryOrd: ord });
       if (pageview && (!visit.exitPage || ord >= visit.exitOrd)) Object.assign(visit, { exitPage: event.path, exitOrd: ord });
       const day = this.totalsOf(event, visit.day);
-      day.bounces += Number(isBounce(visit)) - Number(before.bounce);
-      day.durationMs += visit.lastAt - visit.startedAt - before.duration;
+      const change = { bounces: Number(isBounce(visit)) - Number(before.bounce), durationMs: visit.lastAt - visit.startedAt - before.duration };
+      day.bounces += change.bounces;
+      day.durationMs += change.durationMs;
+      this.addToProperties(visit, event, visit.day, change);
     } else {
       visit = {
         id: `${event.siteId}.${visitor}.${event.ts}`,
@@ -300,13 +346,14 @@ class Rollup {
       const day = this.totalsOf(event, visit.day);
       day.visits += 1;
       day.bounces += Number(isBounce(visit));
+      this.addToProperties(visit, event, visit.day, { visits: 1, bounces: Number(isBounce(visit)) });
     }
     this.touched.set(visit.id, visit);
     return visit;
   }
 
   /** The event's day: a first event of the visitor that day, a pageview, an event, revenue. */
-  private countDay(site: string, visitor: string, event: AnalyticsEvent): void {
+  private countDay(site: string, visitor: string, event: AnalyticsEvent, visit: Visit): void {
     const day = dayOf(event.ts);
     const totals = this.totalsOf(event, day);
     if (!this.state.seenDays.has(`${site}:${day}:${visitor}`)) {
@@ -314,8 +361,19 @@ class Rollup {
       this.newDays.push([event.workspaceId, event.siteId, day, visitor, event.kind]);
       totals.visitors += 1;
       if (event.kind === "browser") totals.browserVisitors += 1;
+      this.addToProperties(visit, event, day, { visitors: 1 }, VISITOR_PROPERTIES);
     }
-    totals.pageviews += event.name === "pageview" ? 1 : 0;
+    // A visitor counts once a day per source (channel, tag…): a second visit from the same one adds no visitor.
+    const fresh = VISIT_PROPERTIES.filter((property) => {
+      const key = `${site}:${day}:${visitor}:${property}:${visit[camel(property) as keyof Visit]}`;
+      if (this.state.seenValues.has(key)) return false;
+      this.state.seenValues.add(key);
+      return true;
+    });
+    if (fresh.length > 0) this.addToProperties(visit, event, day, { visitors: 1 }, fresh);
+    const pageview = event.name === "pageview" ? 1 : 0;
+    this.addToProperties(visit, event, day, { pageviews: pageview, events: 1 });
+    totals.pageviews += pageview;
     totals.events += 1;
     // Revenue that always counts (a purchase) is rolled up; revenue goals are summed from raw events.
     if (event.revenue && event.name === "purchase") {
@@ -353,6 +411,18 @@ class Rollup {
           ON CONFLICT (workspace_id, site_id, day) DO UPDATE SET
             ${sql.join(["browser_visitors", "visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`),
     ];
+    const propertyRows = [...this.properties].map(([key, t]) => {
+      const [head, property, value] = key.split("\u0000") as [string, string, string];
+      return [...keyParts(head), property, value, t.visitors, t.visits, t.pageviews, t.events, t.bounces, t.durationMs];
+    });
+    if (propertyRows.length > 0) {
+      statements.push(
+        db.rows(sql`INSERT INTO ${dailyProperties} (workspace_id, site_id, day, property, value, visitors, visits, pageviews, events, bounces, duration_ms)
+            SELECT ${columns(11)} FROM json_each(${rows(propertyRows)}) j WHERE true
+            ON CONFLICT (workspace_id, site_id, property, day, value) DO UPDATE SET
+              ${sql.join(["visitors", "visits", "pageviews", "events", "bounces", "duration_ms"].map(add), sql`, `)}`),
+      );
+    }
     if (this.newDays.length > 0) {
       statements.push(
         db.rows(

@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { type Tenant, tableAs } from "../../platform/tenancy";
 import { boundedSum, type Money, money, percent } from "../../platform/widgets";
 import { blankName, columnOf, condition, eventConditions, type Filter, type Property, VISIT_PROPERTIES } from "./filters";
-import { events, visits } from "./schema";
+import { ROLLED_UP } from "./ingest";
+import { dailyProperties, events, visits } from "./schema";
 import type { Range } from "./stats";
 
 /**
@@ -92,6 +93,18 @@ function selectedVisits({ tenant, siteId, range, filters }: Scope): SQL {
   )}`;
 }
 const VISIT_VISITOR = sql.raw(`CASE WHEN v.kind = 'server' THEN v.visitor ELSE v.day || ':' || v.visitor END`);
+
+/** An unfiltered breakdown of a rolled-up property: its day rows summed (a visitor counts once a day). */
+function rollupBreakdownStatement({ tenant, siteId, range }: Scope, property: Property, limit: number, offset: number) {
+  const dropBlank = blankName(property) === null ? sql` AND ${dailyProperties.value} <> ''` : sql``;
+  return tenant.rows<Record<string, string | number | null>>(sql`SELECT ${dailyProperties.value} AS value, sum(${dailyProperties.visitors}) AS visitors,
+      sum(${dailyProperties.visits}) AS visits, sum(${dailyProperties.pageviews}) AS pageviews, sum(${dailyProperties.events}) AS events,
+      sum(${dailyProperties.bounces}) AS bounces, NULL AS everyone
+    FROM ${dailyProperties} WHERE ${tenant.scope(dailyProperties)} AND ${dailyProperties.siteId} = ${siteId} AND ${dailyProperties.property} = ${property}
+      AND ${dailyProperties.day} >= ${range.from} AND ${dailyProperties.day} <= ${range.to}${dropBlank}
+    GROUP BY 1 HAVING sum(${dailyProperties.visitors}) > 0 OR sum(${dailyProperties.events}) > 0
+    ORDER BY visitors DESC, events DESC, value LIMIT ${limit} OFFSET ${offset}`);
+}
 
 function visitBreakdownStatement(scope: Scope, property: Property, limit: number, offset: number) {
   const column = columnOf(property, "v", "v");
@@ -206,6 +219,7 @@ export type BreakdownItem = {
  * filter, each row's conversion rate is its visitors who completed the goal over its visitors.
  */
 export function breakdownStatement(scope: Scope, property: Property, limit: number, offset: number) {
+  if (scope.filters.length === 0 && ROLLED_UP.includes(property)) return rollupBreakdownStatement(scope, property, limit, offset);
   if (visitsAnswer(scope.filters, property)) return visitBreakdownStatement(scope, property, limit, offset);
   const v = alias(visits, "v");
   const column = columnOf(property);

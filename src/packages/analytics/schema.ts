@@ -150,6 +150,31 @@ export const daily = sqliteTable(
   (table) => [primaryKey({ columns: [table.workspaceId, table.siteId, table.day] })],
 );
 
+/**
+ * Per site, UTC day, property and value: the daily totals again, for the properties breakdowns ask most —
+ * where visits came from (source, channel, referrer, UTM: the visit's) and who the visitor is (browser, OS,
+ * device, country, region, city: constant for a visitor id, which hashes the IP and user agent). Kept by the
+ * consumer in the batch that writes the events; an unfiltered breakdown of these reads a few rows a day.
+ */
+export const dailyProperties = sqliteTable(
+  "analytics_daily_properties",
+  {
+    workspaceId: integer("workspace_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    day: text("day").notNull(),
+    property: text("property").notNull(),
+    value: text("value").notNull(),
+    /** Distinct visitors that day with this value (a server visitor counts once per day here). */
+    visitors: integer("visitors").notNull().default(0),
+    visits: integer("visits").notNull().default(0),
+    pageviews: integer("pageviews").notNull().default(0),
+    events: integer("events").notNull().default(0),
+    bounces: integer("bounces").notNull().default(0),
+    durationMs: integer("duration_ms").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.siteId, table.property, table.day, table.value] })],
+);
+
 /** Per site, UTC day and currency: the revenue of `purchase` events (revenue goals are summed from raw events). */
 export const dailyRevenue = sqliteTable(
   "analytics_daily_revenue",
