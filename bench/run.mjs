@@ -473,7 +473,11 @@ async function seedAnalytics(siteId, visitors) {
   // The per-property daily rollup, as the consumer keeps it (the visit's properties, the visitor's).
   const visitProperties = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"];
   for (const property of [...visitProperties, "browser", "os", "device", "country", "region", "city"]) {
-    const ofVisit = visitProperties.includes(property) ? `v.${property}` : `(SELECT e.${property} FROM analytics_events e WHERE e.visit_id = v.id LIMIT 1)`;
+    // A visitor property is the same on all of a visit's events: read it once per visit (grouped, not per row).
+    const ofVisit = visitProperties.includes(property) ? `v.${property}` : "x.value";
+    const join = visitProperties.includes(property)
+      ? ""
+      : `JOIN (SELECT visit_id, min(${property}) AS value FROM analytics_events WHERE ${mine} GROUP BY visit_id) x ON x.visit_id = v.id`;
     await env.ANALYTICS_DB.batch([
       env.ANALYTICS_DB.prepare(
         `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visitors, pageviews, events)
@@ -483,7 +487,7 @@ async function seedAnalytics(siteId, visitors) {
       env.ANALYTICS_DB.prepare(
         `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visits, bounces, duration_ms)
          SELECT v.workspace_id, v.site_id, v.day, '${property}', coalesce(${ofVisit}, ''), count(*), sum(v.pageviews = 1 AND v.events = 1), sum(v.last_at - v.started_at)
-         FROM analytics_visits v WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY 3, 5 HAVING true
+         FROM analytics_visits v ${join} WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY 3, 5 HAVING true
          ON CONFLICT (workspace_id, site_id, property, day, value) DO UPDATE SET visits = excluded.visits, bounces = excluded.bounces, duration_ms = excluded.duration_ms`,
       ),
     ]);
@@ -590,7 +594,7 @@ for (let i = 0; i < queued; i += 100) {
           {
             workspaceId: shop.id,
             siteId: smallSite.id,
-            source: "browser",
+            kind: "browser",
             visitor: (i + j).toString(16).padStart(16, "0"),
             name: "pageview",
             path: "/",

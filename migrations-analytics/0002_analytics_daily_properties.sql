@@ -14,7 +14,7 @@ CREATE TABLE `analytics_daily_properties` (
 );
 --> statement-breakpoint
 -- The rollup of the days before it existed: events and visitors by the events' day, visits by their first day
--- (one property a statement: D1 caps compound SELECTs).
+-- (one property a statement: D1 caps compound SELECTs; a visitor property is read once per visit, grouped).
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'source', `source`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
@@ -66,36 +66,36 @@ ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SE
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'browser', `browser`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'browser', coalesce((SELECT e.`browser` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'browser', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`browser`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'os', `os`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'os', coalesce((SELECT e.`os` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'os', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`os`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'device', `device`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'device', coalesce((SELECT e.`device` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'device', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`device`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'country', `country`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'country', coalesce((SELECT e.`country` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'country', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`country`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'region', `region`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'region', coalesce((SELECT e.`region` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'region', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`region`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visitors`, `pageviews`, `events`)
 SELECT `workspace_id`, `site_id`, date(`ts` / 1000, 'unixepoch'), 'city', `city`, count(DISTINCT `visitor`), sum(`name` = 'pageview'), count(*) FROM `analytics_events` GROUP BY 1, 2, 3, 5;--> statement-breakpoint
 INSERT INTO `analytics_daily_properties` (`workspace_id`, `site_id`, `day`, `property`, `value`, `visits`, `bounces`, `duration_ms`)
-SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'city', coalesce((SELECT e.`city` FROM `analytics_events` e WHERE e.`visit_id` = v.`id` LIMIT 1), ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
-FROM `analytics_visits` v GROUP BY 1, 2, 3, 5 HAVING true
+SELECT v.`workspace_id`, v.`site_id`, v.`day`, 'city', coalesce(x.`value`, ''), count(*), sum(v.`pageviews` = 1 AND v.`events` = 1), sum(v.`last_at` - v.`started_at`)
+FROM `analytics_visits` v JOIN (SELECT `visit_id`, min(`city`) AS `value` FROM `analytics_events` GROUP BY `visit_id`) x ON x.`visit_id` = v.`id` GROUP BY 1, 2, 3, 5 HAVING true
 ON CONFLICT (`workspace_id`, `site_id`, `property`, `day`, `value`) DO UPDATE SET `visits` = excluded.`visits`, `bounces` = excluded.`bounces`, `duration_ms` = excluded.`duration_ms`;

@@ -62,6 +62,15 @@ async function get(ws: Workspace | string, path: string) {
   return res.json.data;
 }
 
+describe("bodies", () => {
+  it("refuses an oversize collector body with 413, writing nothing", async () => {
+    const { site } = await setup();
+    const big = { site: site.site_key, name: "pageview", url: "https://shop.example.com/", props: { blob: "x".repeat(200_000) } };
+    expectError(await call("POST", "/analytics/collect", { body: big, headers: { "user-agent": CHROME } }), 413, "payload_too_large");
+    expect(await eventCount(site.id)).toBe(0);
+  });
+});
+
 describe("the visitor's order", () => {
   it("counts a checkout fired in one click in the order the page fired it, however the requests arrive", async () => {
     const { ws, site } = await setup();
@@ -345,6 +354,9 @@ describe("shared links", () => {
     expect(stored!.password_hash).toMatch(/^pbkdf2-sha256\$/);
     const listed = await get(ws, `/analytics/sites/${site.id}/shared-links`);
     expect(listed).toEqual([{ ...link, token: null, url: null }]);
+    // The link through another site of the workspace: not found.
+    const otherSite = (await call("POST", "/analytics/sites", { token: ws.token, body: { domain: "blog.example.com" } })).json.data;
+    expectError(await call("DELETE", `/analytics/sites/${otherSite.id}/shared-links/${link.id}`, { token: ws.token }), 404, "not_found");
     expect((await call("DELETE", `/analytics/sites/${site.id}/shared-links/${link.id}`, { token: ws.token })).status).toBe(200);
     expectError(await call("DELETE", `/analytics/sites/${site.id}/shared-links/${link.id}`, { token: ws.token }), 404, "not_found");
     expect(await get(ws, `/analytics/sites/${site.id}/shared-links`)).toEqual([]);

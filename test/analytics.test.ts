@@ -285,11 +285,14 @@ describe("the collector", () => {
     const site = await addSite(ws);
     const ip = freshIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const batch = await Promise.all(Array.from({ length: 100 }, () => call("POST", "/analytics/collect", { body: { site: site.site_key }, ip })));
+    for (let i = 0; i < 31; i++) {
+      const batch = await Promise.all(
+        Array.from({ length: i === 30 ? 30 : 100 }, () => call("POST", "/analytics/collect", { body: { site: site.site_key }, ip })),
+      );
       statuses.push(...batch.map((res) => res.status));
     }
-    expect(statuses.filter((status) => status === 400)).toHaveLength(3000);
+    // The object counts 3,000; the isolate admits a client's first 30 of the minute on its own (a loose ceiling).
+    expect(statuses.filter((status) => status === 400)).toHaveLength(3030);
     const over = await call("POST", "/analytics/collect", { body: { site: site.site_key }, ip });
     expectError(over, 429, "rate_limited");
     expect(over.headers.get("x-ratelimit-limit")).toBe("3000");

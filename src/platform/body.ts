@@ -3,11 +3,13 @@ import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** A collector's event is small (30 short properties, a URL): anything much larger is refused before parsing. */
+export const COLLECTOR_MAX_BODY_BYTES = 64 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
  * Reads the body of POST/PUT/PATCH once, enforcing the contract's rules before any route runs:
- * over 1 MiB → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
+ * over 1 MiB (a collector's: 64 KiB) → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
  * `beaconPaths` also take JSON sent as text/plain: what navigator.sendBeacon posts, with no CORS preflight;
  * `rawPrefixes` are left alone (signed inbound webhooks verify and parse their own bytes).
  */
@@ -18,9 +20,10 @@ export function jsonBody(beaconPaths: ReadonlySet<string> = new Set(), rawPrefix
     // Signed webhooks read their own raw bytes (the signature covers them exactly).
     if (rawPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();
 
+    const limit = beaconPaths.has(c.req.path) ? COLLECTOR_MAX_BODY_BYTES : MAX_BODY_BYTES;
     const declaredLength = Number(c.req.header("content-length") ?? "0");
-    if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
-    const text = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
+    if (declaredLength > limit) throw tooLarge(limit);
+    const text = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : "";
     if (text.length === 0) {
       // An empty body is no body: the stream is spent, so hand the routes a request without one (and
       // without a Content-Type that promises JSON), whatever headers the client sent with it.
@@ -63,8 +66,8 @@ export async function rawBody(c: Context<AppEnv>, limit: number): Promise<Uint8A
   return c.req.raw.body ? readLimitedBytes(c.req.raw.body, limit) : new Uint8Array();
 }
 
-async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return new TextDecoder().decode(await readLimitedBytes(stream, MAX_BODY_BYTES));
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readLimitedBytes(stream, limit));
 }
 
 async function readLimitedBytes(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

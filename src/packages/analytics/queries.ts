@@ -123,6 +123,25 @@ export function visitStatsStatement(scope: Scope) {
       coalesce(sum(v.last_at - v.started_at), 0) AS duration_ms ${selectedVisits(scope)}`);
 }
 
+/** The one `property==value` filter the per-property rollup answers, if that is the whole question. */
+export function rolledUpFilter(filters: Filter[]): { property: string; value: string } | null {
+  const [only] = filters;
+  if (filters.length !== 1 || !only || only.op !== "==" || !ROLLED_UP.includes(only.property)) return null;
+  const blank = blankName(only.property as Property);
+  return { property: only.property, value: blank !== null && only.value === blank ? "" : only.value };
+}
+
+/** Stats of one value of a rolled-up property (source==Google, country==DE): its day rows summed. */
+export function rollupStatsStatement({ tenant, siteId, range }: Scope, filter: { property: string; value: string }) {
+  return tenant.rows<
+    Record<string, number>
+  >(sql`SELECT coalesce(sum(${dailyProperties.visitors}), 0) AS visitors, coalesce(sum(${dailyProperties.visits}), 0) AS visits,
+      coalesce(sum(${dailyProperties.pageviews}), 0) AS pageviews, coalesce(sum(${dailyProperties.events}), 0) AS events,
+      coalesce(sum(${dailyProperties.bounces}), 0) AS bounces, coalesce(sum(${dailyProperties.durationMs}), 0) AS duration_ms
+    FROM ${dailyProperties} WHERE ${tenant.scope(dailyProperties)} AND ${dailyProperties.siteId} = ${siteId} AND ${dailyProperties.property} = ${filter.property}
+      AND ${dailyProperties.day} >= ${range.from} AND ${dailyProperties.day} <= ${range.to} AND ${dailyProperties.value} = ${filter.value}`);
+}
+
 /** Totals of the selected events and of the visits they belong to. */
 export function filteredStatsStatement(scope: Scope) {
   const v = alias(visits, "v");
@@ -161,8 +180,13 @@ export function goalsStatement(scope: Scope) {
     (goal) =>
       sql`SELECT ${goal.id} AS id, count(DISTINCT CASE WHEN ${goalMatch(goal, null)} THEN who END) AS uniques, coalesce(sum(${goalMatch(goal, null)}), 0) AS total FROM sel`,
   );
+  // Only the goals' event names are read (the (site, name, ts) index finds them), not every event of the period.
+  const names = [...new Set(scope.goals.map((goal) => (goal.type === "page" ? "pageview" : goal.value)))];
   return scope.tenant.rows<{ id: number; uniques: number; total: number }>(
-    sql`WITH sel AS MATERIALIZED (SELECT ${VISITOR} AS who, e.name, e.path ${selected(scope)}) ${sql.join(columns, sql` UNION ALL `)}`,
+    sql`WITH sel AS MATERIALIZED (SELECT ${VISITOR} AS who, e.name, e.path ${selected(scope)} AND e.name IN (${sql.join(
+      names.map((name) => sql`${name}`),
+      sql`, `,
+    )})) ${sql.join(columns, sql` UNION ALL `)}`,
   );
 }
 

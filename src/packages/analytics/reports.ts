@@ -14,6 +14,8 @@ import {
   goalNamed,
   goalsStatement,
   revenueStatement,
+  rolledUpFilter,
+  rollupStatsStatement,
   visitStatsStatement,
   visitsAnswer,
 } from "./queries";
@@ -74,9 +76,10 @@ function statsQuery(tenant: Tenant, siteId: number, range: Range, filters: Filte
   const scope = { tenant, siteId, range, filters, goals };
   const rollup = filters.length === 0;
   const revenueFromRollup = rollup && !goals.some((goal) => goal.revenue);
+  const rolledUp = rolledUpFilter(filters);
   const totals: BatchItem<"sqlite">[] = rollup
     ? statsStatements(tenant, siteId, range)
-    : [visitsAnswer(filters) ? visitStatsStatement(scope) : filteredStatsStatement(scope)];
+    : [rolledUp ? rollupStatsStatement(scope, rolledUp) : visitsAnswer(filters) ? visitStatsStatement(scope) : filteredStatsStatement(scope)];
   const statements: BatchItem<"sqlite">[] = [...totals, revenueStatement(scope), goalsStatement(scope)];
   const read = (results: unknown[]): Stats => {
     const base = rollup ? buildStats(results.slice(0, 3)) : { ...buildFilteredStats((results[0] as Record<string, number>[])[0]), revenue: {} };

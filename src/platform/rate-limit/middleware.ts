@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { configOf } from "../config";
 import type { AppEnv } from "../context";
 import { ApiError, errorResponse } from "../errors";
+import type { IsolateState } from "../isolate";
 import { platformOf } from "../services";
 import { clock } from "../time";
 import { type LimitDecision, WINDOW_MS } from "./durable-object";
@@ -66,13 +67,14 @@ export function rateLimit(
     const policy: LimitPolicy = principal ? "workspace" : own ? "collector" : "ip";
     const limit = override ?? (principal ? PLAN_LIMITS[principal.workspace.plan] : (own ?? ANONYMOUS_LIMIT));
 
-    const counting = limiterFor(c)
-      .check(key, limit, at, override !== null || !principal)
-      .catch((error: unknown) => {
-        // Never an IP address in the logs: a client is named by its workspace only.
-        console.error(JSON.stringify({ level: "error", msg: "rate limiter unreachable; failing open", key: principal ? key : "ip", error: String(error) }));
-        return null;
-      });
+    // A collector's per-IP ceiling is loose: the first requests of a client in this isolate's window are
+    // admitted without asking the object, so a page view from a new visitor costs no Durable Object call.
+    const local = own && override === null ? admittedLocally(platformOf(c).isolate, key, limit, at) : null;
+    const counting = (local ? Promise.resolve(local) : limiterFor(c).check(key, limit, at, override !== null || !principal)).catch((error: unknown) => {
+      // Never an IP address in the logs: a client is named by its workspace only.
+      console.error(JSON.stringify({ level: "error", msg: "rate limiter unreachable; failing open", key: principal ? key : "ip", error: String(error) }));
+      return null;
+    });
 
     const safe = c.req.method === "GET" || c.req.method === "HEAD";
     let decision: LimitDecision | null;
@@ -94,6 +96,28 @@ export function rateLimit(
     // A route that counted a budget of its own and refused (a collector's site) keeps its headers.
     if (decision && !c.res.headers.has("RateLimit-Policy")) setHeaders(c.res, rateLimitHeaders(decision, policy, at));
   };
+}
+
+/** Requests of one client a single isolate admits to a collector each minute before counting at the object. */
+const LOCAL_COLLECTOR_ALLOWANCE = 30;
+
+/**
+ * The local part of a collector's per-IP ceiling: within its first LOCAL_COLLECTOR_ALLOWANCE requests of the
+ * window in this isolate a client is admitted here (the ceiling is then at most that much looser per isolate);
+ * after that, null — the limiter object counts.
+ */
+function admittedLocally(isolate: IsolateState, key: string, limit: number, now: number): LimitDecision | null {
+  const window = Math.floor(now / WINDOW_MS);
+  const counts = isolate.get("rate-limit.collector-clients", () => new Map<string, { window: number; count: number }>());
+  let entry = counts.get(key);
+  if (!entry || entry.window !== window) {
+    if (counts.size >= 50_000) for (const [stale, old] of counts) if (old.window !== window) counts.delete(stale);
+    entry = { window, count: 0 };
+    counts.set(key, entry);
+  }
+  entry.count += 1;
+  if (entry.count > LOCAL_COLLECTOR_ALLOWANCE) return null;
+  return { allowed: true, limit, remaining: limit - entry.count, resetAt: (window + 1) * WINDOW_MS };
 }
 
 /**
