@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
 import { createTestHarness } from "wrangler";
 import { localSecrets } from "../scripts/local-server.mjs";
+import { propertyRollupSql } from "../scripts/seed.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -470,28 +471,8 @@ async function seedAnalytics(siteId, visitors) {
        SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events WHERE ${mine} AND revenue_amount IS NOT NULL AND name = 'purchase' GROUP BY 3, 4`,
     ),
   ]);
-  // The per-property daily rollup, as the consumer keeps it (the visit's properties, the visitor's).
-  const visitProperties = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"];
-  for (const property of [...visitProperties, "browser", "os", "device", "country", "region", "city"]) {
-    // A visitor property is the same on all of a visit's events: read it once per visit (grouped, not per row).
-    const ofVisit = visitProperties.includes(property) ? `v.${property}` : "x.value";
-    const join = visitProperties.includes(property)
-      ? ""
-      : `JOIN (SELECT visit_id, min(${property}) AS value FROM analytics_events WHERE ${mine} GROUP BY visit_id) x ON x.visit_id = v.id`;
-    await env.ANALYTICS_DB.batch([
-      env.ANALYTICS_DB.prepare(
-        `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visitors, pageviews, events)
-         SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), '${property}', ${property}, count(DISTINCT visitor), sum(name = 'pageview'), count(*)
-         FROM analytics_events WHERE ${mine} GROUP BY 3, 5`,
-      ),
-      env.ANALYTICS_DB.prepare(
-        `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visits, bounces, duration_ms)
-         SELECT v.workspace_id, v.site_id, v.day, '${property}', coalesce(${ofVisit}, ''), count(*), sum(v.pageviews = 1 AND v.events = 1), sum(v.last_at - v.started_at)
-         FROM analytics_visits v ${join} WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY 3, 5 HAVING true
-         ON CONFLICT (workspace_id, site_id, property, day, value) DO UPDATE SET visits = excluded.visits, bounces = excluded.bounces, duration_ms = excluded.duration_ms`,
-      ),
-    ]);
-  }
+  // The per-property daily rollup, as the consumer keeps it.
+  for (const statement of propertyRollupSql(mine)) await env.ANALYTICS_DB.prepare(statement).run();
 }
 const smallSite = await site("small.bench.example");
 const bigSite = await site("big.bench.example");

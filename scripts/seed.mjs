@@ -748,22 +748,7 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
     `INSERT INTO analytics_daily_revenue (workspace_id, site_id, day, currency, amount)
        SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), revenue_currency, sum(revenue_amount) FROM analytics_events
        WHERE ${mine} AND revenue_amount IS NOT NULL AND name = 'purchase' GROUP BY 1, 2, 3, 4;`,
-    // The per-property daily rollup, as the consumer keeps it (the visit's properties, and the visitor's).
-    ...[...VISIT_PROPERTIES, ...VISITOR_PROPERTIES].flatMap((property) => {
-      const ofVisit = VISIT_PROPERTIES.includes(property) ? `v.${property}` : "x.value";
-      const join = VISIT_PROPERTIES.includes(property)
-        ? ""
-        : `JOIN (SELECT visit_id, min(${property}) AS value FROM analytics_events WHERE ${mine} GROUP BY visit_id) x ON x.visit_id = v.id`;
-      return [
-        `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visitors, pageviews, events)
-           SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), '${property}', ${property}, count(DISTINCT visitor), sum(name = 'pageview'), count(*)
-           FROM analytics_events WHERE ${mine} GROUP BY 3, 5;`,
-        `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visits, bounces, duration_ms)
-           SELECT v.workspace_id, v.site_id, v.day, '${property}', coalesce(${ofVisit}, ''), count(*), sum(v.pageviews = 1 AND v.events = 1), sum(v.last_at - v.started_at)
-           FROM analytics_visits v ${join} WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY 3, 5 HAVING true
-           ON CONFLICT (workspace_id, site_id, property, day, value) DO UPDATE SET visits = excluded.visits, bounces = excluded.bounces, duration_ms = excluded.duration_ms;`,
-      ];
-    }),
+    ...propertyRollupSql(mine),
     `INSERT INTO analytics_goals (workspace_id, site_id, type, value, revenue, created_at) VALUES
        (${workspaceId}, ${siteId}, 'event', 'purchase', 0, ${today - 31 * DAY}), (${workspaceId}, ${siteId}, 'page', '/pricing', 0, ${today - 31 * DAY});`,
   );
@@ -772,6 +757,29 @@ export function demoAnalyticsSql(workspaceId, siteId, now = Date.now()) {
 
 const VISIT_PROPERTIES = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"];
 const VISITOR_PROPERTIES = ["browser", "os", "device", "country", "region", "city"];
+
+/**
+ * The per-property daily rollup of rows written straight to the tables (the demo, the benchmark), as the
+ * consumer keeps it: events and visitors by the event's day, visits by their first day; a visit property is the
+ * visit's, a visitor property is read once per visit. `mine` scopes the rows (`workspace_id = … AND site_id = …`).
+ */
+export function propertyRollupSql(mine) {
+  return [...VISIT_PROPERTIES, ...VISITOR_PROPERTIES].flatMap((property) => {
+    const visitProperty = VISIT_PROPERTIES.includes(property);
+    const join = visitProperty
+      ? ""
+      : `JOIN (SELECT visit_id, min(${property}) AS value FROM analytics_events WHERE ${mine} GROUP BY visit_id) x ON x.visit_id = v.id`;
+    return [
+      `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visitors, pageviews, events)
+         SELECT workspace_id, site_id, date(ts / 1000, 'unixepoch'), '${property}', ${property}, count(DISTINCT visitor), sum(name = 'pageview'), count(*)
+         FROM analytics_events WHERE ${mine} GROUP BY 3, 5;`,
+      `INSERT INTO analytics_daily_properties (workspace_id, site_id, day, property, value, visits, bounces, duration_ms)
+         SELECT v.workspace_id, v.site_id, v.day, '${property}', coalesce(${visitProperty ? `v.${property}` : "x.value"}, ''), count(*), sum(v.pageviews = 1 AND v.events = 1), sum(v.last_at - v.started_at)
+         FROM analytics_visits v ${join} WHERE v.${mine.replaceAll(" AND ", " AND v.")} GROUP BY 3, 5 HAVING true
+         ON CONFLICT (workspace_id, site_id, property, day, value) DO UPDATE SET visits = excluded.visits, bounces = excluded.bounces, duration_ms = excluded.duration_ms;`,
+    ];
+  });
+}
 const ANALYTICS_TABLES = [
   "analytics_daily_properties",
   "analytics_events",

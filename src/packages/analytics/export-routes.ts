@@ -10,11 +10,20 @@ import { defineRoute } from "../../platform/openapi";
 import { type Tenant, tableAs } from "../../platform/tenancy";
 import { percent } from "../../platform/widgets";
 import { analyticsTenant } from "./collect";
-import { eventConditions, type Filter, type Property } from "./filters";
-import { breakdownStatement, buildBreakdownItems, buildFilteredStats, filteredStatsStatement, type Goal, goalsStatement, visitOf } from "./queries";
+import type { Filter, Property } from "./filters";
+import {
+  breakdownStatement,
+  buildBreakdownItems,
+  buildFilteredStats,
+  filteredStatsStatement,
+  type Goal,
+  goalsStatement,
+  type Scope,
+  selected,
+} from "./queries";
 import { RangeQuery, rangeOf } from "./report-routes";
 import { filtersFor, siteAndGoals } from "./reports";
-import { events, visits } from "./schema";
+import { visits } from "./schema";
 import { SiteParam, tags } from "./site-routes";
 import type { Range } from "./stats";
 
@@ -39,19 +48,11 @@ const FILES: [string, Property][] = [
 const ROWS_PER_FILE = 1000;
 
 /** Visitors, visits, pageviews and events per UTC day, with the bounce rate and duration of the visits that started that day. */
-function dailyStatement(tenant: Tenant, siteId: number, range: Range, filters: Filter[]) {
-  const e = alias(events, "e");
+function dailyStatement(scope: Scope) {
+  const { tenant } = scope;
   const v = alias(visits, "v");
-  const conditions = [
-    tenant.scope(e),
-    sql`e.site_id = ${siteId}`,
-    sql`e.ts >= ${range.fromMs}`,
-    sql`e.ts < ${range.untilMs}`,
-    ...eventConditions(filters, visitOf(tenant)),
-  ];
   return tenant.rows<Record<string, string | number>>(sql`WITH sel AS MATERIALIZED (
-      SELECT strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch') AS day, e.visit_id, e.name, e.visitor AS who
-      FROM ${tableAs(e)} WHERE ${sql.join(conditions, sql` AND `)})
+      SELECT strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch') AS day, e.visit_id, e.name, e.visitor AS who ${selected(scope)})
     SELECT day, count(DISTINCT who) AS visitors, count(DISTINCT visit_id) AS visits, coalesce(sum(name = 'pageview'), 0) AS pageviews, count(*) AS events,
       (SELECT coalesce(sum(v.pageviews = 1 AND v.events = 1), 0) FROM ${tableAs(v)} WHERE ${tenant.scope(v)} AND v.day = sel.day AND v.id IN (SELECT visit_id FROM sel)) AS bounces,
       (SELECT count(*) FROM ${tableAs(v)} WHERE ${tenant.scope(v)} AND v.day = sel.day AND v.id IN (SELECT visit_id FROM sel)) AS started,
@@ -65,7 +66,7 @@ const csv = (fields: string[], rows: unknown[][]) => strToU8(`${Papa.unparse({ f
 export async function exportZip(tenant: Tenant, siteId: number, range: Range, filters: Filter[], goals: Goal[]): Promise<Uint8Array> {
   const scope = { tenant, siteId, range, filters, goals };
   const statements: BatchItem<"sqlite">[] = [
-    dailyStatement(tenant, siteId, range, filters),
+    dailyStatement(scope),
     filteredStatsStatement(scope),
     goalsStatement(scope),
     ...FILES.map(([, property]) => breakdownStatement(scope, property, ROWS_PER_FILE, 0)),

@@ -90,10 +90,10 @@ type Totals = { browserVisitors: number; visitors: number; visits: number; pagev
 type Counts = Omit<Totals, "browserVisitors">;
 
 /** Rolled-up properties of the visit: where it came from (fixed by its first event). */
-export const VISIT_PROPERTIES = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
+export const ROLLED_UP_VISIT = ["source", "channel", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
 /** Rolled-up properties of the visitor: constant for a visitor id, which hashes the IP and the user agent. */
-export const VISITOR_PROPERTIES = ["browser", "os", "device", "country", "region", "city"] as const;
-export const ROLLED_UP: readonly string[] = [...VISIT_PROPERTIES, ...VISITOR_PROPERTIES];
+export const ROLLED_UP_VISITOR = ["browser", "os", "device", "country", "region", "city"] as const;
+export const ROLLED_UP: readonly string[] = [...ROLLED_UP_VISIT, ...ROLLED_UP_VISITOR];
 type Keyed = { key: string; event: AnalyticsEvent };
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -192,12 +192,12 @@ async function readState(db: Unscoped, ordered: (Keyed & { ord: number })[]) {
     // The visitor's visits that day: which sources, channels and tags they were already counted under.
     // (->> binds like ||: the parentheses keep the day apart.)
     db.rows<Record<string, string>>(sql`SELECT v.workspace_id || ':' || v.site_id || ':' || (${column(2)}) || ':' || v.visitor AS key,
-            ${sql.raw(VISIT_PROPERTIES.map((property) => `v.${property}`).join(", "))}
+            ${sql.raw(ROLLED_UP_VISIT.map((property) => `v.${property}`).join(", "))}
           FROM json_each(${rows([...dayKeys.values()])}) j CROSS JOIN ${visits} v
           WHERE v.workspace_id = ${column(0)} AND v.site_id = ${column(1)} AND v.visitor = ${column(3)} AND v.last_at >= ${column(4)} AND v.started_at < ${column(5)}`),
   ]);
   const seenValues = new Set<string>();
-  for (const row of dayVisits) for (const property of VISIT_PROPERTIES) seenValues.add(`${row.key}:${property}:${row[property]}`);
+  for (const row of dayVisits) for (const property of ROLLED_UP_VISIT) seenValues.add(`${row.key}:${property}:${row[property]}`);
   const openVisits = new Map<string, Visit>();
   for (const row of open) {
     const key = `${row.workspaceId}:${row.siteId}:${row.visitor}`;
@@ -221,8 +221,8 @@ class Rollup {
   /** The rolled-up properties' values of an event in its visit. */
   private valuesOf(visit: Visit, event: AnalyticsEvent): [string, string][] {
     return [
-      ...VISIT_PROPERTIES.map((property) => [property, String(visit[camel(property) as keyof Visit])] as [string, string]),
-      ...VISITOR_PROPERTIES.map((property) => [property, String(event[camel(property) as keyof AnalyticsEvent] ?? "")] as [string, string]),
+      ...ROLLED_UP_VISIT.map((property) => [property, String(visit[camel(property) as keyof Visit])] as [string, string]),
+      ...ROLLED_UP_VISITOR.map((property) => [property, String(event[camel(property) as keyof AnalyticsEvent] ?? "")] as [string, string]),
     ];
   }
 
@@ -361,10 +361,10 @@ class Rollup {
       this.newDays.push([event.workspaceId, event.siteId, day, visitor, event.kind]);
       totals.visitors += 1;
       if (event.kind === "browser") totals.browserVisitors += 1;
-      this.addToProperties(visit, event, day, { visitors: 1 }, VISITOR_PROPERTIES);
+      this.addToProperties(visit, event, day, { visitors: 1 }, ROLLED_UP_VISITOR);
     }
     // A visitor counts once a day per source (channel, tag…): a second visit from the same one adds no visitor.
-    const fresh = VISIT_PROPERTIES.filter((property) => {
+    const fresh = ROLLED_UP_VISIT.filter((property) => {
       const key = `${site}:${day}:${visitor}:${property}:${visit[camel(property) as keyof Visit]}`;
       if (this.state.seenValues.has(key)) return false;
       this.state.seenValues.add(key);

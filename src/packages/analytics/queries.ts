@@ -31,7 +31,7 @@ export function revenueMatch(goals: Goal[], x = "e"): SQL {
   return sql`(${sql.join(counted, sql` OR `)})`;
 }
 
-type Scope = { tenant: Tenant; siteId: number; range: Range; filters: Filter[]; goals: Goal[] };
+export type Scope = { tenant: Tenant; siteId: number; range: Range; filters: Filter[]; goals: Goal[] };
 
 /** The goal a `goal==` filter names, by its value. */
 export function goalNamed(goals: Goal[], value: string): Goal | undefined {
@@ -39,7 +39,7 @@ export function goalNamed(goals: Goal[], value: string): Goal | undefined {
 }
 
 /** FROM and WHERE of the selected events: the site, the range, the filters (goal filters as visitor sets). */
-function selected({ tenant, siteId, range, filters, goals }: Scope, options: { skipGoal?: boolean; join?: boolean } = {}): SQL {
+export function selected({ tenant, siteId, range, filters, goals }: Scope, options: { join?: boolean } = {}): SQL {
   const e = alias(events, "e");
   const v = alias(visits, "v");
   const conditions = [
@@ -49,7 +49,7 @@ function selected({ tenant, siteId, range, filters, goals }: Scope, options: { s
     sql`e.ts < ${range.untilMs}`,
     ...eventConditions(filters, visitOf(tenant)),
   ];
-  if (!options.skipGoal) conditions.push(...goalConditions({ tenant, siteId, range, filters, goals }));
+  conditions.push(...goalConditions({ tenant, siteId, range, filters, goals }));
   const join = options.join ? sql` JOIN ${tableAs(v)} ON v.id = e.visit_id AND ${tenant.scope(v)}` : sql``;
   return sql`FROM ${tableAs(e)}${join} WHERE ${sql.join(conditions, sql` AND `)}`;
 }
