@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { alias } from "drizzle-orm/sqlite-core";
 import { strToU8, zipSync } from "fflate";
 import Papa from "papaparse";
 import { access } from "../../platform/auth/permissions";
 import { newRouter } from "../../platform/http/router";
 import { defineRoute } from "../../platform/openapi";
-import { type Tenant, tableAs } from "../../platform/tenancy";
+import type { Tenant } from "../../platform/tenancy";
 import { percent } from "../../platform/widgets";
 import { analyticsTenant } from "./collect";
 import type { Filter, Property } from "./filters";
@@ -20,10 +19,10 @@ import {
   goalsStatement,
   type Scope,
   selected,
+  visitsOfSelected,
 } from "./queries";
 import { RangeQuery, rangeOf } from "./report-routes";
 import { filtersFor, siteAndGoals } from "./reports";
-import { visits } from "./schema";
 import { SiteParam, tags } from "./site-routes";
 import type { Range } from "./stats";
 
@@ -50,14 +49,15 @@ const ROWS_PER_FILE = 1000;
 /** Visitors, visits, pageviews and events per UTC day, with the bounce rate and duration of the visits that started that day. */
 function dailyStatement(scope: Scope) {
   const { tenant } = scope;
-  const v = alias(visits, "v");
   return tenant.rows<Record<string, string | number>>(sql`WITH sel AS MATERIALIZED (
-      SELECT strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch') AS day, e.visit_id, e.name, e.visitor AS who ${selected(scope)})
-    SELECT day, count(DISTINCT who) AS visitors, count(DISTINCT visit_id) AS visits, coalesce(sum(name = 'pageview'), 0) AS pageviews, count(*) AS events,
-      (SELECT coalesce(sum(v.pageviews = 1 AND v.events = 1), 0) FROM ${tableAs(v)} WHERE ${tenant.scope(v)} AND v.day = sel.day AND v.id IN (SELECT visit_id FROM sel)) AS bounces,
-      (SELECT count(*) FROM ${tableAs(v)} WHERE ${tenant.scope(v)} AND v.day = sel.day AND v.id IN (SELECT visit_id FROM sel)) AS started,
-      (SELECT coalesce(sum(v.last_at - v.started_at), 0) FROM ${tableAs(v)} WHERE ${tenant.scope(v)} AND v.day = sel.day AND v.id IN (SELECT visit_id FROM sel)) AS duration_ms
-    FROM sel GROUP BY day ORDER BY day`);
+      SELECT strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch') AS day, e.visit_id, e.name, e.visitor AS who ${selected(scope)}),
+    started AS MATERIALIZED (SELECT v.day AS day, coalesce(sum(v.pageviews = 1 AND v.events = 1), 0) AS bounces, count(*) AS started,
+        coalesce(sum(v.last_at - v.started_at), 0) AS duration_ms
+      FROM ${visitsOfSelected(tenant, sql`SELECT DISTINCT visit_id FROM sel`)} GROUP BY v.day),
+    daily AS (SELECT day, count(DISTINCT who) AS visitors, count(DISTINCT visit_id) AS visits, coalesce(sum(name = 'pageview'), 0) AS pageviews, count(*) AS events
+      FROM sel GROUP BY day)
+    SELECT daily.*, coalesce(started.bounces, 0) AS bounces, coalesce(started.started, 0) AS started, coalesce(started.duration_ms, 0) AS duration_ms
+    FROM daily LEFT JOIN started ON started.day = daily.day ORDER BY daily.day`);
 }
 
 const csv = (fields: string[], rows: unknown[][]) => strToU8(`${Papa.unparse({ fields, data: rows }, { escapeFormulae: true, newline: "\r\n" })}\r\n`);

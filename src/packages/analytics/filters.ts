@@ -105,7 +105,9 @@ export function condition(column: SQL, filter: Pick<Filter, "op" | "value">, pro
   const wildcard = (property === "page" || property === "entry_page" || property === "exit_page") && value.includes("*");
   if (filter.op === "~=") return sql`instr(lower(coalesce(${column}, '')), ${value.toLowerCase()}) > 0`;
   const equal = wildcard ? sql`${column} GLOB ${glob(value)}` : sql`coalesce(${column}, '') = ${value}`;
-  return filter.op === "==" ? equal : sql`NOT (${equal})`;
+  // A plain equality on a non-empty value means the same (NULL never equals it) and, unwrapped, can use an index.
+  if (filter.op === "==") return !wildcard && value !== "" ? sql`${column} = ${value}` : equal;
+  return sql`NOT (${equal})`;
 }
 
 /**

@@ -68,6 +68,8 @@ export const events = sqliteTable(
   (table) => [
     index("analytics_events_site_ts_idx").on(table.workspaceId, table.siteId, table.ts),
     index("analytics_events_site_name_ts_idx").on(table.workspaceId, table.siteId, table.name, table.ts),
+    // A page filter (pageviews of one path) reads only that path's rows.
+    index("analytics_events_site_name_path_ts_idx").on(table.workspaceId, table.siteId, table.name, table.path, table.ts),
     index("analytics_events_site_visitor_ord_idx").on(table.workspaceId, table.siteId, table.visitor, table.name, table.ord),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `analytics_events_site_name_path_ts_idx` ON `analytics_events` (`workspace_id`,`site_id`,`name`,`path`,`ts`);
