@@ -222,7 +222,8 @@ describe("Stripe", () => {
     expect(text((await open(`/i/${token}`)).body)).toContain("Pay $1,680.00");
 
     // Pay → the SDK asks the stand-in for a session (it checks the request) → 303 to its page.
-    const pay = await open(`/i/${token}/checkout`, { method: "POST", headers: { origin: "http://127.0.0.1:8787" } });
+    // As a browser posts the page's own form: the page sends no Referer, so Origin is null and Sec-Fetch-Site says same-origin.
+    const pay = await open(`/i/${token}/checkout`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "same-origin" } });
     expect(pay.status).toBe(303);
     const redirect = new URL(pay.headers.get("location")!);
     expect(Object.fromEntries(redirect.searchParams)).toMatchObject({
@@ -233,6 +234,7 @@ describe("Stripe", () => {
       email: "ap@initech.example",
     });
     expect((await open(`/i/${token}/checkout`, { method: "POST", headers: { origin: "https://evil.example" } })).status).toBe(404);
+    expect((await open(`/i/${token}/checkout`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "cross-site" } })).status).toBe(404);
 
     const session = {
       id: "cs_test_1",

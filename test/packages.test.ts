@@ -32,6 +32,9 @@ describe("the package catalogue", () => {
       ["taskly", 1, true],
       ["recruitment", "add-on", true],
       ["timesheets", "add-on", true],
+      ["products", "add-on", true],
+      ["quotes", "add-on", true],
+      ["expenses", "add-on", true],
       ["analytics", "add-on", true],
       ["assistant", "add-on", true],
       ["chatbot", "add-on", true],
@@ -44,6 +47,8 @@ describe("the package catalogue", () => {
     expect(byName.hrm).toMatchObject({ depends_on: [], dependents: ["recruitment", "timesheets", "hrm-pro"], resources: ["employees"] });
     expect(byName.timesheets).toMatchObject({ depends_on: ["taskly", "hrm"], dependents: [], resources: ["time-entries"] });
     expect(byName["project-management-pro"]).toMatchObject({ depends_on: ["taskly"], resources: [] });
+    expect(byName.account).toMatchObject({ dependents: expect.arrayContaining(["products", "quotes", "expenses"]) });
+    expect(byName.quotes).toMatchObject({ depends_on: ["sales", "account"], resources: ["quotes"] });
     // Any authenticated caller may read it; only admins switch.
     const viewer = await userWithRole(ws, "viewer");
     expect((await call("GET", "/packages", { token: viewer })).status).toBe(200);
@@ -140,7 +145,13 @@ describe("the graph is checked when the worker starts", () => {
     expect(() => new PackageRegistry([a, a])).toThrow(/listed twice/);
     const owner = definePackage({ ...base, name: "owner", tier: 1, dependsOn: [], scopes: ["things"] });
     const stranger = definePackage({ ...base, name: "stranger", tier: "add-on", dependsOn: [], extends: [{ resource: "things", computed: {}, output: {} }] });
-    expect(() => new PackageRegistry([owner, stranger])).toThrow(/extends things without depending on owner/);
+    expect(() => new PackageRegistry([owner, stranger])).toThrow(/extends things without declaring owner/);
+    // A link (optionalDependsOn) lets a package add to the resource while both are on, as products does to quotes.
+    const linked = definePackage({ ...stranger, optionalDependsOn: ["owner"] });
+    expect(() => new PackageRegistry([owner, linked])).not.toThrow();
+    // Input fields are resolved for single writes only: a resource with batch routes cannot have them.
+    const reader = definePackage({ ...base, name: "reader", tier: "add-on", dependsOn: ["sales"], extends: [{ resource: "contacts", uses: () => false }] });
+    expect(() => new PackageRegistry([...packages, reader])).toThrow(/reads the input of contacts, which has batch routes/);
   });
 
   it("refuses a link to a package the manifest does not declare, and accepts it once declared (optionally)", () => {

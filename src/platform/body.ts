@@ -11,14 +11,20 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
  * Reads the body of POST/PUT/PATCH once, enforcing the contract's rules before any route runs:
  * over 1 MiB (a collector's: 64 KiB) → 413, a body that is not JSON by Content-Type → 415, unparsable JSON → invalid_json.
  * `beaconPaths` also take JSON sent as text/plain: what navigator.sendBeacon posts, with no CORS preflight;
- * `rawPrefixes` are left alone (signed inbound webhooks verify and parse their own bytes).
+ * `rawPrefixes` are left alone (signed inbound webhooks verify and parse their own bytes), and so are `uploads`
+ * (a file's bytes, which its route reads with `rawBody` under its own limit).
  */
-export function jsonBody(beaconPaths: ReadonlySet<string> = new Set(), rawPrefixes: readonly string[] = []): MiddlewareHandler<AppEnv> {
+export function jsonBody(
+  beaconPaths: ReadonlySet<string> = new Set(),
+  rawPrefixes: readonly string[] = [],
+  uploads: readonly { method: string; path: RegExp }[] = [],
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method !== "POST" && method !== "PUT" && method !== "PATCH") return next();
-    // Signed webhooks read their own raw bytes (the signature covers them exactly).
+    // Signed webhooks read their own raw bytes (the signature covers them exactly); an upload is a file.
     if (rawPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();
+    if (uploads.some((upload) => upload.method === method && upload.path.test(c.req.path))) return next();
 
     const limit = beaconPaths.has(c.req.path) ? COLLECTOR_MAX_BODY_BYTES : MAX_BODY_BYTES;
     const declaredLength = Number(c.req.header("content-length") ?? "0");

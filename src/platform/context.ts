@@ -41,6 +41,8 @@ export interface Env {
   WEBHOOKS_QUEUE: Queue<{ deliveryId: number; shard?: string }>;
   /** Cloudflare Email Service: every outgoing message (simulated by `wrangler dev`: written out, not sent). */
   EMAIL: SendEmail;
+  /** Files (expense receipts), keyed `w/{workspace_id}/…`: never listed across workspaces. */
+  FILES: R2Bucket;
   /** The mail outbox's queue (see platform/mail). */
   MAIL_QUEUE: Queue<{ id: number; workspaceId: number; shard: string }>;
   /** The address every message is sent from (its domain onboarded to Email Service in production). */

@@ -130,7 +130,9 @@ function apiRouter(platform: Platform, manifests: PackageManifest[], options: Pl
   const collectors = new Map(manifests.flatMap((manifest) => (manifest.collectors ?? []).map(({ path, perMinute }) => [`/api/v1${path}`, perMinute] as const)));
   const inbound = manifests.flatMap((manifest) => (manifest.inbound ?? []).map((prefix) => `/api/v1${prefix}`));
   api.use("*", rateLimit(options.limiter ?? ((c) => durableLimiter(c.env.RATE_LIMITER, isolate)), collectors, inbound));
-  api.use("*", jsonBody(new Set(collectors.keys()), inbound));
+  // File uploads (a receipt's bytes) are read by their route, counted like any request.
+  const uploads = manifests.flatMap((manifest) => manifest.uploads ?? []);
+  api.use("*", jsonBody(new Set(collectors.keys()), inbound, uploads));
   api.use("*", d1Session);
   api.use("*", conditionalGet);
   for (const manifest of manifests) {

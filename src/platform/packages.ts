@@ -19,13 +19,23 @@ export type Tier = "core" | 1 | 2 | "add-on";
 /** An event a package fires: its payload is documented in the OpenAPI `webhooks` section. */
 export type EventDeclaration = { description: string; data: z.ZodType; previous?: z.ZodType };
 
-/** Read-only fields one package adds to another's resource, read in the same statement (while it is enabled). */
+/**
+ * What one package adds to another's resource while it is enabled: read-only fields, read in the same
+ * statement, and the meaning of input fields the resource accepts on its behalf (a line's `product_id`).
+ */
 export type ResourceExtension = {
   resource: string;
   /** Row property → SQL over the resource's row (a correlated subquery). */
-  computed: Record<string, SQL>;
+  computed?: Record<string, SQL>;
   /** Output field → how to read it from the row. */
-  output: Record<string, (row: Record<string, unknown>) => unknown>;
+  output?: Record<string, (row: Record<string, unknown>) => unknown>;
+  /** Whether a create or update body uses the fields this package gives meaning to: refused (403 package_disabled) while it is off. */
+  uses?: (input: Record<string, unknown>) => boolean;
+  /**
+   * Resolves what those fields name before the write, in one read (the products a line names fill in its
+   * description, price and tax). Single writes only: the registry refuses it on a resource with batch routes.
+   */
+  prepare?: (input: Record<string, unknown>, tenant: Tenant) => Promise<Record<string, unknown>>;
 };
 
 /**
@@ -84,6 +94,8 @@ export type PackageManifest = {
    * webhooks): the platform neither parses their body nor counts them; they do both themselves.
    */
   inbound?: string[];
+  /** Routes whose body is a file (its bytes, any Content-Type), read by the route with rawBody under its own limit. */
+  uploads?: { method: "PUT" | "POST"; path: RegExp }[];
   /**
    * Public, static responses (the analytics tracker script): registered before authentication and the
    * rate limiter, so they are never counted, like a static asset.
@@ -196,8 +208,12 @@ export class PackageRegistry {
     for (const extension of manifest.extends ?? []) {
       const owner = this.resourceOwners.get(extension.resource);
       if (!owner) throw new Error(`package ${manifest.name} extends unknown resource ${extension.resource}`);
-      if (!this.ordered([manifest.name]).includes(owner))
-        throw new Error(`package ${manifest.name} extends ${extension.resource} without depending on ${owner}`);
+      // It needs the owner on, or links to it (optionalDependsOn): then it adds to the resource while both are on.
+      if (!this.ordered([manifest.name]).includes(owner) && !manifest.optionalDependsOn?.includes(owner))
+        throw new Error(`package ${manifest.name} extends ${extension.resource} without declaring ${owner}`);
+      const served = this.definitions().find(({ definition }) => definition.name === extension.resource)?.definition;
+      if ((extension.prepare || extension.uses) && served?.routes?.batch !== false)
+        throw new Error(`package ${manifest.name} reads the input of ${extension.resource}, which has batch routes (only single writes are prepared)`);
     }
     for (const widget of manifest.widgets ?? [])
       for (const resource of widget.reads) refuse(`has a widget reading ${resource}`, this.resourceOwners.get(resource));

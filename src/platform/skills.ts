@@ -85,6 +85,11 @@ export type MetricSkill = {
   pick?: { widget: string; words?: string[] };
   /** A value as of now (outstanding, headcount): the period does not change it. */
   now?: boolean;
+  /**
+   * Its phrases name this metric even where a resource's records seem to answer: "top products by revenue"
+   * is the widget's ranking, not products sorted by a field (a product has no revenue of its own).
+   */
+  ownsPhrases?: boolean;
   /** Default period when the message names none (default 30d). */
   defaultPeriod?: "7d" | "30d" | "90d" | "12mo" | "mtd" | "ytd";
 };

@@ -1,6 +1,7 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import { currencyFormatter, formatMoney } from "../../platform/format";
 import type { InvoiceView } from "./invoice-view";
+import type { StoredLine } from "./schema";
 
 // A4 in points, and the page's margins.
 const WIDTH = 595.28;
@@ -97,45 +98,91 @@ function tableHeader(pages: Pages): void {
   pages.y -= 14;
 }
 
+/** What a customer's document (an invoice, a quote) shows: the PDF draws exactly this. */
+export type DocumentView = {
+  /** "Invoice", "Quote". */
+  title: string;
+  number: string;
+  statusLabel: string;
+  workspaceName: string;
+  billTo: string[];
+  /** Right of "Bill to": ["Issued", "2026-11-01"], ["Due", …] or ["Valid until", …]. */
+  dates: [string, string][];
+  currency: string;
+  items: StoredLine[];
+  /** Below the lines: label, amount, bold. */
+  totals: [string, number, boolean][];
+  notes: string | null;
+  publicUrl: string | null;
+};
+
+/** The invoice as its customer's document. */
+export function invoiceDocument(invoice: InvoiceView): DocumentView {
+  return {
+    title: "Invoice",
+    number: invoice.number,
+    statusLabel: invoice.statusLabel,
+    workspaceName: invoice.workspaceName,
+    billTo: invoice.billTo,
+    dates: [
+      ["Issued", invoice.issueDate],
+      ["Due", invoice.dueDate ?? "On receipt"],
+    ],
+    currency: invoice.currency,
+    items: invoice.items,
+    totals: [
+      ["Subtotal", invoice.subtotal, false],
+      ["Tax", invoice.taxTotal, false],
+      ["Total", invoice.total, true],
+      ["Paid", invoice.amountPaid, false],
+      ["Balance due", invoice.amountDue, true],
+    ],
+    notes: invoice.notes,
+    publicUrl: invoice.publicUrl,
+  };
+}
+
 /** The invoice as an A4 PDF: the same numbers as the API, amounts in the invoice's currency. */
-export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
+export function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
+  return documentPdf(invoiceDocument(invoice));
+}
+
+/** A customer's document as an A4 PDF: the same numbers as the API, amounts in its currency. */
+export async function documentPdf(document: DocumentView): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`Invoice ${invoice.number}`);
-  pdf.setAuthor(printable(invoice.workspaceName));
+  pdf.setTitle(`${document.title} ${document.number}`);
+  pdf.setAuthor(printable(document.workspaceName));
   pdf.setCreator("Business Platform");
   const fonts = { regular: await pdf.embedFont(StandardFonts.Helvetica), bold: await pdf.embedFont(StandardFonts.HelveticaBold) };
   const pages = new Pages(pdf, fonts);
   const right = WIDTH - MARGIN;
-  const money = moneyIn(invoice.currency);
+  const money = moneyIn(document.currency);
 
-  pages.text(invoice.workspaceName, MARGIN, { size: 18, bold: true });
-  pages.text(`Invoice ${invoice.number}`, right, { size: 14, bold: true, right: true });
+  pages.text(document.workspaceName, MARGIN, { size: 18, bold: true });
+  pages.text(`${document.title} ${document.number}`, right, { size: 14, bold: true, right: true });
   pages.y -= 18;
-  pages.text(invoice.statusLabel, right, { size: 10, color: MUTED, right: true });
+  pages.text(document.statusLabel, right, { size: 10, color: MUTED, right: true });
   pages.y -= 30;
 
   // Bill to on the left, the dates on the right.
   const top = pages.y;
   pages.text("Bill to", MARGIN, { size: 9, bold: true, color: MUTED });
   pages.y -= 14;
-  for (const line of invoice.billTo) {
+  for (const line of document.billTo) {
     pages.text(line, MARGIN);
     pages.y -= 13;
   }
   const afterBillTo = pages.y;
   pages.y = top;
-  for (const [label, value] of [
-    ["Issued", invoice.issueDate],
-    ["Due", invoice.dueDate ?? "On receipt"],
-  ]) {
-    pages.text(label!, 400, { size: 9, color: MUTED });
-    pages.text(value!, right, { right: true });
+  for (const [label, value] of document.dates) {
+    pages.text(label, 400, { size: 9, color: MUTED });
+    pages.text(value, right, { right: true });
     pages.y -= 14;
   }
   pages.y = Math.min(afterBillTo, pages.y) - 20;
 
   tableHeader(pages);
-  for (const item of invoice.items) {
+  for (const item of document.items) {
     const lines = wrap(item.description, fonts.regular, 10, DESCRIPTION_WIDTH);
     pages.room(lines.length * 13 + 6, () => tableHeader(pages));
     pages.text(lines[0]!, COLUMNS.description);
@@ -153,13 +200,7 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
   pages.rule();
   pages.y -= 18;
 
-  const totals: [string, number, boolean][] = [
-    ["Subtotal", invoice.subtotal, false],
-    ["Tax", invoice.taxTotal, false],
-    ["Total", invoice.total, true],
-    ["Paid", invoice.amountPaid, false],
-    ["Balance due", invoice.amountDue, true],
-  ];
+  const totals = document.totals;
   pages.room(totals.length * 16 + 10);
   for (const [label, amount, bold] of totals) {
     pages.text(label, 400, { bold, color: bold ? INK : MUTED });
@@ -167,8 +208,8 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
     pages.y -= 16;
   }
 
-  if (invoice.notes) {
-    const lines = wrap(invoice.notes, fonts.regular, 10, WIDTH - 2 * MARGIN);
+  if (document.notes) {
+    const lines = wrap(document.notes, fonts.regular, 10, WIDTH - 2 * MARGIN);
     pages.y -= 10;
     pages.room(lines.length * 13 + 14);
     pages.text("Notes", MARGIN, { size: 9, bold: true, color: MUTED });
@@ -182,7 +223,7 @@ export async function invoicePdf(invoice: InvoiceView): Promise<Uint8Array> {
 
   const all = pdf.getPages();
   all.forEach((page, index) => {
-    const footer = `${invoice.number} · page ${index + 1} of ${all.length}${invoice.publicUrl ? ` · ${invoice.publicUrl}` : ""}`;
+    const footer = `${document.number} · page ${index + 1} of ${all.length}${document.publicUrl ? ` · ${document.publicUrl}` : ""}`;
     page.drawText(printable(footer), { x: MARGIN, y: MARGIN - 20, size: 8, font: fonts.regular, color: MUTED });
   });
   return pdf.save({ useObjectStreams: false });

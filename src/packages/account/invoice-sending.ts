@@ -16,7 +16,7 @@ import { rowJson } from "../../platform/resource/row-json";
 import { readBack } from "../../platform/resource/writes";
 import { directoryOf, tenantOf } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
-import { invoicePdf } from "./invoice-pdf";
+import { invoicePdf } from "./document-pdf";
 import { invoiceView, loadInvoice } from "./invoice-view";
 import { Invoice, invoiceResource, SENDABLE, toInvoice, transitionError } from "./invoices";
 import { customers, type InvoiceStatus, invoices } from "./schema";

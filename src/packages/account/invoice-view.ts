@@ -43,19 +43,23 @@ function statusLabel(invoice: InvoiceRow, overdue: boolean): string {
   return words(invoice.status).replace(/^./, (first) => first.toUpperCase());
 }
 
+/** A customer's billing name and address, one line each (empty without a customer). */
+export function billToOf(customer: CustomerRow | undefined): string[] {
+  if (!customer) return [];
+  return [
+    customer.billingName ?? customer.name,
+    customer.billingAddressLine1,
+    customer.billingAddressLine2,
+    [customer.billingPostalCode, customer.billingCity, customer.billingState].filter(Boolean).join(" "),
+    customer.billingCountry,
+    customer.taxId ? `Tax ID ${customer.taxId}` : null,
+  ].filter((line): line is string => Boolean(line));
+}
+
 export function invoiceView(invoice: InvoiceRow, customer: CustomerRow | undefined, workspaceName: string, now = Date.now()): InvoiceView {
   const open = invoice.status === "sent" || invoice.status === "partially_paid";
   const overdue = open && invoice.dueDate !== null && invoice.dueDate < today(now);
-  const address = customer
-    ? [
-        customer.billingName ?? customer.name,
-        customer.billingAddressLine1,
-        customer.billingAddressLine2,
-        [customer.billingPostalCode, customer.billingCity, customer.billingState].filter(Boolean).join(" "),
-        customer.billingCountry,
-        customer.taxId ? `Tax ID ${customer.taxId}` : null,
-      ].filter((line): line is string => Boolean(line))
-    : [];
+  const address = billToOf(customer);
   return {
     id: invoice.id,
     number: invoice.number,

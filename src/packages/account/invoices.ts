@@ -14,7 +14,7 @@ import { qualified, sameWorkspace, tenantOf } from "../../platform/tenancy";
 import { clock, isoTimestamp, today } from "../../platform/time";
 import { toMajorUnits } from "../../platform/web/form-body";
 import { InvoicePanel } from "./invoice-panel";
-import { computeInvoice } from "./money";
+import { LineItems, totalsOf } from "./lines";
 import { customers, INVOICE_STATUSES, type InvoiceStatus, invoiceCounters, invoices, invoicingSettings } from "./schema";
 
 /** An invoice's latest e-mail (queued → sent, or failed after its retries), as `invoice.delivery` shows it. */
@@ -34,6 +34,7 @@ const deliverySql = sql`(SELECT json_object('status', ${q(mailMessages.status)},
 
 const Line = z
   .object({
+    product_id: z.number().int().optional().openapi({ description: "The catalogue product the line was made from, when it named one" }),
     description: z.string(),
     quantity: z.number(),
     unit_amount: z.number().int(),
@@ -78,21 +79,12 @@ export const invoiceEvents = {
   "invoice.viewed": { description: "The customer opened the invoice's public page for the first time", data: Invoice },
 } satisfies Record<string, EventDeclaration>;
 
-const decimals = (places: number) => (value: number) => Math.abs(Math.round(value * 10 ** places) - value * 10 ** places) < 1e-6;
-
-const LineInput = z.strictObject({
-  description: z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters"),
-  quantity: z.number().gt(0, "must be greater than 0").max(1_000_000, "is too large").refine(decimals(4), "may have at most 4 decimals"),
-  unit_amount: fields.amount(),
-  tax_rate: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").refine(decimals(4), "may have at most 4 decimals").optional(),
-});
-
 const writable = {
   customer_id: fields.id(),
   currency: fields.currency(),
   issue_date: fields.date(),
   due_date: fields.date().nullable(),
-  items: z.array(LineInput).min(1, "must have at least one line").max(100, "must have at most 100 lines"),
+  items: LineItems,
   notes: fields.text(2000).nullable(),
 };
 const CreateInvoice = z.strictObject(writable).partial().required({ customer_id: true, items: true }).openapi("CreateInvoice");
@@ -126,11 +118,6 @@ export function toInvoice(row: InvoiceRow): z.infer<typeof Invoice> {
     updated_at: isoTimestamp(row.updatedAt),
   };
 }
-
-const totalsOf = (items: z.infer<typeof LineInput>[]) => {
-  const computed = computeInvoice(items);
-  return { items: computed.lines, subtotal: computed.subtotal, taxTotal: computed.taxTotal, total: computed.total };
-};
 
 const outstanding = (now: number) => and(inArray(invoices.status, ["sent", "partially_paid"]), isNotNull(invoices.dueDate), lt(invoices.dueDate, today(now)))!;
 

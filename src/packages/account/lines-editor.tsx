@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../platform/context";
 import { formatMoney, minorDigits } from "../../platform/format";
+import type { AnyResource } from "../../platform/resource/definition";
 import { type ApiRecord, Input } from "../../platform/web/components";
 import { formFields, labelOf } from "../../platform/web/fields";
 import { bodyFromForm, formText, toMajorUnits, toMinorUnits } from "../../platform/web/form-body";
@@ -14,37 +15,53 @@ const LINE_FIELDS = ["description", "quantity", "unit_amount", "tax_rate"] as co
 /** Blank rows offered after the lines, so lines can be added without JavaScript (blank rows are ignored). */
 const SPARE_ROWS = 2;
 
+/** How a document with lines (an invoice, a quote) is edited: its resource, and while its lines may change. */
+export type LinesEditor = {
+  resource: AnyResource;
+  /** Whether the record's lines may still change (an invoice's while a draft). */
+  editable: (record: ApiRecord) => boolean;
+  /** Said above locked lines. */
+  lockedHint: string;
+};
+
 /**
- * The invoice editor: the header fields, line rows (description, quantity, unit price in major units, tax
- * rate) with their amounts and totals, and notes. Lines post as `items[0][description]`, …; app.js adds and
- * removes rows and keeps the totals current, and without it spare rows are there to fill in. The API
- * computes the amounts; the page's totals are a preview.
+ * The editor of a document with lines (invoices; quotes reuse it): the header fields, line rows
+ * (description, quantity, unit price in major units, tax rate) with their amounts and totals, and notes.
+ * Lines post as `items[0][description]`, …; app.js adds and removes rows and keeps the totals current, and
+ * without it spare rows are there to fill in. The API computes the amounts; the page's totals are a preview.
  */
-export const invoiceEditorPages = new Hono<AppEnv>();
+export function linesEditorPages(editor: LinesEditor): Hono<AppEnv> {
+  const base = `/app/${editor.resource.name}`;
+  const ctxOf = (c: Context<AppEnv>, session: Parameters<Parameters<typeof signedIn>[0]>[1]) => pageContext(c, session, editor.resource);
+  return new Hono<AppEnv>()
+    .get(
+      `${base}/new`,
+      signedIn((c, session) => editorPage(editor, ctxOf(c, session), { initial: c.req.query() })),
+    )
+    .post(
+      base,
+      posted((c, session, form) => save(editor, ctxOf(c, session), form)),
+    )
+    .get(
+      `${base}/:id{[0-9]{1,16}}/edit`,
+      signedIn(async (c, session) => {
+        const ctx = ctxOf(c, session);
+        const found = await api(ctx, "GET", `/${editor.resource.name}/${param(c, "id")}`);
+        if (!found.ok) return refusalPage(c, session, found.error, found.status, base);
+        return editorPage(editor, ctx, { record: found.data });
+      }),
+    )
+    .post(
+      `${base}/:id{[0-9]{1,16}}`,
+      posted((c, session, form) => save(editor, ctxOf(c, session), form, Number(param(c, "id")))),
+    );
+}
 
-const ctxOf = (c: Context<AppEnv>, session: Parameters<Parameters<typeof signedIn>[0]>[1]) => pageContext(c, session, invoiceResource);
-
-invoiceEditorPages.get(
-  "/app/invoices/new",
-  signedIn((c, session) => editorPage(ctxOf(c, session), { initial: c.req.query() })),
-);
-invoiceEditorPages.post(
-  "/app/invoices",
-  posted((c, session, form) => save(ctxOf(c, session), form)),
-);
-invoiceEditorPages.get(
-  "/app/invoices/:id{[0-9]{1,16}}/edit",
-  signedIn(async (c, session) => {
-    const ctx = ctxOf(c, session);
-    const found = await api(ctx, "GET", `/invoices/${param(c, "id")}`);
-    if (!found.ok) return refusalPage(c, session, found.error, found.status, "/app/invoices");
-    return editorPage(ctx, { record: found.data });
-  }),
-);
-invoiceEditorPages.post(
-  "/app/invoices/:id{[0-9]{1,16}}",
-  posted((c, session, form) => save(ctxOf(c, session), form, Number(param(c, "id")))),
-);
+export const invoiceEditorPages = linesEditorPages({
+  resource: invoiceResource,
+  editable: (invoice) => invoice.status === "draft",
+  lockedHint: "The lines of a sent invoice cannot change; void it and issue a new one instead.",
+});
 
 /** The lines a form posted, in row order, blank rows left out. */
 export function linesOf(form: FormData): Line[] {
@@ -87,29 +104,31 @@ export function itemsOf(lines: Line[], currency: string): { items: Record<string
   return { items, problems };
 }
 
-async function save(ctx: PageContext, form: FormData, id?: number) {
+async function save(editor: LinesEditor, ctx: PageContext, form: FormData, id?: number) {
+  const { resource } = editor;
+  const base = `/app/${resource.name}`;
   const mode = id === undefined ? "create" : "update";
   let record: ApiRecord | undefined;
   if (id !== undefined) {
-    const found = await api(ctx, "GET", `/invoices/${id}`);
-    if (!found.ok) return refusalPage(ctx.c, ctx.session, found.error, found.status, "/app/invoices");
+    const found = await api(ctx, "GET", `/${resource.name}/${id}`);
+    if (!found.ok) return refusalPage(ctx.c, ctx.session, found.error, found.status, base);
     record = found.data;
   }
   const typedCurrency = formText(form, "currency").toUpperCase();
   const currency = /^[A-Z]{3}$/.test(typedCurrency) ? typedCurrency : String(record?.currency ?? "USD");
-  const header = bodyFromForm(formFields(invoiceResource, ctx.registry, mode), form, mode, currency);
+  const header = bodyFromForm(formFields(resource, ctx.registry, mode), form, mode, currency);
   const lines = linesOf(form);
   const { items, problems } = itemsOf(lines, currency);
   const typed = { form, lines };
   if (Object.keys(header.problems).length > 0 || Object.keys(problems).length > 0) {
-    return editorPage(ctx, { record, typed, errors: { ...header.problems, ...problems }, status: 400 });
+    return editorPage(editor, ctx, { record, typed, errors: { ...header.problems, ...problems }, status: 400 });
   }
-  // An update sends the lines only while they may change (a draft); a create always does.
-  const body = { ...header.body, ...(mode === "create" || record?.status === "draft" ? { items } : {}) };
-  const result = mode === "create" ? await api(ctx, "POST", "/invoices", body) : await api(ctx, "PUT", `/invoices/${id}`, body);
-  if (result.ok) return ctx.c.redirect(`/app/invoices/${result.data.id}?done=${mode === "create" ? "created" : "updated"}`, 303);
-  if (result.status === 403 || result.status === 404) return refusalPage(ctx.c, ctx.session, result.error, result.status, "/app/invoices");
-  return editorPage(ctx, { record, typed, errors: fieldErrors(result.error), status: result.status === 409 ? 409 : 400 });
+  // An update sends the lines only while they may change; a create always does.
+  const body = { ...header.body, ...(mode === "create" || (record && editor.editable(record)) ? { items } : {}) };
+  const result = mode === "create" ? await api(ctx, "POST", `/${resource.name}`, body) : await api(ctx, "PUT", `/${resource.name}/${id}`, body);
+  if (result.ok) return ctx.c.redirect(`${base}/${result.data.id}?done=${mode === "create" ? "created" : "updated"}`, 303);
+  if (result.status === 403 || result.status === 404) return refusalPage(ctx.c, ctx.session, result.error, result.status, base);
+  return editorPage(editor, ctx, { record, typed, errors: fieldErrors(result.error), status: result.status === 409 ? 409 : 400 });
 }
 
 type EditorState = {
@@ -120,14 +139,16 @@ type EditorState = {
   status?: PageStatus;
 };
 
-async function editorPage(ctx: PageContext, state: EditorState) {
+async function editorPage(editor: LinesEditor, ctx: PageContext, state: EditorState) {
+  const { resource } = editor;
+  const base = `/app/${resource.name}`;
   const mode = state.record ? "update" : "create";
-  const header = formFields(invoiceResource, ctx.registry, mode);
+  const header = formFields(resource, ctx.registry, mode);
   const options = await referenceOptions(ctx, header);
   const errors = state.errors ?? {};
   const record = state.record;
   const currency = (state.typed && formText(state.typed.form, "currency").toUpperCase()) || String(record?.currency ?? state.initial?.currency ?? "USD");
-  const linesLocked = record !== undefined && record.status !== "draft";
+  const linesLocked = record !== undefined && !editor.editable(record);
   const lines: Line[] =
     state.typed?.lines ??
     ((record?.items as { description: string; quantity: number; unit_amount: number; tax_rate: number }[] | undefined) ?? []).map((item) => ({
@@ -146,21 +167,21 @@ async function editorPage(ctx: PageContext, state: EditorState) {
     })),
   ];
   const totals = previewTotals(lines, currency);
-  const title = record ? `Edit ${titleOf(invoiceResource, record)}` : "New invoice";
+  const title = record ? `Edit ${titleOf(resource, record)}` : `New ${resource.singular}`;
   const fieldValue = (name: string) => (state.typed ? formText(state.typed.form, name) : (record?.[name] ?? state.initial?.[name] ?? ""));
   const general = Object.entries(errors).filter(([path]) => path === "form" || path === "items");
   return render(ctx.c, ctx.session, {
     status: state.status ?? 200,
     title,
-    active: "/app/invoices",
+    active: base,
     body: (
       <>
         <p class="crumbs">
-          <a href="/app/invoices">Invoices</a>
+          <a href={base}>{resource.tags[0]}</a>
           {record ? (
             <>
               {" › "}
-              <a href={`/app/invoices/${record.id}`}>{titleOf(invoiceResource, record)}</a>
+              <a href={`${base}/${record.id}`}>{titleOf(resource, record)}</a>
             </>
           ) : null}
         </p>
@@ -174,7 +195,7 @@ async function editorPage(ctx: PageContext, state: EditorState) {
         ) : null}
         <form
           method="post"
-          action={record ? `/app/invoices/${record.id}` : "/app/invoices"}
+          action={record ? `${base}/${record.id}` : base}
           class="card record-form"
           novalidate
           data-invoice-editor
@@ -190,7 +211,7 @@ async function editorPage(ctx: PageContext, state: EditorState) {
               ))}
           </div>
           <h2 class="tight-top">Lines</h2>
-          {linesLocked ? <p class="hint">The lines of a sent invoice cannot change; void it and issue a new one instead.</p> : null}
+          {linesLocked ? <p class="hint">{editor.lockedHint}</p> : null}
           <div class="table-wrap">
             <table class="lines">
               <thead>
@@ -246,8 +267,8 @@ async function editorPage(ctx: PageContext, state: EditorState) {
           </dl>
           <Input field={header.find((field) => field.name === "notes")!} value={fieldValue("notes")} errors={errors} />
           <div class="form-actions">
-            <button type="submit">{record ? "Save" : "Create invoice"}</button>
-            <a href={record ? `/app/invoices/${record.id}` : "/app/invoices"}>Cancel</a>
+            <button type="submit">{record ? "Save" : `Create ${resource.singular}`}</button>
+            <a href={record ? `${base}/${record.id}` : base}>Cancel</a>
           </div>
         </form>
       </>

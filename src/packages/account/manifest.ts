@@ -1,11 +1,11 @@
 import { definePackage } from "../../platform/packages";
 import { resourceNav, resourcePages } from "../../platform/web/resource-pages";
 import { customerResource } from "./customers";
-import { invoiceEditorPages } from "./invoice-editor";
 import { invoiceMailers } from "./invoice-mail";
 import { invoicePublicPages } from "./invoice-public";
 import { invoiceSendingRoutes } from "./invoice-sending";
 import { invoiceActionRoutes, invoiceEvents, invoiceResource } from "./invoices";
+import { invoiceEditorPages } from "./lines-editor";
 import { paymentActionRoutes, paymentEvents, paymentResource } from "./payments";
 import { paymentProcessorRoutes } from "./processor-routes";
 import { sweepReminders } from "./reminders";

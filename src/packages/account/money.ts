@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from "../../platform/errors";
 import { MAX_MINOR_UNITS } from "../../platform/fields";
 import type { StoredLine } from "./schema";
 
-export type LineInput = { description: string; quantity: number; unit_amount: number; tax_rate?: number };
+export type LineInput = { product_id?: number; description: string; quantity: number; unit_amount: number; tax_rate?: number };
 
 const LIMIT = BigInt(MAX_MINOR_UNITS);
 const QUANTITY_SCALE = 10_000n; // quantities carry up to 4 decimals
@@ -35,6 +35,7 @@ export function computeInvoice(items: LineInput[]): { lines: StoredLine[]; subto
     subtotal += amount;
     taxTotal += tax;
     return {
+      ...(item.product_id !== undefined ? { product_id: item.product_id } : {}),
       description: item.description,
       quantity: item.quantity,
       unit_amount: item.unit_amount,

@@ -38,7 +38,16 @@ export const INVOICE_STATUSES = ["draft", "sent", "partially_paid", "paid", "voi
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** A line as stored: the input plus the amounts computed from it. */
-export type StoredLine = { description: string; quantity: number; unit_amount: number; tax_rate: number; amount: number; tax_amount: number };
+export type StoredLine = {
+  /** The catalogue product the line was made from (products package), when it named one. */
+  product_id?: number;
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  tax_rate: number;
+  amount: number;
+  tax_amount: number;
+};
 
 export const invoices = sqliteTable(
   "invoices",

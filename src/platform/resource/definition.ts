@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Env } from "../context";
 import type { ErrorDetail } from "../errors";
 import type { EventType } from "../events";
 import type { Tenant } from "../tenancy";
@@ -166,6 +167,11 @@ export type ResourceDefinition<T extends ResourceTable, Create extends object, U
   routes?: RouteSet;
   /** A sentence or two for the reference beyond what the definition says by itself (rules, side effects). */
   notes?: { create?: string; update?: string; delete?: string };
+  /**
+   * What a deleted row leaves outside D1 (its files in R2), removed once the delete has committed. Only
+   * single deletes run it: a resource with it has no batch route.
+   */
+  afterDelete?(env: Env, tenant: Tenant, id: number): Promise<void>;
   /** Statements that must run before a create in its batch (e.g. a per-workspace counter). */
   beforeCreate?(tenant: Tenant, now: number): BatchItem<"sqlite">[];
   /**

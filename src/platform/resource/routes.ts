@@ -286,7 +286,10 @@ function addDelete(router: Router, { def, name, one, aSingular, tags, path, word
       responses: { 200: jsonContent(envelope(Deleted), "Deleted") },
     }),
     async (c) => {
-      const outcome = await runWrite(def, tenantOf(c), { op: "delete", id: c.req.valid("param").id });
+      const { id } = c.req.valid("param");
+      const tenant = tenantOf(c);
+      const outcome = await runWrite(def, tenant, { op: "delete", id });
+      await def.afterDelete?.(c.env, tenant, id);
       return c.json({ success: true as const, data: outcome.data as z.infer<typeof Deleted> }, 200);
     },
   );

@@ -1,4 +1,5 @@
 import { eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { packageDisabled } from "../auth/middleware";
 import { ApiError, type ErrorDetail } from "../errors";
 import { isForeignKeyViolation, isGuardFailure, isMoneyTotalExceeded, isUniqueViolation } from "../errors-db";
 import { newEventId } from "../events";
@@ -48,7 +49,7 @@ export function selectRowsWith(def: AnyResource, tenant: Tenant, extra: Record<s
 export function outputOf(def: AnyResource, tenant: Tenant, row: AnyRow): unknown {
   const output = def.toOutput(row);
   for (const { extension } of extensions(def, tenant)) {
-    for (const [field, read] of Object.entries(extension.output)) (output as Record<string, unknown>)[field] = read(row);
+    for (const [field, read] of Object.entries(extension.output ?? {})) (output as Record<string, unknown>)[field] = read(row);
   }
   return output;
 }
@@ -299,8 +300,21 @@ export function constraintError(def: AnyResource, error: unknown): ApiError | nu
 }
 
 /** One write on its own (the single-resource endpoints and the assistant's actions), presented. */
-export async function runWrite(def: AnyResource, tenant: Tenant, operation: Operation, now = Date.now()) {
+export async function runWrite(def: AnyResource, tenant: Tenant, requested: Operation, now = Date.now()) {
+  const operation = await prepared(def, tenant, requested);
   const plan = planWrite(def, tenant, operation, now, { alone: true });
   const [outcome] = presentOutcomes(def, tenant, await executeWrites(def, tenant, [plan], () => diagnose(def, tenant, operation, now)));
   return outcome!;
+}
+
+/**
+ * The body with what other packages' input fields name resolved (one read each, before the write's batch):
+ * a field of a package that is off for the workspace → 403 package_disabled.
+ */
+async function prepared(def: AnyResource, tenant: Tenant, operation: Operation): Promise<Operation> {
+  if (operation.op === "delete") return operation;
+  let data = operation.data as Values;
+  for (const { pkg, extension } of tenant.disabledExtensionsOf(def.name)) if (extension.uses?.(data)) throw packageDisabled(pkg);
+  for (const { extension } of tenant.extensionsOf(def.name)) if (extension.prepare) data = await extension.prepare(data, tenant);
+  return { ...operation, data };
 }

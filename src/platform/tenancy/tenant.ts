@@ -16,8 +16,13 @@ export type NewValues<T extends TenantTable> = Omit<{ [K in keyof T["$inferInser
 /** A statement that can go in a batch. */
 export type Statement = BatchItem<"sqlite">;
 
-/** Read-only fields a package adds to another's resource (see packages.ts ResourceExtension). */
-export type Extension = { computed: Record<string, SQL>; output: Record<string, (row: Record<string, unknown>) => unknown> };
+/** What a package adds to another's resource (see packages.ts ResourceExtension). */
+export type Extension = {
+  computed?: Record<string, SQL>;
+  output?: Record<string, (row: Record<string, unknown>) => unknown>;
+  uses?: (input: Record<string, unknown>) => boolean;
+  prepare?: (input: Record<string, unknown>, tenant: Tenant) => Promise<Record<string, unknown>>;
+};
 
 /** Where the fields packages add to each other's resources are listed (the package registry). */
 export type ExtensionSource = { extensionsOf(resource: string): { pkg: string; extension: Extension }[] };
@@ -49,6 +54,11 @@ export class Tenant {
   /** Fields enabled packages add to a resource. */
   extensionsOf(resource: string) {
     return this.packages.extensionsOf(resource).filter(({ pkg }) => this.isEnabled(pkg));
+  }
+
+  /** What packages that are off for this workspace would add to a resource (their input fields are refused). */
+  disabledExtensionsOf(resource: string) {
+    return this.packages.extensionsOf(resource).filter(({ pkg }) => !this.isEnabled(pkg));
   }
 
   /** Marks that the request recorded an outbox event (dispatched once it has answered). */
