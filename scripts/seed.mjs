@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OFFLINE_ENV } from "./local-server.mjs";
+import { demoExpensesSql } from "./seed-expenses.mjs";
 
 export const DEMO = { workspace_name: "Demo Company", name: "Demo Owner", email: "demo@example.com", password: "demo-password-123" };
 export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", password: "demo-password-123" };
@@ -300,26 +301,62 @@ export function demoSql(ids, now = Date.now()) {
   }
   out.push(...inserts("customers", ["id", "workspace_id", "name", "email", "billing_country", "currency", "created_at", "updated_at"], customers));
 
+  // The catalogue: what the invoice lines are made of (a EUR customer pays the EUR list price).
+  const CATALOGUE = [
+    ["Consulting day", "CONS-DAY", "service", 120_000, "day"],
+    ["Implementation package", "IMPL-PKG", "service", 450_000, null],
+    ["Support plan (monthly)", "SUP-MO", "service", 29_900, "month"],
+    ["Training session", "TRAIN", "service", 80_000, "session"],
+    ["Platform licence", "LIC-SEAT", "product", 4_900, "seat"],
+    ["Setup fee", "SETUP", "service", 50_000, null],
+    ["Data migration", "MIGR", "service", 250_000, null],
+    ["Hardware kit", "HW-KIT", "product", 89_900, "piece"],
+  ];
+  const products = CATALOGUE.map(([name, sku, kind, unit_amount, unit], n) => ({
+    id: ids.products + 1 + n,
+    workspace_id: ws,
+    name,
+    sku,
+    kind,
+    unit_amount,
+    currency: "USD",
+    tax_rate: 0,
+    unit,
+    active: n === CATALOGUE.length - 1 ? 0 : 1,
+    ...stamp(today - 390 * DAY),
+  }));
+  out.push(
+    ...inserts(
+      "products",
+      ["id", "workspace_id", "name", "sku", "kind", "unit_amount", "currency", "tax_rate", "unit", "active", "created_at", "updated_at"],
+      products,
+    ),
+  );
+  const sellable = products.filter((product) => product.active);
+  const lineOf = (customer) => {
+    const product = sellable[Math.floor(rand() ** 1.6 * sellable.length)];
+    const quantity = product.kind === "product" ? between(5, 40) : between(1, 6);
+    const unit = customer.currency === "EUR" ? Math.round((product.unit_amount * 0.92) / 100) * 100 : product.unit_amount;
+    const rate = customer.currency === "EUR" ? 19 : 0;
+    const amount = quantity * unit;
+    return {
+      product_id: product.id,
+      description: product.name,
+      quantity,
+      unit_amount: unit,
+      tax_rate: rate,
+      amount,
+      tax_amount: Math.round((amount * rate) / 100),
+    };
+  };
+
   // Invoices across the last 12 months, and their payments.
   const invoices = [];
   const payments = [];
   for (let n = 0; n < 400; n++) {
     const customer = customers[Math.floor(rand() ** 1.3 * customers.length)];
     const issued = today - Math.floor(rand() * 360) * DAY;
-    const lines = Array.from({ length: between(1, 3) }, () => {
-      const quantity = between(1, 10);
-      const unit = between(20, 400) * 100;
-      const rate = customer.currency === "EUR" ? 19 : 0;
-      const amount = quantity * unit;
-      return {
-        description: pick(["Consulting", "Implementation", "Support plan", "Training", "Licence"]),
-        quantity,
-        unit_amount: unit,
-        tax_rate: rate,
-        amount,
-        tax_amount: Math.round((amount * rate) / 100),
-      };
-    });
+    const lines = Array.from({ length: between(1, 3) }, () => lineOf(customer));
     const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
     const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
     const total = subtotal + tax;
@@ -406,6 +443,72 @@ export function demoSql(ids, now = Date.now()) {
   );
   out.push(...inserts("payments", ["id", "workspace_id", "invoice_id", "amount", "currency", "method", "paid_at", "created_at", "updated_at"], payments));
   out.push(`INSERT INTO invoice_counters (workspace_id, last) VALUES (${ws}, ${invoices.length});`);
+
+  // Quotes over the year: most answered, some still open, the accepted ones mostly invoiced.
+  const quotes = [];
+  for (let n = 0; n < 60; n++) {
+    const customer = customers[Math.floor(rand() * customers.length)];
+    const issued = today - Math.floor(rand() ** 0.8 * 350) * DAY;
+    const validUntil = issued + 30 * DAY;
+    const lines = Array.from({ length: between(1, 3) }, () => lineOf(customer));
+    const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+    const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
+    const roll = rand();
+    const open = validUntil >= today;
+    const status = open
+      ? roll < 0.25
+        ? "draft"
+        : roll < 0.7
+          ? "sent"
+          : roll < 0.9
+            ? "accepted"
+            : "declined"
+      : roll < 0.45
+        ? "invoiced"
+        : roll < 0.6
+          ? "accepted"
+          : roll < 0.8
+            ? "declined"
+            : "expired";
+    const sent = status !== "draft";
+    const decided = ["accepted", "invoiced", "declined"].includes(status) ? Math.min(now - 60_000, issued + between(1, 20) * DAY) : null;
+    // An invoiced quote points at a later invoice of the same customer (else it stays accepted).
+    const invoice = status === "invoiced" ? invoices.find((candidate) => candidate.customer_id === customer.id && candidate.issue_date >= date(issued)) : null;
+    quotes.push({
+      id: ids.quotes + 1 + n,
+      workspace_id: ws,
+      customer_id: customer.id,
+      number: `QUO-${String(n + 1).padStart(6, "0")}`,
+      currency: customer.currency,
+      issue_date: date(issued),
+      valid_until: date(validUntil),
+      items: JSON.stringify(lines),
+      notes: "Prices valid for 30 days.",
+      status: status === "invoiced" && !invoice ? "accepted" : status,
+      invoice_id: invoice?.id ?? null,
+      subtotal,
+      tax_total: tax,
+      total: subtotal + tax,
+      sent_at: sent ? issued + 3_600_000 : null,
+      sent_to: sent ? customer.email : null,
+      decided_at: decided,
+      ...stamp(issued),
+    });
+  }
+  quotes
+    .sort((a, b) => a.issue_date.localeCompare(b.issue_date))
+    .forEach((quote, n) => {
+      quote.number = `QUO-${String(n + 1).padStart(6, "0")}`;
+    });
+  const QUOTE_COLUMNS = ["id", "workspace_id", "customer_id", "number", "currency", "issue_date", "valid_until", "items", "notes", "status"];
+  out.push(
+    ...inserts(
+      "quotes",
+      [...QUOTE_COLUMNS, "invoice_id", "subtotal", "tax_total", "total", "sent_at", "sent_to", "decided_at", "created_at", "updated_at"],
+      quotes,
+    ),
+  );
+  out.push(`INSERT INTO quote_counters (workspace_id, last) VALUES (${ws}, ${quotes.length});`);
 
   // Deals across the pipeline, won and lost over the year.
   const deals = [];
@@ -584,6 +687,20 @@ export function demoSql(ids, now = Date.now()) {
       ["id", "workspace_id", "employee_id", "task_id", "project_id", "date", "minutes", "billable", "created_at", "updated_at"],
       entries,
     ),
+  );
+
+  // The add-ons: spending.
+  const staff = employees.filter((employee) => employee.status === "active");
+  out.push(
+    ...demoExpensesSql({
+      workspaceId: ws,
+      firstVendorId: ids.vendors + 1,
+      firstExpenseId: ids.expenses + 1,
+      projectIds: projects.map((project) => project.id),
+      employeeIds: staff.map((employee) => employee.id),
+      now,
+      rand,
+    }),
   );
   return out;
 }
@@ -803,6 +920,10 @@ export const TABLES = [
   "customers",
   "invoices",
   "payments",
+  "products",
+  "quotes",
+  "vendors",
+  "expenses",
   "deals",
   "projects",
   "tasks",
@@ -818,8 +939,12 @@ const DELETE_ORDER = [
   "tasks",
   "projects",
   "deals",
+  "expenses",
+  "vendors",
+  "quotes",
   "payments",
   "invoices",
+  "products",
   "customers",
   "leads",
   "contacts",
@@ -836,6 +961,7 @@ const DELETE_ORDER = [
   "chatbot_integrations",
   "users",
   "invoice_counters",
+  "quote_counters",
   "task_counts",
   "payment_days",
   "invoice_balances",

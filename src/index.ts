@@ -7,9 +7,12 @@ import accountingPro from "./packages/accounting-pro/manifest";
 import analytics from "./packages/analytics/manifest";
 import assistant from "./packages/assistant/manifest";
 import chatbot from "./packages/chatbot/manifest";
+import expenses from "./packages/expenses/manifest";
 import hrm from "./packages/hrm/manifest";
 import hrmPro from "./packages/hrm-pro/manifest";
+import products from "./packages/products/manifest";
 import projectManagementPro from "./packages/project-management-pro/manifest";
+import quotes from "./packages/quotes/manifest";
 import recruitment from "./packages/recruitment/manifest";
 import sales from "./packages/sales/manifest";
 import salesPro from "./packages/sales-pro/manifest";
@@ -41,6 +44,9 @@ export const packages = [
   taskly,
   recruitment,
   timesheets,
+  products,
+  quotes,
+  expenses,
   analytics,
   assistant,
   chatbot,

@@ -49,6 +49,11 @@ const KEYS = [
   "analytics.checkout_conversion",
   "recruitment.pipeline",
   "timesheets.logged_by_project",
+  "products.top_by_revenue",
+  "quotes.open_value",
+  "quotes.by_status",
+  "expenses.by_category",
+  "account.profit",
 ];
 
 /** A small company whose every widget value is known by hand. */
@@ -231,11 +236,12 @@ describe("the dashboard", () => {
   it("drops a disabled package's widgets and refuses them one by one", async () => {
     const ws = await signup();
     for (const name of ["recruitment", "timesheets", "hrm"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } });
+    await call("PUT", "/packages/quotes", { token: ws.token, body: { enabled: false } }); // quotes needs sales
     await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } });
     const { list } = await dashboard(ws);
     expect(list.map((w) => w.package)).not.toContain("sales");
     expect(list.map((w) => w.package)).not.toContain("hrm");
-    expect(list).toHaveLength(12);
+    expect(list).toHaveLength(15);
     expectError(await call("GET", "/dashboard/widgets/sales.win_rate", { token: ws.token }), 403, "package_disabled");
     expect((await call("GET", "/dashboard?widgets=sales.win_rate", { token: ws.token })).json.data).toEqual([]);
   });
@@ -252,8 +258,8 @@ describe("the dashboard", () => {
       "hrm.headcount_by_department",
       "hrm.new_joiners",
     ]);
-    expect((await dashboard(await token(["read"]))).list).toHaveLength(22);
-    // Web analytics are for members and above: a viewer sees the 20 business widgets.
+    expect((await dashboard(await token(["read"]))).list).toHaveLength(KEYS.length);
+    // Web analytics are for members and above: a viewer sees every business widget.
     const viewer = await userWithRole(ws, "viewer");
     expect((await dashboard(viewer)).list.map((w) => w.key)).toEqual(KEYS.filter((key) => !key.startsWith("analytics.")));
     const denied = expectError(await call("GET", "/dashboard/widgets/account.revenue", { token: await token(["contacts:read"]) }), 403, "forbidden");
@@ -264,9 +270,9 @@ describe("the dashboard", () => {
     const ws = await signup();
     const period = expectError(await call("GET", "/dashboard?period=2w", { token: ws.token }), 400, "validation_error");
     expect(period.details).toEqual([{ path: "period", message: "must be one of 7d, 30d, 90d, 12mo, mtd, ytd" }]);
-    const key = expectError(await call("GET", "/dashboard?widgets=account.revenue,account.profit", { token: ws.token }), 400, "validation_error");
-    expect(key.details).toEqual([{ path: "widgets", message: "unknown widget account.profit" }]);
-    expectError(await call("GET", "/dashboard/widgets/account.profit", { token: ws.token }), 404, "not_found");
+    const key = expectError(await call("GET", "/dashboard?widgets=account.revenue,account.margin", { token: ws.token }), 400, "validation_error");
+    expect(key.details).toEqual([{ path: "widgets", message: "unknown widget account.margin" }]);
+    expectError(await call("GET", "/dashboard/widgets/account.margin", { token: ws.token }), 404, "not_found");
     expectError(await call("GET", "/dashboard"), 401, "unauthorized");
   });
 
@@ -281,7 +287,7 @@ describe("the dashboard", () => {
     business.counter.statements = 0;
     const res = await fetchWith(bindings, "GET", "/dashboard", { token: ws.token });
     expect(res.status).toBe(200);
-    expect(res.json.data).toHaveLength(22);
+    expect(res.json.data).toHaveLength(KEYS.length);
     expect(business.counter.calls).toBe(1);
     expect(business.counter.statements).toBeGreaterThanOrEqual(15); // 20 widgets; a few share a statement
     expect(analytics.counter.calls).toBe(1);

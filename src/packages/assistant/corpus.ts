@@ -66,6 +66,12 @@ export const CORPUS: Record<string, string[]> = {
     "give me the numbers for revenue",
     "how many new contacts this month",
     "how is revenue trending",
+    "best selling products this quarter",
+    "which services sold most last month",
+    "value of quotes awaiting an answer",
+    "spending by category this month",
+    "what did we spend on travel last quarter",
+    "profit this year",
   ],
   count: [
     "how many overdue invoices are there",

@@ -372,6 +372,17 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     for (let i = free.length - 1; i >= 0; i--) if (pattern.test(free[i]!.text)) free.splice(i, 1);
     for (let i = read.refs.length - 1; i >= 0; i--) if (pattern.test(read.refs[i]!.text)) read.refs.splice(i, 1);
   }
+  if (body.some((field) => field.name === "items") && fields.items === undefined) {
+    const lines = await catalogueLines(env, [...read.refs, ...free]);
+    if (lines.length > 0) {
+      fields.items = lines.map(({ line }) => line);
+      labels.items = lines.map(({ label, line }) => `${line.quantity} × ${label}`).join(", ");
+      for (const { piece } of lines) {
+        if (read.refs.includes(piece)) read.refs.splice(read.refs.indexOf(piece), 1);
+        if (free.includes(piece)) free.splice(free.indexOf(piece), 1);
+      }
+    }
+  }
   // References by name: each piece against the body's reference fields, by the word before it.
   const unresolved: Piece[] = [];
   const ambiguous: { ref: Piece; field: string; options: Candidate[] }[] = [];
@@ -458,6 +469,29 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const required = operation === "create" ? body.filter((field) => field.required && fields[field.name] === undefined).map((field) => field.name) : [];
   if (required.length > 0) return { kind: "missing", draft, missing: required, text: askFor(R, required, fields) };
   return proposal(env, R, draft);
+}
+
+/**
+ * Lines named after the workspace's catalogue ("for 3 setup fees", "with 2 licences"): a count, then a
+ * product's name (singular or plural) → `{product_id, quantity}`; the products package fills in the rest.
+ */
+async function catalogueLines(env: ActionEnv, pieces: Piece[]): Promise<{ piece: Piece; line: { product_id: number; quantity: number }; label: string }[]> {
+  const products = env.schema.byName.get("products");
+  if (!products) return [];
+  const out: { piece: Piece; line: { product_id: number; quantity: number }; label: string }[] = [];
+  for (const piece of pieces) {
+    const counted = /^(\d+(?:\.\d+)?)\s+(?:x\s+)?(.+)$/i.exec(tidy(piece.text));
+    if (!counted) continue;
+    const name = counted[2]!.trim();
+    for (const attempt of [...new Set([name, name.replace(/(?<=[a-z]{3})s$/i, "")])]) {
+      const found = await env.fetch(`/products?q=${encodeURIComponent(attempt)}&active=true&limit=2`);
+      if (!found.ok || found.data.length !== 1) continue;
+      const product = found.data[0]!;
+      out.push({ piece, line: { product_id: product.id, quantity: Number(counted[1]) }, label: String(product.name) });
+      break;
+    }
+  }
+  return out;
 }
 
 /** Fields whose values form a small vocabulary of the workspace's own (departments, branches, titles, sources). */
@@ -608,7 +642,7 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   const model = R.fields.get(field);
   if (model?.kind === "money" && typeof value === "number") return `${(value / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
   if (model?.kind === "minutes" && typeof value === "number") return `${value} min`;
-  if (model?.kind === "reference") return labels[field] ?? `#${value}`;
+  if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
   return typeof value === "object" ? JSON.stringify(value) : spaced(value);
 }
 

@@ -21,7 +21,16 @@ import { wordsOf } from "./words";
  */
 
 export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
-export type TurnEnv = { fetch: Fetch; schema: SchemaModel; vocabulary: Set<string>; now: number; refuse(error: ApiErrorBody): string; aggregate?: Aggregator };
+export type TurnEnv = {
+  fetch: Fetch;
+  schema: SchemaModel;
+  vocabulary: Set<string>;
+  /** Phrases that name a dashboard metric outright (MetricSkill.ownsPhrases): the intent engine answers them. */
+  metricPhrases?: string[];
+  now: number;
+  refuse(error: ApiErrorBody): string;
+  aggregate?: Aggregator;
+};
 
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
@@ -76,6 +85,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   if (OUT_OF_SCOPE.test(message)) return { reply: refusal("That's outside what I can help with here.") };
   // Rates and web traffic are no sum of records: the dashboard's widgets answer them (the intent engine).
   if (/\b(rate|ratio|traffic|visitors|pageviews|page views|bounce|conversion)\b/i.test(message) && !/\b(hourly rate|rate of \$)/i.test(message)) return null;
+  if (env.metricPhrases?.some((phrase) => ` ${w.words.join(" ")} `.includes(` ${phrase} `))) return null;
   if (BULK_DELETE.test(message)) return { reply: refusal("I can't delete records in bulk.") };
   if (state.slot) {
     const filled = await fillSlot(env, actionEnv, message, state.slot);

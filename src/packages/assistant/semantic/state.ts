@@ -47,13 +47,14 @@ export function stateOf(reply: { data?: Record<string, unknown>; records?: { res
 }
 
 // One schema per registry: a pure function of the packages it lists, built on first use.
-const built = new WeakMap<PackageRegistry, { schema: SchemaModel; vocabulary: Set<string> }>();
+const built = new WeakMap<PackageRegistry, { schema: SchemaModel; vocabulary: Set<string>; metricPhrases: string[] }>();
 
-export function semanticOf(registry: PackageRegistry, catalog: Catalog): { schema: SchemaModel; vocabulary: Set<string> } {
+export function semanticOf(registry: PackageRegistry, catalog: Catalog): { schema: SchemaModel; vocabulary: Set<string>; metricPhrases: string[] } {
   let entry = built.get(registry);
   if (!entry) {
     const schema = buildSchema(catalog, registry.definitions());
-    entry = { schema, vocabulary: vocabularyOf(schema, catalog) };
+    const metricPhrases = catalog.metrics.flatMap(({ skill }) => (skill.ownsPhrases ? skill.phrases : []));
+    entry = { schema, vocabulary: vocabularyOf(schema, catalog), metricPhrases };
     built.set(registry, entry);
   }
   return entry;
