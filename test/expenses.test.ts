@@ -90,6 +90,17 @@ describe("expenses", () => {
       expect(refused.details[0].path).toBe(field);
     }
     expectError(await call("POST", "/expenses", { token: ws.token, body: { category: "Travel", amount: 0, date: "2026-11-02" } }), 400, "validation_error");
+    // A project while projects (taskly) are switched off.
+    for (const name of ["timesheets", "taskly"])
+      expect((await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } })).status).toBe(200);
+    const projects = (await call("GET", "/expenses?include_total=true", { token: ws.token })).json.meta.total;
+    const off = expectError(
+      await call("POST", "/expenses", { token: ws.token, body: { category: "Travel", amount: 1, date: "2026-11-02", project_id: 1 } }),
+      400,
+      "validation_error",
+    );
+    expect(off.details[0]).toMatchObject({ path: "project_id", message: expect.stringContaining("taskly") });
+    expect((await call("GET", "/expenses?include_total=true", { token: ws.token })).json.meta.total).toBe(projects);
     expect((await call("GET", "/expenses?include_total=true", { token: ws.token })).json.meta.total).toBe(before);
   });
 

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
+import { ApiError } from "../../platform/errors";
 import { fields } from "../../platform/fields";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
 import { anyOf, anyText, dateBound, integerValue } from "../../platform/resource/filters";
-import { qualified as q } from "../../platform/tenancy";
+import { qualified as q, type Tenant } from "../../platform/tenancy";
 import { isoTimestamp } from "../../platform/time";
 import { invoicingSettings } from "../account/schema";
 import { employees } from "../hrm/schema";
@@ -107,6 +108,15 @@ export function toExpense(row: ExpenseRow): z.infer<typeof Expense> {
   };
 }
 
+/** A project or an employee named while its package (taskly, hrm) is switched off for the workspace → 400. */
+function linkedPackagesOn(input: { project_id?: number | null; employee_id?: number | null }, tenant: Tenant): void {
+  const problems = [
+    ...(input.project_id != null && !tenant.isEnabled("taskly") ? [{ path: "project_id", message: "projects are switched off (the taskly package)" }] : []),
+    ...(input.employee_id != null && !tenant.isEnabled("hrm") ? [{ path: "employee_id", message: "employees are switched off (the hrm package)" }] : []),
+  ];
+  if (problems.length > 0) throw ApiError.validation(problems);
+}
+
 /** Where an expense's receipt is kept in R2: keyed by workspace and expense, never listed. */
 export const receiptKey = (workspaceId: number, id: number) => `w/${workspaceId}/expenses/${id}/receipt`;
 
@@ -160,32 +170,38 @@ export const expenseResource: ResourceDefinition<typeof expenses, z.infer<typeof
     ],
   },
   toOutput: toExpense,
-  toInsert: (input, _now, tenant) => ({
-    vendorId: input.vendor_id ?? null,
-    category: input.category,
-    description: input.description ?? null,
-    amount: input.amount,
-    // The vendor's currency, then the workspace's (Settings → Invoicing), then USD.
-    currency:
-      input.currency ??
-      sql`coalesce(${input.vendor_id ? sql`(SELECT ${vendors.currency} FROM ${vendors} WHERE ${tenant.scope(vendors, eq(vendors.id, input.vendor_id))})` : sql`NULL`}, (SELECT ${invoicingSettings.currency} FROM ${invoicingSettings} WHERE ${tenant.scope(invoicingSettings)}), 'USD')`,
-    date: input.date,
-    projectId: input.project_id ?? null,
-    billable: input.billable ?? false,
-    employeeId: input.employee_id ?? null,
-    status: "submitted" as const,
-    receiptKey: null,
-    receiptContentType: null,
-    receiptSize: null,
-    receiptName: null,
-    receiptUploadedAt: null,
-  }),
-  toUpdate: ({ vendor_id, project_id, employee_id, ...rest }) => ({
-    ...rest,
-    ...(vendor_id !== undefined ? { vendorId: vendor_id } : {}),
-    ...(project_id !== undefined ? { projectId: project_id } : {}),
-    ...(employee_id !== undefined ? { employeeId: employee_id } : {}),
-  }),
+  toInsert: (input, _now, tenant) => {
+    linkedPackagesOn(input, tenant);
+    return {
+      vendorId: input.vendor_id ?? null,
+      category: input.category,
+      description: input.description ?? null,
+      amount: input.amount,
+      // The vendor's currency, then the workspace's (Settings → Invoicing), then USD.
+      currency:
+        input.currency ??
+        sql`coalesce(${input.vendor_id ? sql`(SELECT ${vendors.currency} FROM ${vendors} WHERE ${tenant.scope(vendors, eq(vendors.id, input.vendor_id))})` : sql`NULL`}, (SELECT ${invoicingSettings.currency} FROM ${invoicingSettings} WHERE ${tenant.scope(invoicingSettings)}), 'USD')`,
+      date: input.date,
+      projectId: input.project_id ?? null,
+      billable: input.billable ?? false,
+      employeeId: input.employee_id ?? null,
+      status: "submitted" as const,
+      receiptKey: null,
+      receiptContentType: null,
+      receiptSize: null,
+      receiptName: null,
+      receiptUploadedAt: null,
+    };
+  },
+  toUpdate: ({ vendor_id, project_id, employee_id, ...rest }, _now, tenant) => {
+    linkedPackagesOn({ project_id, employee_id }, tenant);
+    return {
+      ...rest,
+      ...(vendor_id !== undefined ? { vendorId: vendor_id } : {}),
+      ...(project_id !== undefined ? { projectId: project_id } : {}),
+      ...(employee_id !== undefined ? { employeeId: employee_id } : {}),
+    };
+  },
   references: [
     { field: "vendor_id", table: vendors, what: "vendor" },
     { field: "project_id", table: projects, what: "project" },
