@@ -6,10 +6,13 @@ import account from "./packages/account/manifest";
 import accountingPro from "./packages/accounting-pro/manifest";
 import analytics from "./packages/analytics/manifest";
 import assistant from "./packages/assistant/manifest";
+import attendance from "./packages/attendance/manifest";
 import chatbot from "./packages/chatbot/manifest";
 import expenses from "./packages/expenses/manifest";
+import helpdesk from "./packages/helpdesk/manifest";
 import hrm from "./packages/hrm/manifest";
 import hrmPro from "./packages/hrm-pro/manifest";
+import leave from "./packages/leave/manifest";
 import products from "./packages/products/manifest";
 import projectManagementPro from "./packages/project-management-pro/manifest";
 import quotes from "./packages/quotes/manifest";
@@ -47,6 +50,9 @@ export const packages = [
   products,
   quotes,
   expenses,
+  leave,
+  attendance,
+  helpdesk,
   analytics,
   assistant,
   chatbot,
@@ -63,4 +69,5 @@ export default {
   fetch: platform.app.fetch,
   queue: (batch, env) => platform.queue(batch, env),
   scheduled: (controller, env, ctx) => ctx.waitUntil(platform.scheduled(env, controller.scheduledTime)),
+  email: (message, env) => platform.email(message, env),
 } satisfies ExportedHandler<Env, unknown>;

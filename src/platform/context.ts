@@ -47,6 +47,8 @@ export interface Env {
   MAIL_QUEUE: Queue<{ id: number; workspaceId: number; shard: string }>;
   /** The address every message is sent from (its domain onboarded to Email Service in production). */
   MAIL_FROM?: string;
+  /** The domain of the workspaces' support addresses (support+{workspace_id}@SUPPORT_DOMAIN). */
+  SUPPORT_DOMAIN: string;
   /** Seconds before each retry of a failed send, comma-separated (default 60,300,1800,7200). */
   MAIL_RETRY_SECONDS?: string;
   /** Where the Stripe SDK sends its requests (default https://api.stripe.com); tests point it at a local server. */

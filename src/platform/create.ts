@@ -34,6 +34,8 @@ export type Worker = Platform & {
   app: Hono<AppEnv>;
   queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
   scheduled(env: Env, now?: number): Promise<void>;
+  /** Inbound e-mail (Cloudflare Email Routing): the first package mailbox that takes the recipient gets it. */
+  email(message: ForwardableEmailMessage, env: Env): Promise<void>;
 };
 
 /**
@@ -175,7 +177,8 @@ function afterEventsRecorded(platform: Platform, manifests: PackageManifest[]): 
 }
 
 /** The queue consumers and the cron sweeps the packages declare. */
-function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): Pick<Worker, "queue" | "scheduled"> {
+function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): Pick<Worker, "queue" | "scheduled" | "email"> {
+  const mailboxes = manifests.flatMap((manifest) => manifest.mailboxes ?? []);
   const mailers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.mailers ?? {})));
   // The mail outbox is the platform's: the packages bring only their messages' renderers.
   const consumers = new Map([["mail", mailConsumer(mailers)], ...manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {}))]);
@@ -195,5 +198,11 @@ function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): P
       await consumer(batch, env, platform);
     },
     scheduled: (env, now) => runSweeps(env, sweeps, platform, now),
+    async email(message, env) {
+      const mailbox = mailboxes.find((candidate) => candidate.takes(message.to, env));
+      // Refused with a reason the sender's server reports back (Email Routing bounces it); nothing is kept.
+      if (!mailbox) return message.setReject("No mailbox here takes this address");
+      await mailbox.receive(message, env, platform);
+    },
   };
 }

@@ -123,6 +123,11 @@ export type PackageManifest = {
   skills?: Skill[];
   /** Queue consumers: queue name → handler (a dead-letter queue `<name>-dlq` not listed goes to `<name>`'s). */
   consumers?: Record<string, (batch: MessageBatch<unknown>, env: Env, worker: Background) => Promise<void>>;
+  /**
+   * Inbound e-mail it receives (Email Routing → the worker's email() handler): `takes` says whether a
+   * recipient address is its, `receive` parses and stores the message (or rejects it with a reason).
+   */
+  mailboxes?: { takes(to: string, env: Env): boolean; receive(message: ForwardableEmailMessage, env: Env, worker: Background): Promise<void> }[];
   /** Renderers of the messages it sends through the mail outbox, by kind (see platform/mail). */
   mailers?: Record<string, Mailer>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */
