@@ -61,6 +61,7 @@ const CROSS_WORKSPACE = {
   "src/packages/chatbot/sweeps.ts": "cron: expired linking codes and old replay keys of every workspace",
   "src/packages/account/stripe.ts": "Stripe's webhook: the URL names the workspace, the signature over its secret proves it",
   "src/platform/mail/consumer.ts": "the mail queue's consumer, for any workspace",
+  "src/platform/mail/inbound.ts": "inbound e-mail: the support address names the workspace",
   "src/platform/public-links.ts": "a public link: its token is the credential, the workspace is what its hash finds",
   "src/sso/service.ts": "SSO token exchange: the signed token names the workspace",
   "src/sso/token-routes.ts": "SSO token exchange: the signed token names the workspace",

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { OFFLINE_ENV } from "./local-server.mjs";
 import { demoAttendanceSql } from "./seed-attendance.mjs";
 import { demoExpensesSql } from "./seed-expenses.mjs";
-import { OFFLINE_ENV } from "./local-server.mjs";
 
 export const DEMO = { workspace_name: "Demo Company", name: "Demo Owner", email: "demo@example.com", password: "demo-password-123" };
 export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", password: "demo-password-123" };
@@ -326,7 +326,13 @@ export function demoSql(ids, now = Date.now()) {
     active: n === CATALOGUE.length - 1 ? 0 : 1,
     ...stamp(today - 390 * DAY),
   }));
-  out.push(...inserts("products", ["id", "workspace_id", "name", "sku", "kind", "unit_amount", "currency", "tax_rate", "unit", "active", "created_at", "updated_at"], products));
+  out.push(
+    ...inserts(
+      "products",
+      ["id", "workspace_id", "name", "sku", "kind", "unit_amount", "currency", "tax_rate", "unit", "active", "created_at", "updated_at"],
+      products,
+    ),
+  );
   const sellable = products.filter((product) => product.active);
   const lineOf = (customer) => {
     const product = sellable[Math.floor(rand() ** 1.6 * sellable.length)];
@@ -334,7 +340,15 @@ export function demoSql(ids, now = Date.now()) {
     const unit = customer.currency === "EUR" ? Math.round((product.unit_amount * 0.92) / 100) * 100 : product.unit_amount;
     const rate = customer.currency === "EUR" ? 19 : 0;
     const amount = quantity * unit;
-    return { product_id: product.id, description: product.name, quantity, unit_amount: unit, tax_rate: rate, amount, tax_amount: Math.round((amount * rate) / 100) };
+    return {
+      product_id: product.id,
+      description: product.name,
+      quantity,
+      unit_amount: unit,
+      tax_rate: rate,
+      amount,
+      tax_amount: Math.round((amount * rate) / 100),
+    };
   };
 
   // Invoices across the last 12 months, and their payments.
@@ -442,7 +456,21 @@ export function demoSql(ids, now = Date.now()) {
     const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
     const roll = rand();
     const open = validUntil >= today;
-    const status = open ? (roll < 0.25 ? "draft" : roll < 0.7 ? "sent" : roll < 0.9 ? "accepted" : "declined") : roll < 0.45 ? "invoiced" : roll < 0.6 ? "accepted" : roll < 0.8 ? "declined" : "expired";
+    const status = open
+      ? roll < 0.25
+        ? "draft"
+        : roll < 0.7
+          ? "sent"
+          : roll < 0.9
+            ? "accepted"
+            : "declined"
+      : roll < 0.45
+        ? "invoiced"
+        : roll < 0.6
+          ? "accepted"
+          : roll < 0.8
+            ? "declined"
+            : "expired";
     const sent = status !== "draft";
     const decided = ["accepted", "invoiced", "declined"].includes(status) ? Math.min(now - 60_000, issued + between(1, 20) * DAY) : null;
     // An invoiced quote points at a later invoice of the same customer (else it stays accepted).
@@ -468,9 +496,11 @@ export function demoSql(ids, now = Date.now()) {
       ...stamp(issued),
     });
   }
-  quotes.sort((a, b) => a.issue_date.localeCompare(b.issue_date)).forEach((quote, n) => {
-    quote.number = `QUO-${String(n + 1).padStart(6, "0")}`;
-  });
+  quotes
+    .sort((a, b) => a.issue_date.localeCompare(b.issue_date))
+    .forEach((quote, n) => {
+      quote.number = `QUO-${String(n + 1).padStart(6, "0")}`;
+    });
   const QUOTE_COLUMNS = ["id", "workspace_id", "customer_id", "number", "currency", "issue_date", "valid_until", "items", "notes", "status"];
   out.push(
     ...inserts(

@@ -69,5 +69,5 @@ export default {
   fetch: platform.app.fetch,
   queue: (batch, env) => platform.queue(batch, env),
   scheduled: (controller, env, ctx) => ctx.waitUntil(platform.scheduled(env, controller.scheduledTime)),
-  email: (message, env) => platform.email(message, env),
+  email: (message, env, ctx) => platform.email(message, env, ctx),
 } satisfies ExportedHandler<Env, unknown>;

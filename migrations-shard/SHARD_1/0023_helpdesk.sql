@@ -27,11 +27,14 @@ CREATE INDEX `ticket_replies_workspace_created_idx` ON `ticket_replies` (`worksp
 --> statement-breakpoint
 CREATE INDEX `ticket_replies_workspace_ticket_idx` ON `ticket_replies` (`workspace_id`,`ticket_id`,`id`);
 --> statement-breakpoint
+CREATE UNIQUE INDEX `ticket_replies_workspace_message_unique` ON `ticket_replies` (`workspace_id`,`message_id`);
+--> statement-breakpoint
 CREATE TABLE `tickets` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`workspace_id` integer NOT NULL,
 	`number` text NOT NULL,
 	`subject` text NOT NULL,
+	`body` text,
 	`contact_id` integer,
 	`email` text NOT NULL,
 	`priority` text DEFAULT 'medium' NOT NULL,
@@ -48,6 +51,8 @@ CREATE TABLE `tickets` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `tickets_workspace_number_unique` ON `tickets` (`workspace_id`,`number`);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `tickets_workspace_message_unique` ON `tickets` (`workspace_id`,`message_id`);
 --> statement-breakpoint
 CREATE INDEX `tickets_workspace_id_idx` ON `tickets` (`workspace_id`,`id`);
 --> statement-breakpoint

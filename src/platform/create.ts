@@ -11,7 +11,7 @@ import { mountPublicRoutes } from "./http/health";
 import { newRouter, type Router } from "./http/router";
 import { sweepIdempotencyKeys } from "./idempotency";
 import { IsolateState } from "./isolate";
-import { logError } from "./log";
+import { logError, logWarning } from "./log";
 import { mailConsumer, sweepLostMail } from "./mail/consumer";
 import { documentGating, registerCommonComponents, registerWebhookDocs } from "./openapi";
 import { type PackageManifest, PackageRegistry } from "./packages";
@@ -35,7 +35,7 @@ export type Worker = Platform & {
   queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
   scheduled(env: Env, now?: number): Promise<void>;
   /** Inbound e-mail (Cloudflare Email Routing): the first package mailbox that takes the recipient gets it. */
-  email(message: ForwardableEmailMessage, env: Env): Promise<void>;
+  email(message: ForwardableEmailMessage, env: Env, ctx: ExecutionContext): Promise<void>;
 };
 
 /**
@@ -179,6 +179,7 @@ function afterEventsRecorded(platform: Platform, manifests: PackageManifest[]): 
 /** The queue consumers and the cron sweeps the packages declare. */
 function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): Pick<Worker, "queue" | "scheduled" | "email"> {
   const mailboxes = manifests.flatMap((manifest) => manifest.mailboxes ?? []);
+  const eventHooks = manifests.flatMap((manifest) => (manifest.onEventsRecorded ? [manifest.onEventsRecorded] : []));
   const mailers = new Map(manifests.flatMap((manifest) => Object.entries(manifest.mailers ?? {})));
   // The mail outbox is the platform's: the packages bring only their messages' renderers.
   const consumers = new Map([["mail", mailConsumer(mailers)], ...manifests.flatMap((manifest) => Object.entries(manifest.consumers ?? {}))]);
@@ -198,11 +199,23 @@ function backgroundHandlers(platform: Platform, manifests: PackageManifest[]): P
       await consumer(batch, env, platform);
     },
     scheduled: (env, now) => runSweeps(env, sweeps, platform, now),
-    async email(message, env) {
+    async email(message, env, ctx) {
       const mailbox = mailboxes.find((candidate) => candidate.takes(message.to, env));
       // Refused with a reason the sender's server reports back (Email Routing bounces it); nothing is kept.
-      if (!mailbox) return message.setReject("No mailbox here takes this address");
-      await mailbox.receive(message, env, platform);
+      if (!mailbox) {
+        logWarning("email: rejected, no mailbox takes the address", { to: message.to });
+        return message.setReject("No mailbox here takes this address");
+      }
+      const received = await mailbox.receive(message, env, platform);
+      const workspace = received?.eventsOf;
+      if (!workspace) return;
+      for (const hook of eventHooks) {
+        ctx.waitUntil(
+          hook(env, workspace, platform).catch((error: unknown) =>
+            logError("after-events hook failed; the sweep will retry", error, { workspace_id: workspace.id }),
+          ),
+        );
+      }
     },
   };
 }

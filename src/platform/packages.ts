@@ -57,6 +57,16 @@ export type WorkspaceOnShard = { id: number; shard: string };
 /** What background work (queue consumers, cron sweeps) gets of the worker: its registry and isolate caches. */
 export type Background = { readonly registry: PackageRegistry; readonly isolate: IsolateState };
 
+/**
+ * Where inbound e-mail goes: `takes` says whether a recipient address is this mailbox's; `receive` parses and
+ * stores the message, or rejects it with a reason (message.setReject), and names the workspace whose outbox
+ * events it recorded (their hooks run, as after a request).
+ */
+export type Mailbox = {
+  takes(to: string, env: Env): boolean;
+  receive(message: ForwardableEmailMessage, env: Env, worker: Background): Promise<{ eventsOf?: { id: number; shard: string } } | undefined>;
+};
+
 /** A scheduled job (the cron runs every one each minute); `name` appears in its failure's log line. */
 export type Sweep = { name: string; run(env: Env, now: number, worker: Background): Promise<unknown> };
 
@@ -127,7 +137,7 @@ export type PackageManifest = {
    * Inbound e-mail it receives (Email Routing → the worker's email() handler): `takes` says whether a
    * recipient address is its, `receive` parses and stores the message (or rejects it with a reason).
    */
-  mailboxes?: { takes(to: string, env: Env): boolean; receive(message: ForwardableEmailMessage, env: Env, worker: Background): Promise<void> }[];
+  mailboxes?: Mailbox[];
   /** Renderers of the messages it sends through the mail outbox, by kind (see platform/mail). */
   mailers?: Record<string, Mailer>;
   /** Runs after a request that recorded outbox events has answered (webhooks fan them out). */

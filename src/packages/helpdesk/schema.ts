@@ -4,6 +4,8 @@ import { contacts } from "../sales/schema";
 
 export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const;
 export const TICKET_STATUSES = ["open", "pending", "resolved", "closed"] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** A customer's request, from an e-mail to the support address or from the API and pages. */
 export const tickets = sqliteTable(
@@ -16,6 +18,8 @@ export const tickets = sqliteTable(
     /** TKT-000123: the tag replies carry in their subject. */
     number: text("number").notNull(),
     subject: text("subject").notNull(),
+    /** The request itself: the opening e-mail's text (sanitised) or what the API was given. */
+    body: text("body"),
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     /** The requester's address: public replies go there. */
     email: text("email").notNull(),
@@ -36,6 +40,8 @@ export const tickets = sqliteTable(
   },
   (table) => [
     uniqueIndex("tickets_workspace_number_unique").on(table.workspaceId, table.number),
+    // One ticket per inbound message, even when Email Routing delivers it twice.
+    uniqueIndex("tickets_workspace_message_unique").on(table.workspaceId, table.messageId),
     index("tickets_workspace_id_idx").on(table.workspaceId, table.id),
     index("tickets_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("tickets_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
@@ -76,6 +82,8 @@ export const ticketReplies = sqliteTable(
     index("ticket_replies_workspace_updated_idx").on(table.workspaceId, table.updatedAt, table.id),
     index("ticket_replies_workspace_created_idx").on(table.workspaceId, table.createdAt, table.id),
     index("ticket_replies_workspace_ticket_idx").on(table.workspaceId, table.ticketId, table.id),
+    // One reply per inbound message; our own replies' ids find the ticket an answer refers to (In-Reply-To).
+    uniqueIndex("ticket_replies_workspace_message_unique").on(table.workspaceId, table.messageId),
   ],
 );
 

@@ -19,6 +19,11 @@ export function mimeMessage(envelope: Envelope, content: MailContent): string {
   message.setRecipient(envelope.to);
   message.setSubject(content.subject);
   if (envelope.replyTo) message.setHeader("Reply-To", new Mailbox(envelope.replyTo));
+  // A reply in a conversation (a ticket's thread): mail clients group it under the messages it names.
+  const thread = content.headers;
+  if (thread?.messageId) message.setHeader("Message-ID", thread.messageId);
+  if (thread?.inReplyTo) message.setHeader("In-Reply-To", thread.inReplyTo);
+  if (thread?.references && thread.references.length > 0) message.setHeader("References", thread.references.join(" "));
   message.addMessage({ contentType: "text/plain", encoding: "base64", data: wrapped(utf8(content.text)) });
   message.addMessage({ contentType: "text/html", encoding: "base64", data: wrapped(utf8(content.html)) });
   for (const file of content.attachments ?? []) {

@@ -5,7 +5,14 @@ import type { Tenant } from "../tenancy";
 export type MailAttachment = { filename: string; contentType: string; data: Uint8Array };
 
 /** What a package's mailer renders for a message: both an HTML and a plain-text body, always. */
-export type MailContent = { subject: string; html: string; text: string; attachments?: MailAttachment[] };
+export type MailContent = {
+  subject: string;
+  html: string;
+  text: string;
+  attachments?: MailAttachment[];
+  /** Threading headers (Message-ID, In-Reply-To, References) of a reply in a conversation. */
+  headers?: { messageId?: string; inReplyTo?: string; references?: string[] };
+};
 
 /** What a mailer is given: the message's workspace on its shard, the record it is about, and the recipient. */
 export type MailContext = { env: Env; tenant: Tenant; subjectId: number; to: string; fromName: string };

@@ -31,8 +31,20 @@ export type ResourceUi = {
   links?: PageLink[];
   /** A block of the resource's own at the top of its page (an invoice's delivery and public link). */
   panel?: (record: Record<string, unknown>) => unknown;
+  /**
+   * A section of the resource's own below the panel (a ticket's thread and reply form), read through the API as
+   * the signed-in user: `read` is the API in-process, `csrf` the form token for the section's own forms.
+   */
+  section?: (record: Record<string, unknown>, page: SectionContext) => Promise<unknown>;
   /** Output fields the page's facts leave out, because the panel shows them better. */
   hiddenInDetail?: string[];
+};
+
+export type SectionContext = {
+  read<T = Record<string, unknown>[]>(path: string): Promise<{ ok: true; data: T } | { ok: false; status: number }>;
+  csrf: string;
+  /** Whether the user's role may write this resource (viewers get no forms). */
+  canWrite: boolean;
 };
 
 export type PageLink = {

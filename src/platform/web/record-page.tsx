@@ -39,13 +39,14 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
   if (!found.ok) return refusalPage(c, session, found.error, found.status, base);
   const record = found.data;
   const fields = outputFields(def, ctx.registry);
-  const [labels, related, timeline] = await Promise.all([
+  const canWrite = mayWrite(ctx);
+  const [labels, related, timeline, section] = await Promise.all([
     referenceLabels(ctx, fields, [record]),
     relatedRows(ctx, id),
     // Without its events route (payments) the timeline is the record's own dates.
     def.routes?.timeline === false ? noEvents : api<TimelineEntry[]>(ctx, "GET", `/${def.name}/${id}/events`),
+    def.ui?.section?.(record, { read: (path) => api(ctx, "GET", path) as never, csrf: session.csrf, canWrite }) ?? null,
   ]);
-  const canWrite = mayWrite(ctx);
   const hiddenInDetail = new Set(def.ui?.hiddenInDetail ?? []);
   const actions = (def.ui?.actions ?? []).filter((action) => canWrite && (action.when?.(record) ?? true));
   const title = titleOf(def, record);
@@ -90,6 +91,7 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
         {done ? <Notice kind="ok">{done}</Notice> : null}
         {state.error ? <Notice kind="error">{state.error}</Notice> : null}
         {(def.ui?.panel?.(record) as Child) ?? null}
+        {(section as Child) ?? null}
         <div class="columns">
           <section class="card" aria-label="Details">
             <dl class="facts">
