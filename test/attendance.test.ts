@@ -275,6 +275,29 @@ describe("attendance", () => {
     expect(open.text.match(/still clocked in/g)).toHaveLength(3);
   });
 
+  it("clocks a person in from the assistant's words ('clock in Bob'), after the user confirms", async () => {
+    const { ws, bob } = await company();
+    const ask = async (message: string) => {
+      const res = await call("POST", "/assistant/messages", { token: ws.token, body: { message } });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.reply as { intent: string; text: string; action?: { id: string } };
+    };
+    const requestOf = async (reply: { action?: { id: string } }) =>
+      (await call("GET", `/assistant/actions/${reply.action!.id}`, { token: ws.token })).json.data.request;
+    const proposed = await ask("clock in Bob");
+    expect(proposed.intent).toBe("action");
+    expect(proposed.text).toBe("Clock in Bob. Confirm to do it (within 10 minutes).");
+    expect(await requestOf(proposed)).toEqual({ method: "POST", path: "/attendance/clock-in", body: { employee_id: bob.id } });
+    // Nothing is written before the confirmation.
+    expect((await call("GET", "/attendance", { token: ws.token })).json.data).toEqual([]);
+    const confirmed = await call("POST", `/assistant/actions/${proposed.action!.id}/confirm`, { token: ws.token });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.json.data.result).toMatchObject({ employee_id: bob.id, clock_out: null });
+    const out = await ask("please clock out bob now");
+    expect(await requestOf(out)).toEqual({ method: "POST", path: "/attendance/clock-out", body: { employee_id: bob.id } });
+    expect((await ask("clock in Zed")).text).toBe("I couldn't find an employee named Zed.");
+  });
+
   it("serves the report page with a clock-in form, and answers 403 package_disabled while switched off", async () => {
     const { ws, ada } = await company();
     const cookie = await signIn(ws.email, ws.password);

@@ -326,3 +326,21 @@ describe("the ticket page", () => {
     expect(shown.text).toContain('aria-label="Conversation"');
   });
 });
+
+describe("the assistant", () => {
+  it("answers 'open urgent tickets' from the definition's filters", async () => {
+    const ws = await helpdeskWorkspace();
+    const make = (subject: string, priority: string, status = "open") =>
+      call("POST", "/tickets", { token: ws.token, body: { subject, email: "a@example.com", priority, status } });
+    await make("Checkout is down", "urgent");
+    await make("Typo on the pricing page", "low");
+    await make("Old outage", "urgent", "resolved");
+    const res = await call("POST", "/assistant/messages", { token: ws.token, body: { message: "open urgent tickets" } });
+    expect(res.status, res.text).toBe(200);
+    const reply = res.json.data.reply;
+    expect(reply.intent).toBe("list");
+    expect(reply.text).toContain("Checkout is down");
+    expect(reply.text).not.toContain("Old outage");
+    expect(reply.text).not.toContain("Typo on the pricing page");
+  });
+});

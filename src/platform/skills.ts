@@ -64,6 +64,11 @@ export type ResourceSkill = {
   values?: { words: string[]; param: string }[];
   /** "assigned to Ana" → an employee's id as `param`. */
   person?: { words: string[]; param: string };
+  /**
+   * Commands on the collection that name a person and nothing else: "clock in Brian" → POST
+   * /attendance/clock-in {employee_id}. `label` starts the summary the user confirms ("Clock in Brian Kim").
+   */
+  commands?: { name: string; words: string[]; method: "POST"; path: string; person: string; label: string }[];
   /** "tasks in Website" → a project's id as `param`. */
   parents?: { words: string[]; resource: string; param: string }[];
   /** Sort for "biggest", "latest" questions. */

@@ -32,6 +32,24 @@ export const attendanceSkills: Skill[] = [
       { words: ["minutes late", "lateness", "late minutes"], field: "late_minutes", fn: "sum", title: "Minutes late" },
     ],
     person: { words: ["by", "for", "of"], param: "employee_id" },
+    commands: [
+      {
+        name: "clock_in",
+        words: ["clock in", "check in", "punch in", "sign in"],
+        method: "POST",
+        path: "/attendance/clock-in",
+        person: "employee_id",
+        label: "Clock in",
+      },
+      {
+        name: "clock_out",
+        words: ["clock out", "check out", "punch out", "sign out"],
+        method: "POST",
+        path: "/attendance/clock-out",
+        person: "employee_id",
+        label: "Clock out",
+      },
+    ],
   },
   {
     kind: "metric",

@@ -45,7 +45,7 @@ export const tasklySkills: Skill[] = [
     resource: "tasks",
     singular: "task",
     plural: "tasks",
-    synonyms: ["todo item", "to-do", "todos", "to-dos", "ticket", "tickets", "issue", "issues", "work item", "work items", "assignment", "assignments"],
+    synonyms: ["todo item", "to-do", "todos", "to-dos", "issue", "issues", "work item", "work items", "assignment", "assignments"],
     nameField: "title",
     reference: { pattern: /\btask\s*#?\s*(\d{1,16})\b/i, query: (match) => ({ id: match.replace(/\D/g, "") }) },
     label: (r) => `task ${r.id} "${r.title}"`,

@@ -1,6 +1,7 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
+import { collectionCommand } from "./command";
 import type { Fetch } from "./execute";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
@@ -91,6 +92,10 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
     const filled = await fillSlot(env, actionEnv, message, state.slot);
     if (filled) return filled;
   }
+
+  // "clock in Brian": a command a package declares on its collection, naming a person.
+  const command = await collectionCommand(actionEnv, message);
+  if (command) return fromBuilt(env.schema, command);
 
   const cue = actionCue(w, env.schema);
   if (cue) {
