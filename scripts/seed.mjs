@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { OFFLINE_ENV } from "./local-server.mjs";
 import { demoAttendanceSql } from "./seed-attendance.mjs";
 import { demoExpensesSql } from "./seed-expenses.mjs";
+import { demoHelpdeskSql } from "./seed-helpdesk.mjs";
 
 export const DEMO = { workspace_name: "Demo Company", name: "Demo Owner", email: "demo@example.com", password: "demo-password-123" };
 export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", password: "demo-password-123" };
@@ -713,6 +714,19 @@ export function demoSql(ids, now = Date.now()) {
       joinedOn: Object.fromEntries(staff.map((employee) => [employee.id, employee.date_of_joining])),
     }),
   );
+  // The support inbox: the contacts' tickets, answered by the owner.
+  out.push(
+    ...demoHelpdeskSql({
+      workspaceId: ws,
+      firstTicketId: ids.tickets + 1,
+      firstReplyId: ids.ticket_replies + 1,
+      contacts: contacts.slice(0, 60),
+      agentIds: [ids.users + 1],
+      supportDomain: "support.business-platform.example",
+      now,
+      rand,
+    }),
+  );
   return out;
 }
 
@@ -942,9 +956,14 @@ export const TABLES = [
   "candidates",
   "time_entries",
   "attendance",
+  "tickets",
+  "ticket_replies",
 ];
 /** Child tables first, for deleting a workspace's rows. */
 const DELETE_ORDER = [
+  "ticket_replies",
+  "tickets",
+  "ticket_counters",
   "attendance",
   "attendance_settings",
   "time_entries",

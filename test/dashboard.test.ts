@@ -52,8 +52,11 @@ const KEYS = [
   "products.top_by_revenue",
   "quotes.open_value",
   "quotes.by_status",
+  "attendance.present_today",
   "expenses.by_category",
   "account.profit",
+  "helpdesk.open_tickets",
+  "helpdesk.sla_breaches",
 ];
 
 /** A small company whose every widget value is known by hand. */
@@ -235,8 +238,9 @@ describe("the dashboard", () => {
 
   it("drops a disabled package's widgets and refuses them one by one", async () => {
     const ws = await signup();
-    for (const name of ["recruitment", "timesheets", "hrm"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } });
-    await call("PUT", "/packages/quotes", { token: ws.token, body: { enabled: false } }); // quotes needs sales
+    for (const name of ["recruitment", "timesheets", "leave", "attendance", "hrm"])
+      await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } });
+    for (const name of ["quotes", "helpdesk"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } }); // both need sales
     await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } });
     const { list } = await dashboard(ws);
     expect(list.map((w) => w.package)).not.toContain("sales");

@@ -120,6 +120,8 @@ async function fixture(): Promise<Fixture> {
   await two("quotes", (i) => ({ customer_id: ids.customers![0], items: [{ product_id: ids.products![0], quantity: i }] }));
   await two("vendors", (i) => ({ name: `Fixture Vendor ${i}`, currency: "USD" }));
   await two("expenses", (i) => ({ category: "Travel", amount: 1000 * i, date: "2026-11-02", vendor_id: ids.vendors![0] }));
+  await two("attendance", (i) => ({ employee_id: ids.employees![0], date: `2026-11-0${i + 1}`, clock_in: "09:00", clock_out: "17:00" }));
+  await two("tickets", (i) => ({ subject: `Fixture Ticket ${i}`, email: `fixture-requester-${i}@example.net` }));
   const payment = await create(ws, "payments", { invoice_id: sent.id, amount: 100 });
   ids.payments = [payment.id, payment.id];
   const webhook = (await call("POST", "/webhooks", { token: ws.token, body: { url: "https://hooks.example.net/in", events: ["*"] } })).json.data;
@@ -150,6 +152,7 @@ const REFERENCE: Record<string, string> = {
   invoice_id: "invoices",
   product_id: "products",
   vendor_id: "vendors",
+  ticket_id: "tickets",
   acts_as_user_id: "users",
 };
 
@@ -179,6 +182,8 @@ function fillPath(path: string, op: Operation, f: Fixture): string {
 
 /** What an example needs first, besides the fixture (the state its operation acts on). */
 const SETUP: Record<string, (f: Fixture, example: Record<string, unknown>) => Promise<unknown>> = {
+  // Someone clocked in, to clock out.
+  clockOut: (f) => call("POST", "/attendance/clock-in", { token: f.ws.token, body: { employee_id: f.ids.employees![0] } }),
   createSessionToken: (f, example) =>
     call("POST", "/users", { token: f.ws.token, body: { name: "Demo", email: example.email, password: example.password, role: "admin" } }),
   // The code /link would have given this workspace's chat account (stored by its hash, as the bot stores it).

@@ -35,6 +35,9 @@ describe("the package catalogue", () => {
       ["products", "add-on", true],
       ["quotes", "add-on", true],
       ["expenses", "add-on", true],
+      ["leave", "add-on", true],
+      ["attendance", "add-on", true],
+      ["helpdesk", "add-on", true],
       ["analytics", "add-on", true],
       ["assistant", "add-on", true],
       ["chatbot", "add-on", true],
@@ -44,7 +47,8 @@ describe("the package catalogue", () => {
       ["project-management-pro", 2, false],
     ]);
     const byName = Object.fromEntries(list.map((p) => [p.name, p]));
-    expect(byName.hrm).toMatchObject({ depends_on: [], dependents: ["recruitment", "timesheets", "hrm-pro"], resources: ["employees"] });
+    expect(byName.hrm).toMatchObject({ depends_on: [], dependents: ["recruitment", "timesheets", "leave", "attendance", "hrm-pro"], resources: ["employees"] });
+    expect(byName.helpdesk).toMatchObject({ depends_on: ["sales"], dependents: [], resources: ["tickets", "ticket-replies"] });
     expect(byName.timesheets).toMatchObject({ depends_on: ["taskly", "hrm"], dependents: [], resources: ["time-entries"] });
     expect(byName["project-management-pro"]).toMatchObject({ depends_on: ["taskly"], resources: [] });
     expect(byName.account).toMatchObject({ dependents: expect.arrayContaining(["products", "quotes", "expenses"]) });
@@ -60,11 +64,13 @@ describe("the package catalogue", () => {
   it("refuses to disable a package an enabled one needs, naming it, and to enable one whose dependency is off", async () => {
     const ws = await signup();
     const required = expectError(await toggle(ws, "hrm", false), 409, "package_required");
-    expect(required.details).toEqual([{ path: "enabled", message: "required by recruitment, timesheets", required_by: ["recruitment", "timesheets"] }]);
-    expect(required.message).toMatch(/recruitment, timesheets depend on hrm/);
+    expect(required.details).toEqual([
+      { path: "enabled", message: "required by recruitment, timesheets, leave, attendance", required_by: ["recruitment", "timesheets", "leave", "attendance"] },
+    ]);
+    expect(required.message).toMatch(/recruitment, timesheets, leave, attendance depend on hrm/);
     expect((await enabledOf(ws)).hrm).toBe(true);
 
-    for (const name of ["timesheets", "recruitment", "hrm"]) expect((await toggle(ws, name, false)).status).toBe(200);
+    for (const name of ["timesheets", "recruitment", "leave", "attendance", "hrm"]) expect((await toggle(ws, name, false)).status).toBe(200);
     expect((await toggle(ws, "taskly", false)).status).toBe(200);
     const missing = expectError(await toggle(ws, "timesheets", true), 409, "dependency_disabled");
     expect(missing.details).toEqual([{ path: "enabled", message: "needs taskly, hrm", missing: ["taskly", "hrm"] }]);
@@ -111,7 +117,7 @@ describe("tier 2: the pro apps", () => {
     const ws = await signup();
     const notReady = expectError(await toggle(ws, "hrm-pro", true), 409, "conflict");
     expect(notReady.message).toMatch(/app_url/);
-    for (const name of ["recruitment", "timesheets", "hrm"]) await toggle(ws, name, false);
+    for (const name of ["recruitment", "timesheets", "leave", "attendance", "hrm"]) await toggle(ws, name, false);
     const refused = expectError(
       await call("PUT", "/sso/apps/hrm-pro", { token: ws.token, body: { app_url: "https://hrm.example/app", enabled: true } }),
       409,

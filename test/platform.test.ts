@@ -172,6 +172,8 @@ describe("OpenAPI", () => {
         "quote.sent",
         "subscription.updated",
         "task.completed",
+        "ticket.created",
+        "ticket.resolved",
         "webhook.test",
       ].sort(),
     );

@@ -322,6 +322,7 @@ describe("quotes", () => {
     );
     expect((await toggle(ws, "quotes", false)).status).toBe(200);
     expectError(await call("GET", "/quotes", { token: ws.token }), 403, "package_disabled");
+    expect((await toggle(ws, "helpdesk", false)).status).toBe(200); // it needs sales too
     expect((await toggle(ws, "sales", false)).status).toBe(200);
     expectError(await toggle(ws, "quotes", true), 409, "dependency_disabled");
     const list = (await call("GET", "/packages", { token: ws.token })).json.data as { name: string; depends_on: string[]; dependents: string[] }[];

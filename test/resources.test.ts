@@ -234,10 +234,10 @@ describe("packages", () => {
     const ws = await signup();
     const member = await userWithRole(ws, "member");
     expectError(await call("PUT", "/packages/sales", { token: member, body: { enabled: false } }), 403, "forbidden");
-    await call("PUT", "/packages/quotes", { token: ws.token, body: { enabled: false } }); // quotes needs sales
+    for (const name of ["quotes", "helpdesk"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } }); // both need sales
     expect((await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } })).json.data).toMatchObject({ name: "sales", enabled: false });
-    expect((await call("PUT", "/packages/hrm", { token: ws.token, body: { enabled: false } })).status).toBe(409); // recruitment and timesheets need it
-    for (const name of ["recruitment", "timesheets", "hrm"])
+    expect((await call("PUT", "/packages/hrm", { token: ws.token, body: { enabled: false } })).status).toBe(409); // recruitment, timesheets, leave, attendance need it
+    for (const name of ["recruitment", "timesheets", "leave", "attendance", "hrm"])
       expect((await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } })).json.data.enabled).toBe(false);
     for (const path of ["/contacts", "/leads", "/deals", "/employees"]) expectError(await call("GET", path, { token: ws.token }), 403, "package_disabled");
     expectError(await call("GET", "/contacts", { token: member }), 403, "package_disabled");
@@ -246,7 +246,19 @@ describe("packages", () => {
     expect((await call("GET", "/contacts", { token: ws.token })).status).toBe(200);
     expect(
       (await call("GET", "/packages", { token: ws.token })).json.data.filter((p: { enabled: boolean }) => !p.enabled).map((p: { name: string }) => p.name),
-    ).toEqual(["hrm", "recruitment", "timesheets", "quotes", "hrm-pro", "sales-pro", "accounting-pro", "project-management-pro"]);
+    ).toEqual([
+      "hrm",
+      "recruitment",
+      "timesheets",
+      "quotes",
+      "leave",
+      "attendance",
+      "helpdesk",
+      "hrm-pro",
+      "sales-pro",
+      "accounting-pro",
+      "project-management-pro",
+    ]);
     expectError(await call("PUT", "/packages/crm", { token: ws.token, body: { enabled: true } }), 404, "not_found");
   });
 });

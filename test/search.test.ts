@@ -69,7 +69,7 @@ describe("the search index (FTS5, kept by triggers)", () => {
     expect((await find(ws, "wolfram")).map((hit) => hit.resource).sort()).toEqual(["contacts", "employees"]);
     const token = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "contacts only", scopes: ["contacts:read"] } })).json.data.token;
     expect((await find({ token }, "wolfram")).map((hit) => hit.resource)).toEqual(["contacts"]);
-    await call("PUT", "/packages/quotes", { token: ws.token, body: { enabled: false } }); // quotes needs sales
+    for (const name of ["quotes", "helpdesk"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } }); // both need sales
     await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } });
     expect((await find(ws, "wolfram")).map((hit) => hit.resource)).toEqual(["employees"]);
     expect(await find(ws, 'wolfram" OR ws : * NOT "')).toEqual([]);

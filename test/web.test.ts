@@ -170,9 +170,9 @@ describe("pages", () => {
     const csrf = csrfOf((await page("GET", "/app/settings/packages", { cookie })).text);
     const required = await page("POST", "/app/settings/packages/hrm", { cookie, form: { enabled: "false", csrf } });
     expect(required.status).toBe(409);
-    expect(required.text).toContain("HRM can&#39;t be turned off while Recruitment and Timesheets depend on it.");
-    await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: false } });
-    await call("PUT", "/packages/recruitment", { token: ws.token, body: { enabled: false } });
+    expect(required.text).toContain("HRM can&#39;t be turned off while Recruitment, Timesheets, Leave, and Attendance depend on it.");
+    for (const name of ["timesheets", "recruitment", "leave", "attendance"])
+      await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } });
     await call("PUT", "/packages/hrm", { token: ws.token, body: { enabled: false } });
     const missing = await page("POST", "/app/settings/packages/recruitment", { cookie, form: { enabled: "true", csrf } });
     expect(missing.text).toContain("Recruitment needs HRM, which is off.");

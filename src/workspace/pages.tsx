@@ -13,16 +13,18 @@ type Package = { name: string; title: string; description: string; tier: 1 | 2 |
 /** A refused switch, in words: what is missing or what still needs the package. */
 function switchRefusal(error: ApiErrorBody, packages: Package[], name: string): { message: string; offerDependencies: boolean } {
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
+  // "Recruitment, Timesheets and Leave": a list as a sentence says it.
+  const inWords = (names: string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(names);
   const details = (Array.isArray(error.details) ? (error.details[0] ?? {}) : {}) as { missing?: string[]; required_by?: string[] };
   if (error.code === "dependency_disabled" && details.missing) {
     return {
-      message: `${title(name)} needs ${details.missing.map(title).join(" and ")}, which ${details.missing.length > 1 ? "are" : "is"} off. Enable ${details.missing.length > 1 ? "them" : "it"} first, or enable them together.`,
+      message: `${title(name)} needs ${inWords(details.missing.map(title))}, which ${details.missing.length > 1 ? "are" : "is"} off. Enable ${details.missing.length > 1 ? "them" : "it"} first, or enable them together.`,
       offerDependencies: true,
     };
   }
   if (error.code === "package_required" && details.required_by) {
     return {
-      message: `${title(name)} can't be turned off while ${details.required_by.map(title).join(" and ")} ${details.required_by.length > 1 ? "depend" : "depends"} on it. Turn ${details.required_by.length > 1 ? "those" : "that"} off first.`,
+      message: `${title(name)} can't be turned off while ${inWords(details.required_by.map(title))} ${details.required_by.length > 1 ? "depend" : "depends"} on it. Turn ${details.required_by.length > 1 ? "those" : "that"} off first.`,
       offerDependencies: false,
     };
   }
@@ -38,6 +40,8 @@ async function packagesPage(
   const packages = list.ok ? list.data : [];
   const admin = session.principal.role === "admin" || session.principal.role === "owner";
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
+  // "Recruitment, Timesheets and Leave": a list as a sentence says it.
+  const inWords = (names: string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(names);
   return render(c, session, {
     status: state.refusal?.status ?? 200,
     title: "Packages",

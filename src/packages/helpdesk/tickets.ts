@@ -196,7 +196,7 @@ export const ticketResource: ResourceDefinition<typeof tickets, z.infer<typeof C
   },
   examples: {
     create: { subject: "Cannot download my invoice", body: "The PDF link says not found.", email: "ana@contoso.example", priority: "high" },
-    update: { status: "pending", assignee_user_id: 1 },
+    update: { status: "pending", priority: "urgent" },
   },
   sortable: { id: tickets.id, created_at: tickets.createdAt, updated_at: tickets.updatedAt, first_response_due_at: tickets.firstResponseDueAt },
   filters: {
