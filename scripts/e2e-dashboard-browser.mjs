@@ -127,18 +127,20 @@ try {
   await shot("settings-webhooks");
   step("Settings → Webhooks: an endpoint subscribed, a test event delivered and logged as succeeded");
 
-  // Settings → Packages: turn Quotes off (it needs Sales), then Sales: their widgets go.
+  // Settings → Packages: turn Quotes and Helpdesk off (they need Sales), then Sales: their widgets go.
   await page.click('a[href="/app/settings/packages"]');
   await shot("settings-packages");
   await page.locator('tr[data-package="quotes"]').getByRole("button", { name: "Turn off" }).click();
   await page.getByText("Quotes is off.").waitFor();
+  await page.locator('tr[data-package="helpdesk"]').getByRole("button", { name: "Turn off" }).click();
+  await page.getByText("Helpdesk is off.").waitFor();
   await page.locator('tr[data-package="sales"]').getByRole("button", { name: "Turn off" }).click();
   await page.getByText("Sales is off.").waitFor();
   await page.click('a[href="/app"]');
   const afterSales = await page.$$eval("[data-widget]", (cards) => cards.map((card) => card.getAttribute("data-widget")));
-  if (afterSales.some((key) => key.startsWith("sales.") || key.startsWith("quotes.")) || afterSales.length !== shown.length - 7)
-    throw new Error(`sales or quotes widgets remain: ${afterSales}`);
-  step(`Settings → Packages: Quotes and Sales turned off, their 7 widgets left the dashboard (${afterSales.length} remain)`);
+  if (afterSales.some((key) => /^(sales|quotes|helpdesk)\./.test(key)) || afterSales.length !== shown.length - 9)
+    throw new Error(`sales, quotes or helpdesk widgets remain: ${afterSales}`);
+  step(`Settings → Packages: Quotes, Helpdesk and Sales turned off, their 9 widgets left the dashboard (${afterSales.length} remain)`);
 
   // A pro app, embedded through SSO; lead=56 refreshes 4 s after each 60 s token.
   await page.click('a[href="/app/apps/hrm-pro"]');

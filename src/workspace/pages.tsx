@@ -40,8 +40,6 @@ async function packagesPage(
   const packages = list.ok ? list.data : [];
   const admin = session.principal.role === "admin" || session.principal.role === "owner";
   const title = (n: string) => packages.find((p) => p.name === n)?.title ?? n;
-  // "Recruitment, Timesheets and Leave": a list as a sentence says it.
-  const inWords = (names: string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(names);
   return render(c, session, {
     status: state.refusal?.status ?? 200,
     title: "Packages",
