@@ -320,7 +320,9 @@ describe("the ticket page", () => {
     const [ticket] = await tickets(ws);
     const sent = await submit(cookie, `/app/tickets/${ticket!.id}`, `/app/tickets/${ticket!.id}/reply`, { body: "It ships today." });
     expect(sent.status, sent.text.slice(0, 300)).toBe(303);
-    const shown = await page("GET", `/app/tickets/${ticket!.id}`, { cookie });
+    expect(sent.headers.get("location")).toBe(`/app/tickets/${ticket!.id}?done=replied`);
+    const shown = await page("GET", `/app/tickets/${ticket!.id}?done=replied`, { cookie });
+    expect(shown.text).toContain("Your reply was sent to the requester.");
     expect(shown.text).toContain("Where is my order?");
     expect(shown.text).toContain("It ships today.");
     expect(shown.text).toContain('aria-label="Conversation"');

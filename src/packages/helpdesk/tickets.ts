@@ -119,6 +119,7 @@ export const ticketResource: ResourceDefinition<typeof tickets, z.infer<typeof C
     columns: ["number", "subject", "email", "priority", "status", "sla_breached", "assignee_user_id"],
     multiline: ["body"],
     section: ticketSection,
+    notices: { replied: "Your reply was sent to the requester.", noted: "The note was added (the requester does not see it)." },
     actions: [
       {
         name: "resolve",

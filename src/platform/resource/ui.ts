@@ -36,6 +36,8 @@ export type ResourceUi = {
    * the signed-in user: `read` is the API in-process, `csrf` the form token for the section's own forms.
    */
   section?: (record: Record<string, unknown>, page: SectionContext) => Promise<unknown>;
+  /** What the page says after `?done=<key>` from the resource's own page routes (a ticket's reply form). */
+  notices?: Record<string, string>;
   /** Output fields the page's facts leave out, because the panel shows them better. */
   hiddenInDetail?: string[];
 };

@@ -25,7 +25,7 @@ function doneMessage(ctx: PageContext, done: string | undefined): string | null 
   if (done === "created") return `The ${ctx.def.singular} was created.`;
   if (done === "updated") return "Saved.";
   if (done === "moved") return "Moved.";
-  return ctx.def.ui?.actions?.find((action) => action.name === done)?.done ?? null;
+  return ctx.def.ui?.actions?.find((action) => action.name === done)?.done ?? ctx.def.ui?.notices?.[done] ?? null;
 }
 
 /**
