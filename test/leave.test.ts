@@ -40,6 +40,12 @@ describe("leave", () => {
     const twice = expectError(await call("POST", "/holidays", { token: ws.token, body: { date: "2026-11-11", name: "Again" } }), 409, "conflict");
     expect(twice.details[0].path).toBe("date");
     expectError(await call("POST", "/holidays", { token: ws.token, body: { date: "2026-11-31", name: "No such day" } }), 400, "validation_error");
+    // Allowances and holidays are admins' to set; members and viewers read them.
+    const member = await userWithRole(ws, "member");
+    expectError(await call("POST", "/leave-types", { token: member, body: { name: "Extra", days_per_year: 99 } }), 403, "forbidden");
+    expectError(await call("PATCH", `/leave-types/${annual.id}`, { token: member, body: { days_per_year: 99 } }), 403, "forbidden");
+    expectError(await call("POST", "/holidays", { token: member, body: { date: "2026-11-12", name: "Mine" } }), 403, "forbidden");
+    expect((await call("GET", "/holidays", { token: member })).json.data).toHaveLength(1);
     // Another workspace has its own holidays on the same date.
     const other = await signup("Other Leave");
     await setPlan(other, "enterprise");

@@ -17,6 +17,8 @@ export default definePackage({
   description: "Time off: leave types with yearly allowances, public holidays, requests approved by admins, and balances.",
   dependsOn: ["hrm"],
   resources: [leaveTypeResource, holidayResource, leaveRequestResource],
+  // Allowances and holidays decide what approvals allow: admins set them; members ask for leave.
+  roles: { "leave-types": { write: "admin" }, holidays: { write: "admin" } },
   // Its own routes before the generated /leave-requests/{id} routes.
   routers: [leaveActionRoutes, balanceRoutes],
   pages: [calendarPages, resourcePages(leaveRequestResource), resourcePages(leaveTypeResource), resourcePages(holidayResource)],
