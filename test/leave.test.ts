@@ -338,7 +338,7 @@ describe("leave", () => {
     const { ws, ada, bob, annual } = await company();
     const a = (await ask(ws, { employee_id: ada.id, leave_type_id: annual.id, start_date: "2026-11-16", end_date: "2026-11-17" })).json.data;
     await act(ws.token, a.id, "approve");
-    await ask(ws, { employee_id: bob.id, leave_type_id: annual.id, start_date: "2026-11-19", end_date: "2026-11-19", half_day: true });
+    const b = (await ask(ws, { employee_id: bob.id, leave_type_id: annual.id, start_date: "2026-11-19", end_date: "2026-11-19", half_day: true })).json.data;
     const cookie = await signIn(ws.email, ws.password);
     const shown = await page("GET", "/app/leave/calendar?month=2026-11", { cookie });
     expect(shown.status, shown.text.slice(0, 500)).toBe(200);
@@ -352,7 +352,15 @@ describe("leave", () => {
     expect(shown.text).not.toContain("<script>");
     const empty = await page("GET", "/app/leave/calendar?month=2026-12", { cookie });
     expect(empty.text).toContain("No pending or approved leave in December 2026");
-    expect((await page("GET", "/app/leave-requests", { cookie })).status).toBe(200);
+    // The widget's link (the list filtered to a day) and a request's page with its actions.
+    const listed = await page("GET", "/app/leave-requests?status=approved&on=2026-11-17", { cookie });
+    expect(listed.status).toBe(200);
+    expect(listed.text).toContain(`/app/leave-requests/${a.id}`);
+    const record = await page("GET", `/app/leave-requests/${a.id}`, { cookie });
+    expect(record.status).toBe(200);
+    expect(record.text).toContain("Cancel leave");
+    expect(record.text).not.toContain(">Approve<");
+    expect((await page("GET", `/app/leave-requests/${b.id}`, { cookie })).text).toContain(">Approve<");
 
     expect((await call("PUT", "/packages/leave", { token: ws.token, body: { enabled: false } })).status).toBe(200);
     expectError(await call("GET", "/leave-requests", { token: ws.token }), 403, "package_disabled");
