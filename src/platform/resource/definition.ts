@@ -84,6 +84,8 @@ export type RowCheck = {
   onUpdate(values: Record<string, unknown>, tenant: Tenant): SQL | undefined;
   /** The problems of the row as it would be (`id` null on create), read from the database. */
   explain(tenant: Tenant, row: Record<string, unknown>, id: number | null): Promise<ErrorDetail[]>;
+  /** Its refusal is a clash with other rows (409 conflict: overlapping leave), not bad input (400 validation_error). */
+  conflict?: true;
 };
 
 /**

@@ -239,8 +239,12 @@ async function diagnose(def: AnyResource, tenant: Tenant, operation: Operation, 
   if (refusal) return refusal;
   if (operation.op !== "delete" && def.checks) {
     const row = operation.op === "create" ? values : merged(existing!, values);
-    const problems = (await Promise.all(def.checks.map((check) => check.explain(tenant, row, operation.op === "update" ? operation.id : null)))).flat();
+    const found = await Promise.all(def.checks.map((check) => check.explain(tenant, row, operation.op === "update" ? operation.id : null)));
+    // Bad input first (400); a clash with other rows (a check marked `conflict`) is a 409.
+    const problems = found.flatMap((list, i) => (def.checks![i]!.conflict ? [] : list));
     if (problems.length > 0) return ApiError.validation(problems);
+    const clashes = found.flatMap((list, i) => (def.checks![i]!.conflict ? list : []));
+    if (clashes.length > 0) return new ApiError("conflict", `${clashes[0]!.path ? `${clashes[0]!.path}: ` : ""}${clashes[0]!.message}`, { details: clashes });
   }
   return concurrentChange(def);
 }
