@@ -13,6 +13,7 @@ import { OFFLINE_ENV } from "./local-server.mjs";
 import { demoAttendanceSql } from "./seed-attendance.mjs";
 import { demoExpensesSql } from "./seed-expenses.mjs";
 import { demoHelpdeskSql } from "./seed-helpdesk.mjs";
+import { demoLeaveSql } from "./seed-leave.mjs";
 
 export const DEMO = { workspace_name: "Demo Company", name: "Demo Owner", email: "demo@example.com", password: "demo-password-123" };
 export const DEMO_VIEWER = { name: "Demo Viewer", email: "viewer@example.com", password: "demo-password-123" };
@@ -714,6 +715,18 @@ export function demoSql(ids, now = Date.now()) {
       joinedOn: Object.fromEntries(staff.map((employee) => [employee.id, employee.date_of_joining])),
     }),
   );
+  // Time off: leave types, the year's holidays and the staff's requests.
+  out.push(
+    ...demoLeaveSql({
+      workspaceId: ws,
+      firstTypeId: ids.leave_types + 1,
+      firstHolidayId: ids.holidays + 1,
+      firstRequestId: ids.leave_requests + 1,
+      employeeIds: staff.map((employee) => employee.id),
+      now,
+      rand,
+    }),
+  );
   // The support inbox: the contacts' tickets, answered by the owner.
   out.push(
     ...demoHelpdeskSql({
@@ -958,9 +971,15 @@ export const TABLES = [
   "attendance",
   "tickets",
   "ticket_replies",
+  "leave_types",
+  "holidays",
+  "leave_requests",
 ];
 /** Child tables first, for deleting a workspace's rows. */
 const DELETE_ORDER = [
+  "leave_requests",
+  "leave_types",
+  "holidays",
   "ticket_replies",
   "tickets",
   "ticket_counters",

@@ -50,6 +50,7 @@ const KEYS = [
   "recruitment.pipeline",
   "timesheets.logged_by_project",
   "products.top_by_revenue",
+  "leave.out_today",
   "quotes.open_value",
   "quotes.by_status",
   "attendance.present_today",

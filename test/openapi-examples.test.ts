@@ -121,6 +121,14 @@ async function fixture(): Promise<Fixture> {
   await two("vendors", (i) => ({ name: `Fixture Vendor ${i}`, currency: "USD" }));
   await two("expenses", (i) => ({ category: "Travel", amount: 1000 * i, date: "2026-11-02", vendor_id: ids.vendors![0] }));
   await two("attendance", (i) => ({ employee_id: ids.employees![0], date: `2026-11-0${i + 1}`, clock_in: "09:00", clock_out: "17:00" }));
+  await two("leave-types", (i) => ({ name: `Fixture Leave ${i}`, days_per_year: 20 }));
+  await two("holidays", (i) => ({ date: `2026-05-0${i}`, name: `Fixture Holiday ${i}` }));
+  await two("leave-requests", (i) => ({
+    employee_id: ids.employees![0],
+    leave_type_id: ids["leave-types"]![0],
+    start_date: `2026-11-0${i + 1}`,
+    end_date: `2026-11-0${i + 1}`,
+  }));
   await two("tickets", (i) => ({ subject: `Fixture Ticket ${i}`, email: `fixture-requester-${i}@example.net` }));
   const payment = await create(ws, "payments", { invoice_id: sent.id, amount: 100 });
   ids.payments = [payment.id, payment.id];
@@ -153,6 +161,7 @@ const REFERENCE: Record<string, string> = {
   product_id: "products",
   vendor_id: "vendors",
   ticket_id: "tickets",
+  leave_type_id: "leave-types",
   acts_as_user_id: "users",
 };
 

@@ -165,6 +165,7 @@ describe("OpenAPI", () => {
         "invoice.created",
         "invoice.sent",
         "invoice.viewed",
+        "leave.approved",
         "payment.received",
         "quote.accepted",
         "quote.created",
