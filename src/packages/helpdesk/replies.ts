@@ -69,7 +69,7 @@ export const ticketReplyResource: ResourceDefinition<typeof ticketReplies, z.inf
     "A ticket's thread: the requester's e-mails, agents' public replies (e-mailed to the requester, threaded under their messages) and internal notes. Replies are not edited or deleted: the thread is a record of what was said.",
   table: ticketReplies,
   schemas: { output: TicketReply, create: CreateTicketReply, update: z.never() as never },
-  ui: { title: "id", columns: ["ticket_id", "author", "internal", "created_at"], writes: { create: true }, multiline: ["body"] },
+  ui: { title: "id", columns: ["ticket_id", "author", "internal", "created_at"], writes: { create: true }, multiline: ["body"], relatedTable: false },
   toOutput: toTicketReply,
   toInsert: () => {
     throw new Error("ticket replies are written by POST /ticket-replies's own route");

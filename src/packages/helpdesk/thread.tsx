@@ -32,8 +32,14 @@ function Message(props: { who: string; at: string; body: string; kind: "requeste
  */
 export async function ticketSection(record: Record<string, unknown>, page: SectionContext) {
   const id = record.id as number;
-  const thread = await page.read<Reply[]>(`/ticket-replies?ticket_id=${id}&sort=id&limit=${THREAD_LIMIT}`);
+  // The agents' names from the users list (admins may read it); others see "Agent" — and "You" for their own.
+  const [thread, users] = await Promise.all([
+    page.read<Reply[]>(`/ticket-replies?ticket_id=${id}&sort=id&limit=${THREAD_LIMIT}`),
+    page.read<{ id: number; name: string }[]>("/users?limit=100"),
+  ]);
   const replies = thread.ok ? thread.data : [];
+  const names = new Map((users.ok ? users.data : []).map((user) => [user.id, user.name]));
+  const agent = (userId: number | null) => (userId === page.user.id ? "You" : ((userId ? names.get(userId) : undefined) ?? "Agent"));
   const requester = record.email as string;
   return (
     <section class="card spaced" aria-label="Conversation">
@@ -42,7 +48,7 @@ export async function ticketSection(record: Record<string, unknown>, page: Secti
         <Message who={requester} at={record.created_at as string} body={(record.body as string | null) ?? "(no message)"} kind="requester" />
         {replies.map((reply) => (
           <Message
-            who={reply.author === "requester" ? (reply.from_email ?? requester) : reply.author_user_id ? `Agent (user ${reply.author_user_id})` : "Agent"}
+            who={reply.author === "requester" ? (reply.from_email ?? requester) : agent(reply.author_user_id)}
             at={reply.created_at}
             body={reply.body}
             kind={reply.internal ? "note" : reply.author}
@@ -50,13 +56,13 @@ export async function ticketSection(record: Record<string, unknown>, page: Secti
         ))}
       </ol>
       {page.canWrite ? (
-        <form method="post" action={`/app/tickets/${id}/reply`} class="stack">
+        <form method="post" action={`/app/tickets/${id}/reply`} class="stack thread-form">
           <input type="hidden" name="csrf" value={page.csrf} />
           <div class="field">
             <label for="reply-body">Reply</label>
             <textarea id="reply-body" name="body" rows={5} required />
           </div>
-          <div class="field checkbox">
+          <div class="field check">
             <input id="reply-internal" type="checkbox" name="internal" value="true" />
             <label for="reply-internal">Internal note (not e-mailed to {requester})</label>
           </div>

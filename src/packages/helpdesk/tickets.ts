@@ -116,8 +116,10 @@ export const ticketResource: ResourceDefinition<typeof tickets, z.infer<typeof C
   schemas: { output: Ticket, create: CreateTicket, update: UpdateTicket },
   ui: {
     title: "subject",
-    columns: ["number", "subject", "email", "priority", "status", "sla_breached", "assignee_user_id"],
+    columns: ["subject", "number", "email", "priority", "status", "sla_breached", "assignee_user_id"],
     multiline: ["body"],
+    // The request is the conversation's first message.
+    hiddenInDetail: ["body"],
     section: ticketSection,
     notices: { replied: "Your reply was sent to the requester.", noted: "The note was added (the requester does not see it)." },
     actions: [

@@ -25,6 +25,8 @@ export type ResourceUi = {
   writes?: { create?: boolean; update?: boolean; delete?: boolean };
   /** Generated pages a hand-written view replaces. */
   replaces?: { form?: boolean };
+  /** False: the pages of the records it references show no table of it (they show it their own way: a ticket's conversation). */
+  relatedTable?: false;
   /** Related rows on the record's page that the references cannot tell (a customer's payments). */
   related?: RelatedList[];
   /** Links on the record's page to another page (record a payment for this invoice). */
@@ -47,6 +49,8 @@ export type SectionContext = {
   csrf: string;
   /** Whether the user's role may write this resource (viewers get no forms). */
   canWrite: boolean;
+  /** The signed-in user ("You" in a conversation). */
+  user: { id: number; name: string };
 };
 
 export type PageLink = {

@@ -31,7 +31,7 @@ type JsonSchema = {
   required?: string[];
 };
 
-const ACRONYMS: Record<string, string> = { id: "ID", url: "URL", vat: "VAT" };
+const ACRONYMS: Record<string, string> = { id: "ID", url: "URL", vat: "VAT", sla: "SLA" };
 
 /** "date_of_joining" → "Date of joining", "customer_id" → "Customer", "tax_id" → "Tax ID". */
 export function labelOf(field: string): string {

@@ -45,7 +45,12 @@ export async function recordPage(ctx: PageContext, id: number, state: { error?: 
     relatedRows(ctx, id),
     // Without its events route (payments) the timeline is the record's own dates.
     def.routes?.timeline === false ? noEvents : api<TimelineEntry[]>(ctx, "GET", `/${def.name}/${id}/events`),
-    def.ui?.section?.(record, { read: (path) => api(ctx, "GET", path) as never, csrf: session.csrf, canWrite }) ?? null,
+    def.ui?.section?.(record, {
+      read: (path) => api(ctx, "GET", path) as never,
+      csrf: session.csrf,
+      canWrite,
+      user: { id: session.principal.user.id, name: session.principal.user.name },
+    }) ?? null,
   ]);
   const hiddenInDetail = new Set(def.ui?.hiddenInDetail ?? []);
   const actions = (def.ui?.actions ?? []).filter((action) => canWrite && (action.when?.(record) ?? true));

@@ -96,7 +96,7 @@ export function relatedLists(registry: PackageRegistry, def: AnyResource): { res
     .definitions()
     .flatMap(({ definition }) =>
       (definition.references ?? [])
-        .filter((reference) => reference.table === def.table && reference.field in definition.filters)
+        .filter((reference) => reference.table === def.table && reference.field in definition.filters && definition.ui?.relatedTable !== false)
         .map((reference) => ({ resource: definition, filter: reference.field, title: definition.name.replaceAll("-", " ") })),
     );
   for (const extra of def.ui?.related ?? []) {
