@@ -334,6 +334,34 @@ describe("leave", () => {
     expect(pending.text).toMatch(/1 leave request/);
   });
 
+  it("answers 'Ada's leave balance' from the balances route, as the user would read it", async () => {
+    const { ws, ada, annual } = await company();
+    at("2026-11-18 09:00");
+    const a = (await ask(ws, { employee_id: ada.id, leave_type_id: annual.id, start_date: "2026-11-16", end_date: "2026-11-17" })).json.data;
+    expect((await act(ws.token, a.id, "approve")).status).toBe(200);
+    await ask(ws, { employee_id: ada.id, leave_type_id: annual.id, start_date: "2026-11-23", end_date: "2026-11-23" });
+    const reply = async (message: string) => {
+      const res = await call("POST", "/assistant/messages", { token: ws.token, body: { message } });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.reply as { intent: string; text: string; records?: { resource: string; id: number }[] };
+    };
+    for (const message of ["Ada's leave balance", "what's ada's leave balance?", "how much leave left for Ada"]) {
+      const answer = await reply(message);
+      expect(answer.intent, message).toBe("lookup");
+      expect(answer.text, message).toBe("Ada's leave this year: Annual leave 8 of 10 days left (2 taken, 1 pending); Sick leave 5 of 5 days left (0 taken).");
+      expect(answer.records).toEqual([expect.objectContaining({ resource: "employees", id: ada.id })]);
+    }
+    expect((await reply("Bob's leave balance")).text).toBe(
+      "Bob's leave this year: Annual leave 10 of 10 days left (0 taken); Sick leave 5 of 5 days left (0 taken).",
+    );
+    expect((await reply("leave balance of Zed")).text).toBe("I couldn't find an employee named Zed.");
+    // Leave off: the route refuses, and so does the assistant.
+    await call("PUT", "/packages/leave", { token: ws.token, body: { enabled: false } });
+    expect((await reply("Ada's leave balance")).text).toBe(
+      "The Leave package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.",
+    );
+  });
+
   it("renders the team calendar for a signed-in user, and answers 403 package_disabled while switched off", async () => {
     const { ws, ada, bob, annual } = await company();
     const a = (await ask(ws, { employee_id: ada.id, leave_type_id: annual.id, start_date: "2026-11-16", end_date: "2026-11-17" })).json.data;

@@ -69,6 +69,11 @@ export type ResourceSkill = {
    * /attendance/clock-in {employee_id}. `label` starts the summary the user confirms ("Clock in Brian Kim").
    */
   commands?: { name: string; words: string[]; method: "POST"; path: string; person: string; label: string }[];
+  /**
+   * Reports about one person a route of the package serves ("Ana's leave balance" → GET
+   * /employees/{id}/leave-balances): the words that ask for it, the path (`{id}` is the employee's), and the answer.
+   */
+  personReports?: { words: string[]; path: string; answer(data: unknown, person: string): string }[];
   /** "tasks in Website" → a project's id as `param`. */
   parents?: { words: string[]; resource: string; param: string }[];
   /** Sort for "biggest", "latest" questions. */

@@ -43,6 +43,34 @@ export const leaveSkills: Skill[] = [
     dates: [{ words: ["off", "out", "away", "absent"], field: "start_date", after: "date_from", before: "date_to", format: "date", default: true }],
     measures: [{ words: ["days of leave", "leave days", "days off taken", "days taken"], field: "days", fn: "sum", title: "Days of leave" }],
     person: { words: ["by", "for", "of"], param: "employee_id" },
+    personReports: [
+      {
+        words: [
+          "leave balance",
+          "leave balances",
+          "leave left",
+          "days off left",
+          "holiday balance",
+          "holidays left",
+          "vacation left",
+          "vacation days left",
+          "pto balance",
+          "pto left",
+          "time off left",
+        ],
+        path: "/employees/{id}/leave-balances",
+        answer: (data, person) => {
+          const rows = (data as { name: string; allowance: number; taken: number; pending: number; left: number }[]) ?? [];
+          if (rows.length === 0) return `${person} has no leave types to take leave from yet.`;
+          const n = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+          return `${person}'s leave this year: ${rows
+            .map(
+              (row) => `${row.name} ${n(row.left)} of ${n(row.allowance)} days left (${n(row.taken)} taken${row.pending ? `, ${n(row.pending)} pending` : ""})`,
+            )
+            .join("; ")}.`;
+        },
+      },
+    ],
   },
   {
     kind: "metric",

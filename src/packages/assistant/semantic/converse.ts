@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
-import { collectionCommand } from "./command";
+import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
@@ -93,6 +93,9 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
     if (filled) return filled;
   }
 
+  // "Ana's leave balance": a report a package serves about one person.
+  const report = await personReport(actionEnv, message);
+  if (report) return { reply: "fail" in report ? { intent: "unknown", text: report.fail } : { intent: "lookup", text: report.text, records: [report.record] } };
   // "clock in Brian": a command a package declares on its collection, naming a person.
   const command = await collectionCommand(actionEnv, message);
   if (command) return fromBuilt(env.schema, command);
