@@ -50,6 +50,47 @@ describe("record pages: the form → the API's body", () => {
     expect((await call("GET", `/deals/${dealId}`, { token: ws.token })).json.data).toMatchObject({ value: 9900, customer_id: null, name: "Initech renewal" });
   });
 
+  it("keeps a line's product when the invoice is edited in the lines editor (a hidden product_id per line)", async () => {
+    const { ws, cookie } = await owner();
+    const customer = await create(ws, "customers", { name: "Umbrella", email: "ap@umbrella.example", currency: "USD" });
+    const product = await create(ws, "products", { name: "Setup fee", unit_amount: 25000, tax_rate: 10 });
+    const invoice = await create(ws, "invoices", {
+      customer_id: customer.id,
+      items: [
+        { product_id: product.id, quantity: 1 },
+        { description: "Travel", quantity: 1, unit_amount: 5000 },
+      ],
+    });
+    const edit = await page("GET", `/app/invoices/${invoice.id}/edit`, { cookie });
+    expect(edit.text).toContain(`name="items[0][product_id]" data-name="product_id" value="${product.id}"`);
+    expect(edit.text).not.toContain('name="items[1][product_id]"');
+    const saved = await page("POST", `/app/invoices/${invoice.id}`, {
+      cookie,
+      form: {
+        csrf: csrfOf(edit.text),
+        customer_id: String(customer.id),
+        "items[0][description]": "Setup fee",
+        "items[0][quantity]": "2",
+        "items[0][unit_amount]": "250.00",
+        "items[0][tax_rate]": "10",
+        "items[0][product_id]": String(product.id),
+        "items[1][description]": "Travel",
+        "items[1][quantity]": "1",
+        "items[1][unit_amount]": "50.00",
+        "items[1][tax_rate]": "0",
+      },
+    });
+    expect(saved.status, saved.text.slice(0, 300)).toBe(303);
+    const items = (await call("GET", `/invoices/${invoice.id}`, { token: ws.token })).json.data.items;
+    expect(items.map((item: { product_id?: number; quantity: number }) => [item.product_id ?? null, item.quantity])).toEqual([
+      [product.id, 2],
+      [null, 1],
+    ]);
+    // With the catalogue off, the editor leaves the product out (a line naming one would be refused).
+    await call("PUT", "/packages/products", { token: ws.token, body: { enabled: false } });
+    expect((await page("GET", `/app/invoices/${invoice.id}/edit`, { cookie })).text).not.toContain("[product_id]");
+  });
+
   it("posts invoice lines as items[i][field] with unit prices in major units; blank rows are left out; a bad amount writes nothing", async () => {
     const { ws, cookie } = await owner();
     const customer = await create(ws, "customers", { name: "Umbrella", email: "ap@umbrella.example", currency: "USD" });

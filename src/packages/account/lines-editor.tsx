@@ -9,8 +9,11 @@ import { fieldErrors, Notice, type PageStatus, param, posted, refusalPage, rende
 import { api, type PageContext, pageContext, referenceOptions, titleOf } from "../../platform/web/records";
 import { invoiceResource } from "./invoices";
 
-/** A line as the editor shows it: what was typed (major units), or the invoice's line. */
-type Line = { description: string; quantity: string; unit_amount: string; tax_rate: string };
+/**
+ * A line as the editor shows it: what was typed (major units), or the invoice's line. `product_id` rides along
+ * in a hidden field, so a line made from a catalogue product keeps naming it when it is edited.
+ */
+type Line = { description: string; quantity: string; unit_amount: string; tax_rate: string; product_id?: string };
 const LINE_FIELDS = ["description", "quantity", "unit_amount", "tax_rate"] as const;
 /** Blank rows offered after the lines, so lines can be added without JavaScript (blank rows are ignored). */
 const SPARE_ROWS = 2;
@@ -67,7 +70,7 @@ export const invoiceEditorPages = linesEditorPages({
 export function linesOf(form: FormData): Line[] {
   const rows = new Map<number, Partial<Line>>();
   for (const [key, value] of form.entries()) {
-    const match = /^items\[(\d{1,3})\]\[(description|quantity|unit_amount|tax_rate)\]$/.exec(key);
+    const match = /^items\[(\d{1,3})\]\[(description|quantity|unit_amount|tax_rate|product_id)\]$/.exec(key);
     if (!match || typeof value !== "string") continue;
     const row = rows.get(Number(match[1])) ?? {};
     row[match[2] as keyof Line] = value.trim();
@@ -75,7 +78,13 @@ export function linesOf(form: FormData): Line[] {
   }
   return [...rows]
     .sort(([a], [b]) => a - b)
-    .map(([, row]) => ({ description: row.description ?? "", quantity: row.quantity ?? "", unit_amount: row.unit_amount ?? "", tax_rate: row.tax_rate ?? "" }))
+    .map(([, row]) => ({
+      description: row.description ?? "",
+      quantity: row.quantity ?? "",
+      unit_amount: row.unit_amount ?? "",
+      tax_rate: row.tax_rate ?? "",
+      ...(row.product_id ? { product_id: row.product_id } : {}),
+    }))
     .filter((line) => LINE_FIELDS.some((field) => line[field] !== ""));
 }
 
@@ -87,6 +96,7 @@ export function itemsOf(lines: Line[], currency: string): { items: Record<string
   const problems: Record<string, string> = {};
   const items = lines.map((line, i) => {
     const item: Record<string, unknown> = { description: line.description };
+    if (line.product_id && /^\d{1,16}$/.test(line.product_id)) item.product_id = Number(line.product_id);
     const number = (field: "quantity" | "tax_rate", text: string) => {
       if (text === "") return;
       if (Number.isFinite(Number(text))) item[field] = Number(text);
@@ -149,14 +159,19 @@ async function editorPage(editor: LinesEditor, ctx: PageContext, state: EditorSt
   const record = state.record;
   const currency = (state.typed && formText(state.typed.form, "currency").toUpperCase()) || String(record?.currency ?? state.initial?.currency ?? "USD");
   const linesLocked = record !== undefined && !editor.editable(record);
+  const productsOn = !ctx.session.principal.disabledPackages.includes("products");
   const lines: Line[] =
     state.typed?.lines ??
-    ((record?.items as { description: string; quantity: number; unit_amount: number; tax_rate: number }[] | undefined) ?? []).map((item) => ({
-      description: item.description,
-      quantity: String(item.quantity),
-      unit_amount: toMajorUnits(item.unit_amount, String(record?.currency ?? "USD")),
-      tax_rate: String(item.tax_rate),
-    }));
+    ((record?.items as { description: string; quantity: number; unit_amount: number; tax_rate: number; product_id?: number }[] | undefined) ?? []).map(
+      (item) => ({
+        description: item.description,
+        quantity: String(item.quantity),
+        unit_amount: toMajorUnits(item.unit_amount, String(record?.currency ?? "USD")),
+        tax_rate: String(item.tax_rate),
+        // Kept only while the catalogue is on: a line naming a product is refused while it is off (403).
+        ...(item.product_id && productsOn ? { product_id: String(item.product_id) } : {}),
+      }),
+    );
   const rows = [
     ...lines,
     ...Array.from({ length: linesLocked ? 0 : lines.length === 0 ? 1 + SPARE_ROWS : SPARE_ROWS }, () => ({
@@ -299,6 +314,9 @@ function LineRow(props: { index: number; line: Line; errors: Record<string, stri
           <p class="field-error" id={`${path}-error`}>
             {errors[path]}
           </p>
+        ) : null}
+        {field === "description" && line.product_id ? (
+          <input type="hidden" name={`items[${index}][product_id]`} data-name="product_id" value={line.product_id} />
         ) : null}
       </td>
     );
