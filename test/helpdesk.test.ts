@@ -332,8 +332,8 @@ describe("the ticket page", () => {
 describe("the assistant", () => {
   it("answers 'open urgent tickets' from the definition's filters", async () => {
     const ws = await helpdeskWorkspace();
-    const make = (subject: string, priority: string, status = "open") =>
-      call("POST", "/tickets", { token: ws.token, body: { subject, email: "a@example.com", priority, status } });
+    const make = async (subject: string, priority: string, status = "open") =>
+      expect((await call("POST", "/tickets", { token: ws.token, body: { subject, email: "a@example.com", priority, status } })).status).toBe(201);
     await make("Checkout is down", "urgent");
     await make("Typo on the pricing page", "low");
     await make("Old outage", "urgent", "resolved");

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { packages } from "../src/index";
+import { ticketResource } from "../src/packages/helpdesk/tickets";
 import { definePackage, PackageRegistry } from "../src/platform/packages";
+import { resourceRoutes } from "../src/platform/resource/routes";
 import { call, create, expectError, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 
 type Package = { name: string; tier: number | string; depends_on: string[]; dependents: string[]; resources: string[]; enabled: boolean };
@@ -158,6 +160,18 @@ describe("the graph is checked when the worker starts", () => {
     // Input fields are resolved for single writes only: a resource with batch routes cannot have them.
     const reader = definePackage({ ...base, name: "reader", tier: "add-on", dependsOn: ["sales"], extends: [{ resource: "contacts", uses: () => false }] });
     expect(() => new PackageRegistry([...packages, reader])).toThrow(/reads the input of contacts, which has batch routes/);
+  });
+
+  it("refuses a resource whose create could record two events (one create records one)", () => {
+    expect(() => resourceRoutes(ticketResource)).not.toThrow();
+    const both = {
+      ...ticketResource,
+      events: [
+        ...(ticketResource.events ?? []).filter((rule) => rule.on === "create"),
+        { ...ticketResource.events!.find((rule) => rule.on === "change")!, onCreate: true },
+      ],
+    } as typeof ticketResource;
+    expect(() => resourceRoutes(both)).toThrow(/ticket.created and ticket.resolved could both fire on one create/);
   });
 
   it("refuses a link to a package the manifest does not declare, and accepts it once declared (optionally)", () => {

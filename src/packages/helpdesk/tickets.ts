@@ -191,7 +191,7 @@ export const ticketResource: ResourceDefinition<typeof tickets, z.infer<typeof C
   ],
   events: [
     { type: "ticket.created", on: "create" },
-    { type: "ticket.resolved", on: "change", field: "status", column: tickets.status, to: "resolved", onCreate: true },
+    { type: "ticket.resolved", on: "change", field: "status", column: tickets.status, to: "resolved" },
   ],
   computed: { slaBreached: slaBreached() },
   outputSql: {

@@ -111,6 +111,9 @@ function documentedBatch(def: AnyResource, many: string) {
 /** The routes every resource has: list, get, create, update (PUT and PATCH), delete and batch; `options` turns some off. */
 export function resourceRoutes(def: AnyResource, options: RouteSet = {}): Router {
   if (def.checks && options.batch !== false) throw new Error(`${def.name}: a resource with row checks has no batch route`);
+  // A create records one event (its row's id is read with last_insert_rowid()): two rules that could both fire on one create are refused here.
+  const onCreate = (def.events ?? []).filter((rule) => rule.on === "create" || rule.onCreate);
+  if (onCreate.length > 1) throw new Error(`${def.name}: ${onCreate.map((rule) => rule.type).join(" and ")} could both fire on one create`);
   const router = newRouter();
   const r = namesOf(def);
   addList(router, r);
