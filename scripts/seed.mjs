@@ -336,9 +336,7 @@ export function demoSql(ids, now = Date.now()) {
     ),
   );
   const sellable = products.filter((product) => product.active);
-  const lineOf = (customer) => {
-    const product = sellable[Math.floor(rand() ** 1.6 * sellable.length)];
-    const quantity = product.kind === "product" ? between(5, 40) : between(1, 6);
+  const lineFrom = (customer, product, quantity) => {
     const unit = customer.currency === "EUR" ? Math.round((product.unit_amount * 0.92) / 100) * 100 : product.unit_amount;
     const rate = customer.currency === "EUR" ? 19 : 0;
     const amount = quantity * unit;
@@ -352,6 +350,24 @@ export function demoSql(ids, now = Date.now()) {
       tax_amount: Math.round((amount * rate) / 100),
     };
   };
+  // An invoice line draws from the demo's random stream exactly as lines did before the catalogue existed (a
+  // quantity, a price, a kind of work), so every record made after the invoices — deals, tasks, people, time — is
+  // the same demo the assistant's blind evaluation set was written against. The kind of work names the product.
+  const WORK = { Consulting: "CONS-DAY", Implementation: "IMPL-PKG", "Support plan": "SUP-MO", Training: "TRAIN", Licence: "LIC-SEAT" };
+  const invoiceLine = (customer) => {
+    const quantity = between(1, 10);
+    between(20, 400); // the price drawn before the catalogue; the product's price is used now
+    const sku = WORK[pick(Object.keys(WORK))];
+    const product = products.find((candidate) => candidate.sku === sku);
+    return lineFrom(customer, product, product.kind === "product" ? quantity * 4 : quantity);
+  };
+  // Add-ons added later (quotes) draw from a stream of their own, for the same reason.
+  const addOnRand = random(20261124);
+  const addOnBetween = (lo, hi) => lo + Math.floor(addOnRand() * (hi - lo + 1));
+  const quoteLine = (customer) => {
+    const product = sellable[Math.floor(addOnRand() ** 1.6 * sellable.length)];
+    return lineFrom(customer, product, product.kind === "product" ? addOnBetween(5, 40) : addOnBetween(1, 6));
+  };
 
   // Invoices across the last 12 months, and their payments.
   const invoices = [];
@@ -359,7 +375,7 @@ export function demoSql(ids, now = Date.now()) {
   for (let n = 0; n < 400; n++) {
     const customer = customers[Math.floor(rand() ** 1.3 * customers.length)];
     const issued = today - Math.floor(rand() * 360) * DAY;
-    const lines = Array.from({ length: between(1, 3) }, () => lineOf(customer));
+    const lines = Array.from({ length: between(1, 3) }, () => invoiceLine(customer));
     const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
     const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
     const total = subtotal + tax;
@@ -450,13 +466,13 @@ export function demoSql(ids, now = Date.now()) {
   // Quotes over the year: most answered, some still open, the accepted ones mostly invoiced.
   const quotes = [];
   for (let n = 0; n < 60; n++) {
-    const customer = customers[Math.floor(rand() * customers.length)];
-    const issued = today - Math.floor(rand() ** 0.8 * 350) * DAY;
+    const customer = customers[Math.floor(addOnRand() * customers.length)];
+    const issued = today - Math.floor(addOnRand() ** 0.8 * 350) * DAY;
     const validUntil = issued + 30 * DAY;
-    const lines = Array.from({ length: between(1, 3) }, () => lineOf(customer));
+    const lines = Array.from({ length: addOnBetween(1, 3) }, () => quoteLine(customer));
     const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
     const tax = lines.reduce((sum, line) => sum + line.tax_amount, 0);
-    const roll = rand();
+    const roll = addOnRand();
     const open = validUntil >= today;
     const status = open
       ? roll < 0.25
@@ -474,7 +490,7 @@ export function demoSql(ids, now = Date.now()) {
             ? "declined"
             : "expired";
     const sent = status !== "draft";
-    const decided = ["accepted", "invoiced", "declined"].includes(status) ? Math.min(now - 60_000, issued + between(1, 20) * DAY) : null;
+    const decided = ["accepted", "invoiced", "declined"].includes(status) ? Math.min(now - 60_000, issued + addOnBetween(1, 20) * DAY) : null;
     // An invoiced quote points at a later invoice of the same customer (else it stays accepted).
     const invoice = status === "invoiced" ? invoices.find((candidate) => candidate.customer_id === customer.id && candidate.issue_date >= date(issued)) : null;
     quotes.push({

@@ -6,8 +6,9 @@ export const helpdeskSkills: Skill[] = [
     resource: "tickets",
     singular: "ticket",
     plural: "tickets",
-    synonyms: ["support ticket", "support tickets", "support request", "support requests", "case", "cases", "helpdesk", "support", "complaint", "complaints"],
-    nameField: "subject",
+    synonyms: ["support ticket", "support tickets", "support request", "support requests", "helpdesk ticket", "helpdesk tickets", "complaint", "complaints"],
+    // Found by number (TKT-000123); subjects are sentences, not names, and would answer for misspelt words.
+    nameField: "number",
     reference: { pattern: /\bTKT-\d{6,}\b/i, query: (match) => ({ q: match.toUpperCase() }) },
     label: (r) => `${r.number} — ${r.subject}`,
     line: (r) =>

@@ -40,7 +40,7 @@ export const leaveSkills: Skill[] = [
       { words: ["cancelled", "canceled", "withdrawn"], query: { status: "cancelled" }, label: "cancelled" },
     ],
     // "off next week": requests overlapping the range (date_from bounds end_date, date_to start_date).
-    dates: [{ words: ["off", "out", "away", "absent"], field: "start_date", after: "date_from", before: "date_to", format: "date", default: true }],
+    dates: [{ words: ["off", "out of office", "away", "absent"], field: "start_date", after: "date_from", before: "date_to", format: "date", default: true }],
     measures: [{ words: ["days of leave", "leave days", "days off taken", "days taken"], field: "days", fn: "sum", title: "Days of leave" }],
     person: { words: ["by", "for", "of"], param: "employee_id" },
     personReports: [

@@ -62,16 +62,19 @@ export function before(w: Words, index: number): { word: string; at: number } {
 export const isPreposition = (word: string) => PREPOSITIONS.has(word);
 
 /** Resource nouns in the message, in order, with whether each is the object of a preposition. */
+// "leave out the lost ones" is a negation, not the leave package's noun.
 export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit<ResourceModel> & { object: boolean; plural: boolean })[] {
   const hits = matchPhrases(
     w.words,
     schema.resources.map((resource) => ({ phrases: resource.nouns, value: resource })),
     new Set(taken),
   );
-  return hits.map((hit) => {
-    const typed = hit.indexes.map((i) => w.words[i]).join(" ");
-    return { ...hit, object: isPreposition(before(w, hit.indexes[0]!).word), plural: typed !== hit.value.singular };
-  });
+  return hits
+    .filter((hit) => !(hit.indexes.length === 1 && w.words[hit.indexes[0]!] === "leave" && w.words[hit.indexes[0]! + 1] === "out"))
+    .map((hit) => {
+      const typed = hit.indexes.map((i) => w.words[i]).join(" ");
+      return { ...hit, object: isPreposition(before(w, hit.indexes[0]!).word), plural: typed !== hit.value.singular };
+    });
 }
 
 const NEGATIONS: ReadonlySet<string> = new Set([
