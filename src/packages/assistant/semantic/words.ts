@@ -57,6 +57,8 @@ export function normalize(message: string): string {
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
   text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s/g, " and ");
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
+  // "the us", "the U.S.", "US", "USA": the country (a plain "us" stays the pronoun of "who owes us").
+  text = text.replace(/\bthe\s+(?:u\.?s\.?a?\.?)(?=\s|$|[?,!])/gi, "the United States").replace(/\b(?:USA?|U\.S\.(?:A\.)?)(?=\s|$|[?,!])/g, "United States");
   return text.replace(/\b[A-Za-z0-9/]+\b/g, (word) => {
     const lower = word.toLowerCase();
     if (lower === "w/") return "with";
