@@ -100,6 +100,42 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(leads.reply.records!.map((r) => r.label)).toEqual(["Sophie Brown"]);
   });
 
+  it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
+    const { ws, ana, sophie } = await company();
+    const staff = await create(ws, "employees", {
+      name: "Joan Staff",
+      email: "joan@assist.co",
+      department: "Engineering",
+      designation: "Staff Engineer",
+      branch: "Berlin",
+      date_of_joining: "2025-02-01",
+    });
+    const manager = await create(ws, "employees", {
+      name: "Edsger Manager",
+      email: "edsger@assist.co",
+      department: "Engineering",
+      designation: "Engineering Manager",
+      branch: "Berlin",
+      date_of_joining: "2025-02-01",
+    });
+    await call("PATCH", `/employees/${ana.id}`, { token: ws.token, body: { branch: "Remote" } });
+    // "engineers": every designation whose words include engineer (not "Engineering Manager"), in any branch asked.
+    const engineers = await ask(ws.token, "engineers in berlin");
+    expect(engineers.reply.data.answer).toMatchObject({ resource: "employees", ids: [staff.id] });
+    expect(engineers.reply.data.answer.ids).not.toContain(manager.id);
+    // A follow-up's value replaces the last one on that field.
+    const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
+    expect(remote.reply.data.answer.ids).toEqual([ana.id]);
+    const lost = await create(ws, "deals", { name: "Gone", value: 10_000, currency: "USD", stage: "lost", lost_reason: "competitor" });
+    await create(ws, "deals", { name: "Too dear", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    const competitors = await ask(ws.token, "deals we lost to competitors");
+    expect(competitors.reply.data.answer.ids).toEqual([lost.id]);
+    // "met him at an event": a value of a lead's source the workspace uses, not a company called Event.
+    await call("PATCH", `/leads/${sophie.id}`, { token: ws.token, body: { source: "event" } });
+    const lead = await ask(ws.token, "add lead - Marco Rossi, marco@rossi.example, met him at an event");
+    expect((await requestOf(ws.token, lead.reply)).body).toEqual({ name: "Marco Rossi", email: "marco@rossi.example", source: "event" });
+  });
+
   it("dates a period by the verb's own date field (won → closed_at, joined → date_of_joining)", async () => {
     const { ws, bigCo, linus } = await company();
     expect((await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } })).status).toBe(200);

@@ -14,7 +14,7 @@ import { clock, isoTimestamp } from "../../platform/time";
 import { actions, conversations, messages } from "./schema";
 import { turn } from "./semantic/converse";
 import type { Fetch } from "./semantic/execute";
-import { sqlAggregator } from "./semantic/sql";
+import { sqlAggregator, sqlValues } from "./semantic/sql";
 import { conversationState, semanticOf } from "./semantic/state";
 import { type Ctx, type ProposedAction, permissionFor, type Reply, refusal, run } from "./tools";
 import { type Catalog, skills, understand } from "./understand";
@@ -74,7 +74,7 @@ export async function answer(
     return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
   };
   const understood = await turn(
-    { ...semantic, now, fetch, refuse: (error) => refusal(ctx, error), aggregate: sqlAggregator(c, registry, fetch) },
+    { ...semantic, now, fetch, refuse: (error) => refusal(ctx, error), aggregate: sqlAggregator(c, registry, fetch), values: sqlValues(c, registry, fetch) },
     message,
     state,
   );

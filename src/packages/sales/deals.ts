@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { fields } from "../../platform/fields";
 import type { EventDeclaration } from "../../platform/packages";
 import type { ResourceDefinition, Row } from "../../platform/resource/definition";
-import { anyOf, numberBound } from "../../platform/resource/filters";
+import { anyOf, anyText, numberBound } from "../../platform/resource/filters";
 import { isoTimestamp } from "../../platform/time";
 import { customers } from "../account/schema";
 import { contacts, DEAL_STAGES, DEAL_STATUSES, deals, OPEN_STAGES } from "./schema";
@@ -152,6 +152,7 @@ export const dealResource: ResourceDefinition<typeof deals, z.infer<typeof Creat
   filters: {
     stage: anyOf(deals.stage, z.enum(DEAL_STAGES), "Stage (comma list = any of)"),
     status: anyOf(deals.status, z.enum(DEAL_STATUSES), "Status: open, won or lost (comma list = any of)"),
+    lost_reason: anyText(deals.lostReason, "Why a lost deal was lost (any case; comma list = any of)"),
     value_min: numberBound(deals.value, "min", "Value at least this (minor units)"),
     value_max: numberBound(deals.value, "max", "Value at most this (minor units)"),
   },

@@ -6,6 +6,7 @@ import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
+import { matchValue, sameWords, type Values, valueInPhrase } from "./values";
 import { FILLER, type Words } from "./words";
 
 /**
@@ -16,7 +17,13 @@ import { FILLER, type Words } from "./words";
 
 export type ActionRequest = { method: string; path: string; body?: Record<string, unknown>; unchanged_since?: string };
 
-export type ActionEnv = { fetch: Fetch; schema: SchemaModel; now: number; refuse(error: import("../../../platform/dispatch").ApiErrorBody): string };
+export type ActionEnv = {
+  fetch: Fetch;
+  schema: SchemaModel;
+  now: number;
+  refuse(error: import("../../../platform/dispatch").ApiErrorBody): string;
+  values: Values;
+};
 
 export type Built =
   | { kind: "proposal"; draft: ActionDraft; request: ActionRequest; summary: string; records: Choice[] }
@@ -124,7 +131,7 @@ export function extract(
     fields[titleField.name] = quoted[1]!.trim();
     rest = rest.replace(quoted[0], ",");
   }
-  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|in|due|with|worth|at)\s)/i.exec(rest);
+  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at)\s)/i.exec(rest);
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
     rest = rest.replace(named[0], ",");
@@ -414,6 +421,16 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   }
   // A text field its word introduces ("at Northwind" → a lead's company), if the skill says so.
   for (const ref of [...unresolved]) {
+    // "met him at an event": a value the workspace already uses (a lead's source) before the word's field (company).
+    const valued = await textValueFor(env, R, operation, body, fields, tidy(ref.text));
+    if (valued && !(R.skill?.values ?? []).some((value) => value.param === valued.field && value.words.includes(ref.trigger ?? ""))) {
+      const owner = (R.skill?.values ?? []).find((value) => value.words.includes(ref.trigger ?? ""));
+      if (owner && owner.param !== valued.field) {
+        fields[valued.field] = valued.value;
+        unresolved.splice(unresolved.indexOf(ref), 1);
+        continue;
+      }
+    }
     const entry = (R.skill?.values ?? []).find(
       (value) =>
         value.words.includes(ref.trigger ?? "") &&
@@ -498,16 +515,16 @@ async function catalogueLines(env: ActionEnv, pieces: Piece[]): Promise<{ piece:
 const CANONICAL: ReadonlySet<string> = new Set(["department", "branch", "designation", "source", "company"]);
 
 async function canonical(env: ActionEnv, source: ResourceModel, field: string, value: string): Promise<string> {
-  if (!source.filters.has(field)) return value;
-  const same = await env.fetch(`/${source.name}?${field}=${encodeURIComponent(value)}&limit=1`);
-  if (same.ok && typeof same.data[0]?.[field] === "string") return same.data[0][field] as string;
+  const known = (await env.values(source)).get(field);
+  if (!known) return value;
+  const same = known.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
+  if (same) return same;
   // New to the workspace: capitalised like the values it has ("Support Specialist"), if those are.
-  const sample = await env.fetch(`/${source.name}?limit=20`);
-  const styled = sample.ok && sample.data.some((row) => typeof row[field] === "string" && /^\p{Lu}/u.test(row[field] as string));
+  const styled = known.some((candidate) => /^\p{Lu}/u.test(candidate));
   return styled && /^[\p{Ll}\d .'&-]+$/u.test(value) ? titleCase(value) : value;
 }
 
-/** A text field whose existing values include this one (asked of the list route's own filter). */
+/** A text field whose existing values include this one, or one of its words ("met him at an event" → event). */
 async function textValueFor(
   env: ActionEnv,
   R: ResourceModel,
@@ -520,24 +537,11 @@ async function textValueFor(
   // A hire's fields are an employee's.
   const source = operation === "hire" ? env.schema.byName.get("employees") : R;
   if (!source) return null;
-  const open = body.filter(
-    (field) =>
-      field.kind === "text" && filled[field.name] === undefined && source.filters.has(field.name) && field.name !== "email" && field.name !== source.nameField,
-  );
-  // The piece, else each of its words ("met him at an event" → event, "berlin office" → Berlin).
-  const words = text.split(/\s+/);
-  const tries = [text, ...(words.length <= 6 ? words.filter((word) => word.length > 2).flatMap((word) => [word, word.replace(/s$/i, "")]) : [])];
-  for (const attempt of [...new Set(tries)]) {
-    const found = await Promise.all(
-      open.map(async (field) => {
-        const result = await env.fetch(`/${source.name}?${field.name}=${encodeURIComponent(attempt)}&limit=1`);
-        return result.ok && result.data[0] ? { field: field.name, value: result.data[0][field.name] } : null;
-      }),
-    );
-    const hit = found.find((entry) => entry !== null);
-    if (hit) return hit;
-  }
-  return null;
+  const open = new Set(body.filter((field) => field.kind === "text" && filled[field.name] === undefined).map((field) => field.name));
+  const values = await env.values(source);
+  const exact = matchValue(values, text, (field) => open.has(field));
+  if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, text)) };
+  return text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
 }
 
 /** A name among several, narrowed by a parent named beside it ("on website relaunch"). */

@@ -12,6 +12,7 @@ import type { ActionDraft, Choice, ConversationState, Query } from "./query";
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
+import { categoricalFields, matchValue, type Values } from "./values";
 import { wordsOf } from "./words";
 
 /**
@@ -31,6 +32,7 @@ export type TurnEnv = {
   now: number;
   refuse(error: ApiErrorBody): string;
   aggregate?: Aggregator;
+  values: Values;
 };
 
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
@@ -76,7 +78,7 @@ function chosen(message: string, options: Choice[]): Choice | null {
 
 export async function turn(env: TurnEnv, message: string, state: ConversationState): Promise<Turn | null> {
   const w = wordsOf(message, env.vocabulary);
-  const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse };
+  const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse, values: env.values };
 
   // An answer to the last question asked.
   if (state.choose) {
@@ -151,35 +153,42 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   if (!R) {
     const span = base.names[0];
     if (!span) return null;
-    const found = await findNamed(env.fetch, candidatesFor(null, env.schema), span.text);
+    const [found, valued] = await Promise.all([findNamed(env.fetch, candidatesFor(null, env.schema), span.text), valueOfAnyResource(env, span.text)]);
     if (found.kind === "error") return { reply: { intent: "unknown", text: env.refuse(found.error) } };
-    if (found.kind === "none") {
-      // "list our accountants": no record by that name, but a value of some resource's text field.
-      const valued = await valueOfAnyResource(env, span.text);
-      if (!valued) return null;
-      const again = parseQuery(w, env.schema, env.now, valued.resource);
-      const asked = merge(again, null, w.joined) ?? blank(valued.resource);
-      asked.conditions.push({ field: valued.field, op: "eq", value: valued.value, label: `${valued.field.replace(/_/g, " ")} ${valued.value}` });
-      return { reply: await runQuery(queryEnv(env), asked, env.refuse) };
-    }
-    let chosen = found.kind === "one" ? found.found : null;
-    if (found.kind === "many") {
-      // "status of ship permissions on mobile app": another name narrows it; else ask.
-      chosen = await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0);
-      if (!chosen) {
-        const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
-        const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
-        return clarify(span.text, options, { kind: "query", query: asked, role: { subject: true } });
+    // "list our accountants", "engineers in berlin": no record by that name (or a plural, which names a kind of
+    // record rather than one), but a value of some resource's categorical text field.
+    if (valued && (found.kind === "none" || /[^s]s$/i.test(span.text))) {
+      R = valued.resource;
+      const again = parseQuery(w, env.schema, env.now, R);
+      query = merge(again, null, w.joined) ?? blank(R);
+      const label = `${valued.field.replace(/_/g, " ")} ${valued.values.join(" or ")}`;
+      query.conditions.push(
+        valued.values.length === 1
+          ? { field: valued.field, op: "eq", value: valued.values[0], label }
+          : { field: valued.field, op: "in", value: valued.values, label },
+      );
+      base = { ...again, names: again.names.filter((name) => !name.indexes.some((i) => span.indexes.includes(i))) };
+    } else if (found.kind === "none") return null;
+    else {
+      let chosen = found.kind === "one" ? found.found : null;
+      if (found.kind === "many") {
+        // "status of ship permissions on mobile app": another name narrows it; else ask.
+        chosen = await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0);
+        if (!chosen) {
+          const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
+          const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
+          return clarify(span.text, options, { kind: "query", query: asked, role: { subject: true } });
+        }
       }
+      const picked = chosen!;
+      R = picked.resource;
+      const again = parseQuery(w, env.schema, env.now, R);
+      query = merge(again, null, w.joined)!;
+      query = applyRole(query, { subject: true }, { resource: R.name, id: picked.record.id, label: picked.label });
+      // The names still to find: not the one just found, nor one that only narrowed it.
+      const used = new Set([...span.indexes, ...base.names.filter((name) => !name.text).flatMap((name) => name.indexes)]);
+      base = { ...again, names: again.names.filter((name) => !name.indexes.some((i) => used.has(i))) };
     }
-    const picked = chosen!;
-    R = picked.resource;
-    const again = parseQuery(w, env.schema, env.now, R);
-    query = merge(again, null, w.joined)!;
-    query = applyRole(query, { subject: true }, { resource: R.name, id: picked.record.id, label: picked.label });
-    // The names still to find: not the one just found, nor one that only narrowed it.
-    const used = new Set([...span.indexes, ...base.names.filter((name) => !name.text).flatMap((name) => name.indexes)]);
-    base = { ...again, names: again.names.filter((name) => !name.indexes.some((i) => used.has(i))) };
   }
   if (base.reference && R) {
     // "task 57", "INV-000012": the record itself, or (payments on an invoice) what refers to it.
@@ -200,7 +209,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
         label: String(record[ref.resource.nameField ?? "id"]),
       });
   }
-  let resolved = await resolveNames(env.fetch, env.schema, query!, base.names);
+  let resolved = await resolveNames(env.fetch, env.schema, query!, base.names, env.values);
   // A resource only guessed from a shared word ("due" is an invoice's and a task's) whose records the names
   // do not fit: another resource with the same words, whose they do ("anything due this week for Shafi").
   if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.resource && !previous) {
@@ -209,7 +218,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       const again = parseQuery(w, env.schema, env.now, other);
       const retry = merge(again, null, w.joined);
       if (!retry || retry.resource !== other.name) continue;
-      const attempt = await resolveNames(env.fetch, env.schema, retry, again.names);
+      const attempt = await resolveNames(env.fetch, env.schema, retry, again.names, env.values);
       if (attempt.kind !== "query" || attempt.notFound.length === 0) {
         resolved = attempt;
         break;
@@ -236,18 +245,16 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
 }
 
 /** The first resource whose text-field list filter knows this value (or its singular). */
-async function valueOfAnyResource(env: TurnEnv, text: string): Promise<{ resource: ResourceModel; field: string; value: unknown } | null> {
-  const forms = [...new Set([text, text.replace(/(?<=\w{3})s$/i, "")])];
-  for (const resource of env.schema.resources) {
-    for (const field of resource.fields.values()) {
-      if (field.kind !== "text" || !resource.filters.has(field.name) || field.name === "email" || field.name === resource.nameField) continue;
-      for (const form of forms) {
-        const result = await env.fetch(`/${resource.name}?${field.name}=${encodeURIComponent(form)}&limit=1`);
-        if (result.ok && result.data[0]) return { resource, field: field.name, value: result.data[0][field.name] };
-      }
-    }
-  }
-  return null;
+async function valueOfAnyResource(env: TurnEnv, text: string): Promise<{ resource: ResourceModel; field: string; values: string[] } | null> {
+  const resources = env.schema.resources.filter((resource) => categoricalFields(resource).length > 0);
+  const all = await Promise.all(resources.map((resource) => env.values(resource)));
+  const matches = resources.flatMap((resource, index) => {
+    const match = matchValue(all[index]!, text);
+    return match ? [{ resource, field: match.field, values: match.values, exact: match.exact }] : [];
+  });
+  // A value as such first, then words of values; the resource in the schema's order.
+  const best = matches.find((match) => match.exact) ?? matches[0];
+  return best ? { resource: best.resource, field: best.field, values: best.values } : null;
 }
 
 /** Whether a resource's date or state words occur in the message. */

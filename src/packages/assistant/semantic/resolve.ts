@@ -3,6 +3,7 @@ import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed } from "./names";
 import type { NameSpan, QueryDraft } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
+import { matchValue, type Values } from "./values";
 
 /**
  * A draft → a query: merged with the conversation's last query when it continues it ("and last month?",
@@ -119,49 +120,68 @@ export function applyRole(query: Query, role: Role, candidate: { resource: strin
 }
 
 /** Every name of the draft found, in order; the first that needs a choice stops (and is asked back). */
-export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Query, spans: NameSpan[]): Promise<Resolved> {
+export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Query, spans: NameSpan[], values: Values): Promise<Resolved> {
   let current = query;
   const R = schema.byName.get(current.resource)!;
   const notFound: string[] = [];
-  // A value of one of R's text fields the list route filters by ("website" as a lead source, "Berlin" as a
-  // branch) is asked of the route itself; names are looked up at the same time.
-  const textFields = [...R.fields.values()].filter(
-    (field) => field.kind === "text" && R.filters.has(field.name) && field.name !== R.nameField && field.name !== "email",
-  );
   // A list filter that is no field ("country" of a customer's billing address), for words after its trigger.
   const params = (R.skill?.values ?? []).filter((entry) => !R.fields.has(entry.param) && R.filters.has(entry.param)).map((entry) => entry.param);
+  const known = values(R);
   const lookups = spans.map((span) => {
     if (!span.text) return Promise.resolve([[], { kind: "none" }] as [null[], Awaited<ReturnType<typeof findNamed>>]);
     const forms = [...new Set([span.text, span.text.replace(/(?<=\w{3})s$/i, "")])];
     return Promise.all([
       Promise.all(
-        [...textFields.map((field) => field.name), ...params].flatMap((name) =>
+        params.flatMap((name) =>
           forms.map(async (form) => {
             const value = name === "country" ? countryCode(form) : form;
             if (!value) return null;
             const result = await fetch(`/${R.name}?${name}=${encodeURIComponent(value)}&limit=1`);
             if (!result.ok || !result.data[0]) return null;
-            return { name, value: R.fields.has(name) ? result.data[0][name] : value };
+            return { name, value };
           }),
         ),
       ),
       findNamed(fetch, span.own ? [R] : candidatesFor(R, schema), span.text),
     ]);
   });
+  const vocabulary = await known;
+  // A follow-up's value replaces the one the last question had on that field ("engineers in berlin" → "and remote?").
+  const inherited = new Set(query.conditions);
+  const withValue = (field: string, condition: Condition, negated: boolean): Query => ({
+    ...current,
+    conditions: [...current.conditions.filter((c) => negated || !inherited.has(c) || !("field" in c) || c.field !== field), condition],
+  });
+  const valueCondition = (field: string, list: string[], negated: boolean): Condition => {
+    const label = `${negated ? "not " : ""}${field.replace(/_/g, " ")} ${list.join(" or ")}`;
+    return list.length === 1 ? { field, op: negated ? "ne" : "eq", value: list[0], label } : { field, op: negated ? "not_in" : "in", value: list, label };
+  };
   for (const [index, span] of spans.entries()) {
     if (!span.text) continue;
+    // A value of one of R's categorical text fields, as the workspace spells it ("website" as a lead source,
+    // "Berlin" as a branch, "competitors" as a lost reason).
+    const exact = matchValue(vocabulary, span.text);
+    if (exact?.exact) {
+      current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
+      continue;
+    }
     const [values, found] = await lookups[index]!;
     const value = values.find((entry) => entry !== null);
     if (value) {
       const label = `${span.negated ? "not " : ""}${value.name.replace(/_/g, " ")} ${value.value}`;
-      const condition: Condition = R.fields.has(value.name)
-        ? { field: value.name, op: span.negated ? "ne" : "eq", value: value.value, label }
-        : { param: value.name, value: String(value.value), label, ...(span.negated ? { negate: true } : {}) };
-      current = { ...current, conditions: [...current.conditions, condition] };
+      current = {
+        ...current,
+        conditions: [...current.conditions, { param: value.name, value: String(value.value), label, ...(span.negated ? { negate: true } : {}) }],
+      };
       continue;
     }
     if (found.kind === "error") return { kind: "error", error: found.error };
     if (found.kind === "none") {
+      // Words of such values ("engineers" → every designation with the word engineer).
+      if (exact) {
+        current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
+        continue;
+      }
       if (looksLikeName(span)) notFound.push(span.text);
       continue;
     }

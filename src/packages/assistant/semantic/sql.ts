@@ -7,6 +7,7 @@ import { tenantOf } from "../../../platform/tenancy";
 import type { Answer, Fetch } from "./execute";
 import type { ResourceModel } from "./model";
 import type { Condition, Query } from "./query";
+import { categoricalFields, type Values } from "./values";
 
 /**
  * Counts, sums, averages, minimums and maximums, grouped or not, computed by D1 in one statement instead of
@@ -105,6 +106,44 @@ export function sqlAggregator(c: Context<AppEnv>, registry: PackageRegistry, fet
       groups: [...byKey].map(([key, entries]) => ({ key: JSON.parse(key) as unknown, label: entries[0]?.label ?? "", value: shape(entries) })),
     };
   };
+}
+
+/**
+ * The values the workspace uses in R's categorical text fields, in one statement, read once per message
+ * (the closure lives as long as the request). Empty for a caller the list route refuses.
+ */
+export function sqlValues(c: Context<AppEnv>, registry: PackageRegistry, fetch: Fetch): Values {
+  const read = new Map<string, Promise<Map<string, string[]>>>();
+  return (R) => {
+    let values = read.get(R.name);
+    if (!values) {
+      values = valuesOf(c, registry, fetch, R);
+      read.set(R.name, values);
+    }
+    return values;
+  };
+}
+
+async function valuesOf(c: Context<AppEnv>, registry: PackageRegistry, fetch: Fetch, R: ResourceModel): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const def = registry.definitions().find(({ definition }) => definition.name === R.name)?.definition;
+  const fields = categoricalFields(R).flatMap((name) => {
+    const expr = def ? expressionOf(def, name) : null;
+    return expr ? [{ name, expr }] : [];
+  });
+  if (!def || fields.length === 0) return out;
+  const tenant = tenantOf(c);
+  const selects = fields.map(
+    ({ name, expr }) =>
+      sql`SELECT ${name} AS f, ${expr} AS v FROM ${def.table} WHERE ${tenant.scope(def.table, sql`${expr} IS NOT NULL AND ${expr} <> ''`, ...(def.softDelete ? [sql`${def.softDelete.column} IS NULL`] : []))} GROUP BY v`,
+  );
+  const [allowed, rows] = await Promise.all([
+    fetch(`/${R.name}?limit=1`),
+    tenant.rows<{ f: string; v: string }>(sql`${sql.join(selects, sql` UNION ALL `)} LIMIT 5000`),
+  ]);
+  if (!allowed.ok) return out;
+  for (const row of rows) out.set(row.f, [...(out.get(row.f) ?? []), String(row.v)]);
+  return out;
 }
 
 /** A group's key as the API shows the field: booleans as booleans, datetimes as ISO dates. */

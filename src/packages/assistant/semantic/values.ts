@@ -1,0 +1,70 @@
+import type { ResourceModel } from "./model";
+
+/**
+ * The values a workspace already uses in a resource's categorical text fields (a lead's source, an
+ * employee's department, designation and branch, a deal's lost reason): the vocabulary that lets
+ * "engineers in berlin", "lost to competitors" or "met him at an event" be read without a phrase list.
+ * Read once per resource and message (sql.ts), matched here.
+ */
+export type Values = (R: ResourceModel) => Promise<Map<string, string[]>>;
+
+/** The text fields whose values are categories: the list route filters by them, and they are no name or address. */
+export function categoricalFields(R: ResourceModel): string[] {
+  return [...R.fields.values()]
+    .filter((field) => field.kind === "text" && R.filters.has(field.name) && field.name !== R.nameField && field.name !== "email")
+    .map((field) => field.name);
+}
+
+const singular = (word: string) =>
+  word.length > 4 && word.endsWith("ies") ? `${word.slice(0, -3)}y` : word.length > 3 && /[^s]s$/.test(word) ? word.slice(0, -1) : word;
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map(singular);
+
+/** Whether two phrases are the same words, in any case or number. */
+export const sameWords = (a: string, b: string) => tokens(a).join(" ") === tokens(b).join(" ");
+
+export type ValueMatch = { field: string; values: string[]; exact: boolean };
+
+/**
+ * The field and values a phrase names: every value whose words include all of the phrase's, in any case or
+ * number ("engineers" → Engineer, Backend Engineer, Staff Engineer; "competitors" → competitor). `exact`
+ * when one of them is the phrase itself. Only fields in `within` (when given); a field with the phrase
+ * itself wins, then the one with the fewest values.
+ */
+export function matchValue(values: Map<string, string[]>, text: string, within?: (field: string) => boolean): ValueMatch | null {
+  const wanted = tokens(text);
+  if (wanted.length === 0 || wanted.join(" ").length < 2) return null;
+  const phrase = wanted.join(" ");
+  let best: ValueMatch | null = null;
+  for (const [field, list] of values) {
+    if (within && !within(field)) continue;
+    const partial = list.filter((value) => {
+      const have = new Set(tokens(value));
+      return wanted.every((word) => have.has(word));
+    });
+    if (partial.length === 0) continue;
+    const exact = partial.some((value) => tokens(value).join(" ") === phrase);
+    const candidate = { field, values: partial, exact };
+    if (!best || (exact && !best.exact) || (exact === best.exact && partial.length < best.values.length)) best = candidate;
+  }
+  return best;
+}
+
+/** The single value a word of the phrase is ("met him at an event" → event): whole values only, the longest first. */
+export function valueInPhrase(values: Map<string, string[]>, text: string, within?: (field: string) => boolean): { field: string; value: string } | null {
+  const phrase = ` ${tokens(text).join(" ")} `;
+  let best: { field: string; value: string; length: number } | null = null;
+  for (const [field, list] of values) {
+    if (within && !within(field)) continue;
+    for (const value of list) {
+      const words = tokens(value).join(" ");
+      if (words.length < 3 || !phrase.includes(` ${words} `)) continue;
+      if (!best || words.length > best.length) best = { field, value, length: words.length };
+    }
+  }
+  return best ? { field: best.field, value: best.value } : null;
+}
