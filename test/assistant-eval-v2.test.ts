@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { platform } from "../src/index";
-import { byId, heldOut, ITEMS } from "./assistant-eval-v2/split";
+import { byId, EVALUATION, heldOut, ITEMS, TUNING } from "./assistant-eval-v2/split";
 
 const OPS = new Set(["in", "not_in", "eq", "ne", "gt", "gte", "lt", "lte", "contains"]);
 const AGGREGATES = new Set(["list", "count", "sum", "avg", "min", "max"]);
 
 describe("the blind evaluation set", () => {
-  it("has 840 well-formed messages over the API's own resources, follow-ups after what they follow", () => {
+  it("has 840 well-formed messages (and 300 for tuning) over the API's own resources, follow-ups after what they follow", () => {
     const resources = new Set(platform.registry.definitions().map(({ definition }) => definition.name));
     const problems: string[] = [];
     const seen = new Set<string>();
@@ -25,16 +25,18 @@ describe("the blind evaluation set", () => {
       } else if (item.kind !== "refusal") problems.push(`${item.id}: unknown kind ${item.kind}`);
     }
     expect(problems).toEqual([]);
-    expect(ITEMS.length).toBe(840);
-    const kinds = Object.groupBy(ITEMS, (item) => item.kind);
+    expect(EVALUATION.length).toBe(840);
+    expect(TUNING.length).toBe(300);
+    const kinds = Object.groupBy(EVALUATION, (item) => item.kind);
     expect(kinds.refusal!.length).toBeGreaterThanOrEqual(40);
     expect(kinds.action!.length).toBeGreaterThanOrEqual(140);
   });
 
-  it("holds out about 40 %, whole conversations at a time", () => {
-    const held = ITEMS.filter(heldOut);
-    expect(held.length / ITEMS.length).toBeGreaterThan(0.33);
-    expect(held.length / ITEMS.length).toBeLessThan(0.47);
+  it("holds out about 40 % of the evaluation set, whole conversations at a time, and none of the tuning set", () => {
+    const held = EVALUATION.filter(heldOut);
+    expect(held.length / EVALUATION.length).toBeGreaterThan(0.33);
+    expect(held.length / EVALUATION.length).toBeLessThan(0.47);
+    expect(TUNING.filter(heldOut)).toEqual([]);
     for (const item of ITEMS) if (item.after) expect(heldOut(item), item.id).toBe(heldOut(byId.get(item.after)!));
   });
 });

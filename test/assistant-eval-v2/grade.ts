@@ -232,8 +232,16 @@ export function resolveDateWords(words: string, now: number, direction: Directio
     .replace(/\bqtr\b/g, "quarter")
     .replace(/\b(tmrw|tmr|tomorow)\b/g, "tomorrow")
     .replace(/\b(previous|past)\b/g, "last")
-    .replace(/\bthe month\b/g, "this month");
+    .replace(/\bthe month\b/g, "this month")
+    // "in october", "in 2026", "during q3": the period itself.
+    .replace(/^(?:in|during)\s+(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|q[1-4]\b|\d{4}$)/, "");
   const today = dayMs(isoDay(now));
+  // "h1", "first half": January to June of this year; "h2", July to December.
+  const half = /^(?:(h1|1h|first half)|(h2|2h|second half))(?: of (?:the |this )?year)?$/.exec(text);
+  if (half) {
+    const y = new Date(today).getUTCFullYear();
+    return half[1] ? { from: `${y}-01-01`, to: `${y}-06-30` } : { from: `${y}-07-01`, to: `${y}-12-31` };
+  }
   const date = new Date(today);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();

@@ -2,6 +2,7 @@
 import writerA from "./writer-a.json";
 import writerB from "./writer-b.json";
 import writerC from "./writer-c.json";
+import writerD from "./writer-d.json";
 
 export type Item = {
   id: string;
@@ -16,7 +17,15 @@ export type Item = {
 /** The evaluation's "now": Wednesday 2026-11-18 15:00 UTC. The demo is seeded as of it and relative dates resolve against it. */
 export const EVAL_NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
 
-export const ITEMS = [...(writerA as Item[]), ...(writerB as Item[]), ...(writerC as Item[])];
+/** The evaluation set proper: 840 messages, 40 % of them held out. */
+export const EVALUATION = [...(writerA as Item[]), ...(writerB as Item[]), ...(writerC as Item[])];
+/**
+ * A tuning set written later by a fourth blind writer (README.md): training only, never held out, so
+ * that the assistant can be improved on more phrasings without touching the held-out part.
+ */
+export const TUNING = writerD as unknown as Item[];
+export const ITEMS = [...EVALUATION, ...TUNING];
+const tuning = new Set(TUNING.map((item) => item.id));
 export const byId = new Map(ITEMS.map((item) => [item.id, item]));
 
 /** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */
@@ -28,6 +37,7 @@ function rootOf(item: Item): string {
 
 /** 40 % held out, by a hash of the conversation's first id: fixed, and blind to the messages' content. */
 export function heldOut(item: Item): boolean {
+  if (tuning.has(item.id)) return false;
   let hash = 2166136261;
   for (const char of rootOf(item)) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return hash % 100 < 40;
