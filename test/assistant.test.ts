@@ -333,6 +333,30 @@ describe("actions on every writable resource", () => {
     expect(due).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { due_date: "2026-12-24" } });
   });
 
+  it("reads commands as people type them: names that look like typos, the state after 'to', payments on an invoice", async () => {
+    const { ws, invoice, candidate } = await company();
+    // "keller" is a name, not a typo of "seller" (a vendors word).
+    const keller = await create(ws, "leads", { name: "Dennis Keller", email: "dennis@lead.example" });
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ["convert dennis keller", "PATCH", `/leads/${keller.id}`, { status: "converted" }],
+      ["dennis keller is a dead end, unqualify him", "PATCH", `/leads/${keller.id}`, { status: "unqualified" }],
+      // The stage it is sent to, not the one it is described by.
+      ["joan clarke nailed the interview, send her to offer stage", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      [`record a $15 bank transfer on ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 1500, method: "bank_transfer" }],
+      [`log a cash payment of 10.31 against ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 1031, method: "cash" }],
+      // A moment is a date-time; "wire" is a bank transfer; "in full" is what is still due.
+      [`acme paid ${invoice.number} in full yesterday, wire`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
+    ];
+    for (const [message, method, path, body] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      expect(request.body, message).toMatchObject(body);
+    }
+    const paid = await requestOf(ws.token, (await ask(ws.token, `acme paid $20 on ${invoice.number} yesterday`)).reply);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });
+  });
+
   it("asks for a missing required field and fills it from the next message; never guesses an ambiguous target", async () => {
     const { ws, website } = await company();
     const noProject = await ask(ws.token, "create a task Call Acme");

@@ -122,6 +122,15 @@ export const accountSkills: Skill[] = [
         default: true,
       },
     ],
+    // Payment methods as people say them ("wire", "by check"); the enum's own words ("cash", "card") need no entry.
+    filters: [
+      {
+        words: ["wire", "wired", "wire transfer", "bank transfer", "transfer", "bank", "ach", "bacs", "sepa"],
+        query: { method: "bank_transfer" },
+        label: "by bank transfer",
+      },
+      { words: ["credit card", "debit card", "visa", "mastercard", "amex"], query: { method: "card" }, label: "by card" },
+    ],
     measure: "amount",
     measures: [
       {

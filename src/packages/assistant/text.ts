@@ -65,7 +65,8 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
   let best: string[] = [];
   let bestDistance = cap + 1;
   for (const candidate of vocabulary) {
-    if (candidate.length < 4 || Math.abs(candidate.length - word.length) > cap) continue;
+    // A typo keeps the first letter ("invocie", "custmer"); a different one is more often a name ("keller", not "seller").
+    if (candidate.length < 4 || Math.abs(candidate.length - word.length) > cap || candidate[0] !== word[0]) continue;
     const d = distance(word, candidate, cap);
     if (d < bestDistance) [best, bestDistance] = [[candidate], d];
     else if (d === bestDistance && d <= cap) best.push(candidate);

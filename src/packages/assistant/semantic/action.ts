@@ -157,7 +157,8 @@ export function extract(
     rest = rest.replace(phone[0], ",");
   }
   for (const date of readDates(rest, body, now)) {
-    fields[date.field] = date.value;
+    // A moment ("paid yesterday") is that day's start in UTC: the API takes a date-time there.
+    fields[date.field] = body.find((field) => field.name === date.field)?.kind === "datetime" ? `${date.value}T00:00:00Z` : date.value;
     rest = rest.replace(date.match, ",");
   }
   const minutesField = body.find((field) => field.kind === "minutes" || field.name === "minutes");
@@ -332,7 +333,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
       const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for"].includes(ref.trigger ?? "")) ?? free[0];
-      const found = await findNamed(env.fetch, [R], cleaned);
+      let found = await findNamed(env.fetch, [R], cleaned);
+      // "guido allen nailed the interview": the name leads, what was said of it follows.
+      const said = cleaned.split(/\s+/);
+      for (let n = said.length - 1; found.kind === "none" && n >= 2 && said.length <= 8; n--) {
+        const shorter = await findNamed(env.fetch, [R], said.slice(0, n).join(" "));
+        if (shorter.kind === "one") found = shorter;
+      }
       if (found.kind === "error") return { kind: "fail", text: env.refuse(found.error) };
       if (found.kind === "none") return { kind: "fail", text: `I couldn't find a ${R.singular} called "${cleaned}".` };
       if (found.kind === "many") {
@@ -375,6 +382,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     if (!record) return { kind: "fail", text: `I couldn't find ${target.singular} ${query.id ?? query.q}.` };
     fields[field.name] = record.id;
     labels[field.name] = labelOf(target, record);
+    // "paid in full": the amount still due on the record it is paid against.
+    const moneyField = body.find((candidate) => candidate.kind === "money");
+    if (moneyField && fields[moneyField.name] === undefined && /\b(?:in full|the full amount|the whole amount|everything (?:owed|due))\b/i.test(w.text)) {
+      const due = record.amount_due;
+      if (typeof due === "number" && due > 0) fields[moneyField.name] = due;
+    }
     const pattern = target.skill!.reference!.pattern;
     for (let i = free.length - 1; i >= 0; i--) if (pattern.test(free[i]!.text)) free.splice(i, 1);
     for (let i = read.refs.length - 1; i >= 0; i--) if (pattern.test(read.refs[i]!.text)) read.refs.splice(i, 1);

@@ -38,7 +38,7 @@ export type TurnEnv = {
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
 const OUT_OF_SCOPE =
-  /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
+  /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 const BULK_DELETE = /\b(delete|erase|wipe|remove|clear|purge|drop|nuke)\b.*\b(everything|all|every|entire|whole)\b|\bclean slate\b|\bstart over\b/i;
 
 export function refusal(text: string): Reply {

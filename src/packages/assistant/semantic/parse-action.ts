@@ -1,5 +1,5 @@
 import { findRange } from "../dates";
-import { matchPhrases, nounsIn } from "./lexicon";
+import { before, matchPhrases, nounsIn } from "./lexicon";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import type { ActionDraft } from "./query";
 import { occurrences, type Words } from "./words";
@@ -45,6 +45,11 @@ const VERBS: Verb[] = [
       "reject",
       "advance",
       "qualify",
+      "unqualify",
+      "disqualify",
+      "approve",
+      "archive",
+      "promote",
       "convert",
       "flag",
       "make it",
@@ -71,8 +76,16 @@ const STATE_VERBS: Record<string, string[]> = {
   complete: ["done", "completed"],
   finish: ["done", "completed"],
   qualify: ["qualified"],
+  disqualify: ["unqualified"],
   convert: ["converted"],
 };
+
+/** The verbs a state's past participle comes from: unqualified → unqualify, approved → approve, rejected → reject. */
+function stateVerbs(state: string): string[] {
+  if (/ied$/.test(state)) return [state.replace(/ied$/, "y")];
+  if (/ed$/.test(state)) return [state.replace(/ed$/, ""), state.replace(/d$/, "")];
+  return [];
+}
 
 export type ActionCue = { op: string; verb: string; at: number; rest: string };
 
@@ -108,8 +121,13 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "invoice acme for 10 hours…": a resource noun used as the verb.
   if (/^invoice\s+(?!\d)/i.test(text)) return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
   // "i called Katherine, mark her contacted": a command after a comma, about whom the first part names.
-  const later = /(?:,|;|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void)\b\s*(.*)$/i.exec(text);
+  const later =
+    /(?:,|;|\s[—–-]|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void|hire|convert|reject|qualify|unqualify|disqualify|advance|promote|put|bump|close|reopen)\b\s*(.*)$/i.exec(
+      text,
+    );
   if (later) {
+    // "…, send him to offer stage": a person sent to a stage is moved, not e-mailed.
+    if (later[1]!.toLowerCase() === "send" && /^(?:her|him|them|it)\s+(?:to|into|through)\b/i.test(later[2]!)) later[1] = "move";
     const about = text
       .slice(0, later.index)
       .replace(/^(?:i|we)\s+(?:just\s+)?(?:called|emailed|met|spoke to|spoke with|talked to|heard from|saw)\s+/i, "")
@@ -138,7 +156,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   )
     return { op: "update", verb: "state", at: 0, rest: text };
   // "gringotts paid $500 on INV-000190": a payment to record.
-  if (/\bpaid (?:us )?[$€£]?\d/.test(lower) && !/\?$/.test(lower) && !/^(did|has|have|how)\b/.test(lower))
+  if ((/\bpaid (?:us )?[$€£]?\d/.test(lower) || /\bpaid\b.*\bin full\b/.test(lower)) && !/\?$/.test(lower) && !/^(did|has|have|how)\b/.test(lower))
     return { op: "log", verb: "paid", at: 0, rest: text };
   // "lynn wilson did 1h30 on fix permissions": time spent on a task is time to log.
   if (/\b\d+(?:\.\d+)? (?:hours|minutes)\b/.test(lower) && /\b(did|spent|worked|put in|on)\b/.test(lower) && !/\?$/.test(lower))
@@ -165,6 +183,20 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   const start = firstContentIndex(w, cue);
   const afterVerb = nouns.find((noun) => noun.indexes[0]! >= start && noun.indexes[0]! <= start + 2);
   if (afterVerb && cue.op !== "log" && !(cue.op === "create" && afterVerb.value.name === "time-entries")) return afterVerb.value;
+  // "record a $500 bank transfer on INV-000003": an amount on a record named by its number is a record of the
+  // resource whose new rows refer to that one and carry an amount (a payment on an invoice).
+  if ((cue.op === "log" || cue.op === "create") && readMoney(w.text.replace(/\b[A-Z]{2,5}-\d+\b/g, ""))) {
+    for (const referenced of schema.resources) {
+      if (!referenced.skill?.reference || !referenced.skill.reference.pattern.test(w.text)) continue;
+      const carrier = schema.resources.find(
+        (resource) =>
+          resource !== referenced &&
+          resource.create?.some((field) => field.kind === "reference" && field.target === referenced.name && field.required) &&
+          resource.create?.some((field) => field.kind === "money"),
+      );
+      if (carrier && (!afterVerb || afterVerb.value === carrier || !afterVerb.value.create)) return carrier;
+    }
+  }
   if (cue.op === "log") {
     if (/\bpayment|paid|received\b/.test(lower)) return schema.byName.get("payments") ?? null;
     if (/\b\d+(?:\.\d+)? (hours|minutes)\b/.test(lower) || /\btime\b/.test(lower)) return schema.byName.get("time-entries") ?? null;
@@ -202,7 +234,7 @@ export type Extracted = {
 };
 
 const MONEY =
-  /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{4,}(?:\.\d{1,2})?)\b)/i;
+  /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{4,}(?:\.\d{1,2})?|\d{1,3}\.\d{2})\b)/i;
 
 export function readMoney(text: string): { minor: number; currency?: string; match: string } | null {
   const match = MONEY.exec(text);
@@ -315,11 +347,17 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
       ? { ...candidate, value: { field: "stage", value: candidate.value.value } }
       : candidate,
   );
-  for (const hit of matchPhrases(w.words, mapped, new Set(Array.from({ length: skip }, (_, i) => i)))) {
+  const hits = matchPhrases(w.words, mapped, new Set(Array.from({ length: skip }, (_, i) => i)));
+  // The state something is moved to ("to offer", "as done", "back into review") before one it is only described by
+  // ("nailed the interview, send him to offer").
+  const target = (indexes: number[]) => ["to", "as", "into"].includes(before(w, indexes[0]!).word);
+  for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     out[hit.value.field] ??= hit.value.value;
   }
-  for (const state of STATE_VERBS[verb] ?? []) {
+  // A verb made of a state ("unqualify" → unqualified, "approve" → approved, "archive" → archived).
+  const derived = enums.flatMap((field) => (field.values ?? []).filter((value) => stateVerbs(value).includes(verb)));
+  for (const state of [...(STATE_VERBS[verb] ?? []), ...derived]) {
     const field = enums.find((candidate) => candidate.values?.includes(state));
     if (field && out[field.name] === undefined) {
       out[field.name] = state;
