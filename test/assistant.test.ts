@@ -136,6 +136,23 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await requestOf(ws.token, lead.reply)).body).toEqual({ name: "Marco Rossi", email: "marco@rossi.example", source: "event" });
   });
 
+  it("answers 'when' with the date the verb names, 'X's plate' with open tasks, 'other than' as a negation", async () => {
+    const { ws, invoice, task, shipped, bigCo, ana } = await company();
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
+    const due = await ask(ws.token, `when is ${invoice.number} due`);
+    expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    const close = await ask(ws.token, "when's the big co deal expected to close?");
+    expect(close.reply.data.answer).toMatchObject({ ids: [bigCo.id], field: "expected_close_date" });
+    await call("PATCH", `/tasks/${shipped.id}`, { token: ws.token, body: { assignee_id: ana.id } });
+    const plate = await ask(ws.token, "whats on ana garcia's plate");
+    expect(plate.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const lead = await create(ws, "leads", { name: "Tom Baker", email: "tom@lead.example", company: "Initech", status: "converted" });
+    const open = await create(ws, "leads", { name: "Ann Baker", email: "ann@lead.example", company: "Initech" });
+    const initech = await ask(ws.token, "initech leads other than the converted ones");
+    expect(initech.reply.data.answer.ids).toEqual([open.id]);
+    expect(initech.reply.data.answer.ids).not.toContain(lead.id);
+  });
+
   it("dates a period by the verb's own date field (won → closed_at, joined → date_of_joining)", async () => {
     const { ws, bigCo, linus } = await company();
     expect((await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } })).status).toBe(200);

@@ -74,6 +74,7 @@ export const leadResource: ResourceDefinition<typeof leads, z.infer<typeof Creat
   filters: {
     status: anyOf(leads.status, z.enum(LEAD_STATUSES), "Status (comma list = any of)"),
     source: anyText(leads.source, "Source (any case; comma list = any of)"),
+    company: anyText(leads.company, "Company (any case; comma list = any of)"),
   },
   searchable: [leads.name, leads.email, leads.company],
   search: { code: 4, label: leads.name, text: [leads.email, leads.company] },

@@ -45,7 +45,7 @@ export const tasklySkills: Skill[] = [
     resource: "tasks",
     singular: "task",
     plural: "tasks",
-    synonyms: ["todo item", "to-do", "todos", "to-dos", "issue", "issues", "work item", "work items", "assignment", "assignments"],
+    synonyms: ["todo item", "to-do", "todos", "to-dos", "issue", "issues", "work item", "work items", "assignment", "assignments", "todo list", "to-do list"],
     nameField: "title",
     reference: { pattern: /\btask\s*#?\s*(\d{1,16})\b/i, query: (match) => ({ id: match.replace(/\D/g, "") }) },
     label: (r) => `task ${r.id} "${r.title}"`,
@@ -61,7 +61,11 @@ export const tasklySkills: Skill[] = [
     filters: [
       { words: ["overdue", "late", "past due", "behind"], query: { status: "todo,in_progress,review", due_before: "$yesterday" }, label: "overdue" },
       ...Object.entries(TASK_STATES).map(([status, list]) => ({ words: list, query: { status }, label: words(status) })),
-      { words: ["open", "unfinished", "not done", "remaining", "outstanding", "pending"], query: { status: "todo,in_progress,review" }, label: "open" },
+      {
+        words: ["open", "unfinished", "not done", "remaining", "outstanding", "pending", "plate", "workload"],
+        query: { status: "todo,in_progress,review" },
+        label: "open",
+      },
       { words: ["urgent"], query: { priority: "urgent" }, label: "urgent" },
       { words: ["high priority", "high-priority"], query: { priority: "high" }, label: "high priority" },
       { words: ["important"], query: { priority: "high,urgent" }, label: "important" },

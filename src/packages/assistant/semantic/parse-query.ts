@@ -579,6 +579,17 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         claim(asked.indexes);
       }
     }
+    // "when is INV-000305 due", "when does the erp migration end": the date the verb names, shown of the record.
+    if (!show && fn === "list" && !groupBy && !order && /^(?:when|whens|when's)\b/.test(text)) {
+      const said = (word: string) => occurrences(w.words, word).length > 0;
+      const byVerb = R.dateWords.find((date) => date.words.some(said) && R.fields.has(date.field));
+      // A field whose own name is said ("expected … close" → expected_close_date) beats a verb's field (closed_at).
+      const named = [...R.fields.values()]
+        .filter((f) => f.kind === "date" || f.kind === "datetime")
+        .map((f) => ({ name: f.name, score: f.name.split("_").filter((part) => part.length > 2 && (said(part) || said(`${part}s`))).length }))
+        .sort((a, b) => b.score - a.score)[0];
+      show = named && named.score >= 2 ? named.name : (byVerb?.field ?? (named && named.score > 0 ? named.name : null));
+    }
     if (sortField && fn === "list") {
       order = /\b(desc|descending|latest first|newest first|highest first)\b/.test(text) ? "desc" : "asc";
       field = sortField;
