@@ -165,7 +165,9 @@ describe("the assistant on the blind evaluation set", () => {
       const keys = [...new Set(all.map((result) => key(result.item)))].sort();
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
-        lines.push(`    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held)}`);
+        lines.push(
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning)}`,
+        );
       }
     };
     breakdown("kind", (item) => item.kind);

@@ -114,7 +114,7 @@ export const accountSkills: Skill[] = [
     },
     dates: [
       {
-        words: ["paid", "received", "made", "booked", "pay", "collected", "came in", "come in"],
+        words: ["paid", "received", "made", "booked", "book", "recorded", "pay", "collected", "came in", "come in"],
         field: "paid_at",
         after: "paid_after",
         before: "paid_before",

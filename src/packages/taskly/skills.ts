@@ -45,7 +45,7 @@ export const tasklySkills: Skill[] = [
     resource: "tasks",
     singular: "task",
     plural: "tasks",
-    synonyms: ["todo item", "to-do", "todos", "to-dos", "issue", "issues", "work item", "work items", "assignment", "assignments", "todo list", "to-do list"],
+    synonyms: ["todo item", "to-do", "todos", "to-dos", "issues", "work item", "work items", "assignment", "assignments", "todo list", "to-do list"],
     nameField: "title",
     reference: { pattern: /\btask\s*#?\s*(\d{1,16})\b/i, query: (match) => ({ id: match.replace(/\D/g, "") }) },
     label: (r) => `task ${r.id} "${r.title}"`,

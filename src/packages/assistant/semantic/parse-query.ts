@@ -523,9 +523,17 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         conditions.some((c) => "param" in c) || conditions.some((c) => "field" in c && (R.skill?.measures ?? []).some((m) => m.where && c.field in m.where));
       const stateMeasure = restricted ? (R.skill?.measures ?? []).find((m) => m.where && m.field)?.field : undefined;
       if (totalWord) claim(totalWord);
-      field = numericFieldNamed(w, R, taken) ?? stateMeasure ?? R.measure;
+      const named = numericFieldNamed(w, R, taken);
+      // "how much is overdue": the resource's own measure named by a general word is the state's number.
+      field = (named === R.measure && stateMeasure ? stateMeasure : named) ?? stateMeasure ?? R.measure;
     }
-    if (groupBy && fn === "list") fn = measure?.value.resource === R && field ? "sum" : "count";
+    if (groupBy && fn === "list") {
+      // "payments by method", "billable vs non billable": rows that are amounts (no name of their own) add up.
+      const named = R.nameField ? R.fields.get(R.nameField)?.kind === "text" && R.nameField !== "id" : false;
+      const amounts = !named && R.measure && !countCue;
+      fn = (measure?.value.resource === R && field) || amounts ? "sum" : "count";
+      if (amounts && !field) field = R.measure;
+    }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
       /^(who|whos|who's|which (?!of)\w+ (has|have|had|is|was|did|does|got|ate|logged|owes|brought|spent)|what (customer|project|person|employee|stage|source))\b/.test(

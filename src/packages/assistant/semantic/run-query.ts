@@ -47,7 +47,15 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
           ...answer,
           groups: groups.map((group) => ({
             ...group,
-            label: group.label || (labels.get(`${groupBy}:${group.key}`) ?? (group.key === null ? "none" : words(group.key))),
+            label:
+              group.label ||
+              (labels.get(`${groupBy}:${group.key}`) ??
+                (group.key === null
+                  ? "none"
+                  : // A yes/no field reads as itself or its negation ("billable", "not billable").
+                    typeof group.key === "boolean"
+                    ? `${group.key ? "" : "not "}${words(groupBy ?? "")}`
+                    : words(group.key))),
           })),
         };
       }
