@@ -369,6 +369,22 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body, message).toMatchObject(body);
     }
+    const other = await create(ws, "projects", { name: "Mobile app" });
+    const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id });
+    const more: [string, string, string, Record<string, unknown>][] = [
+      // A task named in several projects, narrowed by the one in brackets or after "on"; the verb says which resource.
+      ["put write copy (mobile app) back to todo", "PATCH", `/tasks/${twin.id}`, { status: "todo" }],
+      ["reassign write copy on mobile app to linus torvalds", "PATCH", `/tasks/${twin.id}`, { assignee_id: expect.any(Number) }],
+      ["reschedule write copy in mobile app to the end of january", "PATCH", `/tasks/${twin.id}`, { due_date: expect.stringMatching(/-01-31$/) }],
+      [`change the due date on ${invoice.number} to 2027-03-01`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2027-03-01" }],
+      [`send a payment reminder for ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      ["post a job for a customer success manager in sales, 2 spots", "POST", "/job-openings", { title: "Customer success manager", positions: 2 }],
+    ];
+    for (const [message, method, path, body] of more) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      expect(request.body ?? {}, message).toMatchObject(body);
+    }
     const paid = await requestOf(ws.token, (await ask(ws.token, `acme paid $20 on ${invoice.number} yesterday`)).reply);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });

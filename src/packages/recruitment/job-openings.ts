@@ -82,6 +82,7 @@ export const jobOpeningResource: ResourceDefinition<
   filters: {
     status: anyOf(jobOpenings.status, z.enum(JOB_OPENING_STATUSES), "Status (comma list = any of)"),
     department: anyText(jobOpenings.department, "Department (any case; comma list = any of)"),
+    branch: anyText(jobOpenings.branch, "Branch (any case; comma list = any of)"),
   },
   searchable: [jobOpenings.title, jobOpenings.department, jobOpenings.description],
   uniques: [],

@@ -69,6 +69,8 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
       break;
     }
   }
+  // "review exports (mobile app)": what is in brackets is where the record is.
+  text = text.replace(/\s*\(([^)]*)\)/g, ", in $1,");
   return text
     .split(/\s*[,;]\s*|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/)
     .map((piece) => piece.trim())
@@ -167,7 +169,7 @@ export function extract(
     fields[minutesField.name] = minutes.minutes;
     rest = rest.replace(minutes.match, ",");
   }
-  const positions = /\b(\d+)\s+(positions?|seats?|openings?|roles?)\b/i.exec(rest);
+  const positions = /\b(\d+)\s+(positions?|seats?|openings?|roles?|spots?|hires?|heads?|people)\b/i.exec(rest);
   if (positions && has("positions")) {
     fields.positions = Number(positions[1]);
     rest = rest.replace(positions[0], ",");
@@ -257,7 +259,10 @@ function splitReferences(text: string): { free: Piece[]; refs: Piece[] } {
   const refs: Piece[] = [];
   let head = text;
   for (;;) {
-    const matches = [...head.matchAll(new RegExp(REFERENCE_TRIGGERS, "gi"))];
+    // "on customer portal": a noun after a preposition is part of a name, not the word that introduces one.
+    const matches = [...head.matchAll(new RegExp(REFERENCE_TRIGGERS, "gi"))].filter(
+      (match) => !(/^(?:customer|contact|project)\s/i.test(match[0]) && /\b(?:on|in|for|the|to|at|of|from|a|an)\s*$/i.test(head.slice(0, match.index))),
+    );
     const last = matches.at(-1);
     if (!last) break;
     const value = head.slice(last.index + last[0].length).trim();
@@ -270,7 +275,7 @@ function splitReferences(text: string): { free: Piece[]; refs: Piece[] } {
 
 const tidy = (text: string) =>
   text
-    .replace(/^(?:the|a|an)\s+/i, "")
+    .replace(/^(?:for\s+)?(?:the|a|an)\s+/i, "")
     .replace(/[.,;:!?]+$/, "")
     .replace(/\s+(?:to|as|into|in|on|at|for|from|with|is|are|has|have)$/i, "")
     .trim();

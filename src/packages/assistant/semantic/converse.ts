@@ -85,7 +85,9 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
     const choice = chosen(message, state.choose.options);
     if (choice) return resume(env, actionEnv, state, choice);
   }
-  if (OUT_OF_SCOPE.test(message)) return { reply: refusal("That's outside what I can help with here.") };
+  // What a record is to say (quoted, or after a colon: "add a task for the office: fix the printer") is no topic.
+  const topic = message.replace(/["'‘“][^"'’”]*["'’”]/g, " ").replace(/:.*$/s, "");
+  if (OUT_OF_SCOPE.test(topic)) return { reply: refusal("That's outside what I can help with here.") };
   // Rates and web traffic are no sum of records: the dashboard's widgets answer them (the intent engine).
   if (/\b(rate|ratio|traffic|visitors|pageviews|page views|bounce|conversion)\b/i.test(message) && !/\b(hourly rate|rate of \$)/i.test(message)) return null;
   if (env.metricPhrases?.some((phrase) => ` ${w.words.join(" ")} `.includes(` ${phrase} `))) return null;
@@ -126,11 +128,26 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       (candidate) => candidate.update && Object.keys(readStates(w, candidate, candidate.update, cue.verb, skip)).length > 0,
     );
     const rest = env.schema.resources.filter((candidate) => candidate.nameField && candidate.update && !stateful.includes(candidate));
-    for (const candidate of [...stateful, ...rest]) {
+    // "reassign …", "reschedule …": first the resources whose changes take what the verb changes (a person, a due date).
+    const takes = (candidate: ResourceModel) =>
+      cue.op === "assign"
+        ? (candidate.update ?? []).some((field) => field.kind === "reference" && (field.target === "employees" || /assignee|owner/.test(field.name)))
+        : cue.op === "reschedule"
+          ? (candidate.update ?? []).some((field) => field.kind === "date" && /due|end|close/.test(field.name))
+          : false;
+    const ordered = [...stateful, ...rest].sort((a, b) => Number(takes(b)) - Number(takes(a)));
+    let asked: Turn | null = null;
+    for (const candidate of ordered) {
       const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
+      // A resource that cannot tell which of its records is meant may not be the one: try the others first.
+      if (built.kind === "missing" && built.missing.includes("target")) {
+        asked ??= fromBuilt(env.schema, built);
+        continue;
+      }
       return fromBuilt(env.schema, built);
     }
+    if (asked) return asked;
     return {
       reply: {
         intent: "unknown",

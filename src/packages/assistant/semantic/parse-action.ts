@@ -17,7 +17,10 @@ const LEAD_IN =
 
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [
-  { words: ["create", "add", "new", "make", "set up", "setup", "register", "enter", "open", "save", "raise", "draft", "put in", "start"], op: "create" },
+  {
+    words: ["create", "add", "new", "make", "set up", "setup", "register", "enter", "open", "save", "raise", "draft", "put in", "start", "post"],
+    op: "create",
+  },
   { words: ["log", "book", "record", "track", "clock"], op: "log" },
   { words: ["delete", "remove", "get rid of", "drop", "trash", "erase", "reverse", "undo"], op: "delete" },
   { words: ["resend", "send", "email", "e-mail", "deliver"], op: "send" },
@@ -115,7 +118,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
         pluralAhead(next, schema)
       )
         return null;
-      return { op: verb.op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
+      // "send a payment reminder for INV-…": a reminder sent is a reminder.
+      const op = verb.op === "send" && /\breminder\b/i.test(text) ? "remind" : verb.op;
+      return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
   // "invoice acme for 10 hours…": a resource noun used as the verb.
@@ -181,7 +186,17 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   const nouns = nounsIn(w, schema, new Set());
   const lower = w.text.toLowerCase();
   const start = firstContentIndex(w, cue);
-  const afterVerb = nouns.find((noun) => noun.indexes[0]! >= start && noun.indexes[0]! <= start + 2);
+  // A noun in brackets qualifies a name ("test search (customer portal)"); it is not what the command is about.
+  const bracketed = [...w.text.matchAll(/\(([^)]*)\)/g)].map((match) => match[1]!.toLowerCase());
+  const afterVerb = nouns.find(
+    (noun) =>
+      noun.indexes[0]! >= start &&
+      noun.indexes[0]! <= start + 2 &&
+      !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
+  );
+  // "send a payment reminder": a reminder goes out for what has the remind action (an invoice), whatever noun is near.
+  if (cue.op === "remind" && !afterVerb?.value.operations.some((operation) => operation.name === "remind"))
+    return schema.resources.find((resource) => resource.operations.some((operation) => operation.name === "remind")) ?? null;
   if (afterVerb && cue.op !== "log" && !(cue.op === "create" && afterVerb.value.name === "time-entries")) return afterVerb.value;
   // "record a $500 bank transfer on INV-000003": an amount on a record named by its number is a record of the
   // resource whose new rows refer to that one and carry an amount (a payment on an invoice).
@@ -212,8 +227,8 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   if (cue.op === "hire" && !nouns.some((noun) => noun.value.name === "candidates")) return schema.byName.get("candidates") ?? null;
   if (cue.verb === "invoice" || cue.verb === "raise") return schema.byName.get("invoices") ?? null;
   if (/\bpayment\b/.test(lower) && (cue.op === "log" || cue.op === "create")) return schema.byName.get("payments") ?? null;
-  // Else the first noun that is no preposition's object.
-  return nouns.find((noun) => !noun.object)?.value ?? null;
+  // Else the first noun that is no preposition's object (nor in brackets).
+  return nouns.find((noun) => !noun.object && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))?.value ?? null;
 }
 
 function firstContentIndex(w: Words, cue: ActionCue): number {
@@ -299,9 +314,15 @@ export function readDates(text: string, body: BodyField[], now: number): { field
   const lower = text.toLowerCase();
   const out: { field: string; value: string; match: string }[] = [];
   const allWords = [...new Set(triggers.flatMap((trigger) => trigger.words))].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s+(?:the\\s+|on\\s+)?`, "g");
+  const pattern = new RegExp(
+    `\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s+(?:to\\s+|until\\s+|on\\s+)?(?:the\\s+)?(?:(end|start|beginning)\\s+of\\s+)?`,
+    "g",
+  );
   for (const match of lower.matchAll(pattern)) {
-    const segment = text.slice(match.index + match[0].length);
+    let segment = text.slice(match.index + match[0].length);
+    // "due date on INV-000204 to next friday": the record's number (already cut out) sits between.
+    const lead = /^[,\s]*(?:to\s+|until\s+)?/.exec(segment)![0];
+    segment = segment.slice(lead.length);
     const range = findRange(segment.split(/,|;| and (?=[a-z]+ )/)[0]!, now, "future");
     if (!range || range.start > 2) continue;
     const trigger = triggers.find((candidate) => candidate.words.includes(match[1]!.replace(/\s+/g, " "))) ?? null;
@@ -311,15 +332,18 @@ export function readDates(text: string, body: BodyField[], now: number): { field
         : triggers.find((candidate) => !out.some((entry) => entry.field === candidate.field))?.field;
     if (!field) continue;
     // "end of january": the range's last day.
-    const value = /^(?:the\s+)?end of\b/i.test(segment.trim()) || (match[1] === "end" && /^of\b/i.test(segment.trim())) ? range.to : range.from;
-    out.push({ field, value, match: text.slice(match.index, match.index + match[0].length + range.end) });
+    const value =
+      match[2] === "end" || /^(?:the\s+)?end of\b/i.test(segment.trim()) || (match[1] === "end" && /^of\b/i.test(segment.trim())) ? range.to : range.from;
+    out.push({ field, value, match: text.slice(match.index, match.index + match[0].length + lead.length + range.end) });
   }
   if (out.length === 0) {
     // A bare date with one date field ("log 2h yesterday", "monday").
     const range = findRange(text, now, body.some((field) => field.name === "date") ? "past" : "future");
     if (range && triggers.length >= 1) {
       const field = triggers.find((trigger) => trigger.field === "date")?.field ?? (triggers.length === 1 ? triggers[0]!.field : null);
-      if (field) out.push({ field, value: range.from, match: text.slice(range.start, range.end) });
+      // "to the end of january": that month's last day.
+      const endOf = /\bend\s+(?:of\s+)?$/i.test(text.slice(0, range.start));
+      if (field) out.push({ field, value: endOf ? range.to : range.from, match: text.slice(range.start, range.end) });
     }
   }
   return out;
@@ -350,7 +374,7 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   const hits = matchPhrases(w.words, mapped, new Set(Array.from({ length: skip }, (_, i) => i)));
   // The state something is moved to ("to offer", "as done", "back into review") before one it is only described by
   // ("nailed the interview, send him to offer").
-  const target = (indexes: number[]) => ["to", "as", "into"].includes(before(w, indexes[0]!).word);
+  const target = (indexes: number[]) => ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!);
   for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     out[hit.value.field] ??= hit.value.value;
