@@ -351,7 +351,9 @@ describe("actions on every writable resource", () => {
   });
 
   it("reads commands as people type them: names that look like typos, the state after 'to', payments on an invoice", async () => {
-    const { ws, invoice, candidate } = await company();
+    const { ws, invoice, candidate, acme, ada } = await company();
+    // A contact at Acme makes "acme" ambiguous among contacts, not among customers.
+    await create(ws, "contacts", { name: "Bob Acme-Buyer", email: "bob@acme.example", company: "Acme" });
     // "keller" is a name, not a typo of "seller" (a vendors word).
     const keller = await create(ws, "leads", { name: "Dennis Keller", email: "dennis@lead.example" });
     const cases: [string, string, string, Record<string, unknown>][] = [
@@ -379,6 +381,10 @@ describe("actions on every writable resource", () => {
       [`change the due date on ${invoice.number} to 2027-03-01`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2027-03-01" }],
       [`send a payment reminder for ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
       ["post a job for a customer success manager in sales, 2 spots", "POST", "/job-openings", { title: "Customer success manager", positions: 2 }],
+      // A possessive names the record among every resource at once; "X's new number is …" is a change.
+      ["update acme's email to ar@acme.example", "PATCH", `/customers/${acme.id}`, { email: "ar@acme.example" }],
+      ["set acme's tax id to US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
+      ["ada lovelace's new number is +14155550123", "PATCH", `/contacts/${ada.id}`, { phone: "+14155550123" }],
     ];
     for (const [message, method, path, body] of more) {
       const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);

@@ -210,7 +210,11 @@ export function extract(
     if (text.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) continue;
     const textField = triggers.find((trigger) => trigger.pattern.test(text) && fields[trigger.field] === undefined);
     if (textField) {
-      fields[textField.field] = tidy(textField.pattern.exec(text)![1]!);
+      const match = textField.pattern.exec(text)!;
+      fields[textField.field] = tidy(match[1]!.replace(/^(?:to|as|=)\s+/i, ""));
+      // "hooli's tax id to …": what comes before the field's word names the record.
+      const head = tidy(text.slice(0, match.index).replace(/['’]s\s*$/, ""));
+      if (head && !head.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) free.push({ text: head, trigger: null });
       continue;
     }
     // Several references and a title may share one piece: "Update pricing page in website relaunch for Ana".

@@ -135,13 +135,20 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
         : cue.op === "reschedule"
           ? (candidate.update ?? []).some((field) => field.kind === "date" && /due|end|close/.test(field.name))
           : false;
-    const ordered = [...stateful, ...rest].sort((a, b) => Number(takes(b)) - Number(takes(a)));
+    let ordered = [...stateful, ...rest].sort((a, b) => Number(takes(b)) - Number(takes(a)));
+    // "update wonka's email": the record a possessive names, looked up among them all at once, decides.
+    const owner = /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1];
+    if (owner) {
+      const found = await findNamed(env.fetch, ordered, owner);
+      if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
+    }
     let asked: Turn | null = null;
     for (const candidate of ordered) {
       const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
-      // A resource that cannot tell which of its records is meant may not be the one: try the others first.
-      if (built.kind === "missing" && built.missing.includes("target")) {
+      // A resource that cannot tell which of its records is meant may not be the one: try the others first
+      // ("update wonka's email": several contacts at Wonka, one customer called Wonka).
+      if ((built.kind === "missing" && built.missing.includes("target")) || built.kind === "choose") {
         asked ??= fromBuilt(env.schema, built);
         continue;
       }

@@ -160,6 +160,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     lower.split(" ").length <= 6
   )
     return { op: "update", verb: "state", at: 0, rest: text };
+  // "mary gosling's new number is +1415…": a field of a named record given a new value.
+  const restated = /^([\p{L} .&-]+?)['’]s\s+(?:new|updated|correct|current)\s+([\p{L} -]{2,24}?)\s+(?:is now|is|should be|=)\s+(.+)$/iu.exec(text);
+  if (restated && !/\?$/.test(lower)) return { op: "update", verb: "set", at: 0, rest: `${restated[1]}'s ${restated[2]} to ${restated[3]}` };
   // "gringotts paid $500 on INV-000190": a payment to record.
   if ((/\bpaid (?:us )?[$€£]?\d/.test(lower) || /\bpaid\b.*\bin full\b/.test(lower)) && !/\?$/.test(lower) && !/^(did|has|have|how)\b/.test(lower))
     return { op: "log", verb: "paid", at: 0, rest: text };
