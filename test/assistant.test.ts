@@ -146,6 +146,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     await call("PATCH", `/tasks/${shipped.id}`, { token: ws.token, body: { assignee_id: ana.id } });
     const plate = await ask(ws.token, "whats on ana garcia's plate");
     expect(plate.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    // "most recent" is the newest (not the most of something); a date verb standing for the record means one.
+    for (const message of ["most recent hire?", "who joined most recently"]) {
+      const newest = await ask(ws.token, message);
+      expect(newest.reply.data.answer, message).toMatchObject({ resource: "employees", ids: [ana.id] });
+    }
     const lead = await create(ws, "leads", { name: "Tom Baker", email: "tom@lead.example", company: "Initech", status: "converted" });
     const open = await create(ws, "leads", { name: "Ann Baker", email: "ann@lead.example", company: "Initech" });
     const initech = await ask(ws.token, "initech leads other than the converted ones");

@@ -18,8 +18,6 @@ export const hrmSkills: Skill[] = [
       "worker",
       "workers",
       "personnel",
-      "hire",
-      "hires",
       "everyone",
       "everybody",
       "employed",
@@ -47,7 +45,7 @@ export const hrmSkills: Skill[] = [
     ],
     dates: [
       {
-        words: ["joined", "started", "hired", "onboarded", "join", "start", "joining", "came on board"],
+        words: ["joined", "started", "hired", "onboarded", "join", "start", "joining", "came on board", "hire", "hires"],
         field: "date_of_joining",
         after: "joined_after",
         before: "joined_before",

@@ -36,9 +36,9 @@ export type QueryDraft = {
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
-const DESC = ["biggest", "largest", "highest", "most", "top", "best", "max", "maximum", "most expensive", "most valuable", "priciest", "greatest"];
-const ASC = ["smallest", "lowest", "least", "fewest", "cheapest", "min", "minimum", "worst"];
-const NEWEST = ["latest", "newest", "most recent", "recent", "last", "lately"];
+const DESC = ["biggest", "largest", "highest", "most", "top", "best", "max", "maximum", "most expensive", "most valuable", "priciest", "greatest", "longest"];
+const ASC = ["smallest", "lowest", "least", "fewest", "cheapest", "min", "minimum", "worst", "shortest"];
+const NEWEST = ["latest", "newest", "most recent", "most recently", "recently", "recent", "last", "lately"];
 const OLDEST = ["oldest", "earliest", "first"];
 const PERSON_WORDS = [
   "person",
@@ -475,7 +475,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const explicitNoun = nouns.some((noun) => noun.value === R && !noun.object && noun.plural);
     const avgCue = /\b(average|avg|mean|typical)\b/.exec(text);
     const minMaxWord = (list: string[]) => list.find((word) => occurrences(w.words, word).some((at) => !at.some((i) => taken.has(i) && !periodAt.includes(i))));
-    const desc = minMaxWord(DESC);
+    // "most recent" is the newest, not the most of something.
+    const desc = /\bmost recent/.test(text) ? undefined : minMaxWord(DESC);
     const asc = minMaxWord(ASC);
     const newest = /\bwhen\b/.test(text) || !range ? minMaxWord(NEWEST) : undefined;
     const oldest = minMaxWord(OLDEST);
@@ -545,7 +546,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       if (fn === "list") {
         field = numericFieldNamed(w, R, taken) ?? field ?? R.measure;
         const singular = nouns.find((noun) => noun.value === R && !noun.plural);
-        if (!limit && singular && !groupBy) limit = 1;
+        // "the biggest invoice", "largest single payment": one record.
+        if (!limit && (singular || /\bsingle\b/.test(text)) && !groupBy) limit = 1;
       } else if (!groupBy && fn === "sum" && !countCue && /\b(which|who)\b/.test(text) === false) {
         // "the biggest invoice": the record, not a sum.
         fn = "list";
@@ -558,7 +560,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       } else if (fn === "list") {
         order = newest ? "desc" : "asc";
         field = dateField ?? R.defaultDate;
-        const singular = nouns.find((noun) => noun.value === R && !noun.plural);
+        // "the latest payment", "most recent hire" (a date verb standing for the record): one.
+        const singular =
+          Boolean(nouns.find((noun) => noun.value === R && !noun.plural)) ||
+          (!nouns.some((noun) => noun.value === R) && dateVerbHits.some((hit) => hit.value.resource === R && !/s$/.test(w.words[hit.indexes.at(-1)!]!))) ||
+          /^(?:who|whos|who's)\b/.test(text);
         if (!limit) limit = singular ? 1 : null;
       }
     }

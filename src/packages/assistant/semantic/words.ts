@@ -126,7 +126,7 @@ export const FILLER: ReadonlySet<string> = new Set(
 /** Words of the question's grammar (aggregates, ranking): never part of a name. */
 export const GRAMMAR: ReadonlySet<string> = new Set(
   (
-    "most least top biggest largest highest smallest lowest latest newest oldest earliest recent recently average avg mean total totals sum count " +
+    "most least top biggest largest highest smallest lowest longest shortest latest newest oldest earliest recent recently average avg mean total totals sum count " +
     "number many much overall altogether combined typical fewest best worst max min maximum minimum more less rank ranking ranked sorted order " +
     "breakdown split grouped group broken across per each every rn anything stuff something someone anyone folks guys right now " +
     "currently today so far yet still ever all time far along close does did do is are was were has have had us we our owe " +
