@@ -82,7 +82,7 @@ async function company() {
 
 describe("questions are read as queries over the resources' definitions", () => {
   it("keeps every filter: negation, comparisons on money and dates, states and references combined", async () => {
-    const { ws, task, shipped, bigCo, smallFry, invoice } = await company();
+    const { ws, task, shipped, bigCo, smallFry, invoice, alan } = await company();
     const notDone = await ask(ws.token, "tasks that arent done");
     expect(notDone.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
     expect(notDone.reply.data.answer.ids).not.toContain(shipped.id);
@@ -98,6 +98,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(mine.reply.data.answer.ids).toEqual([task.id]);
     const leads = await ask(ws.token, "leads from the website");
     expect(leads.reply.records!.map((r) => r.label)).toEqual(["Sophie Brown"]);
+    // Days in either order; periods between two months, or a half year; a negation across a list.
+    for (const message of ["invoices more than 60 days overdue", "invoices issued between january and march", "invoices issued in h1"]) {
+      expect((await ask(ws.token, message)).reply.data.answer.ids, message).toEqual([invoice.id]);
+    }
+    expect((await ask(ws.token, "invoices issued between march and may")).reply.data.answer.ids).toEqual([]);
+    await create(ws, "contacts", { name: "Hal Hooli", email: "hal@hooli.example", company: "Hooli" });
+    const outside = await ask(ws.token, "contacts not at analytical engines or hooli");
+    expect(outside.reply.data.answer.ids).toEqual([alan.id]);
   });
 
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {

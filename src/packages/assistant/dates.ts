@@ -199,6 +199,33 @@ export function findRange(text: string, now: number, direction: Direction): DayR
       best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };
     }
   }
+  // "between march and may", "from march to may": the first one's start to the last one's end.
+  const span =
+    /\b(?:between|from) ((?:(?!\b(?:and|to|through|until)\b).)+?) (?:and|to|through|thru|until|till) (.+?)(?:$|[,?.]| (?:that|which|who|for|with|over|under)\b)/.exec(
+      lower,
+    );
+  if (span && (!best || span.index <= best.start)) {
+    const first = findRange(span[1]!, now, direction);
+    const last = findRange(span[2]!, now, direction);
+    // A bare month at the end ("… and may") runs to its last day.
+    const monthEnd = (range: DayRange, words: string) => {
+      if (range.from !== range.to || !/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$/.test(words.trim())) return range.to;
+      const day = new Date(`${range.from}T00:00:00Z`);
+      return iso(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0));
+    };
+    if (first && last && first.start === 0 && last.start === 0 && last.to >= first.from) {
+      const to = monthEnd(last, span[2]!);
+      return { from: first.from, to, label: `${first.from} to ${to}`, start: span.index, end: span.index + span[0].length };
+    }
+  }
+  // "h1", "the second half of last year": six months.
+  const half = /\b(?:(h1|first half)|(h2|second half))(?: of (this|last|next) year| (?:of )?(\d{4}))?\b/.exec(lower);
+  if (half && (!best || half.index <= best.start)) {
+    const year = new Date(today).getUTCFullYear() + (half[3] === "last" ? -1 : half[3] === "next" ? 1 : 0);
+    const y = half[4] ? Number(half[4]) : year;
+    const [from, to] = half[1] ? [Date.UTC(y, 0, 1), Date.UTC(y, 5, 30)] : [Date.UTC(y, 6, 1), Date.UTC(y, 11, 31)];
+    best = { from, to, start: half.index, end: half.index + half[0].length };
+  }
   // "between 1 Oct and 15 Oct": both ends with chrono.
   const between = /\bbetween (.+?) and (.+?)(?:$|[,?.])/.exec(lower);
   if (!best && between) {

@@ -122,7 +122,13 @@ export function negatedAt(w: Words, index: number): boolean {
   for (let k = index - 1, seen = 0; k >= 0 && seen < 4; k--, seen++) {
     const word = w.words[k]!;
     if (NEGATIONS.has(word)) return true;
-    if (!SKIPPABLE.has(word)) return false;
+    // "outside engineering and sales", "not at globex or wonka", "weren't by card": the negation reaches
+    // across a list and a preposition.
+    if (["and", "or", "nor"].includes(word)) {
+      for (let j = k - 1; j >= Math.max(0, k - 4); j--) if (negatedAt(w, j)) return true;
+      return false;
+    }
+    if (!SKIPPABLE.has(word) && !["by", "at", "for", "with", "on"].includes(word)) return false;
   }
   return false;
 }

@@ -96,11 +96,21 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // "overdue by more than 60 days", "older than 30 days": a number of days against a date.
   const conditionsByDays: { kind: "overdue" | "older"; op: "gt" | "lt"; days: number }[] = [];
-  const days = /\b(overdue|late|past due|older|old)\s+(?:by\s+)?(more than|over|at least|less than|under|than)\s+(\d+)\s+days?\b/.exec(lowerText);
+  // ("more than 60 days overdue", "older than 2 weeks": either order, days, weeks or months.)
+  const unitDays = (unit: string) => (unit.startsWith("week") ? 7 : unit.startsWith("month") ? 30 : 1);
+  const daysFirst = /\b(overdue|late|past due|older|old)\s+(?:by\s+)?(more than|over|at least|less than|under|than)\s+(\d+)\s+(days?|weeks?|months?)\b/.exec(
+    lowerText,
+  );
+  const daysLast = /\b(more than|over|at least|less than|under)\s+(\d+)\s+(days?|weeks?|months?)\s+(overdue|late|past due|old)\b/.exec(lowerText);
+  const days = daysFirst
+    ? { at: daysFirst.index, text: daysFirst[0], kind: daysFirst[1]!, cmp: daysFirst[2]!, n: Number(daysFirst[3]) * unitDays(daysFirst[4]!) }
+    : daysLast
+      ? { at: daysLast.index, text: daysLast[0], kind: daysLast[4]!, cmp: daysLast[1]!, n: Number(daysLast[2]) * unitDays(daysLast[3]!) }
+      : null;
   if (days) {
-    conditionsByDays.push({ kind: /older|old/.test(days[1]!) ? "older" : "overdue", op: /less|under/.test(days[2]!) ? "lt" : "gt", days: Number(days[3]) });
-    claim(indexesIn(w, days.index, days.index + days[0].length));
-    claimed.push([days.index, days.index + days[0].length]);
+    conditionsByDays.push({ kind: /older|old/.test(days.kind) ? "older" : "overdue", op: /less|under/.test(days.cmp) ? "lt" : "gt", days: days.n });
+    claim(indexesIn(w, days.at, days.at + days.text.length));
+    claimed.push([days.at, days.at + days.text.length]);
   }
 
   // Hours compared: "entries over 8 hours".
@@ -339,7 +349,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         field: dateField,
         op: condition.op === "gt" ? "lt" : "gt",
         value: bound,
-        label: `${condition.kind} by ${condition.op === "gt" ? "more" : "less"} than ${condition.days} days`,
+        label:
+          condition.kind === "older"
+            ? `${condition.op === "gt" ? "older" : "newer"} than ${condition.days} days`
+            : `${condition.kind} by ${condition.op === "gt" ? "more" : "less"} than ${condition.days} days`,
       });
     }
     // "past their expected close date", "whose end date already passed": a date field before today.
