@@ -131,6 +131,8 @@ describe("questions are read as queries over the resources' definitions", () => 
     const engineers = await ask(ws.token, "engineers in berlin");
     expect(engineers.reply.data.answer).toMatchObject({ resource: "employees", ids: [staff.id] });
     expect(engineers.reply.data.answer.ids).not.toContain(manager.id);
+    // "the berlin office" is the branch; "ppl" are employees.
+    expect((await ask(ws.token, "how many ppl work out of the berlin office")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
     // A follow-up's value replaces the last one on that field.
     const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
     expect(remote.reply.data.answer.ids).toEqual([ana.id]);

@@ -15,6 +15,7 @@ export const hrmSkills: Skill[] = [
       "team member",
       "team members",
       "people",
+      "ppl",
       "worker",
       "workers",
       "personnel",

@@ -6,7 +6,7 @@ import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
-import { matchValue, sameWords, type Values, valueInPhrase } from "./values";
+import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
 import { FILLER, type Words } from "./words";
 
 /**
@@ -562,7 +562,7 @@ async function textValueFor(
   const open = new Set(body.filter((field) => field.kind === "text" && filled[field.name] === undefined).map((field) => field.name));
   const values = await env.values(source);
   const exact = matchValue(values, text, (field) => open.has(field));
-  if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, text)) };
+  if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, bare(text))) };
   return text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
 }
 

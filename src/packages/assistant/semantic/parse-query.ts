@@ -500,7 +500,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       else if (!(explicitNoun && !sumCue && !countCue && !avgCue)) {
         // "eur deals in the pipeline" lists deals; "how big is the pipeline" adds them up.
         fn = m.fn ?? "sum";
-        field = m.field;
+        // "how much tax did we charge": a money field named outright is what is added up, not the verb's own.
+        const named = numericFieldNamed(w, R, taken);
+        field = named && named !== R.measure && named !== m.field && R.fields.get(named)?.kind === "money" ? named : m.field;
         title = m.title;
       }
       if (m.where) {
@@ -749,8 +751,10 @@ function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): stri
     [...R.fields.values()].filter((f) => f.kind === "money" || f.kind === "number" || f.kind === "minutes").map((f) => ({ phrases: f.words, value: f.name })),
     new Set(taken),
   );
-  for (const i of hits[0]?.indexes ?? []) taken.add(i);
-  return hits[0]?.value ?? null;
+  // "total tax": the specific field over the resource's general measure ("total" also names the sum).
+  const hit = hits.find((candidate) => candidate.value !== R.measure) ?? hits[0];
+  for (const i of hit?.indexes ?? []) taken.add(i);
+  return hit?.value ?? null;
 }
 
 /** "stage", "project", "customer", "who", "source": the field a group-by phrase names. */

@@ -24,6 +24,9 @@ const tokens = (text: string) =>
     .filter(Boolean)
     .map(singular);
 
+/** "the berlin office", "the sales team", "finance dept": the place or group itself. */
+export const bare = (text: string) => text.replace(/\s+(?:office|offices|branch|team|teams|department|dept|site|location)$/i, "");
+
 /** Whether two phrases are the same words, in any case or number. */
 export const sameWords = (a: string, b: string) => tokens(a).join(" ") === tokens(b).join(" ");
 
@@ -36,7 +39,7 @@ export type ValueMatch = { field: string; values: string[]; exact: boolean };
  * itself wins, then the one with the fewest values.
  */
 export function matchValue(values: Map<string, string[]>, text: string, within?: (field: string) => boolean): ValueMatch | null {
-  const wanted = tokens(text);
+  const wanted = tokens(bare(text));
   if (wanted.length === 0 || wanted.join(" ").length < 2) return null;
   const phrase = wanted.join(" ");
   let best: ValueMatch | null = null;
