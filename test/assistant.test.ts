@@ -515,8 +515,15 @@ describe("conversations", () => {
   it("help, greetings and dashboard metrics stay answered", async () => {
     const { ws } = await company();
     expect((await ask(ws.token, "what can you do?")).reply.intent).toBe("help");
-    const winRate = await ask(ws.token, "win rate this quarter");
-    expect(winRate.reply).toMatchObject({ intent: "metric", data: { widget: "sales.win_rate" } });
+    const visitors = await ask(ws.token, "visitors this week");
+    expect(visitors.reply).toMatchObject({ intent: "metric", data: { widget: "analytics.visitors" } });
+    // The win rate is the deals closed in the period, won against lost: the counts behind it, and the rate said.
+    const sales = await company();
+    await call("PATCH", `/deals/${sales.bigCo.id}`, { token: sales.ws.token, body: { stage: "won" } });
+    await call("PATCH", `/deals/${sales.smallFry.id}`, { token: sales.ws.token, body: { stage: "lost" } });
+    const winRate = await ask(sales.ws.token, "win rate this quarter");
+    expect(winRate.reply).toMatchObject({ intent: "metric", data: { answer: { kind: "groups", group_by: "status" } } });
+    expect(winRate.reply.text).toMatch(/^Win rate \(from .+\): 50% — 1 won, 1 lost\.$/);
   });
 
   it("answers a list question in few D1 round trips", async () => {

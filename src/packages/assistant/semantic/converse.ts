@@ -88,6 +88,31 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   // What a record is to say (quoted, or after a colon: "add a task for the office: fix the printer") is no topic.
   const topic = message.replace(/["'‘“][^"'’”]*["'’”]/g, " ").replace(/:.*$/s, "");
   if (OUT_OF_SCOPE.test(topic)) return { reply: refusal("That's outside what I can help with here.") };
+  // "win rate this quarter": the deals closed in the period, won against lost, with the rate said.
+  const deals = env.schema.byName.get("deals");
+  if (deals && /\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message)) {
+    const asked = merge(parseQuery(w, env.schema, env.now, deals), null, w.joined) ?? blank(deals);
+    const query: Query = {
+      ...asked,
+      conditions: [
+        ...asked.conditions.filter((c) => !("field" in c && ["status", "stage"].includes(c.field))),
+        { field: "status", op: "in", value: ["won", "lost"], label: "won or lost" },
+      ],
+      period: asked.period ? { ...asked.period, field: "closed_at" } : null,
+      aggregate: { fn: "count", field: null, groupBy: "status", order: null, limit: null },
+      subject: null,
+      show: null,
+    };
+    const reply = await runQuery(queryEnv(env), query, env.refuse);
+    const answer = (reply.data as { answer?: { groups?: { key: unknown; value: unknown }[] } } | undefined)?.answer;
+    const groups = answer?.groups ?? [];
+    const count = (key: string) => Number(groups.find((group) => group.key === key)?.value ?? 0);
+    const [won, lost] = [count("won"), count("lost")];
+    const when = query.period ? ` (${query.period.label})` : "";
+    const rate =
+      won + lost === 0 ? `No deals were won or lost${when}.` : `Win rate${when}: ${Math.round((100 * won) / (won + lost))}% — ${won} won, ${lost} lost.`;
+    return { reply: { ...reply, intent: "metric", text: rate } };
+  }
   // Rates and web traffic are no sum of records: the dashboard's widgets answer them (the intent engine).
   if (/\b(rate|ratio|traffic|visitors|pageviews|page views|bounce|conversion)\b/i.test(message) && !/\b(hourly rate|rate of \$)/i.test(message)) return null;
   if (env.metricPhrases?.some((phrase) => ` ${w.words.join(" ")} `.includes(` ${phrase} `))) return null;
