@@ -151,6 +151,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
     const due = await ask(ws.token, `when is ${invoice.number} due`);
     expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    // "due" is an invoice's word and a task's: the names decide.
+    const taskDue = await ask(ws.token, "when is write copy in website due");
+    expect(taskDue.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "due_date" });
     const close = await ask(ws.token, "when's the big co deal expected to close?");
     expect(close.reply.data.answer).toMatchObject({ ids: [bigCo.id], field: "expected_close_date" });
     await call("PATCH", `/tasks/${shipped.id}`, { token: ws.token, body: { assignee_id: ana.id } });

@@ -261,7 +261,7 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   let resolved = await resolveNames(env.fetch, env.schema, query!, base.names, env.values);
   // A resource only guessed from a shared word ("due" is an invoice's and a task's) whose records the names
   // do not fit: another resource with the same words, whose they do ("anything due this week for Shafi").
-  if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.resource && !previous) {
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.noun && !previous) {
     for (const other of env.schema.resources) {
       if (other.name === query!.resource || !sharesWords(w.words, other)) continue;
       const again = parseQuery(w, env.schema, env.now, other);

@@ -32,7 +32,7 @@ export type QueryDraft = {
   /** The measure's name, when a measure word asked for the number. */
   title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
-  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean };
+  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean };
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
@@ -245,6 +245,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   for (const hit of measureHits) if (hit.value.resource === resource) claim(hit.indexes);
   const said = {
     resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0])),
+    // The resource named by its noun (not only implied by a verb such as "due" that several resources share).
+    noun: Boolean(free[0]),
     aggregate: false,
     period: Boolean(range),
     fn: false,
