@@ -414,6 +414,43 @@ describe("actions on every writable resource", () => {
     expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });
   });
 
+  it("keeps the words around a value with it: labels, brackets, 'worth about', a state's own noun, a bare company", async () => {
+    const { ws, acme } = await company();
+    const cases: [string, string, Record<string, unknown>][] = [
+      [
+        "create a deal for Initech support renewal worth 12.5k in proposal stage",
+        "/deals",
+        { name: "Initech support renewal", value: 1_250_000, stage: "proposal" },
+      ],
+      [
+        "add a lead: Omar Haddad, omar@northwind.example, Northwind, from linkedin, worth about $8k",
+        "/leads",
+        { name: "Omar Haddad", email: "omar@northwind.example", company: "Northwind", value: 800_000 },
+      ],
+      ["new contact: mei lin <mei@oscorp.example>", "/contacts", { name: "Mei Lin", email: "mei@oscorp.example" }],
+      ["start a new project 'Q1 rebrand' for acme, kicks off 2026-12-07, ends 2027-03-31", "/projects", { customer_id: acme.id, start_date: "2026-12-07" }],
+      [
+        "onboard Nora Feld as a backend engineer in engineering, nora.feld@demo.example, starts 2026-12-01",
+        "/employees",
+        { name: "Nora Feld", designation: "Backend Engineer", department: "Engineering", date_of_joining: "2026-12-01" },
+      ],
+    ];
+    for (const [message, path, body] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method: "POST", path });
+      expect(request.body, message).toMatchObject(body);
+    }
+    // The label is no name: the name is still missing.
+    for (const message of ["create customer with phone +14155550188", "create lead lena@brightside.example, company Brightside, €12k potential"]) {
+      expect((await ask(ws.token, message)).reply.data.missing, message).toEqual(["name"]);
+    }
+    for (const message of ["email a 20% discount promo to all our contacts", "book the big meeting room for 3pm"]) {
+      const refused = await ask(ws.token, message);
+      expect(refused.reply.action, message).toBeUndefined();
+      expect(refused.reply.data?.refused, message).toBe(true);
+    }
+  });
+
   it("asks for a missing required field and fills it from the next message; never guesses an ambiguous target", async () => {
     const { ws, website } = await company();
     const noProject = await ask(ws.token, "create a task Call Acme");

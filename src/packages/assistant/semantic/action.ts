@@ -93,7 +93,8 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
   if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
   if (has("note")) out.push({ field: "note", pattern: /\bnotes?\s*[:]\s*(.+)$/i });
   if (has("description")) out.push({ field: "description", pattern: /\b(?:description|details)\s*[:]\s*(.+)$/i });
-  if (has("designation")) out.push({ field: "designation", pattern: /^as (?:an? )?(.+)$/i });
+  // ("as a backend engineer in engineering": the department after "in" is a piece of its own.)
+  if (has("designation")) out.push({ field: "designation", pattern: /^as (?:an? )?(.+?)(?:\s+in\s+(?:the\s+)?(.+))?$/i });
   if (has("lost_reason")) out.push({ field: "lost_reason", pattern: /\b(?:because|reason:?|lost to|went with)\s+(?:an? |the )?(.+)$/i });
   for (const value of R.skill?.values ?? []) {
     if (!has(value.param)) continue;
@@ -151,12 +152,16 @@ export function extract(
   if (email) {
     const target = has("email") ? "email" : has("to") ? "to" : null;
     if (target) fields[target] = email[0].toLowerCase();
-    rest = rest.replace(email[0], ",");
+    // "mei lin <mei@…>", "with email ann@…": the brackets and the label go with the address.
+    rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:e-?mail|email address)\\s*:?\\s*)?<?${email[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>?`), ",");
   }
   const phone = PHONE.exec(rest);
   if (phone && has("phone")) {
     fields.phone = phone[0].replace(/[\s().-]/g, "");
-    rest = rest.replace(phone[0], ",");
+    rest = rest.replace(
+      new RegExp(`(?:\\b(?:with\\s+)?(?:phone|tel|mobile|cell|number)(?:\\s+number)?\\s*:?\\s*)?${phone[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      ",",
+    );
   }
   for (const date of readDates(rest, body, now)) {
     // A moment ("paid yesterday") is that day's start in UTC: the API takes a date-time there.
@@ -179,7 +184,15 @@ export function extract(
   if (money && moneyField) {
     fields[moneyField.name] = money.minor;
     if (money.currency && has("currency")) fields.currency = money.currency;
-    rest = rest.replace(money.match, ",");
+    // "worth about $8k", "€12k potential": the words around an amount belong to it.
+    const escaped = money.match.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    rest = rest.replace(
+      new RegExp(
+        `(?:\\b(?:worth|valued at|value of|value|budget of|budget|estimated at|about|around|roughly|approx\\.?|~)\\s+)*${escaped}(?:\\s+(?:potential|value|budget|deal|estimated|est\\.?))?`,
+        "i",
+      ),
+      ",",
+    );
   }
   const currency = /\b(?:in|bills? in|billed in|currency)\s+(usd|eur|gbp|chf|cad|aud|inr|sek|nok|dkk|pln|jpy)\b|\b(usd|eur|gbp|chf|cad|aud|inr)\b/i.exec(rest);
   if (currency && has("currency") && fields.currency === undefined) {
@@ -194,7 +207,11 @@ export function extract(
   const states = readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
   for (const [field, value] of Object.entries(states)) {
     fields[field] = value;
-    const phrase = new RegExp(`\\b(?:to |as |in |at |already at |already |now )?${value.replace(/_/g, "[ _-]?")}\\b`, "i");
+    // ("in proposal stage": the field's own noun after the value goes with it.)
+    const phrase = new RegExp(
+      `\\b(?:to |as |in |at |already at |already |now )?${value.replace(/_/g, "[ _-]?")}\\b(?:\\s+${field.replace(/_/g, " ")}\\b)?`,
+      "i",
+    );
     rest = rest.replace(phrase, ",");
   }
   // State words the skill spells differently ("high prio" → high, "wip" → in progress) are removed too.
@@ -215,6 +232,7 @@ export function extract(
       // "hooli's tax id to …": what comes before the field's word names the record.
       const head = tidy(text.slice(0, match.index).replace(/['’]s\s*$/, ""));
       if (head && !head.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) free.push({ text: head, trigger: null });
+      if (match[2]) free.push({ text: tidy(match[2]), trigger: null });
       continue;
     }
     // Several references and a title may share one piece: "Update pricing page in website relaunch for Ana".
@@ -471,7 +489,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const titleField = body.find((field) => field.name === "title" || field.name === "name");
   if (operation === "create" && titleField && fields[titleField.name] === undefined && free.length > 0 && free[0]!.text) {
     const piece = free.shift()!;
-    const text = tidy(piece.text);
+    // "a deal for Initech support renewal": the preposition after the noun is no part of the title.
+    const text = tidy(piece.text).replace(/^for\s+/i, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     if (valued && text.split(/\s+/).length === 1) fields[valued.field] = valued.value;
@@ -487,11 +506,20 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       piece.text = "";
     }
   }
-  // Pieces that are a value of a text field in the workspace's rows ("finance", "Berlin", "remote").
+  // Pieces that are a value of a text field in the workspace's rows ("finance", "Berlin", "remote"); else a
+  // short name left over on a new record with a company field is its company ("…, Northwind, from linkedin").
   for (const piece of free) {
     if (!piece.text) continue;
     const value = await textValueFor(env, R, operation, body, fields, tidy(piece.text));
     if (value) fields[value.field] = value.value;
+    else if (
+      operation === "create" &&
+      fields.company === undefined &&
+      body.some((field) => field.name === "company" && field.kind === "text") &&
+      /^\p{Lu}[\p{L}\d&.' -]{1,40}$/u.test(piece.text.trim()) &&
+      piece.text.trim().split(/\s+/).length <= 4
+    )
+      fields.company = piece.text.trim();
   }
   // Text values as the workspace already spells them ("engineering" → "Engineering"), or in its style.
   for (const field of body) {

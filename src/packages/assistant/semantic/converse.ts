@@ -39,6 +39,9 @@ const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now:
 
 const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
+/** Mass mailings and other companies' own figures are not this workspace's to send or know. */
+const NOT_OURS =
+  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b/i;
 const BULK_DELETE = /\b(delete|erase|wipe|remove|clear|purge|drop|nuke)\b.*\b(everything|all|every|entire|whole)\b|\bclean slate\b|\bstart over\b/i;
 
 export function refusal(text: string): Reply {
@@ -87,7 +90,8 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   }
   // What a record is to say (quoted, or after a colon: "add a task for the office: fix the printer") is no topic.
   const topic = message.replace(/["'‘“][^"'’”]*["'’”]/g, " ").replace(/:.*$/s, "");
-  if (OUT_OF_SCOPE.test(topic)) return { reply: refusal("That's outside what I can help with here.") };
+  if (OUT_OF_SCOPE.test(topic) || (NOT_OURS.test(topic) && !/\binv(?:oice)?[-\s#]*\d/i.test(topic)))
+    return { reply: refusal("That's outside what I can help with here.") };
   // "win rate this quarter": the deals closed in the period, won against lost, with the rate said.
   const deals = env.schema.byName.get("deals");
   if (deals && /\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message)) {

@@ -118,8 +118,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
         pluralAhead(next, schema)
       )
         return null;
-      // "send a payment reminder for INV-…": a reminder sent is a reminder.
-      const op = verb.op === "send" && /\breminder\b/i.test(text) ? "remind" : verb.op;
+      // "send a payment reminder for INV-…": a reminder sent is a reminder; "onboard Nora Feld, nora@…": a person
+      // with an address of their own is a new employee, not a candidate hired.
+      const op =
+        verb.op === "send" && /\breminder\b/i.test(text) ? "remind" : verb.op === "hire" && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(text) ? "create" : verb.op;
       return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
@@ -228,6 +230,7 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     return schema.byName.get("time-entries") ?? null;
   if (cue.op === "send" || cue.op === "void" || cue.op === "remind") return schema.byName.get("invoices") ?? nouns[0]?.value ?? null;
   if (cue.op === "hire" && !nouns.some((noun) => noun.value.name === "candidates")) return schema.byName.get("candidates") ?? null;
+  if (cue.op === "create" && (cue.verb === "hire" || cue.verb === "onboard") && !afterVerb) return schema.byName.get("employees") ?? null;
   if (cue.verb === "invoice" || cue.verb === "raise") return schema.byName.get("invoices") ?? null;
   if (/\bpayment\b/.test(lower) && (cue.op === "log" || cue.op === "create")) return schema.byName.get("payments") ?? null;
   // Else the first noun that is no preposition's object (nor in brackets).
@@ -295,7 +298,7 @@ function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
       name === "due_date"
         ? ["due", "by", "deadline", "due date", "for"]
         : name === "start_date" || name === "date_of_joining"
-          ? ["starting", "starts", "start", "start date", "from", "joining", "joins", "beginning", "on"]
+          ? ["starting", "starts", "start", "start date", "from", "joining", "joins", "beginning", "begins", "kicks off", "kick off", "kicking off", "on"]
           : name === "end_date"
             ? ["ending", "ends", "end", "end date", "until", "till", "to"]
             : name === "expected_close_date"
