@@ -151,6 +151,17 @@ describe("questions are read as queries over the resources' definitions", () => 
     await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
     const due = await ask(ws.token, `when is ${invoice.number} due`);
     expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    // The record named by its number decides ("left" is also an employee's state); a field's words after an
+    // amount name it, with the states it means something in; a resource noun counted is no command.
+    const left = await ask(ws.token, `how much is left on ${invoice.number}`);
+    expect(left.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "amount_due" });
+    const stillDue = await ask(ws.token, "invoices with more than 1k still due");
+    expect(stillDue.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "amount_due", op: "gt", value: 100_000 }), expect.objectContaining({ field: "status" })]),
+    );
+    expect(stillDue.reply.data.answer.ids).toEqual([invoice.id]);
+    const byStatus = await ask(ws.token, "invoice count by status");
+    expect(byStatus.reply.data.answer).toMatchObject({ kind: "groups", group_by: "status", groups: [{ key: "partially_paid", value: 1 }] });
     // "due" is an invoice's word and a task's: the names decide.
     const taskDue = await ask(ws.token, "when is write copy in website due");
     expect(taskDue.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "due_date" });

@@ -40,7 +40,10 @@ export const accountSkills: Skill[] = [
     fields: {
       status: { words: ["status", "state", "paid", "is it paid"] },
       total: { words: ["total", "amount", "how much", "value", "sum", "worth"], format: "money" },
-      amount_due: { words: ["due amount", "amount due", "left to pay", "balance", "outstanding", "still owed", "remaining"], format: "money" },
+      amount_due: {
+        words: ["due amount", "amount due", "left to pay", "balance", "outstanding", "still owed", "remaining", "still due", "left", "owing", "unpaid amount"],
+        format: "money",
+      },
       due_date: { words: ["due date", "when is it due", "due", "deadline"], format: "date" },
       issue_date: { words: ["issue date", "issued", "date"], format: "date" },
       sent_to: { words: ["sent to", "recipient"] },

@@ -11,7 +11,7 @@ export const timesheetSkills: Skill[] = [
     label: (r) => `time entry ${r.id} (${formatMinutes(Number(r.minutes))} on ${r.date})`,
     line: (r) => `${r.date} — ${formatMinutes(Number(r.minutes))} on task ${r.task_id}${r.billable ? "" : " (not billable)"}${r.note ? `: ${r.note}` : ""}`,
     fields: {
-      minutes: { words: ["how long", "minutes", "hours", "duration", "time"], format: "minutes" },
+      minutes: { words: ["how long", "minutes", "hours", "duration", "time", "length", "entry length"], format: "minutes" },
       date: { words: ["date", "when", "day"], format: "date" },
       billable: { words: ["billable"], format: "boolean" },
     },

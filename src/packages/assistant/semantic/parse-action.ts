@@ -126,7 +126,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     }
   }
   // "invoice acme for 10 hours…": a resource noun used as the verb.
-  if (/^invoice\s+(?!\d)/i.test(text)) return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
+  if (/^invoice\s+(?!\d)/i.test(text) && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
+    return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
   // "i called Katherine, mark her contacted": a command after a comma, about whom the first part names.
   const later =
     /(?:,|;|\s[—–-]|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void|hire|convert|reject|qualify|unqualify|disqualify|advance|promote|put|bump|close|reopen)\b\s*(.*)$/i.exec(

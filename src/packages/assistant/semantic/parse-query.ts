@@ -235,7 +235,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     measure = ownMeasure(fallback);
   } else {
     measure = measureHits[0] ?? null;
-    resource = measure?.value.resource ?? dateVerbHits[0]?.value.resource ?? stateResource(w, schema, taken) ?? nouns[0]?.value ?? reference?.resource ?? null;
+    // ("how much is left on INV-000141": the record named by its number decides before a state word of another resource.)
+    resource = measure?.value.resource ?? dateVerbHits[0]?.value.resource ?? reference?.resource ?? stateResource(w, schema, taken) ?? nouns[0]?.value ?? null;
     if (measure && nouns[0] && nouns[0].value !== resource) {
       // "hours on the customer portal" — the noun is part of a name; "hours per project" — it groups.
       if ([...resource!.fields.values()].some((field) => field.target === nouns[0]!.value.name)) by = nouns[0].value;
@@ -318,7 +319,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     }
     if (amount) {
-      const target = fieldNamedNear(w, R, amount.start) ?? R.measure;
+      const target = fieldNamedNear(w, R, amount.start, amount.end) ?? R.measure;
       if (target) {
         if (amount.min !== undefined)
           conditions.push({
@@ -336,6 +337,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           });
         if (amount.currency && R.fields.has("currency") && !conditions.some((c) => "field" in c && c.field === "currency"))
           conditions.push({ field: "currency", op: "eq", value: amount.currency, label: `in ${amount.currency}` });
+        // "more than $5k still due": an amount that only means something in some states (what is still due on
+        // an unpaid invoice) brings those states, unless the message says its own.
+        const measure = target !== R.measure ? R.skill?.measures?.find((m) => m.field === target && m.where) : undefined;
+        for (const [param, raw] of Object.entries(measure?.where ?? {})) {
+          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || ("param" in c && c.param === "overdue")))
+            conditions.push(...conditionsOf(R, { [param]: raw }, raw.replace(/^!/, "not ").replace(/,/g, " or ").replace(/_/g, " "), false, today));
+        }
       }
     }
     if (hours) {
@@ -498,8 +506,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
     if (measure?.value.resource === R) {
       const m = measure.value.measure;
+      // "what did lynn log on monday", "did tim log anything today": the entries themselves, not their sum.
+      const entriesAsked = /^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) && !sumCue && !countCue && !avgCue;
       if (m.show) show = m.show;
-      else if (!(explicitNoun && !sumCue && !countCue && !avgCue)) {
+      else if (!(explicitNoun && !sumCue && !countCue && !avgCue) && !entriesAsked) {
         // "eur deals in the pipeline" lists deals; "how big is the pipeline" adds them up.
         fn = m.fn ?? "sum";
         // "how much tax did we charge": a money field named outright is what is added up, not the verb's own.
@@ -733,17 +743,23 @@ function dateFieldFor(w: Words, R: ResourceModel, periodAt: number[], verbs: Hit
 }
 
 /** The money or number field named just before an amount ("amount due over 1,000"), if any. */
-function fieldNamedNear(w: Words, R: ResourceModel, start: number): string | null {
+function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start): string | null {
   const before = w.text.slice(Math.max(0, start - 30), start).toLowerCase();
+  // "more than 2k still due": a field's words right after the amount name it too.
+  const after = w.text.slice(end, end + 14).toLowerCase();
   let best: { field: string; at: number } | null = null;
+  let next: { field: string; at: number } | null = null;
   for (const field of R.fields.values()) {
     if (field.kind !== "money" && field.kind !== "number") continue;
     for (const word of field.words) {
+      if (word.length <= 2) continue;
       const at = before.lastIndexOf(word);
-      if (at >= 0 && word.length > 2 && (!best || at > best.at)) best = { field: field.name, at };
+      if (at >= 0 && (!best || at > best.at)) best = { field: field.name, at };
+      const ahead = new RegExp(`^\\s*${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(after) ? 0 : -1;
+      if (ahead === 0 && (!next || word.length > next.at)) next = { field: field.name, at: word.length };
     }
   }
-  return best?.field ?? null;
+  return next?.field ?? best?.field ?? null;
 }
 
 /** A number field named anywhere ("average deal size", "biggest amount due"); its words are claimed. */
