@@ -147,7 +147,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("answers 'when' with the date the verb names, 'X's plate' with open tasks, 'other than' as a negation", async () => {
-    const { ws, invoice, task, shipped, bigCo, ana } = await company();
+    const { ws, invoice, task, shipped, bigCo, ana, acme } = await company();
     await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
     const due = await ask(ws.token, `when is ${invoice.number} due`);
     expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
@@ -160,8 +160,21 @@ describe("questions are read as queries over the resources' definitions", () => 
       expect.arrayContaining([expect.objectContaining({ field: "amount_due", op: "gt", value: 100_000 }), expect.objectContaining({ field: "status" })]),
     );
     expect(stillDue.reply.data.answer.ids).toEqual([invoice.id]);
+    // A ranking by what the state is about; "total overdue" sums what is due.
+    const second = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2026-01-06",
+      due_date: "2026-02-06",
+      items: [{ description: "More work", quantity: 1, unit_amount: 200_000 }],
+    });
+    expect((await call("POST", `/invoices/${second.id}/send`, { token: ws.token })).status).toBe(200);
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: second.id, amount: 190_000 } });
+    const smallest = await ask(ws.token, "smallest outstanding invoice?");
+    expect(smallest.reply.data.answer.ids).toEqual([second.id]);
+    expect((await ask(ws.token, "total overdue in usd")).reply.data.answer).toMatchObject({ fn: "sum", field: "amount_due", value: { USD: 160_000 } });
     const byStatus = await ask(ws.token, "invoice count by status");
-    expect(byStatus.reply.data.answer).toMatchObject({ kind: "groups", group_by: "status", groups: [{ key: "partially_paid", value: 1 }] });
+    expect(byStatus.reply.data.answer).toMatchObject({ kind: "groups", group_by: "status", groups: [{ key: "partially_paid", value: 2 }] });
     // "due" is an invoice's word and a task's: the names decide.
     const taskDue = await ask(ws.token, "when is write copy in website due");
     expect(taskDue.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "due_date" });

@@ -468,7 +468,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     }
     // "which department has the most people": the field named after "which" groups.
-    const whichField = /^(?:which|what)\s+([a-z]+)\s+(?:has|have|had|gets|got|brings|owes|spent|logged)\b/.exec(text);
+    const whichField = /^(?:which|what)\s+([a-z]+)\s+(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?)\b/.exec(text);
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {
       const found = groupField(R, schema, whichField[1]!);
       if (found) {
@@ -490,7 +490,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // ("with a total above 2,000" names the field, it does not ask for a sum.)
     const sumCue =
       /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text) ||
-      /\btotal\b(?! (above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller))/.test(
+      /\btotal\b(?! (above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller)\b)/.test(
         text.replace(/\b(a|with|whose|where|their|its) total\b/g, "_"),
       );
     // "total" asks for a sum; it names the invoice field "total" only when nothing else is summed.
@@ -547,9 +547,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     } else if (sumCue && fn === "list" && !show) {
       fn = "sum";
       // "total overdue": the number a state is about (what is still due), else the resource's own measure.
-      const restricted =
-        conditions.some((c) => "param" in c) || conditions.some((c) => "field" in c && (R.skill?.measures ?? []).some((m) => m.where && c.field in m.where));
-      const stateMeasure = restricted ? (R.skill?.measures ?? []).find((m) => m.where && m.field)?.field : undefined;
+      const stateMeasure = stateMeasureOf(R, conditions);
       if (totalWord) claim(totalWord);
       const named = numericFieldNamed(w, R, taken);
       // "how much is overdue": the resource's own measure named by a general word is the state's number.
@@ -564,20 +562,22 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
-      /^(who|whos|who's|which (?!of)\w+ (has|have|had|is|was|did|does|got|ate|logged|owes|brought|spent)|what (customer|project|person|employee|stage|source))\b/.test(
+      /^(who|whos|who's|which (?!of)\w+ (has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
     if (desc || asc) {
       order = desc ? "desc" : "asc";
       if (groupBy && !limit && oneWinner) limit = 1;
       if (fn === "list") {
-        field = numericFieldNamed(w, R, taken) ?? field ?? R.measure;
+        // "the biggest unpaid invoice": ranked by what its state is about (what is still due).
+        field = numericFieldNamed(w, R, taken) ?? field ?? stateMeasureOf(R, conditions) ?? R.measure;
         const singular = nouns.find((noun) => noun.value === R && !noun.plural);
         // "the biggest invoice", "largest single payment": one record.
         if (!limit && (singular || /\bsingle\b/.test(text)) && !groupBy) limit = 1;
       } else if (!groupBy && fn === "sum" && !countCue && /\b(which|who)\b/.test(text) === false) {
-        // "the biggest invoice": the record, not a sum.
+        // "the biggest invoice", "the smallest outstanding invoice": the record (ranked by the measure), not a sum.
         fn = "list";
+        if (!limit && (nouns.some((noun) => noun.value === R && !noun.plural) || /\bsingle\b/.test(text))) limit = 1;
       }
     } else if (newest || oldest) {
       const dateField = range ? null : dateFieldFor(w, R, [], dateVerbHits);
@@ -773,6 +773,24 @@ function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): stri
   const hit = hits.find((candidate) => candidate.value !== R.measure) ?? hits[0];
   for (const i of hit?.indexes ?? []) taken.add(i);
   return hit?.value ?? null;
+}
+
+/** The number a query's states are about: "unpaid", "overdue", "partially paid" invoices → what is still due. */
+function stateMeasureOf(R: ResourceModel, conditions: Condition[]): string | undefined {
+  for (const measure of R.skill?.measures ?? []) {
+    if (!measure.where || !measure.field) continue;
+    const within = Object.entries(measure.where).every(([param, raw]) =>
+      conditions.some((c) => {
+        // A list filter that is no field ("overdue") narrows to those states.
+        if ("param" in c) return !c.negate;
+        if (c.field !== param || raw.startsWith("!") || c.op === "ne" || c.op === "not_in") return false;
+        const wanted = raw.split(",");
+        return (Array.isArray(c.value) ? c.value : [c.value]).every((value) => wanted.includes(String(value)));
+      }),
+    );
+    if (within) return measure.field;
+  }
+  return undefined;
 }
 
 /** "stage", "project", "customer", "who", "source": the field a group-by phrase names. */
