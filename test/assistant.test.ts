@@ -269,6 +269,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     const second = await ask(ws.token, "the second one", which.conversation_id);
     expect(second.reply.data.answer).toMatchObject({ ids: [west.id], field: "value" });
     expect(second.reply.text).toBe("The value of Acme West (1,200.00 USD) is 1,200.00 USD.");
+
+    // A command about "that" is about the record just answered.
+    const left = await ask(ws.token, `how much is left on ${invoice.number}`);
+    const paid = await ask(ws.token, "they just paid $12 of that by card", left.conversation_id);
+    expect((await requestOf(ws.token, paid.reply)).body).toEqual({ invoice_id: invoice.id, amount: 1200, method: "card" });
   });
 
   it("refuses what is outside the workspace's data, and never reads another workspace's", async () => {

@@ -527,6 +527,15 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     if (field.kind !== "text" || typeof value !== "string" || !CANONICAL.has(field.name)) continue;
     fields[field.name] = await canonical(env, operation === "hire" ? (env.schema.byName.get("employees") ?? R) : R, field.name, value);
   }
+  // "they just paid $1.2k of that": a reference still empty is the record the conversation is about, if it is one.
+  if (focus && /\b(?:it|that|this|them|those)\b/i.test(w.text)) {
+    for (const field of referenceFields) {
+      if (fields[field.name] === undefined && field.target === focus.resource && focus.resource !== R.name) {
+        fields[field.name] = focus.id;
+        labels[field.name] = focus.label;
+      }
+    }
+  }
   // Time is logged by someone on a task: a task's project is not a task.
   if (R.name === "time-entries" && operation === "create" && typeof fields.project_id === "number") delete fields.project_id;
 
