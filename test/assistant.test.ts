@@ -83,6 +83,13 @@ async function company() {
 describe("questions are read as queries over the resources' definitions", () => {
   it("keeps every filter: negation, comparisons on money and dates, states and references combined", async () => {
     const { ws, task, shipped, bigCo, smallFry, invoice, alan } = await company();
+    // "not paid" is the negation of paid (drafts included), not "unpaid".
+    const draft = await create(ws, "invoices", {
+      customer_id: (await create(ws, "customers", { name: "Drafty", email: "d@drafty.example" })).id,
+      items: [{ description: "x", quantity: 1, unit_amount: 100 }],
+    });
+    expect((await ask(ws.token, "invoices that aren't paid")).reply.data.answer.ids.sort()).toEqual([invoice.id, draft.id].sort());
+    expect((await ask(ws.token, "unpaid invoices")).reply.data.answer.ids).toEqual([invoice.id]);
     const notDone = await ask(ws.token, "tasks that arent done");
     expect(notDone.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
     expect(notDone.reply.data.answer.ids).not.toContain(shipped.id);

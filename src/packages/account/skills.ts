@@ -51,7 +51,8 @@ export const accountSkills: Skill[] = [
     },
     filters: [
       { words: ["overdue", "past due", "late", "outstanding past due"], query: { overdue: "true" }, label: "overdue" },
-      { words: ["unpaid", "outstanding", "open", "not paid"], query: { status: "sent,partially_paid" }, label: "unpaid" },
+      // ("not paid" is the negation of paid — drafts and voids included — not "unpaid".)
+      { words: ["unpaid", "outstanding", "open"], query: { status: "sent,partially_paid" }, label: "unpaid" },
       { words: ["draft", "drafts", "not sent", "unsent"], query: { status: "draft" }, label: "draft" },
       { words: ["sent"], query: { status: "sent" }, label: "sent" },
       { words: ["partially paid", "part paid", "partly paid"], query: { status: "partially_paid" }, label: "partially paid" },

@@ -16,7 +16,7 @@ export const timesheetSkills: Skill[] = [
       billable: { words: ["billable"], format: "boolean" },
     },
     filters: [
-      { words: ["billable"], query: { billable: "true" }, label: "billable" },
+      { words: ["billable", "billed", "chargeable"], query: { billable: "true" }, label: "billable" },
       { words: ["non-billable", "not billable", "unbillable", "non billable"], query: { billable: "false" }, label: "not billable" },
     ],
     dates: [
