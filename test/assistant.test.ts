@@ -210,6 +210,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(won.reply.data.answer.ids).toEqual([bigCo.id]);
     // The period is always said.
     expect(won.reply.text).toMatch(/won in [A-Z][a-z]+ \d{4}/);
+    // "the last 2 weeks" is a period, not a top 2.
+    const recent = await ask(ws.token, "deals created in the last 2 weeks");
+    expect(recent.reply.data.query.aggregate.limit).toBeNull();
+    expect(recent.reply.data.answer.total).toBe(4);
     const joined = await ask(ws.token, "who joined in 2025");
     expect(joined.reply.data.query).toMatchObject({ resource: "employees", period: { field: "date_of_joining", from: "2025-01-01", to: "2025-12-31" } });
     expect(joined.reply.data.answer.ids).toEqual([linus.id]);

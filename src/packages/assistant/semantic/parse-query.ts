@@ -134,7 +134,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   // Ranking size: "top 5", "3 biggest".
   let limit: number | null = null;
   const top =
-    /\b(?:top|first|best|biggest|largest|highest|smallest|lowest|latest|last|newest|oldest)\s+(\d{1,3}|three|five|ten|two|four|six|seven|eight|nine|twenty)\b/.exec(
+    // ("the last 2 weeks" is a period, not a top 2.)
+    /\b(?:top|first|best|biggest|largest|highest|smallest|lowest|latest|last|newest|oldest)\s+(\d{1,3}|three|five|ten|two|four|six|seven|eight|nine|twenty)\b(?!\s*(?:days?|weeks?|months?|years?|quarters?|hours?)\b)/.exec(
       text,
     ) ?? /\b(\d{1,3}|three|five|ten|two|four)\s+(?:biggest|largest|highest|smallest|lowest|latest|newest|oldest|most|best|top|recent)\b/.exec(text);
   if (top) {
@@ -144,7 +145,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   }
 
   // The period and the date field its verb implies.
-  const future = FUTURE.test(text) && !/\b(last|past|previous|ago)\b/.test(text);
+  // ("did guido close out …", "closed out" look back.)
+  const future = FUTURE.test(text.replace(/\bclosed? out\b/g, "")) && !/\b(last|past|previous|ago|did)\b/.test(text);
   // "rn", "right now", "currently": the present, not a period.
   for (const match of w.text.matchAll(/\b(right now|now|currently|at the moment|atm|as of today|so far)\b/gi))
     claimed.push([match.index, match.index + match[0].length]);
