@@ -22,7 +22,7 @@ export const attendanceSkills: Skill[] = [
       date: { words: ["date", "day", "when"], format: "date" },
     },
     filters: [
-      { words: ["clocked in", "still in", "in now", "open", "not clocked out", "still working"], query: { open: "true" }, label: "still clocked in" },
+      { words: ["clocked in", "still clocked in", "open", "not clocked out", "still working"], query: { open: "true" }, label: "still clocked in" },
       { words: ["late", "late arrivals", "came in late", "arrived late"], query: { late: "true" }, label: "late" },
       { words: ["on time", "punctual"], query: { late: "false" }, label: "on time" },
     ],
