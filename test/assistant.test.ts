@@ -224,6 +224,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
     const pipeline = await ask(ws.token, "total value of open deals");
     expect(pipeline.reply.data.answer).toMatchObject({ fn: "sum", field: "value", value: { USD: 2_770_000 } });
+    // "who owes us money", "which customers haven't paid": what is due, by the customer it belongs to.
+    for (const message of ["who owes us money", "which customers haven't paid"]) {
+      const owed = await ask(ws.token, message);
+      expect(owed.reply.data.answer, message).toMatchObject({
+        kind: "groups",
+        group_by: "customer_id",
+        field: "amount_due",
+        groups: [{ key: acme.id, value: { USD: 150_000 } }],
+      });
+    }
     const byStage = await ask(ws.token, "deals by stage");
     expect(byStage.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
     expect(Object.fromEntries(byStage.reply.data.answer.groups.map((g: { key: string; value: number }) => [g.key, g.value]))).toEqual({

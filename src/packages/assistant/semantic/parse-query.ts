@@ -485,6 +485,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     if (!groupBy && /^(who|whos|who's)\b/.test(text) && R.skill?.person) {
       who = true;
       if (/\b(most|least|top|highest|lowest|more|fewest)\b/.test(text)) groupBy = R.skill.person.param;
+    } else if (!groupBy && /^(who|whos|who's)\b/.test(text)) {
+      // "who owes us money", "who hasn't paid": an amount of a resource with no person of its own is answered by
+      // the party it belongs to (an invoice's customer). ("who's at offer stage" lists the candidates themselves.)
+      const party = (R.skill?.parents ?? []).find((parent) => R.fields.get(parent.param)?.kind === "reference");
+      if (party && measure?.value.resource === R) groupBy = party.param;
     }
 
     // The aggregate.
