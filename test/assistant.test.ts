@@ -448,6 +448,8 @@ describe("actions on every writable resource", () => {
       ["reschedule write copy in mobile app to the end of january", "PATCH", `/tasks/${twin.id}`, { due_date: expect.stringMatching(/-01-31$/) }],
       [`change the due date on ${invoice.number} to 2027-03-01`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2027-03-01" }],
       [`send a payment reminder for ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      // A state only the resource's own action reaches is that action.
+      [`mark ${invoice.number} as void`, "POST", `/invoices/${invoice.id}/void`, {}],
       ["post a job for a customer success manager in sales, 2 spots", "POST", "/job-openings", { title: "Customer success manager", positions: 2 }],
       // A possessive names the record among every resource at once; "X's new number is …" is a change.
       ["update acme's email to ar@acme.example", "PATCH", `/customers/${acme.id}`, { email: "ar@acme.example" }],

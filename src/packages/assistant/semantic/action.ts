@@ -37,6 +37,12 @@ const PRONOUN = /\b(it|her|him|them|that|this|this one|that one)\b/i;
 /** The operation a verb means on a resource. */
 export function operationOf(cue: ActionCue, R: ResourceModel): string {
   const own = R.operations.map((operation) => operation.name);
+  // "mark INV-000287 as sent", "mark it void": a state only the resource's own action reaches is that action.
+  if (cue.op === "update") {
+    const reached = { sent: "send", voided: "void", void: "void", reminded: "remind", hired: "hire" } as Record<string, string>;
+    const said = /\b(?:as|to|is)\s+(sent|voided|void|reminded|hired)\b/i.exec(cue.rest)?.[1]?.toLowerCase();
+    if (said && own.includes(reached[said]!) && !R.update?.some((field) => field.values?.includes(said))) return reached[said]!;
+  }
   if (["send", "void", "remind", "hire"].includes(cue.op) && own.includes(cue.op)) return cue.op;
   if (cue.op === "void" && R.name !== "invoices") return "update";
   if (cue.op === "log" || cue.op === "create") return R.create ? "create" : "update";
