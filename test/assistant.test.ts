@@ -209,7 +209,7 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(won.reply.data.query.period.field).toBe("closed_at");
     expect(won.reply.data.answer.ids).toEqual([bigCo.id]);
     // The period is always said.
-    expect(won.reply.text).toMatch(/won in [A-Z][a-z]+ \d{4}/);
+    expect(won.reply.text).toMatch(/closed in [A-Z][a-z]+ \d{4}/);
     // "the last 2 weeks" is a period, not a top 2.
     const recent = await ask(ws.token, "deals created in the last 2 weeks");
     expect(recent.reply.data.query.aggregate.limit).toBeNull();

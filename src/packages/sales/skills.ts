@@ -52,7 +52,7 @@ export const salesSkills: Skill[] = [
       { words: ["contacted", "reached out"], query: { status: "contacted" }, label: "contacted" },
       { words: ["qualified"], query: { status: "qualified" }, label: "qualified" },
       { words: ["unqualified", "disqualified"], query: { status: "unqualified" }, label: "unqualified" },
-      { words: ["converted"], query: { status: "converted" }, label: "converted" },
+      { words: ["converted", "convert"], query: { status: "converted" }, label: "converted" },
     ],
     values: [
       { words: ["from", "via", "source", "sourced from", "coming from", "came from"], param: "source" },
@@ -82,7 +82,7 @@ export const salesSkills: Skill[] = [
     amount: { min: "value_min", max: "value_max" },
     measure: "value",
     dateFields: [
-      { words: ["won", "lost", "closed", "signed", "close", "win", "lose"], field: "closed_at" },
+      { words: ["closed", "won", "lost", "signed", "close", "win", "lose"], field: "closed_at" },
       { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date" },
       { words: ["created", "opened", "added", "came in"], field: "created_at" },
     ],
