@@ -208,7 +208,7 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   // resource whose new rows refer to that one and carry an amount (a payment on an invoice).
   if ((cue.op === "log" || cue.op === "create") && readMoney(w.text.replace(/\b[A-Z]{2,5}-\d+\b/g, ""))) {
     for (const referenced of schema.resources) {
-      if (!referenced.skill?.reference || !referenced.skill.reference.pattern.test(w.text)) continue;
+      if (!referenced.skill?.reference?.pattern.test(w.text)) continue;
       const carrier = schema.resources.find(
         (resource) =>
           resource !== referenced &&
