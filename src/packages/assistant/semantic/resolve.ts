@@ -126,7 +126,8 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
   const notFound: string[] = [];
   // A list filter that is no field ("country" of a customer's billing address), for words after its trigger.
   const params = (R.skill?.values ?? []).filter((entry) => !R.fields.has(entry.param) && R.filters.has(entry.param)).map((entry) => entry.param);
-  const known = values(R);
+  // Read only when there is a name to read it for ("overdue invoices" needs no values).
+  const known = spans.some((span) => span.text) ? values(R) : Promise.resolve(new Map<string, string[]>());
   const lookups = spans.map((span) => {
     if (!span.text) return Promise.resolve([[], { kind: "none" }] as [null[], Awaited<ReturnType<typeof findNamed>>]);
     const forms = [...new Set([span.text, span.text.replace(/(?<=\w{3})s$/i, "")])];
