@@ -325,7 +325,7 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(refused.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
     expect(refused.reply.records).toBeUndefined();
     expect((await ask(contactsOnly, "phone of Ada Lovelace")).reply.data.answer.ids).toEqual([ada.id]);
-    // Sums computed in D1 ask the list route first, as the caller: no scope, no number.
+    // Sums computed in D1 refuse as the list route would, for the caller: no scope, no number.
     const sum = await ask(contactsOnly, "how much is outstanding");
     expect(sum.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
     expect(sum.reply.data?.answer).toBeUndefined();

@@ -7,6 +7,7 @@ import { base62, randomBytes } from "../../platform/crypto";
 import { dispatch } from "../../platform/dispatch";
 import { ApiError } from "../../platform/errors";
 import { logError } from "../../platform/log";
+import { listRefusal } from "../../platform/resource/readable";
 import { platformOf } from "../../platform/services";
 import type { ApiRecord } from "../../platform/skills";
 import { tenantOf } from "../../platform/tenancy";
@@ -73,8 +74,16 @@ export async function answer(
     const result = await dispatch<ApiRecord[]>(c, principal, "GET", path);
     return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
   };
+  const mayList = (resource: string) => listRefusal(registry, principal, resource);
   const understood = await turn(
-    { ...semantic, now, fetch, refuse: (error) => refusal(ctx, error), aggregate: sqlAggregator(c, registry, fetch), values: sqlValues(c, registry, fetch) },
+    {
+      ...semantic,
+      now,
+      fetch,
+      refuse: (error) => refusal(ctx, error),
+      aggregate: sqlAggregator(c, registry, mayList),
+      values: sqlValues(c, registry, mayList),
+    },
     message,
     state,
   );

@@ -1,10 +1,11 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../../platform/context";
+import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { PackageRegistry } from "../../../platform/packages";
 import type { AnyResource } from "../../../platform/resource/definition";
 import { tenantOf } from "../../../platform/tenancy";
-import type { Answer, Fetch } from "./execute";
+import type { Answer } from "./execute";
 import type { ResourceModel } from "./model";
 import type { Condition, Query } from "./query";
 import { categoricalFields, type Values } from "./values";
@@ -14,15 +15,18 @@ import { categoricalFields, type Values } from "./values";
  * reading every row through the list route: "top 5 customers by outstanding" over 10,000 invoices is one
  * GROUP BY. The conditions are the list route's own filters (their SQL) and the definition's columns and
  * output expressions, scoped to the workspace by the tenancy module. Whether the caller may read the
- * resource at all is asked of the list route itself, as them, in parallel (roles, token scopes, packages).
+ * resource at all is the list route's own gate (roles, token scopes, packages), checked without a query.
  * Null when a condition or field is not a column of the table (the rows are read instead).
  */
-export type Aggregator = (R: ResourceModel, query: Query) => Promise<Answer | { refused: import("../../../platform/dispatch").ApiErrorBody } | null>;
+export type Aggregator = (R: ResourceModel, query: Query) => Promise<Answer | { refused: ApiErrorBody } | null>;
 
 const DAY = 86_400_000;
 const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-export function sqlAggregator(c: Context<AppEnv>, registry: PackageRegistry, fetch: Fetch): Aggregator {
+/** Why the caller may not list a resource (the list route's own gate), or null: see platform/resource/readable. */
+export type MayList = (resource: string) => ApiErrorBody | null;
+
+export function sqlAggregator(c: Context<AppEnv>, registry: PackageRegistry, mayList: MayList): Aggregator {
   return async (R, query) => {
     const def = registry.definitions().find(({ definition }) => definition.name === R.name)?.definition;
     const { fn, field, groupBy } = query.aggregate;
@@ -68,15 +72,12 @@ export function sqlAggregator(c: Context<AppEnv>, registry: PackageRegistry, fet
         : sql`NULL`;
     const statement = sql`SELECT ${group} AS g, ${currency} AS cur, ${fn === "count" ? value : sql`${aggregate}(${value})`} AS v, ${label} AS label
       FROM ${def.table} WHERE ${tenant.scope(def.table, ...where)} GROUP BY g, cur`;
-    // The route answers one row as the caller: a role, scope or package that may not read this refuses here.
-    // The names of another resource are shown only to a caller who may read it (asked of its route, in parallel).
-    const [allowed, rows, names] = await Promise.all([
-      fetch(`/${R.name}?limit=1`),
-      tenant.rows<{ g: unknown; cur: string | null; v: number | string | null; label: string | null }>(statement),
-      target ? fetch(`/${target}?limit=1`) : Promise.resolve(null),
-    ]);
-    if (names && !names.ok) for (const row of rows) row.label = null;
-    if (!allowed.ok) return { refused: allowed.error };
+    // A role, scope or package that may not list this resource refuses as its list route would; the names
+    // of another resource are shown only to a caller who may list it.
+    const refused = mayList(R.name);
+    if (refused) return { refused };
+    const rows = await tenant.rows<{ g: unknown; cur: string | null; v: number | string | null; label: string | null }>(statement);
+    if (target && mayList(target)) for (const row of rows) row.label = null;
     const kind = model?.kind;
     const shape = (entries: typeof rows) => {
       if (fn === "count") return entries.reduce((sum, row) => sum + Number(row.v ?? 0), 0);
@@ -112,36 +113,32 @@ export function sqlAggregator(c: Context<AppEnv>, registry: PackageRegistry, fet
  * The values the workspace uses in R's categorical text fields, in one statement, read once per message
  * (the closure lives as long as the request). Empty for a caller the list route refuses.
  */
-export function sqlValues(c: Context<AppEnv>, registry: PackageRegistry, fetch: Fetch): Values {
+export function sqlValues(c: Context<AppEnv>, registry: PackageRegistry, mayList: MayList): Values {
   const read = new Map<string, Promise<Map<string, string[]>>>();
   return (R) => {
     let values = read.get(R.name);
     if (!values) {
-      values = valuesOf(c, registry, fetch, R);
+      values = valuesOf(c, registry, mayList, R);
       read.set(R.name, values);
     }
     return values;
   };
 }
 
-async function valuesOf(c: Context<AppEnv>, registry: PackageRegistry, fetch: Fetch, R: ResourceModel): Promise<Map<string, string[]>> {
+async function valuesOf(c: Context<AppEnv>, registry: PackageRegistry, mayList: MayList, R: ResourceModel): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const def = registry.definitions().find(({ definition }) => definition.name === R.name)?.definition;
   const fields = categoricalFields(R).flatMap((name) => {
     const expr = def ? expressionOf(def, name) : null;
     return expr ? [{ name, expr }] : [];
   });
-  if (!def || fields.length === 0) return out;
+  if (!def || fields.length === 0 || mayList(R.name)) return out;
   const tenant = tenantOf(c);
   const selects = fields.map(
     ({ name, expr }) =>
       sql`SELECT ${name} AS f, ${expr} AS v FROM ${def.table} WHERE ${tenant.scope(def.table, sql`${expr} IS NOT NULL AND ${expr} <> ''`, ...(def.softDelete ? [sql`${def.softDelete.column} IS NULL`] : []))} GROUP BY v`,
   );
-  const [allowed, rows] = await Promise.all([
-    fetch(`/${R.name}?limit=1`),
-    tenant.rows<{ f: string; v: string }>(sql`${sql.join(selects, sql` UNION ALL `)} LIMIT 5000`),
-  ]);
-  if (!allowed.ok) return out;
+  const rows = await tenant.rows<{ f: string; v: string }>(sql`${sql.join(selects, sql` UNION ALL `)} LIMIT 5000`);
   for (const row of rows) out.set(row.f, [...(out.get(row.f) ?? []), String(row.v)]);
   return out;
 }
