@@ -250,6 +250,15 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(top.reply.data.answer.ids).toEqual([bigCo.id, west.id]);
     expect((await ask(ws.token, "biggest deal")).reply.data.answer.ids).toEqual([bigCo.id]);
     expect((await ask(ws.token, "average deal size")).reply.data.answer).toMatchObject({ fn: "avg", value: { USD: 692_500 } });
+    // Over a period, "the biggest deal" is the amount itself (per currency, which one record cannot give).
+    expect((await ask(ws.token, "biggest deal created this month")).reply.data.answer).toMatchObject({ kind: "value", fn: "max", value: { USD: 2_500_000 } });
+    // A one-word state's plural is the state ("ignore negotiations"); "by" before a field groups, it does not look forward.
+    expect((await ask(ws.token, "how many deals, ignore negotiations")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
+    const grouped = await ask(ws.token, "total deal value by stage in q1");
+    expect(grouped.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
+    expect(grouped.reply.data.query.period.from <= today(), "a bare quarter looks back").toBe(true);
+    // "customers we bill in dollars": the business's own verb is no name to look for.
+    expect((await ask(ws.token, "customers we bill in usd")).reply.data.answer.ids).toEqual([acme.id]);
   });
 
   it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {

@@ -57,7 +57,9 @@ const PERSON_WORDS = [
   "everyone",
   "each person",
 ];
-const FUTURE = /\b(due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting|by)\b/;
+// "by" looks forward before a date ("by friday", "by the 15th", "by end of month"), not in "customers by total".
+const FUTURE =
+  /\b(due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting|by (?:the )?(?:end|eo[dwmq]|tomorrow|tonight|today|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d|next|this))/;
 
 function dayIso(now: number) {
   return new Date(now).toISOString().slice(0, 10);
@@ -287,7 +289,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       ...(R.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: { query: filter.query, label: filter.label } })),
       ...[...R.fields.values()].flatMap((f) =>
         f.kind === "enum"
-          ? (f.values ?? []).map((value) => ({ phrases: [value.replace(/_/g, " ")], value: { query: { [f.name]: value }, label: value.replace(/_/g, " ") } }))
+          ? (f.values ?? []).map((value) => ({ phrases: statePhrases(value), value: { query: { [f.name]: value }, label: value.replace(/_/g, " ") } }))
           : f.kind === "boolean"
             ? [{ phrases: [f.name.replace(/_/g, " ")], value: { query: { [f.name]: "true" }, label: f.name } }]
             : [],
@@ -434,6 +436,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // Claim the verbs that chose the date field.
     for (const hit of dateVerbHits) if (hit.value.resource === R) claim(hit.indexes);
 
+    // "customers we bill in euros", "who do we invoice": the business's own verb, not a name.
+    for (const match of text.matchAll(/\b(?:we|you|i)\s+(?:bill|invoice|charge)\b/g)) claim([text.slice(0, match.index).split(" ").length]);
     // Group by: "by stage", "per project", "for each customer", "split by source".
     // "sorted by due date": an order, not a grouping.
     const sorted = /\b(?:sorted|ordered|sort|order|ranked)\s+by\s+(?:the\s+)?([a-z]+(?:\s[a-z]+)?)/.exec(text);
@@ -586,6 +590,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         fn = "list";
         if (!limit && (nouns.some((noun) => noun.value === R && !noun.plural) || /\bsingle\b/.test(text))) limit = 1;
       }
+      // "the biggest payment last quarter", "smallest invoice this month": over a period, with no state
+      // named, the amount itself — per currency, which one record cannot give when currencies mix.
+      const singular = nouns.some((noun) => noun.value === R && !noun.plural);
+      if (fn === "list" && limit === 1 && singular && period && conditions.length === 0 && !/\b(single|which|who)\b/.test(text)) {
+        fn = desc ? "max" : "min";
+        order = null;
+        limit = null;
+      }
     } else if (newest || oldest) {
       const dateField = range ? null : dateFieldFor(w, R, [], dateVerbHits);
       if (/\bwhen\b/.test(text)) {
@@ -713,6 +725,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       ...(parts.title ? { title: parts.title } : {}),
     };
   }
+}
+
+/** An enum value as typed: "partially paid", and a one-word state's plural as a noun ("ignore voids", "the drafts"). */
+function statePhrases(value: string): string[] {
+  const phrase = value.replace(/_/g, " ");
+  return /^[a-z]{3,}$/.test(phrase) && !/(s|ed|ing|y)$/.test(phrase) ? [phrase, `${phrase}s`] : [phrase];
 }
 
 /** No noun, no measure: the resource whose state words are used ("how much is overdue"), money-bearing first. */
