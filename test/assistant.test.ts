@@ -220,7 +220,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {
-    const { ws, acme, bigCo, west } = await company();
+    const { ws, acme, bigCo, west, task } = await company();
     expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
     const pipeline = await ask(ws.token, "total value of open deals");
     expect(pipeline.reply.data.answer).toMatchObject({ fn: "sum", field: "value", value: { USD: 2_770_000 } });
@@ -257,6 +257,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     const grouped = await ask(ws.token, "total deal value by stage in q1");
     expect(grouped.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
     expect(grouped.reply.data.query.period.from <= today(), "a bare quarter looks back").toBe(true);
+    // Words no project has are a task's states: the question is about the tasks, across all projects.
+    const todo = await ask(ws.token, "medium stuff still in todo, all projects");
+    expect(todo.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
     // "customers we bill in dollars": the business's own verb is no name to look for.
     expect((await ask(ws.token, "customers we bill in usd")).reply.data.answer.ids).toEqual([acme.id]);
   });
@@ -281,7 +284,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {
-    const { ws, invoice, west } = await company();
+    const { ws, invoice, west, opening } = await company();
     const first = await ask(ws.token, "overdue invoices");
     expect(first.reply.data.answer.ids).toEqual([invoice.id]);
     const count = await ask(ws.token, "how many is that", first.conversation_id);
@@ -299,6 +302,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     const second = await ask(ws.token, "the second one", which.conversation_id);
     expect(second.reply.data.answer).toMatchObject({ ids: [west.id], field: "value" });
     expect(second.reply.text).toBe("The value of Acme West (1,200.00 USD) is 1,200.00 USD.");
+
+    // "how many candidates for each?" after a list of openings: grouped by the opening they applied for.
+    const openings = await ask(ws.token, "open job openings");
+    const each = await ask(ws.token, "how many candidates for each?", openings.conversation_id);
+    expect(each.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "job_opening_id", groups: [{ key: opening.id, value: 1 }] });
 
     // A command about "that" is about the record just answered.
     const left = await ask(ws.token, `how much is left on ${invoice.number}`);

@@ -201,6 +201,18 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   }
   let query = merge(base, previous, w.joined);
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
+  // "how many candidates for each?" after a list of job openings: grouped by the reference to what was listed.
+  if (
+    query &&
+    R &&
+    previous &&
+    previous.resource !== R.name &&
+    !query.aggregate.groupBy &&
+    /\b(?:for each|per|each)(?: one| of them| of those)?$/.test(w.joined)
+  ) {
+    const field = [...R.fields.values()].find((candidate) => candidate.target === previous.resource);
+    if (field) query.aggregate = { ...query.aggregate, fn: query.aggregate.fn === "list" ? "count" : query.aggregate.fn, groupBy: field.name };
+  }
 
   // No resource said: the names decide ("what stage is Evelyn Sagan at").
   if (!R) {
@@ -275,6 +287,27 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       if (attempt.kind !== "query" || attempt.notFound.length === 0) {
         resolved = attempt;
         break;
+      }
+    }
+  }
+  // "urgent stuff still in todo, all projects": words no record has are the states of a resource that
+  // refers to the one named ("urgent" and "todo" are a task's) — the question is about that one.
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && !previous) {
+    const missing = resolved.notFound.flatMap((text) => text.toLowerCase().split(/\s+/));
+    const owner = env.schema.resources.find(
+      (other) =>
+        other.name !== query!.resource &&
+        [...other.fields.values()].some((field) => field.target === query!.resource) &&
+        missing.every((word) =>
+          [...other.fields.values()].some((field) => field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, "") === word)),
+        ),
+    );
+    if (owner) {
+      const again = parseQuery(w, env.schema, env.now, owner, true);
+      const retry = merge(again, null, w.joined);
+      if (retry?.resource === owner.name) {
+        const attempt = await resolveNames(env.fetch, env.schema, retry, again.names, env.values);
+        if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
       }
     }
   }

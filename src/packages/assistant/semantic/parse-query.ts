@@ -59,7 +59,7 @@ const PERSON_WORDS = [
 ];
 // "by" looks forward before a date ("by friday", "by the 15th", "by end of month"), not in "customers by total".
 const FUTURE =
-  /\b(due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting|by (?:the )?(?:end|eo[dwmq]|tomorrow|tonight|today|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d|next|this))/;
+  /\b(?:due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting)\b|\bby (?:the )?(?:end|eo[dwmq]|tomorrow|tonight|today|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d|next|this)/;
 
 function dayIso(now: number) {
   return new Date(now).toISOString().slice(0, 10);
@@ -72,8 +72,11 @@ function mask(text: string, spans: [number, number][]) {
   return out;
 }
 
-/** `fallback`: the resource of the question this one may continue, when it names none itself. */
-export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?: ResourceModel): QueryDraft {
+/**
+ * `fallback`: the resource of the question this one may continue, when it names none itself; `forced`: it is
+ * the question's resource even if another noun is said (the nouns of what it refers to are then no names).
+ */
+export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?: ResourceModel, forced = false): QueryDraft {
   const taken = new Set<number>();
   const today = dayIso(now);
   const claimed: [number, number][] = [];
@@ -194,7 +197,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // The resource: the first noun that is not the object of a preposition, else what the measure or verb is about.
   const free = nouns.filter((noun) => !noun.object);
-  let resource: ResourceModel | null = free[0]?.value ?? null;
+  let resource: ResourceModel | null = (forced ? fallback : undefined) ?? free[0]?.value ?? null;
   let by: ResourceModel | null = null;
   let measure: Hit<{ resource: ResourceModel; measure: NonNullable<ResourceModel["skill"]>["measures"] extends (infer M)[] | undefined ? M : never }> | null =
     null;
@@ -247,6 +250,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
   }
   for (const noun of nouns) if (noun.value === resource || (noun.value === by && !noun.object)) claim(noun.indexes);
+  if (forced && resource) for (const noun of nouns) if ([...resource.fields.values()].some((field) => field.target === noun.value.name)) claim(noun.indexes);
   for (const hit of measureHits) if (hit.value.resource === resource) claim(hit.indexes);
   const said = {
     resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0])),
