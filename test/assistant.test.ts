@@ -284,7 +284,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {
-    const { ws, invoice, west, opening } = await company();
+    const { ws, invoice, east, west, opening } = await company();
     const first = await ask(ws.token, "overdue invoices");
     expect(first.reply.data.answer.ids).toEqual([invoice.id]);
     const count = await ask(ws.token, "how many is that", first.conversation_id);
@@ -307,6 +307,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     const openings = await ask(ws.token, "open job openings");
     const each = await ask(ws.token, "how many candidates for each?", openings.conversation_id);
     expect(each.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "job_opening_id", groups: [{ key: opening.id, value: 1 }] });
+
+    // No deal refers to the customer Acme, but two are named after it: those; "leave out …" narrows them.
+    const named = await ask(ws.token, "deals for acme");
+    expect(named.reply.data.answer.ids.toSorted()).toEqual([east.id, west.id].toSorted());
+    const narrowed = await ask(ws.token, "leave out the lost ones", named.conversation_id);
+    expect(narrowed.reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "name", op: "contains", value: "Acme" }),
+      expect.objectContaining({ field: "stage", op: "ne", value: "lost" }),
+    ]);
+    expect(narrowed.reply.data.answer.total).toBe(2);
 
     // A command about "that" is about the record just answered.
     const left = await ask(ws.token, `how much is left on ${invoice.number}`);

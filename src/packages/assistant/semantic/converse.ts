@@ -327,7 +327,28 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       },
     };
   const reply = await runQuery(queryEnv(env), resolved.query, env.refuse);
-  return { reply };
+  return { reply: (await namedAfter(env, resolved.query, query!, reply)) ?? reply };
+}
+
+/**
+ * "deals for nakatomi" when no deal refers to the customer Nakatomi but deals are named after it: those
+ * deals. Only for an empty list whose one name became a reference; null otherwise.
+ */
+async function namedAfter(env: TurnEnv, answered: Query, asked: Query, reply: Reply): Promise<Reply | null> {
+  const R = env.schema.byName.get(answered.resource)!;
+  const answer = (reply.data as { answer?: { kind?: string; total?: number } } | undefined)?.answer;
+  if (answer?.kind !== "records" || answer.total !== 0 || !R.nameField || answered.subject) return null;
+  const added = answered.conditions.filter(
+    (condition) => !asked.conditions.includes(condition) && "field" in condition && condition.op === "eq" && R.fields.get(condition.field)?.target,
+  );
+  const name = added.length === 1 ? added[0]!.label.replace(/^(?:for|of|at|by|on|to|from|with|not) /, "") : "";
+  if (!name || /[()]/.test(name)) return null;
+  const conditions = answered.conditions.map((condition) =>
+    condition === added[0] ? { field: R.nameField!, op: "contains" as const, value: name, label: `named after ${name}` } : condition,
+  );
+  const again = await runQuery(queryEnv(env), { ...answered, conditions }, env.refuse);
+  const found = (again.data as { answer?: { total?: number } } | undefined)?.answer?.total ?? 0;
+  return found > 0 ? again : null;
 }
 
 /** The first resource whose text-field list filter knows this value (or its singular). */

@@ -709,7 +709,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   }): QueryDraft {
     // Another resource's measure or date words ("billed", "came in") are no part of a name either.
     for (const hit of [...measureHits, ...dateVerbHits]) if (!hit.indexes.some((i) => taken.has(i))) claim(hit.indexes);
-    const followUp = /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then)\b/.test(text);
+    // (A message that starts by taking something out — "leave out the lost ones", "minus drafts" — narrows the last answer.)
+    const followUp =
+      /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then|leave out|leaving out|ignore|ignoring|exclude|excluding|without|minus|except|skip|drop|remove the)\b/.test(
+        text,
+      );
     return {
       resource: parts.resource,
       conditions: combined(parts.conditions),
