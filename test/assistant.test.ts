@@ -113,6 +113,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     await create(ws, "contacts", { name: "Hal Hooli", email: "hal@hooli.example", company: "Hooli" });
     const outside = await ask(ws.token, "contacts not at analytical engines or hooli");
     expect(outside.reply.data.answer.ids).toEqual([alan.id]);
+    // "product marketer candidates": the first noun is a name's word; "applied for" is applying, not a stage.
+    const marketer = await create(ws, "job-openings", { title: "Product Marketer", department: "Marketing" });
+    const kim = await create(ws, "candidates", { job_opening_id: marketer.id, name: "Kim Lee", email: "kim@mail.example" });
+    await create(ws, "candidates", { job_opening_id: marketer.id, name: "Rejected Ray", email: "ray@mail.example", stage: "rejected" });
+    expect((await ask(ws.token, "product marketer candidates that aren't rejected")).reply.data.answer.ids).toEqual([kim.id]);
+    expect((await ask(ws.token, "how many applied for product marketer")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
   });
 
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {

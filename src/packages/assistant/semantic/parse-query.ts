@@ -164,6 +164,22 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // Nouns, measures, states, fields.
   const nouns = nounsIn(w, schema, taken);
+  // "product marketer candidates", "account executive candidates": a noun, one word that is no part of the
+  // grammar, then the noun the phrase is about (which does not refer to the first) — the first is a name's word.
+  for (let i = nouns.length - 2; i >= 0; i--) {
+    const [first, head] = [nouns[i]!, nouns[i + 1]!];
+    const between = first.indexes.at(-1)! + 1;
+    const word = w.words[between]!;
+    if (
+      head.indexes[0] === between + 1 &&
+      !FILLER.has(word) &&
+      !GRAMMAR.has(word) &&
+      !/^\d/.test(word) &&
+      head.value !== first.value &&
+      ![...head.value.fields.values()].some((field) => field.target === first.value.name)
+    )
+      nouns.splice(i, 1);
+  }
   // Each resource's words are matched on their own: "due" is an invoice's and a task's date word at once.
   const free0 = () => new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]);
   const measureHits = schema.resources
@@ -302,6 +318,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // A "new lead this week" is a lead created this week, not one whose status is new.
     const stateTaken = new Set(taken);
     for (const hit of occurrences(w.words, "new")) if (range && nouns.some((noun) => noun.indexes[0] === hit[0]! + 1)) stateTaken.add(hit[0]!);
+    // "how many applied for senior engineer": the act of applying (every candidate), not the first stage.
+    for (const hit of occurrences(w.words, "applied")) if (["for", "to"].includes(w.words[hit[0]! + 1] ?? "")) stateTaken.add(hit[0]!);
     let negatedUntil = -2;
     for (const hit of matchPhrases(w.words, stateCandidates, stateTaken)) {
       claim(hit.indexes);
