@@ -287,6 +287,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(phone.reply.text).toBe("The phone of Ada Lovelace is +442071234567.");
     const status = await ask(ws.token, `status of ${invoice.number}`);
     expect(status.reply.text).toBe(`The status of ${invoice.number} (1,534.50 USD) is partially paid.`);
+    // "who's the contact on …": one record grouped by a person is that field of it.
+    const pilot = await create(ws, "deals", { name: "Lovelace pilot", value: 10_000, currency: "USD", contact_id: ada.id });
+    const contact = await ask(ws.token, "who's the contact on the lovelace pilot deal");
+    expect(contact.reply.data.answer).toMatchObject({ ids: [pilot.id], field: "contact_id" });
+    expect(contact.reply.text).toContain("is Ada Lovelace");
+    // "finish" dates a task by when it was completed.
+    const finished = await ask(ws.token, "how many tasks did ana finish this month");
+    expect(finished.reply.data.query.period).toMatchObject({ field: "completed_at" });
   });
 
   it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {

@@ -86,7 +86,12 @@ export const tasklySkills: Skill[] = [
       { words: ["low priority", "low-priority"], query: { priority: "low" }, label: "low priority" },
     ],
     dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date" }],
-    dateFields: [{ words: ["completed", "finished", "done", "closed", "close out", "closed out", "wrapped up", "shipped"], field: "completed_at" }],
+    dateFields: [
+      {
+        words: ["completed", "finished", "finish", "complete", "done", "closed", "close out", "closed out", "wrapped up", "wrap up", "shipped"],
+        field: "completed_at",
+      },
+    ],
     person: { words: ["assigned to", "for", "owned by", "of", "belonging to", "assignee"], param: "assignee_id" },
     parents: [{ words: ["in", "in project", "on", "on project", "for project", "of project", "project"], resource: "projects", param: "project_id" }],
   },

@@ -446,6 +446,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       if (comparison && dateField) {
         const op = comparison[2] === "after" ? "gt" : comparison[2] === "by" ? "lte" : "lt";
         conditions.push({ field: dateField, op, value: op === "gt" ? range.to : range.from, label: `${comparison[1]} ${comparison[2]} ${range.from}` });
+        claim(occurrences(w.words, comparison[2]!).flat());
       } else if (dateField) {
         period = {
           field: dateField,

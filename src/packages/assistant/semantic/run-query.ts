@@ -18,11 +18,16 @@ const GROUPS_SHOWN = 15;
 
 export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiErrorBody) => string): Promise<Reply> {
   const R = env.schema.byName.get(asked.resource)!;
-  // "how much is the Acme West deal worth": a number of one record is its field, not a sum.
-  const query: Query =
-    asked.subject?.resource === R.name && asked.aggregate.fn !== "list" && asked.aggregate.fn !== "count" && asked.aggregate.field && !asked.aggregate.groupBy
-      ? { ...asked, show: asked.aggregate.field, aggregate: { fn: "list", field: null, groupBy: null, order: null, limit: null } }
-      : asked;
+  // "how much is the Acme West deal worth": a number of one record is its field, not a sum; "who's the contact
+  // on the Soylent deal": one record grouped by a field is that field of it.
+  const one = asked.subject?.resource === R.name;
+  const shown =
+    one && asked.aggregate.groupBy
+      ? asked.aggregate.groupBy
+      : one && asked.aggregate.fn !== "list" && asked.aggregate.fn !== "count"
+        ? asked.aggregate.field
+        : null;
+  const query: Query = shown ? { ...asked, show: shown, aggregate: { fn: "list", field: null, groupBy: null, order: null, limit: null } } : asked;
   // A count, sum, average or ranking: one statement in D1 when every part of the question is a column.
   if (query.aggregate.fn !== "list" && env.aggregate) {
     const computed = await env.aggregate(R, query);
