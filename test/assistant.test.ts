@@ -146,6 +146,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(engineers.reply.data.answer.ids).not.toContain(manager.id);
     // "the berlin office" is the branch; "ppl" are employees.
     expect((await ask(ws.token, "how many ppl work out of the berlin office")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
+    // "sales managers in SF": a value that starts with another resource's word ("sales"), a branch by its initials.
+    const seller = await create(ws, "employees", {
+      name: "Sal Seller",
+      email: "sal@assist.co",
+      department: "Sales",
+      designation: "Sales Manager",
+      branch: "San Francisco",
+      date_of_joining: "2025-02-01",
+    });
+    expect((await ask(ws.token, "sales managers in SF")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
     // A follow-up's value replaces the last one on that field.
     const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
     expect(remote.reply.data.answer.ids).toEqual([ana.id]);

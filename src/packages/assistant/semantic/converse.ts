@@ -13,7 +13,7 @@ import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from ".
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { categoricalFields, matchValue, type Values } from "./values";
-import { wordsOf } from "./words";
+import { FILLER, GRAMMAR, wordsOf } from "./words";
 
 /**
  * One turn of the conversation: a choice answering the last clarification ("the second one"), a value
@@ -307,6 +307,31 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       const retry = merge(again, null, w.joined);
       if (retry?.resource === owner.name) {
         const attempt = await resolveNames(env.fetch, env.schema, retry, again.names, env.values);
+        if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
+      }
+    }
+  }
+  // "sales managers in SF": a noun ("sales") that, with the words after it, is a value some resource's
+  // records use (a designation) — the question is about those records.
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && !previous) {
+    const missing = resolved.notFound[0];
+    const span = base.names.find((name) => name.text === missing);
+    const at = span ? span.indexes[0]! - 1 : -1;
+    const word = w.words[at] ?? "";
+    const valued = word && !FILLER.has(word) && !GRAMMAR.has(word) ? await valueOfAnyResource(env, `${word} ${span!.text}`) : null;
+    if (valued) {
+      const again = parseQuery(w, env.schema, env.now, valued.resource, true);
+      const retry = merge(again, null, w.joined);
+      if (retry?.resource === valued.resource.name) {
+        const label = `${valued.field.replace(/_/g, " ")} ${valued.values.join(" or ")}`;
+        retry.conditions.push(
+          valued.values.length === 1
+            ? { field: valued.field, op: "eq", value: valued.values[0], label }
+            : { field: valued.field, op: "in", value: valued.values, label },
+        );
+        const used = new Set([at, ...span!.indexes]);
+        const names = again.names.filter((name) => !name.indexes.some((i) => used.has(i)));
+        const attempt = await resolveNames(env.fetch, env.schema, retry, names, env.values);
         if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
       }
     }

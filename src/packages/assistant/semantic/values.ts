@@ -45,12 +45,16 @@ export function matchValue(values: Map<string, string[]>, text: string, within?:
   let best: ValueMatch | null = null;
   for (const [field, list] of values) {
     if (within && !within(field)) continue;
+    // "SF", "NYC": one short word that is the initials of a value of several words ("San Francisco").
+    const initials = wanted.length === 1 && /^[a-z]{2,3}$/.test(phrase) ? phrase : null;
     const partial = list.filter((value) => {
-      const have = new Set(tokens(value));
-      return wanted.every((word) => have.has(word));
+      const have = tokens(value);
+      if (initials && have.length === initials.length && have.map((word) => word[0]).join("") === initials) return true;
+      const set = new Set(have);
+      return wanted.every((word) => set.has(word));
     });
     if (partial.length === 0) continue;
-    const exact = partial.some((value) => tokens(value).join(" ") === phrase);
+    const exact = partial.some((value) => tokens(value).join(" ") === phrase || (initials !== null && tokens(value).length > 1));
     const candidate = { field, values: partial, exact };
     if (!best || (exact && !best.exact) || (exact === best.exact && partial.length < best.values.length)) best = candidate;
   }
