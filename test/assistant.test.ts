@@ -459,6 +459,8 @@ describe("actions on every writable resource", () => {
       ["delete contact alan turing", "DELETE", `/contacts/${alan.id}`, undefined],
       ["change acme's email to billing@acme.example", "PATCH", `/customers/${acme.id}`, { email: "billing@acme.example" }],
       ["close the backend engineer opening", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
+      // A move stated is one to record.
+      ["ada lovelace moved to hooli, update her company", "PATCH", `/contacts/${ada.id}`, { company: "Hooli" }],
     ];
     for (const [message, method, path, body] of cases) {
       const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);

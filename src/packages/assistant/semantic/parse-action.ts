@@ -128,6 +128,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "invoice acme for 10 hours…": a resource noun used as the verb.
   if (/^invoice\s+(?!\d)/i.test(text) && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
+  // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
+  const moved =
+    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the)\s+([\p{L} ]+?))?\s*[.!]?$/iu.exec(
+      text,
+    );
+  if (moved && !/\?$/.test(lower) && !/^(who|which|what|when|how)\b/.test(lower))
+    return moved[3]
+      ? { op: "update", verb: "set", at: 0, rest: `${moved[1]}'s ${moved[3]} to ${moved[2]}` }
+      : { op: "update", verb: "move", at: 0, rest: `${moved[1]} to ${moved[2]}` };
   // "i called Katherine, mark her contacted": a command after a comma, about whom the first part names.
   const later =
     /(?:,|;|\s[—–-]|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void|hire|convert|reject|qualify|unqualify|disqualify|advance|promote|put|bump|close|reopen)\b\s*(.*)$/i.exec(
