@@ -90,6 +90,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     });
     expect((await ask(ws.token, "invoices that aren't paid")).reply.data.answer.ids.sort()).toEqual([invoice.id, draft.id].sort());
     expect((await ask(ws.token, "unpaid invoices")).reply.data.answer.ids).toEqual([invoice.id]);
+    // "not … yet" is a state before it in the field's order; "nobody has …" is a question, not a change.
+    const notYet = await ask(ws.token, "tasks nobody has done yet");
+    expect(notYet.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["todo", "in_progress", "review"] })]);
+    expect(notYet.reply.data.answer.ids).toEqual([task.id]);
     const notDone = await ask(ws.token, "tasks that arent done");
     expect(notDone.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
     expect(notDone.reply.data.answer.ids).not.toContain(shipped.id);

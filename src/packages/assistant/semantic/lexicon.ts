@@ -90,6 +90,9 @@ const NEGATIONS: ReadonlySet<string> = new Set([
   "besides",
   "apart",
   "outside",
+  // "leads nobody has contacted": nobody did it, so it is not the case.
+  "nobody",
+  "noone",
 ]);
 const SKIPPABLE: ReadonlySet<string> = new Set([
   "yet",
@@ -108,6 +111,9 @@ const SKIPPABLE: ReadonlySet<string> = new Set([
   "than",
   "from",
   "ones",
+  "has",
+  "have",
+  "had",
 ]);
 
 /** "not done", "aren't paid", "except won", "other than draft": a negation just before a token. */
@@ -121,7 +127,7 @@ export function negatedAt(w: Words, index: number): boolean {
     return true;
   for (let k = index - 1, seen = 0; k >= 0 && seen < 4; k--, seen++) {
     const word = w.words[k]!;
-    if (NEGATIONS.has(word)) return true;
+    if (NEGATIONS.has(word) || (word === "one" && w.words[k - 1] === "no")) return true;
     // "outside engineering and sales", "not at globex or wonka", "weren't by card": the negation reaches
     // across a list and a preposition.
     if (["and", "or", "nor"].includes(word)) {

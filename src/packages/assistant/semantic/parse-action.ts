@@ -162,7 +162,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     /\b(is|are|has|have|was)\s+(now\s+)?(won|lost|done|finished|complete|completed|left|hired|rejected|closed|on hold|qualified|contacted|converted|paid)\b/.test(
       lower,
     ) &&
-    !/\?$/.test(lower)
+    !/\?$/.test(lower) &&
+    // "leads nobody has contacted yet": a question about a state not reached.
+    !/\b(nobody|no one|noone|anyone|anybody|never|not|yet)\s+(is|are|has|have|was)\b/.test(lower)
   )
     return { op: "update", verb: "state", at: 0, rest: text };
   if (

@@ -327,6 +327,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const carried = negatedUntil >= 0 && hit.indexes[0]! === negatedUntil + 2 && ["or", "nor", "and"].includes(w.words[negatedUntil + 1]!);
       const negate = negatedAt(w, hit.indexes[0]!) || carried;
       if (negate) negatedUntil = hit.indexes.at(-1)!;
+      // "leads nobody has contacted yet", "not yet paid": not reached, so a state before it in the field's order.
+      const [field, value] = Object.entries(hit.value.query)[0] ?? [];
+      const order = field ? R.fields.get(field) : undefined;
+      const yet = w.words.slice(Math.max(0, hit.indexes[0]! - 2), hit.indexes.at(-1)! + 3).includes("yet");
+      const before = order?.kind === "enum" && order.values && value ? order.values.slice(0, order.values.indexOf(value)) : [];
+      if (negate && yet && Object.keys(hit.value.query).length === 1 && before.length > 0) {
+        conditions.push({ field: field!, op: "in", value: before, label: `not ${hit.value.label} yet` });
+        continue;
+      }
       conditions.push(...conditionsOf(R, hit.value.query, negate ? `not ${hit.value.label}` : hit.value.label, negate, today));
     }
     // Currencies: "in EUR", "the euro ones".
