@@ -280,6 +280,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     // Words no project has are a task's states: the question is about the tasks, across all projects.
     const todo = await ask(ws.token, "medium stuff still in todo, all projects");
     expect(todo.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    // An amount field named with no noun is its resource's ("total tax": the invoices' tax).
+    const tax = await ask(ws.token, "total tax this year");
+    expect(tax.reply.data.answer).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "tax_total" });
+    expect(tax.reply.text).toMatch(/^Total tax of invoices \(/);
     // "customers we bill in dollars": the business's own verb is no name to look for.
     expect((await ask(ws.token, "customers we bill in usd")).reply.data.answer.ids).toEqual([acme.id]);
   });

@@ -259,7 +259,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   } else {
     measure = measureHits[0] ?? null;
     // ("how much is left on INV-000141": the record named by its number decides before a state word of another resource.)
-    resource = measure?.value.resource ?? dateVerbHits[0]?.value.resource ?? reference?.resource ?? stateResource(w, schema, taken) ?? nouns[0]?.value ?? null;
+    resource =
+      measure?.value.resource ??
+      dateVerbHits[0]?.value.resource ??
+      reference?.resource ??
+      stateResource(w, schema, taken) ??
+      nouns[0]?.value ??
+      amountFieldOwner(w, schema, taken) ??
+      null;
     if (measure && nouns[0] && nouns[0].value !== resource) {
       // "hours on the customer portal" — the noun is part of a name; "hours per project" — it groups.
       if ([...resource!.fields.values()].some((field) => field.target === nouns[0]!.value.name)) by = nouns[0].value;
@@ -824,6 +831,23 @@ function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start):
 }
 
 /** A number field named anywhere ("average deal size", "biggest amount due"); its words are claimed. */
+/** No noun, measure or verb: the first resource (in the packages' order) with an amount field of that name ("total tax in q2" → invoices). */
+function amountFieldOwner(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
+  // (A word of some resource's own measure — "balance", "total" — is no such name: it says too little.)
+  const general = new Set(schema.resources.flatMap((R) => (R.measure ? (R.fields.get(R.measure)?.words ?? []) : [])));
+  const owners = schema.resources.filter(
+    (R) =>
+      matchPhrases(
+        w.words,
+        [...R.fields.values()]
+          .filter((f) => f.kind === "money" && f.name !== R.measure)
+          .map((f) => ({ phrases: f.words.filter((phrase) => !general.has(phrase)), value: f.name })),
+        new Set(taken),
+      ).length > 0,
+  );
+  return owners[0] ?? null;
+}
+
 function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): string | null {
   const hits = matchPhrases(
     w.words,

@@ -214,7 +214,14 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
     const count =
       (answer.fn === "sum" || answer.fn === "avg") && rows.length > 0 ? `, over ${formatCount(rows.length)} ${rows.length === 1 ? R.singular : R.plural}` : "";
     // "Revenue (paid in November 2026): …" when a measure word asked for it; else what was computed.
-    const named = query.title && answer.fn === "sum" ? query.title : `${label} ${fieldWords(R, answer.field)} of ${R.plural}`;
+    // ("Total tax of invoices", not "Total tax total".)
+    const words = fieldWords(R, answer.field);
+    const named =
+      query.title && answer.fn === "sum"
+        ? query.title
+        : answer.fn === "sum" && /\btotal\b/.test(words)
+          ? `Total ${words.replace(/\s*\btotal\b\s*/, " ").trim()}`.trim().concat(` of ${R.plural}`)
+          : `${label} ${words} of ${R.plural}`;
     return `${named} ${what}: ${shown(R, answer.field, answer.value)}${count}.`;
   }
   const by = fieldWords(R, answer.group_by);
