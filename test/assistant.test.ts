@@ -296,6 +296,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     const hours = await ask(ws.token, "how many hours did ana garcia log this month");
     expect(hours.reply.data.answer).toMatchObject({ fn: "sum", field: "minutes", value: 150 });
     expect(hours.reply.text).toContain("2 h 30 min");
+    // "by billable hours" says which rows (and the noun groups); "hours by billable" groups by it.
+    const top = await ask(ws.token, "top 3 projects by billable hours this month");
+    expect(top.reply.data.answer).toMatchObject({ kind: "groups", group_by: "project_id", groups: [{ key: task.project_id, value: 150 }] });
+    const split = await ask(ws.token, "hours by billable");
+    expect(split.reply.data).toMatchObject({ answer: { group_by: "billable" }, query: { conditions: [] } });
     const phone = await ask(ws.token, "phone of ada lovelce");
     expect(phone.reply).toMatchObject({
       intent: "lookup",

@@ -36,7 +36,7 @@ export const recruitmentSkills: Skill[] = [
     line: (r) => `${r.title}${r.department ? ` (${r.department})` : ""} — ${r.status}, ${r.positions} position${r.positions === 1 ? "" : "s"}`,
     fields: {
       status: { words: ["status", "state", "still open"] },
-      positions: { words: ["positions", "how many positions", "headcount", "seats"], format: "count" },
+      positions: { words: ["positions", "how many positions", "headcount", "seats", "spots", "roles to fill", "people to hire"], format: "count" },
       department: { words: ["department", "team"] },
       branch: { words: ["branch", "office", "location"] },
     },

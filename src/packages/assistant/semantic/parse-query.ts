@@ -505,6 +505,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         const phrase = w.words.slice(next, next + 2).join(" ");
         const found = groupField(R, schema, phrase);
         if (!found) continue;
+        // "top 3 projects by billable hours": a yes/no field before the measure says which rows, it does not group.
+        const after = next + found.phrase.split(" ").length + (found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? 0 : 1);
+        if (R.fields.get(found.field)?.kind === "boolean" && measureHits.some((hit) => hit.value.resource === R && hit.indexes[0] === after)) continue;
         groupBy = found.field;
         const words = found.phrase.split(" ").length;
         const from = found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? next : next + 1;
@@ -512,6 +515,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         break groups;
       }
     }
+    // "hours by billable": grouped by a yes/no field, its own word is no condition on it.
+    if (groupBy && R.fields.get(groupBy)?.kind === "boolean")
+      for (let i = conditions.length - 1; i >= 0; i--) {
+        const condition = conditions[i]!;
+        if ("field" in condition && condition.field === groupBy && condition.op === "eq") conditions.splice(i, 1);
+      }
     // "which department has the most people": the field named after "which" groups.
     const whichField = /^(?:which|what)\s+([a-z]+)\s+(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?)\b/.exec(text);
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {

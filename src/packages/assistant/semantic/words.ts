@@ -133,6 +133,6 @@ export const GRAMMAR: ReadonlySet<string> = new Set(
     "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
     "vs versus plate file on sorted order ordered unassigned company business firm except excluding we've weve i've ive " +
     "money cash funds come coming falling play leave ignore minus skip pls please outside passed already " +
-    "things items ones everything board list nobody noone"
+    "things items ones everything board list nobody noone hiring"
   ).split(" "),
 );
