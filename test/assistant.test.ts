@@ -280,6 +280,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     // Words no project has are a task's states: the question is about the tasks, across all projects.
     const todo = await ask(ws.token, "medium stuff still in todo, all projects");
     expect(todo.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    // …or a field of it: "what priority is write copy in the website project".
+    const priority = await ask(ws.token, "what priority is write copy in the website project");
+    expect(priority.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "priority" });
     // An amount field named with no noun is its resource's ("total tax": the invoices' tax).
     const tax = await ask(ws.token, "total tax this year");
     expect(tax.reply.data.answer).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "tax_total" });

@@ -290,16 +290,19 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       }
     }
   }
-  // "urgent stuff still in todo, all projects": words no record has are the states of a resource that
-  // refers to the one named ("urgent" and "todo" are a task's) — the question is about that one.
+  // "urgent stuff still in todo, all projects", "what priority is plan checkout in the mobile app project":
+  // words no record has are the states or fields of a resource that refers to the one named ("urgent",
+  // "todo", "priority" are a task's) — the question is about that one, if its names are then all found.
   if (resolved.kind === "query" && resolved.notFound.length > 0 && !previous) {
     const missing = resolved.notFound.flatMap((text) => text.toLowerCase().split(/\s+/));
     const owner = env.schema.resources.find(
       (other) =>
         other.name !== query!.resource &&
         [...other.fields.values()].some((field) => field.target === query!.resource) &&
-        missing.every((word) =>
-          [...other.fields.values()].some((field) => field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, "") === word)),
+        missing.some((word) =>
+          [...other.fields.values()].some(
+            (field) => (field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, "") === word)) || field.words.includes(word),
+          ),
         ),
     );
     if (owner) {
