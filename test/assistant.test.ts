@@ -311,6 +311,9 @@ describe("questions are read as queries over the resources' definitions", () => 
       data: { answer: { ids: [ada.id], field: "phone" } },
     });
     expect(phone.reply.text).toBe("The phone of Ada Lovelace is +442071234567.");
+    // "who did INV-… go to? which email": the address it was sent to ("go" is no name).
+    const sentTo = await ask(ws.token, `who did ${invoice.number} go to? which email`);
+    expect(sentTo.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "sent_to" });
     const status = await ask(ws.token, `status of ${invoice.number}`);
     expect(status.reply.text).toBe(`The status of ${invoice.number} (1,534.50 USD) is partially paid.`);
     // "who's the contact on …": one record grouped by a person is that field of it.
