@@ -346,6 +346,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(second.reply.data.answer).toMatchObject({ ids: [west.id], field: "value" });
     expect(second.reply.text).toBe("The value of Acme West (1,200.00 USD) is 1,200.00 USD.");
 
+    // A field asked in the plural after a list groups the records by it.
+    const stages = await ask(ws.token, "what were the stages", deals.conversation_id);
+    expect(stages.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage", fn: "count" });
     // "how many candidates for each?" after a list of openings: grouped by the opening they applied for.
     const openings = await ask(ws.token, "open job openings");
     const each = await ask(ws.token, "how many candidates for each?", openings.conversation_id);

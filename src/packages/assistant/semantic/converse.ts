@@ -201,6 +201,21 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   }
   let query = merge(base, previous, w.joined);
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
+  // "deals lost last quarter" → "what were the reasons": a field asked in the plural of many records groups them by it.
+  if (query && R && previous && !query.subject && !query.aggregate.groupBy && query.resource === previous.resource && /^(what|which)\b/.test(w.joined)) {
+    // (As typed: the typo corrector may have read "stages" as "stage".)
+    const typed = w.tokens.map((token) => token.raw.toLowerCase());
+    const asked = [...R.fields.values()].find(
+      (field) =>
+        (field.kind === "enum" || field.kind === "text") &&
+        field.words.some((phrase) => !phrase.includes(" ") && typed.includes(`${phrase}s`)) &&
+        (!query!.show || query!.show === field.name),
+    );
+    if (asked) {
+      query.aggregate = { fn: "count", field: null, groupBy: asked.name, order: null, limit: null };
+      query.show = null;
+    }
+  }
   // "how many candidates for each?" after a list of job openings: grouped by the reference to what was listed.
   if (
     query &&
