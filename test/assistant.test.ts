@@ -125,6 +125,36 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "how many applied for product marketer")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
   });
 
+  it("compares what a party owes on its own field, keeps a follow-up's date field, and tells shared state words apart", async () => {
+    const { ws, acme, ana, bigCo } = await company();
+    const zero = await create(ws, "customers", { name: "Zero Owing", email: "z@zero.example", currency: "USD" });
+    // "who owes us more than 1k": the customers whose balance is over it, not every customer's invoices added up.
+    const owing = await ask(ws.token, "who owes us more than 1k");
+    expect(owing.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id] });
+    expect(owing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", op: "gt", value: 100_000 })]);
+    expect((await ask(ws.token, "usd customers who owe nothing")).reply.data.answer.ids).toEqual([zero.id]);
+    // "and last year?" after deals won this year: still dated by when they closed.
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } });
+    const won = await ask(ws.token, "avg size of deals we won this year");
+    expect(won.reply.data.query.period.field).toBe("closed_at");
+    const lastYear = await ask(ws.token, "and last year?", won.conversation_id);
+    expect(lastYear.reply.data.query.period).toMatchObject({ field: "closed_at", from: `${new Date().getUTCFullYear() - 1}-01-01` });
+    // "hasn't been paid" is an unpaid invoice, not an amount of payments.
+    const unpaid = await ask(ws.token, "anything falling due this year that hasnt been paid?");
+    expect(unpaid.reply.data.answer.resource).toBe("invoices");
+    // "in progress" is an open deal's synonym but a task's own state: "what's Ana got in progress" is tasks.
+    const busy = await ask(ws.token, "whats ana garcia got in progress");
+    expect(busy.reply.data.query).toMatchObject({
+      resource: "tasks",
+      conditions: expect.arrayContaining([expect.objectContaining({ field: "assignee_id", value: ana.id })]),
+    });
+    // "with acme" in a new deal: the customer named Acme, not the contacts who work there.
+    await create(ws, "contacts", { name: "Brian Acmeson", email: "b@acme.example", company: "Acme" });
+    await create(ws, "contacts", { name: "Grace Acmeton", email: "g@acme.example", company: "Acme" });
+    const deal = await ask(ws.token, "new deal North expansion for $40k with acme");
+    expect((await requestOf(ws.token, deal.reply)).body).toMatchObject({ name: "North expansion", value: 4_000_000, customer_id: acme.id });
+  });
+
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
     const { ws, ana, sophie } = await company();
     const staff = await create(ws, "employees", {

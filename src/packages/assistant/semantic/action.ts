@@ -639,14 +639,21 @@ async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[
     return 1;
   }
   const text = tidy(piece.text.replace(/\s+(?:deal|project|customer|opening|task)$/i, ""));
+  let several: ReferenceFound = "none";
   for (const field of ordered) {
     const target = env.schema.byName.get(field.target ?? "");
     if (!target) continue;
+    // With no word choosing the field, one record named so ("with acme" → the customer Acme) beats several
+    // that only mention it (contacts whose company is Acme).
+    if (several !== "none" && score(field) > 1) break;
     const found = await findNamed(env.fetch, [target], text);
     if (found.kind === "one") return { kind: "one", field: field.name, id: found.found.record.id, label: found.found.label };
-    if (found.kind === "many") return { kind: "choose", field: field.name, options: found.options };
+    if (found.kind === "many" && several === "none") {
+      several = { kind: "choose", field: field.name, options: found.options };
+      if (score(field) > 1) break;
+    }
   }
-  return "none";
+  return several;
 }
 
 function askFor(R: ResourceModel, missing: string[], fields: Record<string, unknown>): string {

@@ -32,7 +32,7 @@ export type QueryDraft = {
   /** The measure's name, when a measure word asked for the number. */
   title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
-  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean };
+  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean };
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
@@ -200,6 +200,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   for (let i = measureHits.length - 1; i >= 0; i--) {
     const hit = measureHits[i]!;
     if (stateSpans.some((state) => state.indexes.length > hit.indexes.length && hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
+    // "hasn't been paid": a measure word negated is the state it shares a word with (an unpaid invoice), not an amount.
+    else if (negatedAt(w, hit.indexes[0]!) && stateSpans.some((state) => hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
   }
   const dateVerbHits = schema.resources
     .flatMap((resource) =>
@@ -275,7 +277,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   for (const noun of nouns) if (noun.value === resource || (noun.value === by && !noun.object)) claim(noun.indexes);
   if (forced && resource) for (const noun of nouns) if ([...resource.fields.values()].some((field) => field.target === noun.value.name)) claim(noun.indexes);
   for (const hit of measureHits) if (hit.value.resource === resource) claim(hit.indexes);
-  const said = {
+  const said: QueryDraft["said"] = {
     resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0])),
     // The resource named by its noun (not only implied by a verb such as "due" that several resources share).
     noun: Boolean(free[0]),
@@ -459,6 +461,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     let period: Period | null = null;
     if (range) {
       const dateField = dateFieldFor(w, R, periodAt, dateVerbHits);
+      // ("and last year?" after "deals we won this year": no verb of its own, so the period keeps its date.)
+      said.dateField = dateField !== R.defaultDate || dateFieldFor(w, { ...R, defaultDate: "" }, periodAt, dateVerbHits) !== "";
       if (comparison && dateField) {
         const op = comparison[2] === "after" ? "gt" : comparison[2] === "by" ? "lte" : "lt";
         conditions.push({ field: dateField, op, value: op === "gt" ? range.to : range.from, label: `${comparison[1]} ${comparison[2]} ${range.from}` });
@@ -709,6 +713,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       new Set(taken),
     ))
       claim(hit.indexes);
+    const party = period ? null : partyCompared(R, conditions, groupBy);
+    if (party)
+      return finish({ ...party, period: null, show: null, groupBy: null, who: false, fn: "list", field: null, order: null, limit: null, by: null, said });
     return finish({ resource: R, conditions, period, show, groupBy, who, fn, field, order, limit, by, said, title });
   }
   // No resource yet: the names will tell. Field words ("dept", "email") are no part of a name.
@@ -719,6 +726,33 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   ))
     claim(hit.indexes);
   return finish({ resource: null, conditions, period: null, show, groupBy, who, fn, field, order, limit, by, said });
+
+  /**
+   * "who owes us more than 10k", "usd customers who owe nothing": an amount compared per party, when the party
+   * keeps that amount as a field of its own (the verb is one of the field's words: a customer's balance is
+   * what it owes), is that field compared — the parties are listed, not their invoices added up.
+   */
+  function partyCompared(R: ResourceModel, conditions: Condition[], groupBy: string | null): { resource: ResourceModel; conditions: Condition[] } | null {
+    const P = groupBy ? schema.byName.get(R.fields.get(groupBy)?.target ?? "") : undefined;
+    if (!P) return null;
+    const verbs = measureHits.filter((hit) => hit.value.resource === R).flatMap((hit) => hit.indexes.map((i) => w.words[i]!));
+    const own = [...P.fields.values()].find((f) => f.kind === "money" && f.words.some((word) => verbs.includes(word)));
+    if (!own) return null;
+    const nothing = verbs.length > 0 && /\b(?:owes?|owed)\s+(?:us\s+)?(?:nothing|no money|zero|0)\b/.test(text);
+    const compared = conditions.filter(
+      (c) => "field" in c && (c.op === "gt" || c.op === "lt" || c.op === "gte" || c.op === "lte") && R.fields.get(c.field)?.kind === "money",
+    );
+    if (compared.length === 0 && !nothing) return null;
+    const kept = conditions.filter(
+      (c) => !compared.includes(c) && "field" in c && P.fields.has(c.field) && R.fields.get(c.field)?.kind !== "enum" && c.field !== groupBy,
+    );
+    const on = compared.map((c) => ({ ...c, field: own.name }) as Condition);
+    if (nothing) {
+      on.push({ field: own.name, op: "eq", value: 0, label: "owing nothing" });
+      for (const word of ["nothing", "no", "money", "zero", "0"]) for (const at of occurrences(w.words, word)) claim(at);
+    }
+    return { resource: P, conditions: [...kept, ...on] };
+  }
 
   /** "in proposal or negotiation": two values of one field are either. */
   function combined(conditions: Condition[]): Condition[] {
@@ -787,10 +821,13 @@ function statePhrases(value: string): string[] {
 
 /** No noun, no measure: the resource whose state words are used ("how much is overdue"), money-bearing first. */
 function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
-  const hits = matchPhrases(
-    w.words,
-    schema.resources.flatMap((resource) => (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource }))),
-    new Set(taken),
+  // (Each resource's words on their own: "in progress" is an open deal's and a task's.)
+  const hits = schema.resources.flatMap((resource) =>
+    matchPhrases(
+      w.words,
+      (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource })),
+      new Set(taken),
+    ),
   );
   if (hits.length === 0) return null;
   const asksMoney = /\b(how much|total|sum|amount|value|worth)\b/.test(w.joined);
@@ -798,7 +835,16 @@ function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): Resou
   // "late on the task board": a resource named anywhere, even after a preposition, is the one.
   const named = owners.find((owner) => owner.nouns.some((noun) => occurrences(w.words, noun).length > 0));
   if (named) return named;
-  return (asksMoney ? owners.find((owner) => [...owner.fields.values()].some((field) => field.kind === "money")) : null) ?? owners[0]!;
+  // "got in progress": the resource whose own state is spelt so (a task's in_progress) over one that only
+  // counts the words as a synonym (an open deal).
+  const spelt = (owner: ResourceModel) =>
+    hits.some((hit) => {
+      const phrase = hit.indexes.map((i) => w.words[i]).join(" ");
+      return (
+        hit.value === owner && hit.indexes.length > 1 && [...owner.fields.values()].some((f) => f.values?.some((value) => value.replace(/_/g, " ") === phrase))
+      );
+    });
+  return (asksMoney ? owners.find((owner) => [...owner.fields.values()].some((field) => field.kind === "money")) : null) ?? owners.find(spelt) ?? owners[0]!;
 }
 
 /** The date field a period is about: the verb nearest before it, the resource's own date words, else its default. */

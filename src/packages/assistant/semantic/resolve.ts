@@ -39,6 +39,9 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   const keys = new Set(draft.conditions.map(conditionKey));
   const conditions = [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
   let period = draft.period ?? previous.period;
+  // "and last year": a period without a verb of its own is dated as the last one was (won deals by closed_at).
+  if (draft.period && !draft.said.dateField && previous.period && previous.period.field !== draft.period.field)
+    period = { ...draft.period, field: previous.period.field };
   // "and the week before?": the last period moved back (chrono would read "the day before" as yesterday).
   const before = /\b(?:the )?(day|week|month|year|quarter) before\b/.exec(text);
   if (before && previous.period) period = shifted(previous.period, before[1] as "day" | "week" | "month" | "year" | "quarter");
