@@ -560,6 +560,19 @@ describe("actions on every writable resource", () => {
       ["update acme's email to ar@acme.example", "PATCH", `/customers/${acme.id}`, { email: "ar@acme.example" }],
       ["set acme's tax id to US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
       ["ada lovelace's new number is +14155550123", "PATCH", `/contacts/${ada.id}`, { phone: "+14155550123" }],
+      // An address goes into the body's address object, part by part; "invoices to" is its e-mail.
+      [
+        "new customer Kessler GmbH, billing address Hauptstr. 5, 10115 Berlin, Germany, invoices to rechnung@kessler.example, EUR",
+        "POST",
+        "/customers",
+        {
+          name: "Kessler GmbH",
+          currency: "EUR",
+          billing: { address_line1: "Hauptstr. 5", postal_code: "10115", city: "Berlin", country: "DE", email: "rechnung@kessler.example" },
+        },
+      ],
+      ["change acme's billing email to finance@acme.example", "PATCH", `/customers/${acme.id}`, { billing: { email: "finance@acme.example" } }],
+      ["new customer Kestrel Foods, tax id DE811907980, based in germany", "POST", "/customers", { tax_id: "DE811907980", billing: { country: "DE" } }],
     ];
     for (const [message, method, path, body] of more) {
       const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);

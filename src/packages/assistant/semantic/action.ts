@@ -1,6 +1,7 @@
 import { words as spaced } from "../../../platform/format";
 import type { ApiRecord } from "../../../platform/skills";
 import { EMAIL } from "../text";
+import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
@@ -153,6 +154,12 @@ export function extract(
       rest = read.rest;
       if (read.currency && has("currency")) fields.currency = read.currency;
     }
+  }
+  // "billing address …", "invoices to ap@…", "based in germany": the body's address object.
+  const address = readAddress(rest, body);
+  if (address) {
+    fields[address.field] = address.value;
+    rest = address.rest;
   }
   const email = EMAIL.exec(rest);
   if (email) {
@@ -719,7 +726,8 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   if (model?.kind === "money" && typeof value === "number") return `${(value / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
   if (model?.kind === "minutes" && typeof value === "number") return `${value} min`;
   if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
-  return typeof value === "object" ? JSON.stringify(value) : spaced(value);
+  if (value && typeof value === "object") return Object.values(value).join(", ");
+  return spaced(value);
 }
 
 export type { ApiRecord };

@@ -26,7 +26,15 @@ export type FieldModel = {
   words: string[];
 };
 
-export type BodyField = { name: string; required: boolean; kind: FieldKind; values?: string[]; target?: string };
+export type BodyField = {
+  name: string;
+  required: boolean;
+  kind: FieldKind;
+  values?: string[];
+  target?: string;
+  /** The fields of an object field (a customer's billing address). */
+  parts?: string[];
+};
 
 export type ResourceModel = {
   name: string;
@@ -110,7 +118,8 @@ function bodyOf(schema: unknown, def: AnyResource, targets: Map<string, string>,
     const kind = kindOf(name, field, def, targets);
     const known = output.get(name);
     const resolved = kind.kind === "other" && known ? { kind: known.kind, values: known.values, target: known.target } : kind;
-    return { name, required: !unwrap(field).optional, ...resolved };
+    const parts = unwrap(field).def.type === "object" ? Object.keys(shapeOf(field)) : undefined;
+    return { name, required: !unwrap(field).optional, ...resolved, ...(parts ? { parts } : {}) };
   });
 }
 
