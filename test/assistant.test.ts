@@ -178,6 +178,8 @@ describe("questions are read as queries over the resources' definitions", () => 
     const engineers = await ask(ws.token, "engineers in berlin");
     expect(engineers.reply.data.answer).toMatchObject({ resource: "employees", ids: [staff.id] });
     expect(engineers.reply.data.answer.ids).not.toContain(manager.id);
+    // "staff engineers": a noun of employees ("staff") that starts a designation is that designation, not "engineers".
+    expect((await ask(ws.token, "staff engineers")).reply.data.answer.ids).toEqual([staff.id]);
     // "the berlin office" is the branch; "ppl" are employees.
     expect((await ask(ws.token, "how many ppl work out of the berlin office")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
     // "sales managers in SF": a value that starts with another resource's word ("sales"), a branch by its initials.

@@ -12,7 +12,15 @@ import { FILLER, GRAMMAR, indexesIn, occurrences, rawOf, type Words } from "./wo
  */
 
 /** `own`: the name is right before the resource's own noun ("the Acme deal"), so it is one of those records. */
-export type NameSpan = { text: string; indexes: number[]; trigger: string | null; negated?: boolean; own?: boolean };
+export type NameSpan = {
+  text: string;
+  indexes: number[];
+  trigger: string | null;
+  negated?: boolean;
+  own?: boolean;
+  /** The word right before it, when that word is no grammar ("staff" of "staff engineers"). */
+  before?: string;
+};
 
 export type QueryDraft = {
   resource: ResourceModel | null;
@@ -965,7 +973,14 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
         negatedAt(w, run[0]!) ||
         ["outside", "except", "excluding", "besides"].includes(trigger) ||
         /\b(leave out|not in|not for|other than)\s*$/.test(w.words.slice(0, run[0]).join(" "));
-      spans.push({ text: rawOf(w, run), indexes: run, trigger: isPreposition(trigger) ? trigger : null, ...(negated ? { negated } : {}) });
+      const before = run[0]! > 0 ? w.words[run[0]! - 1]! : "";
+      spans.push({
+        text: rawOf(w, run),
+        indexes: run,
+        trigger: isPreposition(trigger) ? trigger : null,
+        ...(negated ? { negated } : {}),
+        ...(before && !FILLER.has(before) && !GRAMMAR.has(before) && !isPreposition(before) ? { before } : {}),
+      });
     }
     run = [];
   };

@@ -164,7 +164,9 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     if (!span.text) continue;
     // A value of one of R's categorical text fields, as the workspace spells it ("website" as a lead source,
     // "Berlin" as a branch, "competitors" as a lost reason).
-    const exact = matchValue(vocabulary, span.text);
+    // "staff engineers": the noun before the words may be the value's first word (the designation Staff Engineer).
+    const joined = span.before ? matchValue(vocabulary, `${span.before} ${span.text}`) : null;
+    const exact = joined?.exact ? joined : matchValue(vocabulary, span.text);
     if (exact?.exact) {
       current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
       continue;
