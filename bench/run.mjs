@@ -447,7 +447,13 @@ async function seedAnalytics(siteId, visitors) {
   const start = Date.parse(new Date(now).toISOString().slice(0, 10)) - 89 * DAY_MS;
   const mine = `workspace_id = ${shop.id} AND site_id = ${siteId}`;
   const step = ["view_item", "add_to_cart", "begin_checkout", "add_payment_info", "purchase"];
+  // A statement here can run longer than workerd's 5 s keep-alive timeout on a small machine; sent on a
+  // socket that has idled past it, the proxy's request fails ("other side closed"). Letting the idle
+  // socket expire first makes each long statement open a fresh connection. Retrying instead would
+  // re-insert rows that already exist.
+  const freshConnection = () => (visitors > 1_000 ? new Promise((resolve) => setTimeout(resolve, 5_100)) : undefined);
   for (let from = 0; from < events; from += 100_000) {
+    await freshConnection();
     await env.ANALYTICS_DB.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT n + 1 FROM seq WHERE n < ?2),
          e AS (SELECT n, n % CAST(?3 AS INTEGER) AS v, n / CAST(?3 AS INTEGER) AS k FROM seq),
@@ -470,6 +476,7 @@ async function seedAnalytics(siteId, visitors) {
       .bind(from, Math.min(from + 100_000, events) - 1, visitors, siteId, shop.id, start, JSON.stringify(step))
       .run();
   }
+  await freshConnection();
   await env.ANALYTICS_DB.batch([
     env.ANALYTICS_DB.prepare(
       `INSERT INTO analytics_visits (id, workspace_id, site_id, visitor, day, referrer, started_at, last_at, pageviews, events, entry_page, exit_page,
@@ -495,7 +502,10 @@ async function seedAnalytics(siteId, visitors) {
     ),
   ]);
   // The per-property daily rollup, as the consumer keeps it.
-  for (const statement of propertyRollupSql(mine)) await env.ANALYTICS_DB.prepare(statement).run();
+  for (const statement of propertyRollupSql(mine)) {
+    await freshConnection();
+    await env.ANALYTICS_DB.prepare(statement).run();
+  }
 }
 const smallSite = await site("small.bench.example");
 const bigSite = await site("big.bench.example");
