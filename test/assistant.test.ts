@@ -210,6 +210,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
     const due = await ask(ws.token, `when is ${invoice.number} due`);
     expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    // A state word that starts a record's name ("Review launch") is the name, not the state.
+    const mobile = await create(ws, "projects", { name: "Mobile" });
+    const review = await create(ws, "tasks", { title: "Review launch", project_id: mobile.id, due_date: "2026-12-01" });
+    await create(ws, "tasks", { title: "Review launch", project_id: (await create(ws, "projects", { name: "Intranet" })).id });
+    const reviewDue = await ask(ws.token, "when is review launch on the mobile project due");
+    expect(reviewDue.reply.data.answer).toMatchObject({ ids: [review.id], field: "due_date" });
+    expect(reviewDue.reply.data.query.conditions).not.toEqual(expect.arrayContaining([expect.objectContaining({ field: "status" })]));
     // The record named by its number decides ("left" is also an employee's state); a field's words after an
     // amount name it, with the states it means something in; a resource noun counted is no command.
     const left = await ask(ws.token, `how much is left on ${invoice.number}`);

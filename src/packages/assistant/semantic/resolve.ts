@@ -20,6 +20,13 @@ export type Resolved =
 
 const conditionKey = (condition: Condition) => ("field" in condition ? condition.field : condition.param);
 
+const normalisedName = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+
 /** A follow-up changes the parts it says and keeps the rest. */
 export function merge(draft: QueryDraft, previous: Query | null, text: string): Query | null {
   const R = draft.resource;
@@ -170,6 +177,22 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     if (exact?.exact) {
       current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
       continue;
+    }
+    // "when is review checkout due": a state word right before the name may be the name's first word (the task
+    // "Review checkout"); a record of R so named is the subject, and the word no state.
+    const stated = span.before ? current.conditions.find((c) => c.label === span.before) : undefined;
+    if (stated && R.nameField) {
+      const whole = await findNamed(fetch, [R], `${span.before} ${span.text}`);
+      const exactly = (candidate: Candidate) => normalisedName(candidate.label).endsWith(normalisedName(`${span.before} ${span.text}`));
+      const options = whole.kind === "one" ? [whole.found] : whole.kind === "many" ? whole.options.filter(exactly) : [];
+      const chosen = options.length === 1 ? options[0]! : options.length > 1 ? await narrowByOthers(fetch, schema, options, spans, index) : null;
+      const unstated = { ...current, conditions: current.conditions.filter((c) => c !== stated) };
+      if (chosen) {
+        current = applyRole(unstated, { subject: true }, { resource: R.name, id: chosen.record.id, label: chosen.label });
+        continue;
+      }
+      if (options.length > 1)
+        return { kind: "choose", text: `${span.before} ${span.text}`, options, resume: { kind: "query", query: unstated, role: { subject: true } } };
     }
     const [values, found] = await lookups[index]!;
     const value = values.find((entry) => entry !== null);
