@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, heldOut, ITEMS, type Item, TUNING } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, FRESH, heldOut, ITEMS, type Item, TUNING, TUNING_F } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
@@ -134,10 +134,12 @@ describe("the assistant on the blind evaluation set", () => {
 
     // The report: figures for all, training and held-out; details for the training part only.
     const tuningIds = new Set(TUNING.map((item) => item.id));
+    const tuningFIds = new Set(TUNING_F.map((item) => item.id));
     const freshIds = new Set(FRESH.map((item) => item.id));
     const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
+    const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
     const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
-    const all = [...results.values()].filter((result) => !tuningIds.has(result.item.id) && !freshIds.has(result.item.id));
+    const all = [...results.values()].filter((result) => !tuningIds.has(result.item.id) && !tuningFIds.has(result.item.id) && !freshIds.has(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
     const lines: string[] = [];
@@ -146,6 +148,7 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  training  ${figure(training).text}`);
     lines.push(`  held-out  ${figure(held).text}`);
     lines.push(`  tuning    ${figure(tuning).text} (the fourth writer's ${tuning.length} messages: training only, not in the figures above)`);
+    lines.push(`  tuning-f  ${figure(tuningF).text} (the sixth writer's ${tuningF.length} messages: training only)`);
     lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
     const count = (results: Result[], status: string) => results.filter((result) => result.outcome.status === status).length;
@@ -169,17 +172,17 @@ describe("the assistant on the blind evaluation set", () => {
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
         lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} fresh ${of(fresh)}`,
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} fresh ${of(fresh)}`,
         );
       }
     };
     breakdown("kind", (item) => item.kind);
     breakdown("resource", (item) => item.query?.resource ?? item.action?.resource ?? "(refusal)");
 
-    const notGradedTuning = tuning.filter((result) => result.outcome.status !== "ok");
+    const notGradedTuning = [...tuning, ...tuningF].filter((result) => result.outcome.status !== "ok");
     for (const result of notGradedTuning)
       if (result.outcome.status !== "ok") lines.push(`    ${result.item.id} ${result.outcome.status}: ${result.outcome.reason}`);
-    const wrong = [...training, ...tuning].filter((result) => result.verdict && !result.verdict.correct);
+    const wrong = [...training, ...tuning, ...tuningF].filter((result) => result.verdict && !result.verdict.correct);
     lines.push(`  wrong (training and tuning, ${wrong.length}):`);
     for (const { item, verdict } of wrong) {
       lines.push(`    ${item.id} ${JSON.stringify(item.message)} — expected ${verdict!.expected} — got ${verdict!.got}`);
