@@ -155,6 +155,30 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await requestOf(ws.token, deal.reply)).body).toMatchObject({ name: "North expansion", value: 4_000_000, customer_id: acme.id });
   });
 
+  it("reads slips and everyday words: swapped letters, a misspelt month or value, 'people we know', 'across everyone'", async () => {
+    const { ws, ada, alan, task, ana, sophie } = await company();
+    // Two letters swapped in a short domain word; a misspelt month is still the month; a value a slip away.
+    expect((await ask(ws.token, "taks due this week")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const month = new Date().toLocaleString("en-US", { month: "long", timeZone: "UTC" }).toLowerCase();
+    const slip = `${month.slice(0, 2)}${month[3]}${month[2]}${month.slice(4)}`;
+    expect((await ask(ws.token, `contacts we added in ${slip}`)).reply.data.query.period.from).toMatch(/-01$/);
+    expect((await ask(ws.token, "leads from webiste")).reply.data.answer.ids).toEqual([sophie.id]);
+    // "people we know" and an "address book" are contacts; "works where" asks a contact's company.
+    expect((await ask(ws.token, "people we know at analytical engines")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
+    expect((await ask(ws.token, "ada lovelace works where again?")).reply.data.answer).toMatchObject({ ids: [ada.id], field: "company" });
+    expect((await ask(ws.token, "who is in our address book")).reply.data.answer.ids.sort()).toEqual([ada.id, alan.id].sort());
+    // Hours compared after the number; "across everyone" is one total, not a row per person.
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 240 });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 30 });
+    expect((await ask(ws.token, "time entires of 4 hours or more")).reply.data.answer.total).toBe(1);
+    expect((await ask(ws.token, "entries of at most 30 minutes")).reply.data.answer.total).toBe(1);
+    const across = (await ask(ws.token, "total time logged across everyone this week")).reply;
+    expect(across.data.answer, JSON.stringify(across)).toMatchObject({ kind: "value", value: 270 });
+    // A day worked is behind us: "on monday" in a time entry is the last one.
+    const logged = await requestOf(ws.token, (await ask(ws.token, "log 30 mins for ana garcia on write copy on monday")).reply);
+    expect(new Date(`${logged.body!.date}T00:00:00Z`).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
     const { ws, ana, sophie } = await company();
     const staff = await create(ws, "employees", {

@@ -59,8 +59,10 @@ export function distance(a: string, b: string, cap = 3): number {
  * name like "Mary" is not turned into "many".
  */
 export function correct(word: string, vocabulary: ReadonlySet<string>): string {
-  // Five letters and fewer are left alone: "grace" or "lynn" is a name more often than a typo.
-  if (word.length < 6 || vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
+  if (vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
+  // Five letters and fewer are left alone ("grace" or "lynn" is a name more often than a typo), but for two
+  // letters swapped: "taks" is a task, no one's name.
+  if (word.length < 6) return word.length >= 4 ? (swapped(word, vocabulary) ?? word) : word;
   const cap = word.length >= 8 ? 2 : 1;
   let best: string[] = [];
   let bestDistance = cap + 1;
@@ -72,10 +74,39 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
     else if (d === bestDistance && d <= cap) best.push(candidate);
   }
   if (best.length === 0) return word;
+  // Two letters swapped is the likeliest slip of all: "entires" is entries, not entire.
+  const swap = best.length > 1 ? swapped(word, new Set(best)) : null;
+  if (swap) return swap;
   // Ties between forms of one word ("employee", "employees") are fine: take the longest.
   const stem = best[0]!.slice(0, 4);
   if (!best.every((candidate) => candidate.startsWith(stem))) return word;
   return best.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
+/** The one word of the vocabulary that is this word with two neighbouring letters swapped back. */
+function swapped(word: string, vocabulary: ReadonlySet<string>): string | null {
+  const found = new Set<string>();
+  for (let i = 1; i < word.length - 1; i++) {
+    const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+    if (candidate !== word && vocabulary.has(candidate)) found.add(candidate);
+  }
+  return found.size === 1 ? [...found][0]! : null;
+}
+
+const CALENDAR = [
+  ..."january february march april june july august september october november december".split(" "),
+  ..."monday tuesday wednesday thursday friday saturday sunday".split(" "),
+];
+
+/** A month or a weekday misspelt ("ocotber", "wendesday", "febuary"): the dates are read from the text itself. */
+export function correctCalendar(text: string): string {
+  return text.replace(/\b[A-Za-z]{6,10}\b/g, (word) => {
+    const lower = word.toLowerCase();
+    if (CALENDAR.includes(lower)) return word;
+    // (Short names are left alone: "Marcy" or "Junie" is a person.)
+    const near = CALENDAR.filter((name) => name.length >= 6 && name[0] === lower[0] && distance(lower, name, 1) <= 1);
+    return near.length === 1 ? near[0]! : word;
+  });
 }
 
 /** Where a phrase occurs as whole words in a token list (token indexes), or -1. */

@@ -326,6 +326,8 @@ function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
 }
 
 /** Dates in a command: each after its trigger word ("starts jan 5", "ending mar 31", "due friday"). */
+const LOOKS_BACK = new Set(["date", "paid_at"]);
+
 export function readDates(text: string, body: BodyField[], now: number): { field: string; value: string; match: string }[] {
   const triggers = dateTriggers(body);
   if (triggers.length === 0) return [];
@@ -341,14 +343,15 @@ export function readDates(text: string, body: BodyField[], now: number): { field
     // "due date on INV-000204 to next friday": the record's number (already cut out) sits between.
     const lead = /^[,\s]*(?:to\s+|until\s+)?/.exec(segment)![0];
     segment = segment.slice(lead.length);
-    const range = findRange(segment.split(/,|;| and (?=[a-z]+ )/)[0]!, now, "future");
-    if (!range || range.start > 2) continue;
     const trigger = triggers.find((candidate) => candidate.words.includes(match[1]!.replace(/\s+/g, " "))) ?? null;
     const field =
       trigger && !out.some((entry) => entry.field === trigger.field)
         ? trigger.field
         : triggers.find((candidate) => !out.some((entry) => entry.field === candidate.field))?.field;
     if (!field) continue;
+    // A day worked or a payment made is in the past ("on monday" is the one just gone); a deadline is ahead.
+    const range = findRange(segment.split(/,|;| and (?=[a-z]+ )/)[0]!, now, LOOKS_BACK.has(field) ? "past" : "future");
+    if (!range || range.start > 2) continue;
     // "end of january": the range's last day.
     const value =
       match[2] === "end" || /^(?:the\s+)?end of\b/i.test(segment.trim()) || (match[1] === "end" && /^of\b/i.test(segment.trim())) ? range.to : range.from;
@@ -356,7 +359,7 @@ export function readDates(text: string, body: BodyField[], now: number): { field
   }
   if (out.length === 0) {
     // A bare date with one date field ("log 2h yesterday", "monday").
-    const range = findRange(text, now, body.some((field) => field.name === "date") ? "past" : "future");
+    const range = findRange(text, now, body.some((field) => LOOKS_BACK.has(field.name)) ? "past" : "future");
     if (range && triggers.length >= 1) {
       const field = triggers.find((trigger) => trigger.field === "date")?.field ?? (triggers.length === 1 ? triggers[0]!.field : null);
       // "to the end of january": that month's last day.

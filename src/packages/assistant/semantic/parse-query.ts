@@ -128,13 +128,21 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // Hours compared: "entries over 8 hours".
   let hours: { op: "gt" | "lt" | "gte" | "lte"; minutes: number } | null = null;
-  const hourMatch = /\b(more than|over|at least|longer than|less than|under|at most|shorter than)\s+(\d+(?:\.\d+)?)\s+(hours|minutes)\b/.exec(lowerText);
+  // ("4 hours or more", "30 minutes or less": the comparison after the amount.)
+  const hourAfter = /\b(\d+(?:\.\d+)?)\s+(hours|minutes)\s+or\s+(more|longer|over|above|less|shorter|under|below)\b/.exec(lowerText);
+  const hourMatch =
+    /\b(more than|over|at least|longer than|less than|under|at most|shorter than)\s+(\d+(?:\.\d+)?)\s+(hours|minutes)\b/.exec(lowerText) ??
+    (hourAfter
+      ? Object.assign([hourAfter[0], /more|longer|over|above/.test(hourAfter[3]!) ? "at least" : "at most", hourAfter[1], hourAfter[2]], {
+          index: hourAfter.index,
+        })
+      : null);
   if (hourMatch) {
     const amount = Number(hourMatch[2]) * (hourMatch[3] === "hours" ? 60 : 1);
-    const op = /less|under|shorter/.test(hourMatch[1]!) ? (hourMatch[1] === "at most" ? "lte" : "lt") : hourMatch[1] === "at least" ? "gte" : "gt";
+    const op = hourMatch[1] === "at most" ? "lte" : /less|under|shorter/.test(hourMatch[1]!) ? "lt" : hourMatch[1] === "at least" ? "gte" : "gt";
     hours = { op, minutes: amount };
-    claim(indexesIn(w, hourMatch.index, hourMatch.index + hourMatch[0].length));
-    claimed.push([hourMatch.index, hourMatch.index + hourMatch[0].length]);
+    claim(indexesIn(w, hourMatch.index, hourMatch.index + hourMatch[0]!.length));
+    claimed.push([hourMatch.index, hourMatch.index + hourMatch[0]!.length]);
   }
 
   // Money compared: "over 5k", "between $1,000 and $5,000", "under 500 EUR".
@@ -517,6 +525,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         const phrase = w.words.slice(next, next + 2).join(" ");
         const found = groupField(R, schema, phrase);
         if (!found) continue;
+        // "across everyone", "by everybody": all of them together, not one row each.
+        if (/^(?:everyone|everybody|all|the team|team)\b/.test(phrase) && trigger !== "per" && trigger !== "each") {
+          claim(Array.from({ length: next - i + 1 }, (_, k) => i + k));
+          continue;
+        }
         // "top 3 projects by billable hours": a yes/no field before the measure says which rows, it does not group.
         const after = next + found.phrase.split(" ").length + (found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? 0 : 1);
         if (R.fields.get(found.field)?.kind === "boolean" && measureHits.some((hit) => hit.value.resource === R && hit.indexes[0] === after)) continue;

@@ -1,3 +1,4 @@
+import { distance } from "../text";
 import type { ResourceModel } from "./model";
 
 /**
@@ -58,7 +59,24 @@ export function matchValue(values: Map<string, string[]>, text: string, within?:
     const candidate = { field, values: partial, exact };
     if (!best || (exact && !best.exact) || (exact === best.exact && partial.length < best.values.length)) best = candidate;
   }
-  return best;
+  return best ?? nearValue(values, phrase, within);
+}
+
+/** "linkdin", "marketting": one value of one word the phrase is a slip away from (same first letter). */
+function nearValue(values: Map<string, string[]>, phrase: string, within?: (field: string) => boolean): ValueMatch | null {
+  if (!/^\p{L}{5,}$/u.test(phrase)) return null;
+  const cap = phrase.length >= 8 ? 2 : 1;
+  const found: { field: string; value: string }[] = [];
+  for (const [field, list] of values) {
+    if (within && !within(field)) continue;
+    for (const value of list) {
+      const word = tokens(value).join(" ");
+      if (word !== phrase && word[0] === phrase[0] && !word.includes(" ") && distance(word, phrase, cap) <= cap) found.push({ field, value });
+    }
+  }
+  const distinct = new Set(found.map((entry) => entry.value.toLowerCase()));
+  if (distinct.size !== 1 || new Set(found.map((entry) => entry.field)).size !== 1) return null;
+  return { field: found[0]!.field, values: [...new Set(found.map((entry) => entry.value))], exact: true };
 }
 
 /** The single value a word of the phrase is ("met him at an event" → event): whole values only, the longest first. */

@@ -1,4 +1,4 @@
-import { correct, type Token, tokenize } from "../text";
+import { correct, correctCalendar, type Token, tokenize } from "../text";
 
 /**
  * A message as words: shorthand and contractions spelled out ("r" → are, "arent" → are not, "2h" → 2
@@ -50,11 +50,13 @@ const SHORTHAND: Record<string, string> = {
 const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|would)n[’']?t\b/gi;
 
 export function normalize(message: string): string {
-  let text = message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
+  let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
   text = text.replace(/\b(\d+)\s*h\s*(\d{1,2})\b(?!\s*(?:am|pm))/gi, (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`);
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
+  text = text.replace(/\s*\b(?:across|for|by|from) (?:everyone|everybody|the (?:whole |entire )?team|all of us|the whole company)\b/gi, "");
   text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s/g, " and ");
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
   // "the us", "the U.S.", "US", "USA": the country (a plain "us" stays the pronoun of "who owes us").
@@ -119,7 +121,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "let see view pull up bring look check any all every some each about details detail on off out into onto as just also " +
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
-    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going"
+    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're"
   ).split(" "),
 );
 
@@ -133,6 +135,6 @@ export const GRAMMAR: ReadonlySet<string> = new Set(
     "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
     "vs versus plate file on sorted order ordered unassigned company business firm except excluding we've weve i've ive " +
     "money cash funds come coming falling play leave ignore minus skip pls please outside passed already " +
-    "things items ones everything board list nobody noone hiring"
+    "things items ones everything board list nobody noone hiring stuck waiting sitting doing team everyone everybody again"
   ).split(" "),
 );
