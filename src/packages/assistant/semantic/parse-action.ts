@@ -326,7 +326,7 @@ function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
 }
 
 /** Dates in a command: each after its trigger word ("starts jan 5", "ending mar 31", "due friday"). */
-const LOOKS_BACK = new Set(["date", "paid_at"]);
+const LOOKS_BACK: ReadonlySet<string> = new Set(["date", "paid_at"]);
 
 export function readDates(text: string, body: BodyField[], now: number): { field: string; value: string; match: string }[] {
   const triggers = dateTriggers(body);
