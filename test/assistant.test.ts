@@ -179,6 +179,23 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(new Date(`${logged.body!.date}T00:00:00Z`).getTime()).toBeLessThanOrEqual(Date.now());
   });
 
+  it("reads who is meant: applicants by their verb, a record by its noun, a department after 'in', people for 'who'", async () => {
+    const { ws, opening, candidate, grace, ana, linus } = await company();
+    const applied = await ask(ws.token, "how many people applied for the backend engineer job");
+    expect(applied.reply.data.answer).toMatchObject({ resource: "candidates", fn: "count", value: 1 });
+    expect(applied.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "job_opening_id", value: opening.id })]);
+    expect((await ask(ws.token, "people who applied this year")).reply.data.answer).toMatchObject({ resource: "candidates", ids: [candidate.id] });
+    // "sales" is also revenue's word: after "in", it is the department its records use.
+    expect((await ask(ws.token, "people in sales")).reply.data.answer).toMatchObject({ resource: "employees", ids: [grace.id] });
+    // "who's in engineering": people first, though an opening is in Engineering too (and is near in spelling).
+    expect((await ask(ws.token, "who's in engineering")).reply.data.answer.ids.sort()).toEqual([ana.id, linus.id].sort());
+    // "close the backend engineer opening": the noun after the name's words is what the command is about.
+    const close = await requestOf(ws.token, (await ask(ws.token, "close the backend engineer opening, we filled it")).reply);
+    expect(close).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { status: "closed" } });
+    const rename = await requestOf(ws.token, (await ask(ws.token, "rename the Backend Engineer job to Platform Engineer")).reply);
+    expect(rename).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { title: "Platform Engineer" } });
+  });
+
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
     const { ws, ana, sophie } = await company();
     const staff = await create(ws, "employees", {

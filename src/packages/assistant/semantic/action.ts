@@ -135,8 +135,14 @@ export function extract(
     fields[noteField.name] = note[1]!.trim();
     rest = rest.slice(0, note.index);
   }
-  const quoted = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(rest);
   const titleField = body.find((field) => field.name === "title" || field.name === "name");
+  // "rename the Product Marketer job to Growth Marketer": the new name is what follows the last "to".
+  const renamed = cue.verb === "rename" && titleField ? /\s+(?:to|as|into)\s+["'‘“]?([^"'’”]+?)["'’”]?\s*$/i.exec(rest) : null;
+  if (renamed && titleField) {
+    fields[titleField.name] = tidy(renamed[1]!);
+    rest = rest.slice(0, renamed.index);
+  }
+  const quoted = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(rest);
   if (quoted && titleField && operation === "create") {
     fields[titleField.name] = quoted[1]!.trim();
     rest = rest.replace(quoted[0], ",");
@@ -705,7 +711,7 @@ export function proposal(_env: ActionEnv, R: ResourceModel, draft: ActionDraft):
     };
   }
   const described = Object.entries(fields)
-    .filter(([field]) => field !== "name" && field !== "title")
+    .filter(([field]) => operation !== "create" || (field !== "name" && field !== "title"))
     .map(([field, value]) => `${spaced(field.replace(/_id$/, ""))} ${describeValue(R, field, value, draft.labels ?? {})}`);
   const name = fields.name ?? fields.title;
   const what = draft.target?.name ?? `the ${R.singular}`;

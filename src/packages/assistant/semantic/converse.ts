@@ -233,11 +233,19 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   if (!R) {
     const span = base.names[0];
     if (!span) return null;
-    const [found, valued] = await Promise.all([findNamed(env.fetch, candidatesFor(null, env.schema), span.text), valueOfAnyResource(env, span.text)]);
+    const [found, valued] = await Promise.all([
+      findNamed(env.fetch, candidatesFor(null, env.schema), span.text),
+      valueOfAnyResource(env, span.text, /^(?:who|whos|who's)\b/.test(w.joined)),
+    ]);
     if (found.kind === "error") return { reply: { intent: "unknown", text: env.refuse(found.error) } };
     // "list our accountants", "engineers in berlin": no record by that name (or a plural, which names a kind of
     // record rather than one), but a value of some resource's categorical text field.
-    if (valued && (found.kind === "none" || /[^s]s$/i.test(span.text))) {
+    // (A record found only by a near spelling — "engineering" for "Senior Engineer" — loses to a value spelt so.)
+    const near =
+      found.kind === "one" &&
+      !found.found.label.toLowerCase().includes(span.text.toLowerCase()) &&
+      Boolean(valued?.values.some((value) => value.toLowerCase() === span.text.toLowerCase()));
+    if (valued && (found.kind === "none" || /[^s]s$/i.test(span.text) || near)) {
       R = valued.resource;
       const again = parseQuery(w, env.schema, env.now, R);
       query = merge(again, null, w.joined) ?? blank(R);
@@ -354,6 +362,17 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       }
     }
   }
+  // "people in sales": a word another resource claims ("sales" is revenue) that, after "in", is one of this
+  // resource's own values (a department) — when no condition on that field is there yet.
+  if (resolved.kind === "query" && resolved.notFound.length === 0) {
+    const known = await env.values(resolved.resource);
+    for (const match of w.joined.matchAll(/\b(?:in|from)\s+(?:the\s+)?([a-z]{3,})\b/g)) {
+      const value = matchValue(known, match[1]!);
+      const has = resolved.query.conditions.some((c) => "field" in c && c.field === value?.field);
+      if (!value?.exact || has || value.values.length !== 1 || base.names.some((name) => name.text.toLowerCase().includes(match[1]!))) continue;
+      resolved.query.conditions.push({ field: value.field, op: "eq", value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
+    }
+  }
   if (resolved.kind === "error") return { reply: { intent: "unknown", text: env.refuse(resolved.error) } };
   if (resolved.kind === "choose") {
     const options = resolved.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
@@ -395,15 +414,17 @@ async function namedAfter(env: TurnEnv, answered: Query, asked: Query, reply: Re
 }
 
 /** The first resource whose text-field list filter knows this value (or its singular). */
-async function valueOfAnyResource(env: TurnEnv, text: string): Promise<{ resource: ResourceModel; field: string; values: string[] } | null> {
+async function valueOfAnyResource(env: TurnEnv, text: string, who = false): Promise<{ resource: ResourceModel; field: string; values: string[] } | null> {
   const resources = env.schema.resources.filter((resource) => categoricalFields(resource).length > 0);
   const all = await Promise.all(resources.map((resource) => env.values(resource)));
   const matches = resources.flatMap((resource, index) => {
     const match = matchValue(all[index]!, text);
     return match ? [{ resource, field: match.field, values: match.values, exact: match.exact }] : [];
   });
-  // A value as such first, then words of values; the resource in the schema's order.
-  const best = matches.find((match) => match.exact) ?? matches[0];
+  // A value as such first, then words of values; the resource in the schema's order ("who's in engineering":
+  // a resource of people, named by a name rather than a title, first).
+  const person = (match: (typeof matches)[number]) => !who || match.resource.nameField === "name";
+  const best = matches.find((match) => match.exact && person(match)) ?? matches.find((match) => match.exact) ?? matches[0];
   return best ? { resource: best.resource, field: best.field, values: best.values } : null;
 }
 

@@ -2,7 +2,7 @@ import { findRange } from "../dates";
 import { before, matchPhrases, nounsIn } from "./lexicon";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import type { ActionDraft } from "./query";
-import { occurrences, type Words } from "./words";
+import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
 
 /**
  * A command → a draft action: which operation (create, a field change, a state change, delete, or one of
@@ -205,12 +205,22 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   const start = firstContentIndex(w, cue);
   // A noun in brackets qualifies a name ("test search (customer portal)"); it is not what the command is about.
   const bracketed = [...w.text.matchAll(/\(([^)]*)\)/g)].map((match) => match[1]!.toLowerCase());
-  const afterVerb = nouns.find(
+  const first = nouns.find(
     (noun) =>
       noun.indexes[0]! >= start &&
       noun.indexes[0]! <= start + 2 &&
       !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
   );
+  // "close the product marketer opening": a noun, a word or two of a name, then the noun the command is about.
+  // (Not in a new record's title: "add task chase nakatomi payment" is a task.)
+  const head =
+    first && cue.op !== "create" && cue.op !== "log"
+      ? nouns.find((noun) => {
+          const gap = w.words.slice(first.indexes.at(-1)! + 1, noun.indexes[0]);
+          return noun !== first && gap.length >= 1 && gap.length <= 2 && gap.every((word) => !FILLER.has(word) && !GRAMMAR.has(word) && /^[a-z]+$/.test(word));
+        })
+      : undefined;
+  const afterVerb = head ?? first;
   // "send a payment reminder": a reminder goes out for what has the remind action (an invoice), whatever noun is near.
   if (cue.op === "remind" && !afterVerb?.value.operations.some((operation) => operation.name === "remind"))
     return schema.resources.find((resource) => resource.operations.some((operation) => operation.name === "remind")) ?? null;

@@ -231,6 +231,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
   // The resource: the first noun that is not the object of a preposition, else what the measure or verb is about.
   const free = nouns.filter((noun) => !noun.object);
+  // "people who applied last week": a word for anyone, with the verb of a resource of named people (an
+  // applicant applies), is that resource's records.
+  const anyone = free[0] && free[0].indexes.every((i) => ["people", "person", "persons", "folks", "anyone", "someone"].includes(w.words[i]!));
+  const doers = anyone ? dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource : undefined;
+  if (doers) {
+    claim(free[0]!.indexes);
+    free.splice(0, 1, { ...free[0]!, value: doers });
+  }
   let resource: ResourceModel | null = (forced ? fallback : undefined) ?? free[0]?.value ?? null;
   let by: ResourceModel | null = null;
   let measure: Hit<{ resource: ResourceModel; measure: NonNullable<ResourceModel["skill"]>["measures"] extends (infer M)[] | undefined ? M : never }> | null =

@@ -153,7 +153,7 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
           }),
         ),
       ),
-      findNamed(fetch, span.own ? [R] : candidatesFor(R, schema), span.text),
+      findNamedWithNoun(fetch, span.own ? [R] : candidatesFor(R, schema), span.text),
     ]);
   });
   const vocabulary = await known;
@@ -234,6 +234,14 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     current = applyRole(current, role, { resource: found.found.resource.name, id: found.found.record.id, label: found.found.label }, span.negated);
   }
   return { kind: "query", query: { ...current, conditions: eitherOf(current.conditions) }, resource: R, notFound };
+}
+
+/** "the senior engineer job", "the mobile app project": a name followed by its resource's noun is looked for there. */
+function findNamedWithNoun(fetch: Fetch, candidates: ResourceModel[], text: string) {
+  const words = text.trim().split(/\s+/);
+  const last = words.at(-1)!.toLowerCase();
+  const owner = words.length > 1 ? candidates.find((resource) => resource.nouns.some((noun) => noun === last)) : undefined;
+  return owner ? findNamed(fetch, [owner], words.slice(0, -1).join(" ")) : findNamed(fetch, candidates, text);
 }
 
 /** "contacts at Hooli or Wayne": two values found for one field are either. */
