@@ -233,7 +233,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   const free = nouns.filter((noun) => !noun.object);
   // "people who applied last week": a word for anyone, with the verb of a resource of named people (an
   // applicant applies), is that resource's records.
-  const anyone = free[0] && free[0].indexes.every((i) => ["people", "person", "persons", "folks", "anyone", "someone"].includes(w.words[i]!));
+  const anyone = free[0]?.indexes.every((i) => ["people", "person", "persons", "folks", "anyone", "someone"].includes(w.words[i]!));
   const doers = anyone ? dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource : undefined;
   if (doers) {
     claim(free[0]!.indexes);
