@@ -457,12 +457,23 @@ describe("questions are read as queries over the resources' definitions", () => 
       "delete everything",
       "write me a poem about invoices",
       "how much revenue did apple make last quarter",
+      // What no API here does, and what this workspace does not keep or must not select people by.
+      "call ada lovelace for me",
+      "wire €2,000 to Acme's bank account",
+      "book a meeting with alan turing thursday 3pm",
+      "post the backend engineer job on linkedin for me",
+      "what's the euro to dollar rate today",
+      "send all the rejected candidates a nice email saying no thanks",
+      "which candidates are over 50? reject them",
+      "what's Ana Garcia's salary",
     ]) {
       const reply = (await ask(ws.token, message)).reply;
       expect(reply.intent, message).toBe("unknown");
       expect(reply.action, message).toBeUndefined();
       expect(reply.data?.answer, message).toBeUndefined();
     }
+    // ("phone of …" is a question, not a call.)
+    expect((await ask(ws.token, "phone of ada lovelace")).reply.data.answer).toMatchObject({ field: "phone" });
     const other = await signup("Zeta Co");
     await create(other, "customers", { name: "Zeta Corp" });
     // Zeta Corp is the other workspace's: here it is nobody, whatever the rest of the message names.
@@ -629,6 +640,11 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body ?? {}, message).toMatchObject(body);
     }
+    // A payment has no name: it is named by its invoice ("the last one" when there are several); "of 500" is money.
+    const single = await requestOf(ws.token, (await ask(ws.token, `undo the payment on ${invoice.number}, it bounced`)).reply);
+    expect(single).toMatchObject({ method: "DELETE", path: expect.stringMatching(/^\/payments\/\d+$/) });
+    const small = await requestOf(ws.token, (await ask(ws.token, `record a payment of 500 on ${invoice.number}`)).reply);
+    expect(small.body).toMatchObject({ invoice_id: invoice.id, amount: 50_000 });
     const paid = await requestOf(ws.token, (await ask(ws.token, `acme paid $20 on ${invoice.number} yesterday`)).reply);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });

@@ -113,6 +113,7 @@ export const accountSkills: Skill[] = [
     singular: "payment",
     plural: "payments",
     synonyms: ["receipt", "receipts", "transaction", "transactions"],
+    reference: { pattern: /\bpayment\s*(?:#|no\.?\s*|number\s*)?(\d{1,9})\b/i, query: (match) => ({ id: match }) },
     label: (r) => `payment ${r.id} (${money(r, "amount")})`,
     line: (r) => `${money(r, "amount")} on invoice ${r.invoice_id} by ${r.method}, ${String(r.paid_at).slice(0, 10)}`,
     fields: {

@@ -199,7 +199,11 @@ export function extract(
     rest = rest.replace(positions[0], ",");
   }
   const moneyField = body.find((field) => field.kind === "money" && field.name !== "unit_amount");
-  const money = moneyField ? readMoney(rest) : null;
+  // ("a payment of 500": a small number is money too when a word of amount leads it.)
+  const small = /\b(?:of|amount(?: of)?|for)\s+(\d{1,3}(?:\.\d{1,2})?)\b(?!\s*(?:hours?|minutes?|mins?|h|%|days?|weeks?|positions?|people|x\b|each))/i.exec(
+    rest,
+  );
+  const money = moneyField ? (readMoney(rest) ?? (small ? { minor: Math.round(Number(small[1]) * 100), match: small[0] } : null)) : null;
   if (money && moneyField) {
     fields[moneyField.name] = money.minor;
     if (money.currency && has("currency")) fields.currency = money.currency;
@@ -345,6 +349,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   // The record it changes: a reference ("task 57", "INV-000052"), "it", or the first free piece.
   let target: Candidate | null = null;
   if (operation !== "create") {
+    const onParent = R.skill?.reference?.pattern.test(w.text) ? null : await recordOnParent(env, R, w.text);
     const pattern = R.skill?.reference?.pattern;
     const match = pattern?.exec(w.text);
     const reference = match && R.skill?.reference ? R.skill.reference.query(match[1] ?? match[0]) : null;
@@ -361,6 +366,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // The reference's words are no name.
       for (let i = free.length - 1; i >= 0; i--) if (pattern!.test(free[i]!.text) || /^\d+$/.test(free[i]!.text.trim())) free.splice(i, 1);
       for (let i = read.refs.length - 1; i >= 0; i--) if (pattern!.test(read.refs[i]!.text)) read.refs.splice(i, 1);
+    } else if (onParent) {
+      const on = onParent;
+      if (on.kind === "fail") return on;
+      if (on.kind === "choose") return { kind: "choose", text: on.text, options: on.options, resume: { kind: "action", draft, role: { target: true } } };
+      target = on.found;
+      free.length = 0;
     } else if (PRONOUN.test(cue.rest.split(/[,;]/)[0] ?? "") && focus && focus.resource === R.name) {
       const found = await env.fetch(`/${R.name}?ids=${focus.id}`);
       const record = found.ok ? found.data[0] : undefined;
@@ -620,6 +631,38 @@ async function textValueFor(
   const exact = matchValue(values, text, (field) => open.has(field));
   if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, bare(text))) };
   return text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
+}
+
+/**
+ * "undo the payment on INV-000222", "reverse the last payment on INV-000162": a record with no name of its own,
+ * named by the record it belongs to — the one there, the latest when "last" is said, else a choice.
+ */
+async function recordOnParent(
+  env: ActionEnv,
+  R: ResourceModel,
+  text: string,
+): Promise<{ kind: "one"; found: Candidate } | { kind: "choose"; text: string; options: Candidate[] } | { kind: "fail"; text: string } | null> {
+  if (R.nameField && R.nameField !== "id") return null;
+  for (const field of R.fields.values()) {
+    const parent = field.kind === "reference" ? env.schema.byName.get(field.target ?? "") : undefined;
+    const match = parent?.skill?.reference?.pattern.exec(text);
+    if (!parent?.skill?.reference || !match || !R.filters.has(field.name)) continue;
+    const reference = parent.skill.reference.query(match[1] ?? match[0]);
+    const found = reference.id
+      ? await env.fetch(`/${parent.name}?ids=${reference.id}`)
+      : await env.fetch(`/${parent.name}?q=${encodeURIComponent(reference.q!)}&limit=5`);
+    if (!found.ok) return { kind: "fail", text: env.refuse(found.error) };
+    const record = found.data.find((row) => (reference.id ? row.id === Number(reference.id) : String(row[parent.nameField ?? "id"]) === reference.q));
+    if (!record) return { kind: "fail", text: `I couldn't find ${parent.singular} ${reference.id ?? reference.q}.` };
+    const rows = await env.fetch(`/${R.name}?${field.name}=${record.id}&limit=25`);
+    if (!rows.ok) return { kind: "fail", text: env.refuse(rows.error) };
+    const options = rows.data.map((row) => ({ resource: R, record: row, label: labelOf(R, row) }));
+    if (options.length === 0) return { kind: "fail", text: `${labelOf(parent, record)} has no ${R.plural}.` };
+    if (options.length === 1) return { kind: "one", found: options[0]! };
+    if (/\b(?:last|latest|most recent|newest)\b/i.test(text)) return { kind: "one", found: options.reduce((a, b) => (b.record.id > a.record.id ? b : a)) };
+    return { kind: "choose", text: labelOf(parent, record), options };
+  }
+  return null;
 }
 
 /** A name among several, narrowed by a parent named beside it ("on website relaunch"). */

@@ -42,6 +42,28 @@ const OUT_OF_SCOPE =
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
   /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b/i;
+/**
+ * What no API here does: calling or texting someone, moving money out, booking meetings, posting to other
+ * sites, exchange rates, mass messages to people, and picking people by age or family.
+ */
+const NOT_DOABLE = new RegExp(
+  [
+    /^(?:please |pls |can you |could you )?(?:call|phone|ring|text|sms|whatsapp|skype|zoom)\b(?! (?:it|this|that|of|number|numbers|no|nr|for|log|logs|list)\b)(?!\s*[?]?$)/
+      .source,
+    /^(?:please |pls |can you |could you )?(?:wire|transfer|send)\s+(?:over\s+)?[$€£]?\d/.source,
+    /\bbank account\b|\b(?:pay|pay out|reimburse) (?:them|him|her)\b/.source,
+    /\b(?:book|schedule|set up|arrange)\s+(?:a |an )?(?:meeting|call|appointment|zoom|lunch|dinner)\b/.source,
+    /\b(?:post|publish|share|advertise|tweet)\b.*\bon (?:linkedin|twitter|x|facebook|indeed|instagram|glassdoor)\b/.source,
+    /\b(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\s+(?:to|vs|in|against)\s+(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\b.*\b(?:rate|worth|today)\b/
+      .source,
+    /\b(?:email|e-mail|send|blast|mail|message|text)\b.*\b(?:all|every|each)\b.*\b(?:candidates|applicants|employees|staff|contacts|leads|clients)\b/.source,
+    /\b(?:candidates|applicants|employees|staff|people|hires)\b.*\b(?:over|under|older than|younger than|aged)\s+\d{2}\b(?!\s*(?:k|hours|minutes|days|%|[$€£]))|\b(?:pregnant|religion|ethnicity|disabled|disability|have kids|has kids|married)\b/
+      .source,
+  ].join("|"),
+  "i",
+);
+/** A person's pay or private details: refused unless some resource here keeps them. */
+const PRIVATE = /\b(salary|salaries|wage|wages|compensation|payslip|ssn|social security|home address|date of birth|birthday|medical)\b/i;
 const BULK_DELETE = /\b(delete|erase|wipe|remove|clear|purge|drop|nuke)\b.*\b(everything|all|every|entire|whole)\b|\bclean slate\b|\bstart over\b/i;
 
 export function refusal(text: string): Reply {
@@ -92,6 +114,10 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   const topic = message.replace(/["'‘“][^"'’”]*["'’”]/g, " ").replace(/:.*$/s, "");
   if (OUT_OF_SCOPE.test(topic) || (NOT_OURS.test(topic) && !/\binv(?:oice)?[-\s#]*\d/i.test(topic)))
     return { reply: refusal("That's outside what I can help with here.") };
+  if (NOT_DOABLE.test(topic)) return { reply: refusal("That's not something I can do from here.") };
+  const kept = PRIVATE.exec(topic)?.[1]?.toLowerCase();
+  if (kept && !env.schema.resources.some((resource) => [...resource.fields.values()].some((field) => field.words.includes(kept))))
+    return { reply: refusal(`This workspace doesn't keep ${kept === "ssn" ? "social security numbers" : kept}.`) };
   // "win rate this quarter": the deals closed in the period, won against lost, with the rate said.
   const deals = env.schema.byName.get("deals");
   if (deals && /\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message)) {
