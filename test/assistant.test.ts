@@ -196,6 +196,25 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(rename).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { title: "Platform Engineer" } });
   });
 
+  it("reads dates as people mean them: a weekday gone by, 'since' after a name, 'by card' is no deadline; 'how much is that'", async () => {
+    const { ws } = await company();
+    // A weekday in a question about the past is the last one (not the same date a year ago).
+    const friday = (await ask(ws.token, "did ana garcia log anything on friday?")).reply.data.query.period;
+    expect(Date.parse(friday.from)).toBeLessThanOrEqual(Date.now());
+    expect(Date.now() - Date.parse(friday.from)).toBeLessThan(8 * 86_400_000);
+    // "from Acme since march": the name's "from" is no start; "since march" runs to today.
+    const since = (await ask(ws.token, "payments from acme since january")).reply.data.query;
+    expect(since.period).toMatchObject({ from: `${new Date().getUTCFullYear()}-01-01`, to: today() });
+    // "paid by card last week": "by" is the method here, the period is last week.
+    const byCard = (await ask(ws.token, "what was paid by card last week")).reply.data.query;
+    expect(byCard.period?.field).toBe("paid_at");
+    expect(byCard.conditions).toEqual([expect.objectContaining({ field: "method", value: "card" })]);
+    // "overdue invoices" → "how much is that": what is still due on them, not their totals.
+    const overdue = await ask(ws.token, "overdue invoices");
+    const much = await ask(ws.token, "how much is that", overdue.conversation_id);
+    expect(much.reply.data.answer).toMatchObject({ fn: "sum", field: "amount_due", value: { USD: 150_000 } });
+  });
+
   it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
     const { ws, ana, sophie } = await company();
     const staff = await create(ws, "employees", {

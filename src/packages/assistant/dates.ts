@@ -174,6 +174,11 @@ function monthFor(day: number, today: number, direction: Direction): number {
  */
 function dayOf(component: chrono.ParsedComponents, today: number, direction: Direction): number {
   let ms = Date.parse(`${iso(component.date().getTime())}T00:00:00Z`);
+  // ("did she log anything on friday": a weekday looks back a week, not a year.)
+  if (direction === "past" && ms > today && component.isCertain("weekday") && !component.isCertain("day")) {
+    while (ms > today) ms -= 7 * DAY;
+    return ms;
+  }
   if (direction === "past" && ms > today && !component.isCertain("year")) {
     const date = new Date(ms);
     ms = Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate());
@@ -192,11 +197,14 @@ export function findRange(text: string, now: number, direction: Direction): DayR
   }
   // "since 3 March": from that day until today.
   // ("from last week" is that week, not since it.)
-  const since = /\b(?:since|from) (?!(?:last|this|next|past|previous|the last|the past) )(.+?)(?:$| (?:to|until|till) )/.exec(lower);
-  if (since && !/ (?:to|until|till) /.test(lower.slice(since.index))) {
-    const parsed = chrono.parse(since[1]!, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
-    if (parsed && parsed.index === 0 && (!best || since.index < best.start)) {
+  // (Each "since"/"from" in turn: in "payments from Wonka Labs since september" the first is a name's.)
+  for (const since of lower.matchAll(/\b(?:since|from) (?!(?:last|this|next|past|previous|the last|the past) )/g)) {
+    if (/ (?:to|until|till) /.test(lower.slice(since.index))) break;
+    const after = lower.slice(since.index + since[0].length);
+    const parsed = chrono.parse(after, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
+    if (parsed && parsed.index === 0 && (!best || since.index <= best.start + 6)) {
       best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };
+      break;
     }
   }
   // "between march and may", "from march to may": the first one's start to the last one's end.

@@ -40,7 +40,7 @@ export type QueryDraft = {
   /** The measure's name, when a measure word asked for the number. */
   title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
-  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean };
+  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean; field?: boolean };
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
@@ -481,7 +481,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     }
     // "due before Friday", "due after the 15th": a comparison on a date field, not a period.
-    const comparison = /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\b/.exec(text);
+    // ("paid by card last week": "by" compares only when the date follows it.)
+    const compared = /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\s+/.exec(lowerText);
+    const comparison =
+      compared && range && (compared[2] !== "by" || range.start <= compared.index + compared[0].length + 4)
+        ? /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\b/.exec(text)
+        : null;
     let period: Period | null = null;
     if (range) {
       const dateField = dateFieldFor(w, R, periodAt, dateVerbHits);
@@ -644,6 +649,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const named = numericFieldNamed(w, R, taken);
       // "how much is overdue": the resource's own measure named by a general word is the state's number.
       field = (named === R.measure && stateMeasure ? stateMeasure : named) ?? stateMeasure ?? R.measure;
+      // (Only a field of its own, not the measure's general words, binds a follow-up: "how much is that".)
+      said.field = named !== null && named !== R.measure;
     }
     if (groupBy && fn === "list") {
       // "payments by method", "billable vs non billable": rows that are amounts (no name of their own) add up.
@@ -945,7 +952,7 @@ function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): stri
 }
 
 /** The number a query's states are about: "unpaid", "overdue", "partially paid" invoices → what is still due. */
-function stateMeasureOf(R: ResourceModel, conditions: Condition[]): string | undefined {
+export function stateMeasureOf(R: ResourceModel, conditions: Condition[]): string | undefined {
   for (const measure of R.skill?.measures ?? []) {
     if (!measure.where || !measure.field) continue;
     const within = Object.entries(measure.where).every(([param, raw]) =>

@@ -1,7 +1,7 @@
 import type { Fetch } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed } from "./names";
-import type { NameSpan, QueryDraft } from "./parse-query";
+import { type NameSpan, type QueryDraft, stateMeasureOf } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
 import { matchValue, type Values } from "./values";
 
@@ -59,6 +59,11 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
       : draft.show
         ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
         : previous.aggregate;
+  // "overdue invoices" → "how much is that": the number the kept states are about (what is still due).
+  if (R && aggregate.fn === "sum" && aggregate.field === R.measure && !draft.said.field) {
+    const stateMeasure = stateMeasureOf(R, conditions);
+    if (stateMeasure) aggregate.field = stateMeasure;
+  }
   const title = draft.said.fn ? draft.title : (draft.title ?? previous.title);
   return {
     resource: previous.resource,
