@@ -659,6 +659,24 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body ?? {}, message).toMatchObject(body);
     }
+    // "we're hiring X" is the hire; "from contacts" says which of two people so named is removed.
+    const hire = await requestOf(ws.token, (await ask(ws.token, "we're hiring Joan Clarke!")).reply);
+    expect(hire).toMatchObject({ method: "POST", path: `/candidates/${candidate.id}/hire` });
+    const namesake = await create(ws, "contacts", { name: "Dennis Keller", email: "dk@contact.example" });
+    const removed = await requestOf(ws.token, (await ask(ws.token, "remove Dennis Keller from contacts")).reply);
+    expect(removed).toMatchObject({ method: "DELETE", path: `/contacts/${namesake.id}` });
+    // Handing a task over changes no state, though its name starts with one.
+    const reviewTask = await create(ws, "tasks", { title: "Review pricing", project_id: (await create(ws, "projects", { name: "Pricing" })).id });
+    const handed = await requestOf(ws.token, (await ask(ws.token, "give Review pricing to Ana Garcia")).reply);
+    expect(handed).toMatchObject({ method: "PATCH", path: `/tasks/${reviewTask.id}` });
+    expect(handed.body).not.toHaveProperty("status");
+    // A pronoun after a question: the record in focus, its deadline or its state.
+    const asked = await ask(ws.token, `when is ${invoice.number} due`);
+    const pushed = await requestOf(ws.token, (await ask(ws.token, "push it to december 15", asked.conversation_id)).reply);
+    expect(pushed).toMatchObject({ path: `/invoices/${invoice.id}`, body: { due_date: expect.stringMatching(/-12-15$/) } });
+    const stage = await ask(ws.token, "joan clarke's stage");
+    const moved = await requestOf(ws.token, (await ask(ws.token, "ok move her to offer", stage.conversation_id)).reply);
+    expect(moved).toMatchObject({ path: `/candidates/${candidate.id}`, body: { stage: "offer" } });
     // A payment has no name: it is named by its invoice ("the last one" when there are several); "of 500" is money.
     const single = await requestOf(ws.token, (await ask(ws.token, `undo the payment on ${invoice.number}, it bounced`)).reply);
     expect(single).toMatchObject({ method: "DELETE", path: expect.stringMatching(/^\/payments\/\d+$/) });

@@ -182,7 +182,7 @@ export function extract(
       ",",
     );
   }
-  for (const date of readDates(rest, body, now)) {
+  for (const date of readDates(rest, body, now, cue.op === "reschedule")) {
     // A moment ("paid yesterday") is that day's start in UTC: the API takes a date-time there.
     fields[date.field] = body.find((field) => field.name === date.field)?.kind === "datetime" ? `${date.value}T00:00:00Z` : date.value;
     rest = rest.replace(date.match, ",");
@@ -227,7 +227,8 @@ export function extract(
     fields.billable = !billable[1];
     rest = rest.replace(billable[0], ",");
   }
-  const states = readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
+  // (Handing a task over or moving its date changes no state: "give Review checkout to Shafi" keeps the name.)
+  const states = ["assign", "reschedule"].includes(cue.op) ? {} : readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
   for (const [field, value] of Object.entries(states)) {
     fields[field] = value;
     // ("in proposal stage": the field's own noun after the value goes with it.)

@@ -161,7 +161,15 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
 
   const cue = actionCue(w, env.schema);
   if (cue) {
-    const R = actionResource(w, cue, env.schema) ?? (state.focus ? env.schema.byName.get(state.focus.resource) : null) ?? null;
+    // "ok move her to offer": a pronoun and a state of the record in focus — that record, whatever noun the state is.
+    const focused = state.focus ? (env.schema.byName.get(state.focus.resource) ?? null) : null;
+    const fits =
+      focused &&
+      /\b(?:her|him|them|it)\b/i.test(message) &&
+      [...focused.fields.values()].some(
+        (field) => field.kind === "enum" && field.values?.some((value) => w.words.includes(value.replace(/_/g, " ")) || w.words.includes(value)),
+      );
+    const R = (fits ? focused : null) ?? actionResource(w, cue, env.schema) ?? focused ?? null;
     // "make it high priority…" right after a proposed create: the same record, more fields.
     if (state.pending && /\b(it|that)\b/i.test(message) && (!R || R.name === state.pending.resource)) {
       const pendingR = env.schema.byName.get(state.pending.resource)!;

@@ -94,7 +94,10 @@ export type ActionCue = { op: string; verb: string; at: number; rest: string };
 
 /** Whether a message is a command, and its verb. Questions are not. */
 export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
-  const text = w.text.replace(LEAD_IN, "");
+  // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
+  const text = w.text
+    .replace(LEAD_IN, "")
+    .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire");
   const lower = text.toLowerCase();
   if (
     /^(how|what|whats|what's|which|who|whos|who's|when|where|why|is|are|does|do|did|show|list|any|find|give me|tell|can i see|let me see)\b/.test(lower) &&
@@ -255,6 +258,20 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   if (cue.op === "create" && (cue.verb === "hire" || cue.verb === "onboard") && !afterVerb) return schema.byName.get("employees") ?? null;
   if (cue.verb === "invoice" || cue.verb === "raise") return schema.byName.get("invoices") ?? null;
   if (/\bpayment\b/.test(lower) && (cue.op === "log" || cue.op === "create")) return schema.byName.get("payments") ?? null;
+  // "remove Dennis Thompson from contacts": the collection it is taken out of.
+  if (cue.op === "delete") {
+    const from = nouns.find(
+      (noun) =>
+        noun.object &&
+        /^(?:from|out of)$/.test(
+          w.words
+            .slice(Math.max(0, noun.indexes[0]! - 2), noun.indexes[0])
+            .filter((word) => !["the", "our", "my"].includes(word))
+            .at(-1) ?? "",
+        ),
+    );
+    if (from) return from.value;
+  }
   // Else the first noun that is no preposition's object (nor in brackets).
   return nouns.find((noun) => !noun.object && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))?.value ?? null;
 }
@@ -338,7 +355,7 @@ function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
 /** Dates in a command: each after its trigger word ("starts jan 5", "ending mar 31", "due friday"). */
 const LOOKS_BACK: ReadonlySet<string> = new Set(["date", "paid_at"]);
 
-export function readDates(text: string, body: BodyField[], now: number): { field: string; value: string; match: string }[] {
+export function readDates(text: string, body: BodyField[], now: number, deadline = false): { field: string; value: string; match: string }[] {
   const triggers = dateTriggers(body);
   if (triggers.length === 0) return [];
   const lower = text.toLowerCase();
@@ -371,7 +388,11 @@ export function readDates(text: string, body: BodyField[], now: number): { field
     // A bare date with one date field ("log 2h yesterday", "monday").
     const range = findRange(text, now, body.some((field) => LOOKS_BACK.has(field.name)) ? "past" : "future");
     if (range && triggers.length >= 1) {
-      const field = triggers.find((trigger) => trigger.field === "date")?.field ?? (triggers.length === 1 ? triggers[0]!.field : null);
+      // ("push it to december 15": a record rescheduled moves its deadline.)
+      const field =
+        triggers.find((trigger) => trigger.field === "date")?.field ??
+        (triggers.length === 1 ? triggers[0]!.field : null) ??
+        (deadline ? (triggers.find((trigger) => ["due_date", "end_date", "expected_close_date"].includes(trigger.field))?.field ?? null) : null);
       // "to the end of january": that month's last day.
       const endOf = /\bend\s+(?:of\s+)?$/i.test(text.slice(0, range.start));
       if (field) out.push({ field, value: endOf ? range.to : range.from, match: text.slice(range.start, range.end) });
