@@ -341,6 +341,17 @@ describe("questions are read as queries over the resources' definitions", () => 
   it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {
     const { ws, acme, bigCo, west, task } = await company();
     expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    // Ranked rows that are values of a field ("which company … the most contacts", "top 3 companies by number of
+    // contacts"), or days ("which day … had the most time logged").
+    await create(ws, "contacts", { name: "Charles Babbage", email: "cb@engines.example", company: "Analytical Engines" });
+    const most = await ask(ws.token, "which company do we have the most contacts at");
+    expect(most.reply.data.answer).toMatchObject({ group_by: "company", groups: [{ key: "Analytical Engines", value: 2 }] });
+    const companies = await ask(ws.token, "top 3 companies by number of contacts");
+    expect(companies.reply.data.answer).toMatchObject({ group_by: "company", fn: "count" });
+    const ana = (await call("GET", "/employees?q=Ana", { token: ws.token })).json.data[0];
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 120 });
+    const day = await ask(ws.token, "which day this week had the most time logged");
+    expect(day.reply.data.answer).toMatchObject({ group_by: "date", groups: [{ key: today(), value: 120 }] });
     const pipeline = await ask(ws.token, "total value of open deals");
     expect(pipeline.reply.data.answer).toMatchObject({ fn: "sum", field: "value", value: { USD: 2_770_000 } });
     // "who owes us money", "which customers haven't paid": what is due, by the customer it belongs to.

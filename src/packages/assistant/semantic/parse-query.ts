@@ -536,6 +536,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         let next = i + length;
         if (w.words[next] === "the") next++;
         const phrase = w.words.slice(next, next + 2).join(" ");
+        // ("by number of contacts" ranks by a count; it groups by no field called number.)
+        if (/^(?:number|count|amount) of\b/.test(phrase)) continue;
         const found = groupField(R, schema, phrase);
         if (!found) continue;
         // "across everyone", "by everybody": all of them together, not one row each.
@@ -560,7 +562,21 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         if ("field" in condition && condition.field === groupBy && condition.op === "eq") conditions.splice(i, 1);
       }
     // "which department has the most people": the field named after "which" groups.
-    const whichField = /^(?:which|what)\s+([a-z]+)\s+(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?)\b/.exec(text);
+    // "top 3 companies by number of contacts": the rows ranked are values of a field of R.
+    const ranked = /\b(?:top|bottom)\s+(?:\d{1,3}\s+)?([a-z]+?)(?:ies|s)?\s+by\b/.exec(text);
+    if (!groupBy && ranked) {
+      const stem = ranked[1]!;
+      const found = groupField(R, schema, stem) ?? groupField(R, schema, `${stem}y`);
+      if (found && R.fields.get(found.field)?.kind !== "reference") {
+        groupBy = found.field;
+        claim(occurrences(w.words, ranked[0].split(/\s+/).at(-2)!)[0] ?? []);
+      }
+    }
+    // ("which day last week had the most time logged", "which company do we have the most contacts at".)
+    const whichField =
+      /^(?:which|what)\s+([a-z]+)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:do|does|did)\s+(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
+        text,
+      );
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {
       const found = groupField(R, schema, whichField[1]!);
       if (found) {
@@ -661,7 +677,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
-      /^(who|whos|who's|which (?!of)\w+ (has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent)|what (customer|project|person|employee|stage|source))\b/.test(
+      /^(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
     if (desc || asc) {
@@ -971,6 +987,9 @@ export function stateMeasureOf(R: ResourceModel, conditions: Condition[]): strin
 
 /** "stage", "project", "customer", "who", "source": the field a group-by phrase names. */
 function groupField(R: ResourceModel, schema: SchemaModel, phrase: string): { field: string; words: number; phrase: string } | null {
+  // "which day", "per day": the record's own day, when it is a plain date (a time entry's).
+  const day = /^(day|days|date|dates)\b/.exec(phrase);
+  if (day && R.fields.get(R.defaultDate)?.kind === "date") return { field: R.defaultDate, words: 1, phrase: day[1]! };
   const words = phrase.split(" ");
   for (const candidate of [...new Set([phrase, words.at(-1)!, words[0]!])]) {
     const take = candidate.split(" ").length;
