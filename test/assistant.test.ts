@@ -209,6 +209,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     const byCard = (await ask(ws.token, "what was paid by card last week")).reply.data.query;
     expect(byCard.period?.field).toBe("paid_at");
     expect(byCard.conditions).toEqual([expect.objectContaining({ field: "method", value: "card" })]);
+    // "applied before october": a comparison on the date the verb names; a preposition ending the question is grammar.
+    const before = (await ask(ws.token, "candidates who applied before october")).reply.data.query;
+    expect(before.conditions).toEqual([expect.objectContaining({ field: "created_at", op: "lt" })]);
+    expect((await ask(ws.token, "what department is the backend engineer job under")).reply.data.answer).toMatchObject({ field: "department" });
     // "overdue invoices" → "how much is that": what is still due on them, not their totals.
     const overdue = await ask(ws.token, "overdue invoices");
     const much = await ask(ws.token, "how much is that", overdue.conversation_id);
@@ -688,6 +692,17 @@ describe("actions on every writable resource", () => {
     const stage = await ask(ws.token, "joan clarke's stage");
     const moved = await requestOf(ws.token, (await ask(ws.token, "ok move her to offer", stage.conversation_id)).reply);
     expect(moved).toMatchObject({ path: `/candidates/${candidate.id}`, body: { stage: "offer" } });
+    // A record and the state it may take; a move stated with "update her"; an opening's branch as employees spell it.
+    const may = await requestOf(ws.token, (await ask(ws.token, "backend engineer job can be closed now")).reply);
+    expect(may).toMatchObject({ method: "PATCH", body: { status: "closed" } });
+    const movedAda = await requestOf(ws.token, (await ask(ws.token, "Ada Lovelace moved to Acme, update her")).reply);
+    expect(movedAda).toMatchObject({ path: `/contacts/${ada.id}`, body: { company: "Acme" } });
+    await call("PATCH", `/employees/${(await call("GET", "/employees?q=Ana", { token: ws.token })).json.data[0].id}`, {
+      token: ws.token,
+      body: { branch: "Lisbon" },
+    });
+    const role = await requestOf(ws.token, (await ask(ws.token, "post a job: Data Engineer, engineering dept, lisbon, 2 spots")).reply);
+    expect(role.body).toMatchObject({ title: "Data Engineer", branch: "Lisbon", positions: 2 });
     // A payment has no name: it is named by its invoice ("the last one" when there are several); "of 500" is money.
     const single = await requestOf(ws.token, (await ask(ws.token, `undo the payment on ${invoice.number}, it bounced`)).reply);
     expect(single).toMatchObject({ method: "DELETE", path: expect.stringMatching(/^\/payments\/\d+$/) });

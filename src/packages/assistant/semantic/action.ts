@@ -628,7 +628,14 @@ async function textValueFor(
   const source = operation === "hire" ? env.schema.byName.get("employees") : R;
   if (!source) return null;
   const open = new Set(body.filter((field) => field.kind === "text" && filled[field.name] === undefined).map((field) => field.name));
-  const values = await env.values(source);
+  const own = await env.values(source);
+  // A field other records share by name (an opening's branch is one of the branches employees work in): the
+  // workspace's words for it, wherever they are kept.
+  const values = new Map(own);
+  for (const other of env.schema.resources) {
+    if (other === source || ![...open].some((field) => other.fields.get(field)?.kind === "text" && other.filters.has(field))) continue;
+    for (const [field, list] of await env.values(other)) if (open.has(field)) values.set(field, [...new Set([...(values.get(field) ?? []), ...list])]);
+  }
   const exact = matchValue(values, text, (field) => open.has(field));
   if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, bare(text))) };
   return text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;

@@ -200,7 +200,9 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
           : false;
     let ordered = [...stateful, ...rest].sort((a, b) => Number(takes(b)) - Number(takes(a)));
     // "update wonka's email": the record a possessive names, looked up among them all at once, decides.
-    const owner = /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1];
+    // ("sophie allen moved to umbrella": the words before the first comma or "to" name the record the same way.)
+    const owner =
+      /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1] ?? /^(?:the\s+)?([\p{L}][\p{L}\d .&-]*?)(?=\s*,|\s+(?:to|as)\s)/u.exec(cue.rest)?.[1];
     if (owner) {
       const found = await findNamed(env.fetch, ordered, owner);
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];

@@ -133,13 +133,17 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
-    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the)\s+([\p{L} ]+?))?\s*[.!]?$/iu.exec(
+    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?)?\s*[.!]?$/iu.exec(
       text,
     );
   if (moved && !/\?$/.test(lower) && !/^(who|which|what|when|how)\b/.test(lower))
     return moved[3]
       ? { op: "update", verb: "set", at: 0, rest: `${moved[1]}'s ${moved[3]} to ${moved[2]}` }
-      : { op: "update", verb: "move", at: 0, rest: `${moved[1]} to ${moved[2]}` };
+      : { op: "update", verb: "move", at: 0, rest: `${moved[1]}, ${moved[2]}` };
+  // "finance analyst job can be closed now": a record and the state it may take.
+  const may = /^(.+?)\s+(?:can|should|could|must|needs to|has to)\s+(?:be\s+)?(?:now\s+)?([a-z_ ]+?)(?:\s+now)?\s*[.!]?$/i.exec(text);
+  if (may && !/\?$/.test(lower) && !/^(who|which|what|when|how)\b/.test(lower) && stateWord(may[2]!.trim(), schema))
+    return { op: "update", verb: "mark", at: 0, rest: `${may[1]} as ${may[2]!.trim()}` };
   // "i called Katherine, mark her contacted": a command after a comma, about whom the first part names.
   const later =
     /(?:,|;|\s[—–-]|\band then|\bso)\s+(mark|move|set|change|assign|reassign|delete|remove|send|void|hire|convert|reject|qualify|unqualify|disqualify|advance|promote|put|bump|close|reopen)\b\s*(.*)$/i.exec(
@@ -202,6 +206,12 @@ function pluralAhead(next: string, schema: SchemaModel): boolean {
 }
 
 /** The resource a command is about: a noun, else what its words imply (a duration is time, "payment" a payment). */
+/** Whether a word is some resource's state (an enum value, as written or spaced). */
+function stateWord(word: string, schema: SchemaModel): boolean {
+  const wanted = word.toLowerCase().replace(/ /g, "_");
+  return schema.resources.some((resource) => [...resource.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(wanted)));
+}
+
 export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): ResourceModel | null {
   const nouns = nounsIn(w, schema, new Set());
   const lower = w.text.toLowerCase();

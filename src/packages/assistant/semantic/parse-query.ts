@@ -482,10 +482,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "due before Friday", "due after the 15th": a comparison on a date field, not a period.
     // ("paid by card last week": "by" compares only when the date follows it.)
-    const compared = /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\s+/.exec(lowerText);
+    const verbs = "due|created|issued|paid|closing|ending|joined|applied|added|sent|logged|started|hired|signed|closed|won|lost|made|received|opened|posted";
+    const compared = new RegExp(`\\b(${verbs})\\s+(before|after|by)\\s+`).exec(lowerText);
     const comparison =
       compared && range && (compared[2] !== "by" || range.start <= compared.index + compared[0].length + 4)
-        ? /\b(due|created|issued|paid|closing|ending|joined)\s+(before|after|by)\b/.exec(text)
+        ? new RegExp(`\\b(${verbs})\\s+(before|after|by)\\b`).exec(text)
         : null;
     let period: Period | null = null;
     if (range) {
@@ -1014,6 +1015,8 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
     // Trailing and leading filler ("the", "of") is not part of a name; inner filler may be ("Bank of Ireland").
     while (run.length && FILLER.has(w.words[run[0]!]!)) run.shift();
     while (run.length && FILLER.has(w.words[run.at(-1)!]!)) run.pop();
+    // "what department is the finance analyst job under": a preposition that ends the message is its grammar.
+    if (run.length === 1 && run[0] === w.words.length - 1 && isPreposition(w.words[run[0]]!)) run.pop();
     if (run.length && !run.every((i) => /^\d+$/.test(w.words[i]!))) {
       const trigger = wordBefore(w, run[0]!).word;
       const negated =
