@@ -213,6 +213,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     const before = (await ask(ws.token, "candidates who applied before october")).reply.data.query;
     expect(before.conditions).toEqual([expect.objectContaining({ field: "created_at", op: "lt" })]);
     expect((await ask(ws.token, "what department is the backend engineer job under")).reply.data.answer).toMatchObject({ field: "department" });
+    // The amount asked of whoever did it is a minimum or maximum; names "called" X, domains of e-mail addresses.
+    const least = (await ask(ws.token, "smallest amount anyone paid us this year")).reply.data.answer;
+    expect(least).toMatchObject({ kind: "value", fn: "min", field: "amount", value: { USD: 3_450 } });
+    expect((await ask(ws.token, "least we've ever billed on a single invoice")).reply.data.answer).toMatchObject({ fn: "min", field: "total" });
+    await create(ws, "contacts", { name: "Ada King", email: "ada@king.example" });
+    expect((await ask(ws.token, "contacts called ada")).reply.data.answer.total).toBe(2);
+    expect((await ask(ws.token, "contacts with a king.example email")).reply.data.answer.total).toBe(1);
+    expect((await ask(ws.token, "jobs we advertised this year")).reply.data.query.period.field).toBe("created_at");
     // "overdue invoices" → "how much is that": what is still due on them, not their totals.
     const overdue = await ask(ws.token, "overdue invoices");
     const much = await ask(ws.token, "how much is that", overdue.conversation_id);

@@ -45,6 +45,7 @@ export const recruitmentSkills: Skill[] = [
       { words: ["closed", "filled", "archived"], query: { status: "closed" }, label: "closed" },
     ],
     values: [{ words: ["in", "in the", "department", "for team", "team"], param: "department" }],
+    dateFields: [{ words: ["advertised", "posted", "opened", "listed", "put up"], field: "created_at" }],
   },
   {
     kind: "resource",

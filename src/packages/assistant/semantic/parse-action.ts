@@ -21,7 +21,7 @@ const VERBS: Verb[] = [
     words: ["create", "add", "new", "make", "set up", "setup", "register", "enter", "open", "save", "raise", "draft", "put in", "start", "post"],
     op: "create",
   },
-  { words: ["log", "book", "record", "track", "clock"], op: "log" },
+  { words: ["log", "book", "record", "track", "clock", "took", "collected"], op: "log" },
   { words: ["delete", "remove", "get rid of", "drop", "trash", "erase", "reverse", "undo"], op: "delete" },
   { words: ["resend", "send", "email", "e-mail", "deliver"], op: "send" },
   { words: ["void", "cancel"], op: "void" },

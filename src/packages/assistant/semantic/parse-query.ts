@@ -20,6 +20,8 @@ export type NameSpan = {
   own?: boolean;
   /** The word right before it, when that word is no grammar ("staff" of "staff engineers"). */
   before?: string;
+  /** After "called" or "named": a name that may be part of several ("candidates called Sophie"). */
+  called?: boolean;
 };
 
 export type QueryDraft = {
@@ -600,7 +602,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
 
     // The aggregate.
-    const countCue = /\b(how many|number of|count|no of|total number|tally)\b/.test(text);
+    // ("the smallest number of minutes" is an amount of time, not a count of records.)
+    const countCue = /\b(how many|number of|count|no of|total number|tally)\b/.test(text.replace(/\bnumber of (?:minutes|hours)\b/g, "_"));
     // ("with a total above 2,000" names the field, it does not ask for a sum.)
     const sumCue =
       /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text) ||
@@ -700,6 +703,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const singular = nouns.some((noun) => noun.value === R && !noun.plural);
       if (fn === "list" && limit === 1 && singular && period && conditions.length === 0 && !/\b(single|which|who)\b/.test(text)) {
         fn = desc ? "max" : "min";
+        order = null;
+        limit = null;
+      }
+      // "the least we've ever billed on one invoice", "smallest amount anyone paid us", "smallest number of
+      // minutes anyone logged in one go": the amount itself, asked of whoever did it — its minimum or maximum.
+      const word = (desc ?? asc)!;
+      const amountAsked = new RegExp(
+        `\\b${word}\\s+(?:(?:amount|number of \\w+|sum|value|total)\\s+)?(?:we(?:'ve| have)?|anyone|anybody|someone|somebody|they|you|i(?:'ve)?)\\b`,
+      ).test(text);
+      if (fn === "list" && !groupBy && amountAsked) {
+        fn = desc ? "max" : "min";
+        field = numericFieldNamed(w, R, taken) ?? stateMeasureOf(R, conditions) ?? R.measure;
         order = null;
         limit = null;
       }
@@ -1030,6 +1045,7 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
         trigger: isPreposition(trigger) ? trigger : null,
         ...(negated ? { negated } : {}),
         ...(before && !FILLER.has(before) && !GRAMMAR.has(before) && !isPreposition(before) ? { before } : {}),
+        ...(["called", "named"].includes(before) ? { called: true } : {}),
       });
     }
     run = [];

@@ -183,6 +183,15 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
       current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
       continue;
     }
+    // "contacts with a globex.example email", "leads @acme.io": a domain is what their e-mail addresses contain.
+    const domain = /^@?([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i.exec(span.text.trim());
+    if (domain && R.fields.get("email")) {
+      current = {
+        ...current,
+        conditions: [...current.conditions, { field: "email", op: "contains", value: domain[1]!.toLowerCase(), label: `e-mail at ${domain[1]}` }],
+      };
+      continue;
+    }
     // "when is review checkout due": a state word right before the name may be the name's first word (the task
     // "Review checkout"); a record of R so named is the subject, and the word no state.
     const stated = span.before ? current.conditions.find((c) => c.label === span.before) : undefined;
@@ -217,6 +226,11 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
         continue;
       }
       if (looksLikeName(span)) notFound.push(span.text);
+      continue;
+    }
+    // "candidates called Sophie": every one of them whose name has it, not a choice among them.
+    if (found.kind === "many" && span.called && R.nameField && found.options.filter((option) => option.resource === R).length > 1) {
+      current = { ...current, conditions: [...current.conditions, { field: R.nameField, op: "contains", value: span.text, label: `named ${span.text}` }] };
       continue;
     }
     if (found.kind === "many") {

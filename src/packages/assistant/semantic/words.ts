@@ -121,7 +121,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "let see view pull up bring look check any all every some each about details detail on off out into onto as just also " +
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
-    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're"
+    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken"
   ).split(" "),
 );
 
