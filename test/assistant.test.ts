@@ -711,6 +711,10 @@ describe("actions on every writable resource", () => {
     });
     const role = await requestOf(ws.token, (await ask(ws.token, "post a job: Data Engineer, engineering dept, lisbon, 2 spots")).reply);
     expect(role.body).toMatchObject({ title: "Data Engineer", branch: "Lisbon", positions: 2 });
+    const counted = await requestOf(ws.token, (await ask(ws.token, "create a job opening for 2 Account Managers in Lisbon")).reply);
+    expect(counted.body).toMatchObject({ title: "Account Manager", branch: "Lisbon", positions: 2 });
+    // "job title" is an employee's designation, not a job opening.
+    expect((await ask(ws.token, "what's Ana Garcia's job title")).reply.data.answer).toMatchObject({ resource: "employees", field: "designation" });
     // A payment has no name: it is named by its invoice ("the last one" when there are several); "of 500" is money.
     const single = await requestOf(ws.token, (await ask(ws.token, `undo the payment on ${invoice.number}, it bounced`)).reply);
     expect(single).toMatchObject({ method: "DELETE", path: expect.stringMatching(/^\/payments\/\d+$/) });

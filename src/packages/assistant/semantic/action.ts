@@ -524,8 +524,14 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const text = tidy(piece.text).replace(/^for\s+/i, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
+    // "an opening for 2 Account Managers": how many, and one of them is the title.
+    const counted = /^(\d{1,3})\s+(.+?)(?<!s)s$/i.exec(text);
+    const countField = body.find((field) => field.name === "positions" || field.name === "quantity");
     if (valued && text.split(/\s+/).length === 1) fields[valued.field] = valued.value;
-    else if (text) fields[titleField.name] = nameCase(R, titleField.name, text);
+    else if (counted && countField && fields[countField.name] === undefined && Number(counted[1]) > 0) {
+      fields[countField.name] = Number(counted[1]);
+      fields[titleField.name] = nameCase(R, titleField.name, counted[2]!);
+    } else if (text) fields[titleField.name] = nameCase(R, titleField.name, text);
   }
   for (const piece of free) {
     const empty = referenceFields.filter((field) => fields[field.name] === undefined);

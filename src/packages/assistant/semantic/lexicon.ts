@@ -69,8 +69,20 @@ export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit
     schema.resources.map((resource) => ({ phrases: resource.nouns, value: resource })),
     new Set(taken),
   );
+  // ("Radia's job title": a noun that starts a longer field phrase of some resource is that field's word.)
+  const fieldPhrases = schema.resources.flatMap((resource) =>
+    [...resource.fields.values()].flatMap((field) => field.words.filter((word) => word.includes(" "))),
+  );
+  const startsField = (hit: Hit<ResourceModel>) => {
+    const from = hit.indexes[0]!;
+    return fieldPhrases.some((phrase) => {
+      const parts = phrase.split(" ");
+      return parts.length > hit.indexes.length && parts.every((part, k) => w.words[from + k] === part);
+    });
+  };
   return hits
     .filter((hit) => !(hit.indexes.length === 1 && w.words[hit.indexes[0]!] === "leave" && w.words[hit.indexes[0]! + 1] === "out"))
+    .filter((hit) => !startsField(hit))
     .map((hit) => {
       const typed = hit.indexes.map((i) => w.words[i]).join(" ");
       return { ...hit, object: isPreposition(before(w, hit.indexes[0]!).word), plural: typed !== hit.value.singular };
