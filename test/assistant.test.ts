@@ -174,8 +174,19 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "entries of at most 30 minutes")).reply.data.answer.total).toBe(1);
     const across = (await ask(ws.token, "total time logged across everyone this week")).reply;
     expect(across.data.answer, JSON.stringify(across)).toMatchObject({ kind: "value", value: 270 });
+    // "time logged on the Write copy task": the task is what the time is on, not what is asked about.
+    const onTask = (await ask(ws.token, "how much time was logged on the Write copy task")).reply.data.answer;
+    expect(onTask).toMatchObject({ resource: "time-entries", fn: "sum", value: 270 });
+    // "put 45 min on Write copy for Ana": time put on a task is a time entry; a task named in two projects is
+    // narrowed by the one said with it.
+    const put = await requestOf(ws.token, (await ask(ws.token, "put 45 min on Write copy for Ana Garcia yesterday")).reply);
+    expect(put).toMatchObject({ method: "POST", path: "/time-entries", body: { minutes: 45, task_id: task.id, employee_id: ana.id } });
+    const other = await create(ws, "projects", { name: "Intranet" });
+    const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id });
+    const narrowed = await requestOf(ws.token, (await ask(ws.token, "2 hrs for Ana Garcia yesterday, Write copy on the intranet")).reply);
+    expect(narrowed.body, JSON.stringify(narrowed)).toMatchObject({ minutes: 120, task_id: twin.id });
     // A day worked is behind us: "on monday" in a time entry is the last one.
-    const logged = await requestOf(ws.token, (await ask(ws.token, "log 30 mins for ana garcia on write copy on monday")).reply);
+    const logged = await requestOf(ws.token, (await ask(ws.token, "log 30 mins for ana garcia on write copy (website) on monday")).reply);
     expect(new Date(`${logged.body!.date}T00:00:00Z`).getTime()).toBeLessThanOrEqual(Date.now());
   });
 

@@ -537,7 +537,25 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const empty = referenceFields.filter((field) => fields[field.name] === undefined);
     if (empty.length === 0) break;
     const resolved = await referenceFor(env, R, empty, fields, { text: piece.text, trigger: null });
-    if (resolved !== "none" && resolved.kind === "one") {
+    // "2 hrs for John yesterday, Plan checkout on the mobile app": a name several records share, narrowed by the
+    // parent named with it.
+    const narrowed =
+      resolved !== "none" && resolved.kind === "choose"
+        ? await (async () => {
+            // (Where it is — "on the intranet" — before whom it is for.)
+            const where = (ref: Piece) => (/^(?:on|in|on the|in the|under)$/.test(ref.trigger ?? "") ? 0 : 1);
+            for (const ref of [...read.refs].sort((a, b) => where(a) - where(b))) {
+              const within = await narrow(env, resolved.options[0]!.resource, resolved.options, ref.text);
+              if (within?.length === 1) return within[0]!;
+            }
+            return null;
+          })()
+        : null;
+    if (narrowed && resolved !== "none" && resolved.kind === "choose") {
+      fields[resolved.field] = narrowed.record.id;
+      labels[resolved.field] = narrowed.label;
+      piece.text = "";
+    } else if (resolved !== "none" && resolved.kind === "one") {
       fields[resolved.field] = resolved.id;
       labels[resolved.field] = resolved.label;
       piece.text = "";

@@ -61,6 +61,21 @@ export function before(w: Words, index: number): { word: string; at: number } {
 
 export const isPreposition = (word: string) => PREPOSITIONS.has(word);
 
+/** "time logged on the Ship checkout task": a singular noun after a name that a preposition leads is that preposition's object too. */
+function namedBefore(w: Words, at: number, singular: boolean): boolean {
+  if (!singular) return false;
+  let k = at - 1;
+  let named = 0;
+  while (k >= 0 && at - k <= 5) {
+    const word = w.words[k]!;
+    if (["on", "in", "for", "at"].includes(word)) return named > 0;
+    if (isPreposition(word) || GRAMMAR.has(word) || (FILLER.has(word) && !ARTICLES.has(word))) return false;
+    if (!ARTICLES.has(word)) named++;
+    k--;
+  }
+  return false;
+}
+
 /** Resource nouns in the message, in order, with whether each is the object of a preposition. */
 // "leave out the lost ones" is a negation, not the leave package's noun.
 export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit<ResourceModel> & { object: boolean; plural: boolean })[] {
@@ -85,7 +100,13 @@ export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit
     .filter((hit) => !startsField(hit))
     .map((hit) => {
       const typed = hit.indexes.map((i) => w.words[i]).join(" ");
-      return { ...hit, object: isPreposition(before(w, hit.indexes[0]!).word), plural: typed !== hit.value.singular };
+      // (Only with no noun before it: in "who's the contact on the soylent platform deal" the deal is asked about.)
+      const first = !hits.some((other) => other.indexes[0]! < hit.indexes[0]!);
+      return {
+        ...hit,
+        object: isPreposition(before(w, hit.indexes[0]!).word) || (first && namedBefore(w, hit.indexes[0]!, typed === hit.value.singular)),
+        plural: typed !== hit.value.singular,
+      };
     });
 }
 

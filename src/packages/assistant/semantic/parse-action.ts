@@ -123,8 +123,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
         return null;
       // "send a payment reminder for INV-…": a reminder sent is a reminder; "onboard Nora Feld, nora@…": a person
       // with an address of their own is a new employee, not a candidate hired.
+      // ("put 45 min on Test emails for Grace": time put on a task is time logged.)
       const op =
-        verb.op === "send" && /\breminder\b/i.test(text) ? "remind" : verb.op === "hire" && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(text) ? "create" : verb.op;
+        verb.op === "send" && /\breminder\b/i.test(text)
+          ? "remind"
+          : verb.op === "hire" && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(text)
+            ? "create"
+            : word === "put" && /^\s*\d+(?:\.\d+)?\s+(?:minutes|hours)\b/i.test(text.slice(word.length))
+              ? "log"
+              : verb.op;
       return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
