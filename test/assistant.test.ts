@@ -196,8 +196,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(applied.reply.data.answer).toMatchObject({ resource: "candidates", fn: "count", value: 1 });
     expect(applied.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "job_opening_id", value: opening.id })]);
     expect((await ask(ws.token, "people who applied this year")).reply.data.answer).toMatchObject({ resource: "candidates", ids: [candidate.id] });
-    // "sales" is also revenue's word: after "in", it is the department its records use.
+    // "sales" is also revenue's word: after "in", it is the department its records use (with another, either).
     expect((await ask(ws.token, "people in sales")).reply.data.answer).toMatchObject({ resource: "employees", ids: [grace.id] });
+    const either = (await ask(ws.token, "employees in engineering or sales")).reply.data.answer.ids;
+    expect(either.sort()).toEqual([ana.id, linus.id, grace.id].sort());
     // "who's in engineering": people first, though an opening is in Engineering too (and is near in spelling).
     expect((await ask(ws.token, "who's in engineering")).reply.data.answer.ids.sort()).toEqual([ana.id, linus.id].sort());
     // "close the backend engineer opening": the noun after the name's words is what the command is about.
@@ -674,6 +676,7 @@ describe("actions on every writable resource", () => {
       ["update acme's email to ar@acme.example", "PATCH", `/customers/${acme.id}`, { email: "ar@acme.example" }],
       ["set acme's tax id to US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
       ["ada lovelace's new number is +14155550123", "PATCH", `/contacts/${ada.id}`, { phone: "+14155550123" }],
+      ["fix Ada Lovelace's email, should be ada@engines.example", "PATCH", `/contacts/${ada.id}`, { email: "ada@engines.example" }],
       // An address goes into the body's address object, part by part; "invoices to" is its e-mail.
       [
         "new customer Kessler GmbH, billing address Hauptstr. 5, 10115 Berlin, Germany, invoices to rechnung@kessler.example, EUR",

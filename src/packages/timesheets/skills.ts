@@ -20,7 +20,14 @@ export const timesheetSkills: Skill[] = [
       { words: ["non-billable", "not billable", "unbillable", "non billable"], query: { billable: "false" }, label: "not billable" },
     ],
     dates: [
-      { words: ["logged", "worked", "log", "spent", "booked", "tracked"], field: "date", after: "date_from", before: "date_to", format: "date", default: true },
+      {
+        words: ["logged", "worked", "log", "spent", "booked", "tracked", "work on", "worked on"],
+        field: "date",
+        after: "date_from",
+        before: "date_to",
+        format: "date",
+        default: true,
+      },
     ],
     measures: [
       {

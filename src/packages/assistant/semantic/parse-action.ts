@@ -95,9 +95,12 @@ export type ActionCue = { op: string; verb: string; at: number; rest: string };
 /** Whether a message is a command, and its verb. Questions are not. */
 export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
+  // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
   const text = w.text
     .replace(LEAD_IN, "")
-    .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire");
+    .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
+    .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
+    .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
   if (
     /^(how|what|whats|what's|which|who|whos|who's|when|where|why|is|are|does|do|did|show|list|any|find|give me|tell|can i see|let me see)\b/.test(lower) &&
