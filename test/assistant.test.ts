@@ -740,7 +740,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("keeps the words around a value with it: labels, brackets, 'worth about', a state's own noun, a bare company", async () => {
-    const { ws, acme } = await company();
+    const { ws, acme, website, ana } = await company();
     const cases: [string, string, Record<string, unknown>][] = [
       [
         "create a deal for Initech support renewal worth 12.5k in proposal stage",
@@ -760,11 +760,28 @@ describe("actions on every writable resource", () => {
         { name: "Nora Feld", designation: "Backend Engineer", department: "Engineering", date_of_joining: "2026-12-01" },
       ],
     ];
+    // A noun, what it belongs to, a colon, then the title; a quoted note is that text alone.
+    cases.push(
+      [
+        "task for Ana Garcia in Website: reconcile october payments, due 2026-12-30",
+        "/tasks",
+        { title: "Reconcile october payments", project_id: website.id, assignee_id: ana.id, due_date: "2026-12-30" },
+      ],
+      ["new candidate for the backend engineer job: Mia Chen, mia.chen@mail.example", "/candidates", { name: "Mia Chen", email: "mia.chen@mail.example" }],
+      [
+        "bill acme for 2 training sessions at 736 each, note 'thanks for your business'",
+        "/invoices",
+        { customer_id: acme.id, notes: "thanks for your business" },
+      ],
+    );
     for (const [message, path, body] of cases) {
       const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
       expect({ method: request.method, path: request.path }, message).toEqual({ method: "POST", path });
       expect(request.body, message).toMatchObject(body);
     }
+    // The confirmation reads an invoice's lines as people write them.
+    const billed = await ask(ws.token, "invoice acme for 2 training sessions at 736 each, 19% vat");
+    expect(billed.reply.text).toContain("2 × Training session at 736.00 (19 % tax)");
     // The label is no name: the name is still missing.
     for (const message of ["create customer with phone +14155550188", "create lead lena@brightside.example, company Brightside, €12k potential"]) {
       expect((await ask(ws.token, message)).reply.data.missing, message).toEqual(["name"]);

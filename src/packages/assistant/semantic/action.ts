@@ -130,10 +130,11 @@ export function extract(
   for (const pattern of references) rest = rest.replace(new RegExp(pattern.source, "gi"), ",");
   // "note: internal sync, ask Ana": a note runs to the end of the message, commas and all.
   const noteField = body.find((field) => ["note", "notes", "description"].includes(field.name));
-  const note = /\b(?:notes?|description|comment)\s*:\s*(.+)$/i.exec(rest);
+  // ("note 'thanks for your business'": a quoted note is that text alone.)
+  const note = /\b(?:notes?|description|comment)\s*(?::\s*(.+)$|["'‘“]([^"'’”]{1,500})["'’”])/i.exec(rest);
   if (note && noteField) {
-    fields[noteField.name] = note[1]!.trim();
-    rest = rest.slice(0, note.index);
+    fields[noteField.name] = (note[1] ?? note[2]!).trim();
+    rest = `${rest.slice(0, note.index)} ${rest.slice(note.index + note[0].length)}`;
   }
   const titleField = body.find((field) => field.name === "title" || field.name === "name");
   // "rename the Product Marketer job to Growth Marketer": the new name is what follows the last "to".
@@ -151,6 +152,14 @@ export function extract(
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
     rest = rest.replace(named[0], ",");
+  }
+  // "task for Alan in Billing v2: reconcile october payments, due the 30th": after a colon, the first piece is the
+  // title, up to a comma ("lead: olga petrova from acme", a piece with more fields in it, is read as any other).
+  const colon = /:\s*([^,;:]+?)\s*(?=,|;|\s+-\s|$)/i.exec(rest);
+  const plain = colon && !/@|^\W*[$€£]?\d|\s(?:from|for|at|due|with|worth|in|on)\s/i.test(colon[1]!);
+  if (colon && plain && titleField && operation === "create" && fields[titleField.name] === undefined) {
+    fields[titleField.name] = nameCase(R, titleField.name, tidy(colon[1]!));
+    rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length)}`;
   }
   // Invoice lines: "10 hours consulting at $150/hr", "3 licences @ 499 and 1 training day 1200", "19% vat".
   if (has("items")) {
@@ -271,11 +280,27 @@ const LINE =
   /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
 
 /** Invoice lines in a command, each {description, quantity, unit_amount}, and a tax rate said once for all. */
-export function readLines(text: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
+export function readLines(message: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
   const items: Record<string, unknown>[] = [];
+  let text = message;
   let rest = text;
   let currency: string | undefined;
   const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
+  // "€300 for the onboarding workshop": one line at that price.
+  const priced = /([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(text);
+  if (priced) {
+    currency = ({ $: "USD", "€": "EUR", "£": "GBP" } as Record<string, string>)[priced[1]!];
+    const amount = Number(priced[2]!.replace(/,/g, "")) * (priced[3] ? 1000 : 1);
+    const description = priced[4]!.trim();
+    items.push({
+      description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
+      quantity: 1,
+      unit_amount: Math.round(amount * 100),
+      ...(tax ? { tax_rate: Number(tax[1]) } : {}),
+    });
+    text = text.replace(priced[0], ",");
+    rest = text;
+  }
   for (const match of text.matchAll(LINE)) {
     const quantity = Number(match[1]);
     const words = match[2]!.trim().split(/\s+/);
@@ -807,8 +832,18 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   if (model?.kind === "money" && typeof value === "number") return `${(value / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
   if (model?.kind === "minutes" && typeof value === "number") return `${value} min`;
   if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
+  if (Array.isArray(value)) return value.map(describeLine).join("; ");
   if (value && typeof value === "object") return Object.values(value).join(", ");
   return spaced(value);
+}
+
+/** An invoice or quote line as people read it: "2 × Training session at 736.00 (19 % tax)". */
+function describeLine(line: unknown): string {
+  if (!line || typeof line !== "object") return String(line);
+  const { quantity, description, unit_amount: unit, tax_rate: tax, product_id: product } = line as Record<string, unknown>;
+  const what = description ?? (product !== undefined ? `product #${product}` : "line");
+  const price = typeof unit === "number" ? ` at ${(unit / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}` : "";
+  return `${quantity ?? 1} × ${what}${price}${tax !== undefined ? ` (${tax} % tax)` : ""}`;
 }
 
 export type { ApiRecord };

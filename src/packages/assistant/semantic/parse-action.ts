@@ -138,9 +138,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
-  // "invoice acme for 10 hours…": a resource noun used as the verb.
-  if (/^invoice\s+(?!\d)/i.test(text) && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
-    return { op: "create", verb: "invoice", at: 0, rest: text.slice(7).trim() };
+  // "invoice acme for 10 hours…", "bill wayne €300 for the workshop": a resource noun (or "bill") used as the verb.
+  const billed = /^(invoice|bill)\s+(?!\d|for\b|to\b|from\b)/i.exec(text);
+  if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
+    return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
     /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?)?\s*[.!]?$/iu.exec(
@@ -169,10 +170,17 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     const rest = later[2]!.replace(/^(?:her|him|them|it)\b\s*(?:as\s+)?/i, "");
     return { op: VERBS.find((verb) => verb.words.includes(later[1]!.toLowerCase()))!.op, verb: later[1]!.toLowerCase(), at: 0, rest: `${about}, ${rest}` };
   }
-  // "lead: olga petrova …", "task: call the movers": a noun and a colon make a new record.
-  const labelled = /^([a-z][a-z -]{1,20}):\s*(.+)$/i.exec(text);
-  if (labelled && schema.resources.some((resource) => resource.nouns.includes(labelled[1]!.toLowerCase().trim())))
-    return { op: "create", verb: "new", at: 0, rest: `${labelled[1]} ${labelled[2]}` };
+  // "lead: olga petrova …", "task: call the movers", "task for Alan in Billing v2: reconcile payments": a noun, what
+  // it belongs to, and a colon make a new record (whose title follows the colon: extract() reads it).
+  const labelled = /^(?:(?:a|an)\s+)?([a-z][a-z-]{1,20}(?:\s[a-z-]{1,20})?)\b([^:]{0,80}):\s*(.+)$/i.exec(text);
+  const labelNoun =
+    labelled && [labelled[1]!, labelled[1]!.split(" ")[0]!].find((noun) => schema.resources.some((resource) => resource.nouns.includes(noun.toLowerCase())));
+  if (
+    labelled &&
+    labelNoun &&
+    (labelled[2]!.trim() === "" || /^\s*(?:for|in|on|under|at|with)\b/i.test(text.slice(labelled[0].indexOf(labelNoun) + labelNoun.length)))
+  )
+    return { op: "create", verb: "new", at: 0, rest: text.replace(/^(?:(?:a|an)\s+)/i, "") };
   // "we lost the vandelay deal", "ken keller has left the company", "globex pilot is lost", "donald -> interview".
   if (/^we (won|lost|closed)\b/.test(lower)) return { op: "update", verb: "state", at: 0, rest: text.replace(/^we\s+/i, "") };
   if (
