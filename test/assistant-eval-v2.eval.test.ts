@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, heldOut, ITEMS, type Item, TUNING, TUNING_F } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, FRESH, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
@@ -135,11 +135,14 @@ describe("the assistant on the blind evaluation set", () => {
     // The report: figures for all, training and held-out; details for the training part only.
     const tuningIds = new Set(TUNING.map((item) => item.id));
     const tuningFIds = new Set(TUNING_F.map((item) => item.id));
+    const tuningGIds = new Set(TUNING_G.map((item) => item.id));
     const freshIds = new Set(FRESH.map((item) => item.id));
     const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
     const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
+    const tuningG = [...results.values()].filter((result) => tuningGIds.has(result.item.id));
     const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
-    const all = [...results.values()].filter((result) => !tuningIds.has(result.item.id) && !tuningFIds.has(result.item.id) && !freshIds.has(result.item.id));
+    const outside = (id: string) => tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || freshIds.has(id);
+    const all = [...results.values()].filter((result) => !outside(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
     const lines: string[] = [];
@@ -149,6 +152,7 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  held-out  ${figure(held).text}`);
     lines.push(`  tuning    ${figure(tuning).text} (the fourth writer's ${tuning.length} messages: training only, not in the figures above)`);
     lines.push(`  tuning-f  ${figure(tuningF).text} (the sixth writer's ${tuningF.length} messages: training only)`);
+    lines.push(`  tuning-g  ${figure(tuningG).text} (the seventh writer's ${tuningG.length} messages: training only)`);
     lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
     const count = (results: Result[], status: string) => results.filter((result) => result.outcome.status === status).length;
@@ -172,17 +176,17 @@ describe("the assistant on the blind evaluation set", () => {
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
         lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} fresh ${of(fresh)}`,
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} fresh ${of(fresh)}`,
         );
       }
     };
     breakdown("kind", (item) => item.kind);
     breakdown("resource", (item) => item.query?.resource ?? item.action?.resource ?? "(refusal)");
 
-    const notGradedTuning = [...tuning, ...tuningF].filter((result) => result.outcome.status !== "ok");
+    const notGradedTuning = [...tuning, ...tuningF, ...tuningG].filter((result) => result.outcome.status !== "ok");
     for (const result of notGradedTuning)
       if (result.outcome.status !== "ok") lines.push(`    ${result.item.id} ${result.outcome.status}: ${result.outcome.reason}`);
-    const wrong = [...training, ...tuning, ...tuningF].filter((result) => result.verdict && !result.verdict.correct);
+    const wrong = [...training, ...tuning, ...tuningF, ...tuningG].filter((result) => result.verdict && !result.verdict.correct);
     lines.push(`  wrong (training and tuning, ${wrong.length}):`);
     for (const { item, verdict } of wrong) {
       lines.push(`    ${item.id} ${JSON.stringify(item.message)} — expected ${verdict!.expected} — got ${verdict!.got}`);

@@ -137,8 +137,9 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
   },
   {
     // A month named alone ("and november", "september hours"); "may" only with a year (it is a verb too).
+    // ("20 nov" is a day: chrono reads it.)
     pattern: new RegExp(
-      `\\b(${MONTHS.filter((m) => m !== "may").join("|")}|${MONTHS.filter((m) => m !== "may")
+      `(?<!\\b\\d{1,2}(?:st|nd|rd|th)?\\s)\\b(${MONTHS.filter((m) => m !== "may").join("|")}|${MONTHS.filter((m) => m !== "may")
         .map((m) => m.slice(0, 3))
         .join("|")}|may(?= \\d{4}))(?: (\\d{4}))?\\b(?! \\d)`,
     ),

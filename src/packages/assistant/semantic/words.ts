@@ -45,6 +45,15 @@ const SHORTHAND: Record<string, string> = {
   oppty: "deal",
   opps: "deals",
   opp: "deal",
+  whos: "who is",
+  pmt: "payment",
+  pmts: "payments",
+  pymt: "payment",
+  pymts: "payments",
+  cust: "customer",
+  custs: "customers",
+  yesterdays: "yesterday",
+  todays: "today",
 };
 
 const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|would)n[’']?t\b/gi;
@@ -53,6 +62,11 @@ export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
   text = text.replace(/\b(\d+)\s*h\s*(\d{1,2})\b(?!\s*(?:am|pm))/gi, (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`);
+  // "1 hr 15", "2 hours 30 min": hours and minutes said apart ("3 hours 20 nov" is a date after them).
+  text = text.replace(
+    /\b(\d+)\s*(?:h|hrs?|hours?)\s+(?:and\s+)?(\d{1,2})(?:\s*(?:m|mins?|minutes?))?\b(?!\s*(?:st|nd|rd|th|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[/.:-]\d))/gi,
+    (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`,
+  );
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
@@ -121,7 +135,8 @@ export const FILLER: ReadonlySet<string> = new Set(
     "let see view pull up bring look check any all every some each about details detail on off out into onto as just also " +
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
-    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken"
+    "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
+    "i'd i'm i'll behind against same moment side process down break"
   ).split(" "),
 );
 
