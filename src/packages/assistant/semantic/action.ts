@@ -812,7 +812,12 @@ export function proposal(_env: ActionEnv, R: ResourceModel, draft: ActionDraft):
   }
   const described = Object.entries(fields)
     .filter(([field]) => operation !== "create" || (field !== "name" && field !== "title"))
-    .map(([field, value]) => `${spaced(field.replace(/_id$/, ""))} ${describeValue(R, field, value, draft.labels ?? {})}`);
+    .map(([field, value]) => {
+      // "task 289 …" under "task", "450 min" under "minutes": the value says what it is.
+      const said = describeValue(R, field, value, draft.labels ?? {});
+      const label = spaced(field.replace(/_id$/, ""));
+      return said.toLowerCase().startsWith(`${label.toLowerCase()} `) || R.fields.get(field)?.kind === "minutes" ? said : `${label} ${said}`;
+    });
   const name = fields.name ?? fields.title;
   const what = draft.target?.name ?? `the ${R.singular}`;
   const summary =
@@ -830,7 +835,9 @@ export function proposal(_env: ActionEnv, R: ResourceModel, draft: ActionDraft):
 function describeValue(R: ResourceModel, field: string, value: unknown, labels: Record<string, string>): string {
   const model = R.fields.get(field);
   if (model?.kind === "money" && typeof value === "number") return `${(value / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
-  if (model?.kind === "minutes" && typeof value === "number") return `${value} min`;
+  if (model?.kind === "minutes" && typeof value === "number")
+    return value >= 60 ? `${Math.floor(value / 60)} h${value % 60 ? ` ${value % 60} min` : ""}` : `${value} min`;
+  if (model?.kind === "datetime" && typeof value === "string" && /T00:00:00(?:\.000)?Z$/.test(value)) return value.slice(0, 10);
   if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
   if (Array.isArray(value)) return value.map(describeLine).join("; ");
   if (value && typeof value === "object") return Object.values(value).join(", ");

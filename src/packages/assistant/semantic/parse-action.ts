@@ -138,6 +138,24 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
+  // "Linus Gosling 6 hrs yesterday", "Grace Lamarr - 7.5 hours - Draft checkout - last friday": a person and a
+  // time said as a timesheet line is time to log.
+  if (/^(?:\p{Lu}[\p{L}'-]*\s+){0,3}\p{Lu}[\p{L}'-]*\s*[-–,:]?\s*\d+(?:\.\d+)?\s*(?:hours|minutes)\b/u.test(text) && !/\?\s*$/.test(text))
+    return { op: "log", verb: "log", at: 0, rest: text.replace(/\s+[-–]\s+/g, ", ") };
+  // "got €1,000 from Soylent on INV-000130", "Stark wired us 20k yesterday for INV-000116": money received
+  // against an invoice, said as news, is a payment to record.
+  if (
+    /\b(?:got|received|receive|wired|paid|transferred|sent us|came in)\b/.test(lower) &&
+    /\binv(?:oice)?-\d{3,}/.test(lower) &&
+    /[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|dollars?|euros?|pounds?)?\b/.test(lower.replace(/\binv(?:oice)?[-\s#]*\d+/g, "")) &&
+    !/\?\s*$/.test(lower)
+  ) {
+    const said = text
+      .replace(/\bwired(?:\s+us)?\b/gi, "by wire")
+      .replace(/\b(?:got|received|receive|paid(?:\s+us)?|transferred(?:\s+us)?|sent us|came in)\b/gi, " ");
+    // ("payment 500" would name payment #500: the amount is "of" it.)
+    return { op: "create", verb: "record", at: 0, rest: `payment ${/^\s*[$€£]?\d/.test(said) ? "of " : ""}${said.trim()}` };
+  }
   // "invoice acme for 10 hours…", "bill wayne €300 for the workshop": a resource noun (or "bill") used as the verb.
   const billed = /^(invoice|bill)\s+(?!\d|for\b|to\b|from\b)/i.exec(text);
   if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
