@@ -815,7 +815,7 @@ export function proposal(_env: ActionEnv, R: ResourceModel, draft: ActionDraft):
     .map(([field, value]) => {
       // "task 289 …" under "task", "450 min" under "minutes": the value says what it is.
       const said = describeValue(R, field, value, draft.labels ?? {});
-      const label = spaced(field.replace(/_id$/, ""));
+      const label = spaced(R.fields.get(field)?.kind === "reference" || labelsHave(draft.labels, field) ? field.replace(/_id$/, "") : field);
       return said.toLowerCase().startsWith(`${label.toLowerCase()} `) || R.fields.get(field)?.kind === "minutes" ? said : `${label} ${said}`;
     });
   const name = fields.name ?? fields.title;
@@ -843,6 +843,8 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   if (value && typeof value === "object") return Object.values(value).join(", ");
   return spaced(value);
 }
+
+const labelsHave = (labels: Record<string, string> | undefined, field: string) => labels?.[field] !== undefined;
 
 /** An invoice or quote line as people read it: "2 × Training session at 736.00 (19 % tax)". */
 function describeLine(line: unknown): string {

@@ -102,6 +102,31 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
+  // "add phone +49 30 1234567 to grace stroustrup", "new phone for Evelyn Hopper: +1 415…": a field of someone
+  // already there, given a value, is a change to that record.
+  const FIELD = "phone(?: number)?|mobile|e-?mail(?: address)?|tax id|vat number|website";
+  const given =
+    new RegExp(`^(?:add|new|set)\\s+(?:a\\s+)?(?:new\\s+)?(${FIELD})\\s+(.+?)\\s+(?:to|for|on)\\s+(.+)$`, "i").exec(text) ??
+    new RegExp(`^(?:add|new|set)\\s+(?:a\\s+)?(?:new\\s+)?(${FIELD})\\s+(?:for|of|on)\\s+(.+?)\\s*[:=]\\s*(.+)$`, "i").exec(text);
+  if (given) {
+    const byName = /^(?:for|of|on)\b/i.test(text.slice(given.index + given[0].indexOf(given[1]!) + given[1]!.length).trim());
+    const [value, name] = byName ? [given[3]!, given[2]!] : [given[2]!, given[3]!];
+    return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${given[1]} to ${value.trim()}` };
+  }
+  // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
+  // ("make a task …", "make new …" stay creates).
+  const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+)\s+((?:in\s+)?[a-z_]+)\s*[.!]*$/i.exec(text);
+  if (made) {
+    const value = made[2]!.toLowerCase();
+    const takes = schema.resources.some((resource) =>
+      [...resource.fields.values()].some((field) => field.kind === "enum" && field.values?.some((v) => v.replace(/_/g, " ") === value)),
+    );
+    if (
+      takes &&
+      !schema.resources.some((resource) => resource.nouns.some((noun) => made[1]!.toLowerCase().startsWith(`${noun} `) || made[1]!.toLowerCase() === noun))
+    )
+      return { op: "update", verb: "mark", at: 0, rest: `${made[1]} as ${made[2]}` };
+  }
   if (
     /^(how|what|whats|what's|which|who|whos|who's|when|where|why|is|are|does|do|did|show|list|any|find|give me|tell|can i see|let me see)\b/.test(lower) &&
     !/^(can you|could you)\b/.test(w.text.toLowerCase())

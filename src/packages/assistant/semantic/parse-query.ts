@@ -623,8 +623,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
     if (measure?.value.resource === R) {
       const m = measure.value.measure;
-      // "what did lynn log on monday", "did tim log anything today": the entries themselves, not their sum.
-      const entriesAsked = /^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) && !sumCue && !countCue && !avgCue;
+      // "what did lynn log on monday", "did tim log anything today", "did globex pay us anything in oct": the
+      // entries themselves, not their sum.
+      // ("what did soylent pay us" is how much.)
+      const entriesAsked =
+        (/^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) || /^(?:did|has|have)\b.*\b(?:pay|paid)\b/.test(text)) &&
+        !sumCue &&
+        !countCue &&
+        !avgCue;
       if (m.show) show = m.show;
       else if (!(explicitNoun && !sumCue && !countCue && !avgCue) && !entriesAsked) {
         // "eur deals in the pipeline" lists deals; "how big is the pipeline" adds them up.
