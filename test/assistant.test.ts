@@ -739,6 +739,51 @@ describe("actions on every writable resource", () => {
     expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });
   });
 
+  it("reads news as the change it means: money received, a timesheet line, a field given, 'make X urgent', 'X converted!!'", async () => {
+    const { ws, invoice, acme, alan, task, sophie, ana, website } = await company();
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      // Money received against an invoice, said as news, is a payment to record ("wired" is a bank transfer).
+      [`got $500 from Acme on ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
+      [`Acme wired us 1k yesterday for ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 100_000, method: "bank_transfer" }],
+      // A person and a time, as a timesheet line ("1 hr 15" is 75 minutes).
+      ["Ana Garcia - 1 hr 15 - Write copy (Website) - today", "POST", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 75, date: today() }],
+      // "20 nov" is a day, not November.
+      ["log 3 hours 3 nov for Ana Garcia on Write copy in Website", "POST", "/time-entries", { minutes: 180, date: expect.stringMatching(/-11-03$/) }],
+      // A field of someone already there, given a value, is a change to that record.
+      ["add phone +49 30 1234567 to alan turing", "PATCH", `/contacts/${alan.id}`, { phone: "+49301234567" }],
+      ["new phone for Alan Turing: +1 415 555 0199", "PATCH", `/contacts/${alan.id}`, { phone: "+14155550199" }],
+      ["set tax id for Acme to DE123456789", "PATCH", `/customers/${acme.id}`, { tax_id: "DE123456789" }],
+      ["make Write copy in Website urgent", "PATCH", `/tasks/${task.id}`, { priority: "urgent" }],
+      ["Sophie Brown converted!!", "PATCH", `/leads/${sophie.id}`, { status: "converted" }],
+      ["Write copy in Website is ready for review", "PATCH", `/tasks/${task.id}`, { status: "review" }],
+      // A new title that ends in one the workspace has is the whole title.
+      ["promote ana garcia to Senior Engineer", "PATCH", `/employees/${ana.id}`, { designation: "Senior Engineer" }],
+    ];
+    for (const [message, method, path, body] of cases) {
+      const { reply } = await ask(ws.token, message);
+      expect(reply.action, `${message} → ${reply.text}`).toBeDefined();
+      const request = await requestOf(ws.token, reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      expect(request.body ?? {}, message).toMatchObject(body);
+    }
+    // A timesheet line without its task asks for it.
+    expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
+    // A mass mailing is refused, not read as a record named "all our".
+    for (const message of ["email all our customers a happy holidays message", "ok email all of them our new price list"]) {
+      const refused = await ask(ws.token, message);
+      expect(refused.reply.action, message).toBeUndefined();
+      expect(refused.reply.data?.refused, message).toBe(true);
+    }
+    // Questions: "did X pay us anything" lists the payments; "whos"; a customer's own "tax id"; time "spent";
+    // a misspelt name as long as the record's beats the longer names that contain it ("Acme East").
+    expect((await ask(ws.token, "did acme pay us anything this year")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect((await ask(ws.token, "whos in engineering")).reply.data.answer.ids.sort()).toEqual(expect.arrayContaining([ana.id]));
+    expect((await ask(ws.token, "acme tax id?")).reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id], field: "tax_id" });
+    expect((await ask(ws.token, "how much time did the team spend on website")).reply.data.answer).toMatchObject({ resource: "time-entries", fn: "sum" });
+    expect((await ask(ws.token, "whats the currency of acmee")).reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id] });
+    expect(website.id).toBeGreaterThan(0);
+  });
+
   it("keeps the words around a value with it: labels, brackets, 'worth about', a state's own noun, a bare company", async () => {
     const { ws, acme, website, ana } = await company();
     const cases: [string, string, Record<string, unknown>][] = [

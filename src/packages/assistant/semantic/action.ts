@@ -687,7 +687,17 @@ async function textValueFor(
   }
   const exact = matchValue(values, text, (field) => open.has(field));
   if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, bare(text))) };
-  return text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
+  const inPhrase = text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
+  // "promote carl to Senior Marketer": a title typed as one, ending in one the workspace has, is the whole title.
+  const whole = bare(text);
+  if (
+    typeof inPhrase?.value === "string" &&
+    /^\p{Lu}/u.test(whole) &&
+    whole.split(/\s+/).length <= 4 &&
+    whole.toLowerCase().endsWith(` ${inPhrase.value.toLowerCase()}`)
+  )
+    return { field: inPhrase.field, value: whole };
+  return inPhrase;
 }
 
 /**

@@ -87,7 +87,8 @@ function shapeOf(schema: unknown): Record<string, unknown> {
   return (def.shape as Record<string, unknown> | undefined) ?? {};
 }
 
-const wordsOfName = (name: string) => name.replace(/_id$/, "").replace(/_/g, " ");
+/** A field's own name as words: "customer_id" is "customer", but "tax_id" (no reference) stays "tax id". */
+const wordsOfName = (name: string, reference: boolean) => (reference ? name.replace(/_id$/, "") : name).replace(/_/g, " ");
 
 function kindOf(
   name: string,
@@ -144,7 +145,7 @@ export function buildSchema(catalog: Catalog, definitions: { pkg: string; defini
       if (name === "id" || name === "updated_at" || name === "deleted_at") continue;
       const kind = kindOf(name, schema, definition, targets);
       const money = skill?.fields[name]?.format === "money" && kind.kind !== "money" ? { kind: "money" as const, currencyField: "currency" } : {};
-      fields.set(name, { name, ...kind, ...money, words: [wordsOfName(name), ...(skill?.fields[name]?.words ?? [])] });
+      fields.set(name, { name, ...kind, ...money, words: [wordsOfName(name, kind.kind === "reference"), ...(skill?.fields[name]?.words ?? [])] });
     }
     const routes = definition.routes ?? {};
     const dateWords = [...(skill?.dates ?? []).flatMap((date) => (date.field ? [{ field: date.field, words: date.words }] : [])), ...(skill?.dateFields ?? [])];

@@ -81,11 +81,10 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   if (ranked.length === 0) return { kind: "none" };
   const [best, second] = ranked;
   if (!second || second.score! - best!.score! > 0.12) return { kind: "one", found: best!.item };
-  return {
-    kind: "many",
-    options: ranked
-      .filter((hit) => hit.score! - best!.score! <= 0.12)
-      .slice(0, 6)
-      .map((hit) => hit.item),
-  };
+  const close = ranked.filter((hit) => hit.score! - best!.score! <= 0.12).map((hit) => hit.item);
+  // A misspelt name ("nakatomy", "pied pieper"): as with prefixes, the one as long as what was typed beats the
+  // longer names that contain it ("Nakatomi — pilot").
+  const whole = close.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);
+  if (whole.length === 1) return { kind: "one", found: whole[0]! };
+  return { kind: "many", options: close.slice(0, 6) };
 }

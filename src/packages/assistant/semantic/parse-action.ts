@@ -105,13 +105,14 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "add phone +49 30 1234567 to grace stroustrup", "new phone for Evelyn Hopper: +1 415…": a field of someone
   // already there, given a value, is a change to that record.
   const FIELD = "phone(?: number)?|mobile|e-?mail(?: address)?|tax id|vat number|website";
-  const given =
-    new RegExp(`^(?:add|new|set)\\s+(?:a\\s+)?(?:new\\s+)?(${FIELD})\\s+(.+?)\\s+(?:to|for|on)\\s+(.+)$`, "i").exec(text) ??
-    new RegExp(`^(?:add|new|set)\\s+(?:a\\s+)?(?:new\\s+)?(${FIELD})\\s+(?:for|of|on)\\s+(.+?)\\s*[:=]\\s*(.+)$`, "i").exec(text);
-  if (given) {
-    const byName = /^(?:for|of|on)\b/i.test(text.slice(given.index + given[0].indexOf(given[1]!) + given[1]!.length).trim());
-    const [value, name] = byName ? [given[3]!, given[2]!] : [given[2]!, given[3]!];
-    return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${given[1]} to ${value.trim()}` };
+  const head = `^(?:add|new|set)\\s+(?:a\\s+)?(?:new\\s+)?(${FIELD})\\s+`;
+  // (the field, whose it is, then the value: "new phone for Evelyn: +1 …", "set tax id for Soylent to DE…")
+  const named = new RegExp(`${head}(?:for|of|on)\\s+(.+?)\\s*(?:[:=]|\\bto\\b)\\s*(.+)$`, "i").exec(text);
+  // (the field, the value, then whose it is: "add phone +49 30 1234567 to grace")
+  const valued = named ? null : new RegExp(`${head}(.+?)\\s+(?:to|for|on)\\s+(.+)$`, "i").exec(text);
+  if (named || valued) {
+    const [field, name, value] = named ? [named[1]!, named[2]!, named[3]!] : [valued![1]!, valued![3]!, valued![2]!];
+    return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${field} to ${value.trim()}` };
   }
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
@@ -226,8 +227,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "new", at: 0, rest: text.replace(/^(?:(?:a|an)\s+)/i, "") };
   // "we lost the vandelay deal", "ken keller has left the company", "globex pilot is lost", "donald -> interview".
   if (/^we (won|lost|closed)\b/.test(lower)) return { op: "update", verb: "state", at: 0, rest: text.replace(/^we\s+/i, "") };
+  // "Dennis Keller converted!!": a name and what happened to it.
+  if (/^(?:\p{Lu}[\p{L}'-]*\s+){1,4}(?:won|lost|done|finished|completed|hired|rejected|closed|qualified|contacted|converted|paid)\s*[!.]*$/u.test(text))
+    return { op: "update", verb: "state", at: 0, rest: text.replace(/[!.]+$/, "") };
   if (
-    /\b(is|are|has|have|was)\s+(now\s+)?(won|lost|done|finished|complete|completed|left|hired|rejected|closed|on hold|qualified|contacted|converted|paid)\b/.test(
+    /\b(is|are|has|have|was)\s+(now\s+)?(won|lost|done|finished|complete|completed|left|hired|rejected|closed|on hold|qualified|contacted|converted|paid|(?:in |ready for )review|in progress)\b/.test(
       lower,
     ) &&
     !/\?$/.test(lower) &&

@@ -964,6 +964,15 @@ function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start):
 function amountFieldOwner(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
   // (A word of some resource's own measure — "balance", "total" — is no such name: it says too little.)
   const general = new Set(schema.resources.flatMap((R) => (R.measure ? (R.fields.get(R.measure)?.words ?? []) : [])));
+  // ("tax id" is a customer's field of its own, not the invoices' tax.)
+  const longer = matchPhrases(
+    w.words,
+    schema.resources.flatMap((R) =>
+      [...R.fields.values()].filter((f) => f.kind !== "money").map((f) => ({ phrases: f.words.filter((phrase) => phrase.includes(" ")), value: f.name })),
+    ),
+    new Set(taken),
+  ).flatMap((hit) => hit.indexes);
+  const blocked = new Set([...taken, ...longer]);
   const owners = schema.resources.filter(
     (R) =>
       matchPhrases(
@@ -971,7 +980,7 @@ function amountFieldOwner(w: Words, schema: SchemaModel, taken: Set<number>): Re
         [...R.fields.values()]
           .filter((f) => f.kind === "money" && f.name !== R.measure)
           .map((f) => ({ phrases: f.words.filter((phrase) => !general.has(phrase)), value: f.name })),
-        new Set(taken),
+        blocked,
       ).length > 0,
   );
   return owners[0] ?? null;

@@ -69,6 +69,8 @@ export function normalize(message: string): string {
   );
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  // "how much time did the team spend on …": time spent, not the expenses' "spend".
+  text = text.replace(/\b(time|hours?|minutes)\b(.{0,40}?)\bspend\b/gi, "$1$2spent");
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
   text = text.replace(/\s*\b(?:across|for|by|from) (?:everyone|everybody|the (?:whole |entire )?team|all of us|the whole company)\b/gi, "");
   text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s/g, " and ");
