@@ -503,6 +503,24 @@ describe("questions are read as queries over the resources' definitions", () => 
     const left = await ask(ws.token, `how much is left on ${invoice.number}`);
     const paid = await ask(ws.token, "they just paid $12 of that by card", left.conversation_id);
     expect((await requestOf(ws.token, paid.reply)).body).toEqual({ invoice_id: invoice.id, amount: 1200, method: "card" });
+
+    // A follow-up reorders, ranks, narrows or lists what was just answered.
+    const byStage = await ask(ws.token, "deals by stage");
+    const most = await ask(ws.token, "which one had the most", byStage.conversation_id);
+    expect(most.reply.data.query.aggregate).toMatchObject({ groupBy: "stage", order: "desc", limit: 1 });
+    const negotiation = await ask(ws.token, "open deals");
+    const sorted = await ask(ws.token, "sort by value lowest first", negotiation.conversation_id);
+    expect(sorted.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "value", order: "asc" });
+    expect(sorted.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "status", value: "open" })]));
+    const owed = await ask(ws.token, "how much does acme owe us");
+    const behind = await ask(ws.token, "can you show me the invoices behind that", owed.conversation_id);
+    expect(behind.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    const reminder = await ask(ws.token, "send them a reminder", owed.conversation_id);
+    expect(await requestOf(ws.token, reminder.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    const website = await ask(ws.token, "projects");
+    const withCustomer = await ask(ws.token, "which of them have a customer", website.conversation_id);
+    expect(withCustomer.reply.data.query).toMatchObject({ resource: "projects", conditions: [{ field: "customer_id", op: "ne", value: null }] });
+    expect(withCustomer.reply.data.answer.total).toBe(0);
   });
 
   it("refuses what is outside the workspace's data, and never reads another workspace's", async () => {

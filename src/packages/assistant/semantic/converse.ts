@@ -234,6 +234,10 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   // A follow-up without its own resource is read again against the last question's resource.
   if (!draft.said.resource && previous) {
     base = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource));
+  } else if (previous && /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined)) {
+    // "which of them have a customer": the last answer's records, whatever other noun is said about them.
+    const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
+    if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
   }
   let query = merge(base, previous, w.joined);
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;

@@ -459,13 +459,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       conditions.push({ field: person, op: "eq", value: null, label: "unassigned" });
       for (const word of ["unassigned", "anyone", "nobody", "assignee", "owner"]) claim(occurrences(w.words, word).flat());
     }
-    for (const match of text.matchAll(/\b(?:no|without|missing|without a|without an|with no|lacking)\s+([a-z]+(?: [a-z]+)?)/g)) {
-      const words = match[1]!.split(" ");
+    // ("projects with a customer", "which of them have a customer": a field that is filled in.)
+    for (const match of text.matchAll(
+      /\b(?:(without an?|with no|no|without|missing|lacking)|(?:with|(?:that|which|who|them|those|these|ones) (?:have|has)|having) (?:a|an))\s+([a-z]+(?: [a-z]+)?)/g,
+    )) {
+      const empty = match[1] !== undefined;
+      const words = match[2]!.split(" ");
       for (const take of [words.length, 1]) {
         const phrase = words.slice(0, take).join(" ");
         const field = [...R.fields.values()].find((candidate) => candidate.words.includes(phrase) || candidate.name.replace(/_/g, " ") === phrase);
-        if (!field) continue;
-        conditions.push({ field: field.name, op: "eq", value: null, label: `no ${phrase}` });
+        if (!field || (!empty && field.kind !== "reference" && field.kind !== "date" && field.kind !== "text")) continue;
+        conditions.push(
+          empty ? { field: field.name, op: "eq", value: null, label: `no ${phrase}` } : { field: field.name, op: "ne", value: null, label: `with a ${phrase}` },
+        );
         const start = text.slice(0, match.index).split(" ").length - 1;
         claim(Array.from({ length: match[0].split(" ").length - (words.length - take) }, (_, k) => start + k));
         break;
@@ -862,10 +868,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // Another resource's measure or date words ("billed", "came in") are no part of a name either.
     for (const hit of [...measureHits, ...dateVerbHits]) if (!hit.indexes.some((i) => taken.has(i))) claim(hit.indexes);
     // (A message that starts by taking something out — "leave out the lost ones", "minus drafts" — narrows the last answer.)
+    // ("sort by due date", "which one had the most", "the invoices behind that": the last answer, reordered or named.)
     const followUp =
-      /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then|leave out|leaving out|ignore|ignoring|exclude|excluding|without|minus|except|skip|drop|remove the)\b/.test(
+      /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then|leave out|leaving out|ignore|ignoring|exclude|excluding|without|minus|except|skip|drop|remove the|sort|sorted|order|ordered|rank|which one|which ones|who had|who has)\b/.test(
         text,
-      );
+      ) || /\b(?:behind|in|of|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
     return {
       resource: parts.resource,
       conditions: combined(parts.conditions),

@@ -52,13 +52,29 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   // "and the week before?": the last period moved back (chrono would read "the day before" as yesterday).
   const before = /\b(?:the )?(day|week|month|year|quarter) before\b/.exec(text);
   if (before && previous.period) period = shifted(previous.period, before[1] as "day" | "week" | "month" | "year" | "quarter");
-  const aggregate = draft.said.fn
-    ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
-    : draft.aggregate.groupBy
-      ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
-      : draft.show
-        ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
-        : previous.aggregate;
+  const ranked = draft.aggregate.order !== null && draft.aggregate.fn === "list" && !draft.said.resource;
+  const aggregate =
+    ranked && previous.aggregate.groupBy
+      ? // "hours by project" → "which one had the most": the groups ranked.
+        { ...previous.aggregate, order: draft.aggregate.order, limit: draft.aggregate.limit ?? 1 }
+      : ranked && previous.aggregate.fn === "list"
+        ? // "stark's unpaid invoices" → "sort by due date oldest first": the same records in that order.
+          {
+            ...previous.aggregate,
+            field: draft.aggregate.field ?? previous.aggregate.field,
+            order: draft.aggregate.order,
+            limit: draft.aggregate.limit ?? previous.aggregate.limit,
+          }
+        : draft.said.resource && !draft.said.fn && /\b(?:show|list|see|pull up|give me)\b/.test(text)
+          ? // "how much does globex owe" → "show me the invoices behind that": the records themselves.
+            { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
+          : draft.said.fn
+            ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
+            : draft.aggregate.groupBy
+              ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
+              : draft.show
+                ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
+                : previous.aggregate;
   // "overdue invoices" → "how much is that": the number the kept states are about (what is still due).
   if (R && aggregate.fn === "sum" && aggregate.field === R.measure && !draft.said.field) {
     const stateMeasure = stateMeasureOf(R, conditions);
