@@ -363,6 +363,19 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(joined.reply.data.answer.ids).toEqual([linus.id]);
   });
 
+  it("reads the verb's date and the thing counted: tasks closed, invoices sent out, seats we're hiring, why deals are lost", async () => {
+    const { ws } = await company();
+    const closed = await ask(ws.token, "how many tasks did we close this month");
+    expect(closed.reply.data.query).toMatchObject({ resource: "tasks", period: { field: "completed_at" }, aggregate: { fn: "count" } });
+    const sent = await ask(ws.token, "how many invoices did we send out in oct");
+    expect(sent.reply.data.query).toMatchObject({ resource: "invoices", period: { field: "sent_at" }, aggregate: { fn: "count" } });
+    const seats = await ask(ws.token, "total number of seats we're hiring for");
+    expect(seats.reply.data.answer).toMatchObject({ resource: "job-openings", fn: "sum", field: "positions", value: 1 });
+    const why = await ask(ws.token, "why are we losing deals");
+    expect(why.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "lost_reason" } });
+    expect(why.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "lost" })]);
+  });
+
   it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {
     const { ws, acme, bigCo, west, task } = await company();
     expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });

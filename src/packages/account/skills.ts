@@ -71,7 +71,7 @@ export const accountSkills: Skill[] = [
         default: true,
       },
     ],
-    dateFields: [{ words: ["sent", "emailed", "mailed"], field: "sent_at" }],
+    dateFields: [{ words: ["sent", "emailed", "mailed", "send out", "sent out", "send"], field: "sent_at" }],
     measure: "total",
     measures: [
       {

@@ -88,7 +88,7 @@ export const tasklySkills: Skill[] = [
     dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date" }],
     dateFields: [
       {
-        words: ["completed", "finished", "finish", "complete", "done", "closed", "close out", "closed out", "wrapped up", "wrap up", "shipped"],
+        words: ["completed", "finished", "finish", "complete", "done", "closed", "close", "close out", "closed out", "wrapped up", "wrap up", "shipped"],
         field: "completed_at",
       },
     ],

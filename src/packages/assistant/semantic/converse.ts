@@ -256,6 +256,14 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
       query.show = null;
     }
   }
+  // "why are we losing deals": the reason asked of many records is a count of them by reason.
+  if (query && R && !query.subject && query.show && query.aggregate.fn === "list" && /^why\b/.test(w.joined)) {
+    const field = R.fields.get(query.show);
+    if (field && (field.kind === "enum" || field.kind === "text")) {
+      query.aggregate = { fn: "count", field: null, groupBy: query.show, order: "desc", limit: null };
+      query.show = null;
+    }
+  }
   // "how many candidates for each?" after a list of job openings: grouped by the reference to what was listed.
   if (
     query &&

@@ -653,7 +653,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         }
       }
     }
-    const countedField = /\bhow many ([a-z]+)\b/.exec(text)?.[1];
+    const countedField = /\b(?:how many|number of) ([a-z]+)\b/.exec(text)?.[1];
     const numericCounted = countedField
       ? [...R.fields.values()].find(
           (f) => (f.kind === "number" || f.kind === "minutes") && f.words.some((word) => word.split(" ")[0] === countedField || word === countedField),

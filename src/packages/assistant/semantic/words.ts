@@ -69,6 +69,11 @@ export function normalize(message: string): string {
   );
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  // "how many people are we hiring", "seats we're hiring for": the openings' positions.
+  text = text.replace(
+    /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
+    "positions",
+  );
   // "how much time did the team spend on …": time spent, not the expenses' "spend".
   text = text.replace(/\b(time|hours?|minutes)\b(.{0,40}?)\bspend\b/gi, "$1$2spent");
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
