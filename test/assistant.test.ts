@@ -364,7 +364,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("reads the verb's date and the thing counted: tasks closed, invoices sent out, seats we're hiring, why deals are lost", async () => {
-    const { ws } = await company();
+    const { ws, acme, ada } = await company();
     const closed = await ask(ws.token, "how many tasks did we close this month");
     expect(closed.reply.data.query).toMatchObject({ resource: "tasks", period: { field: "completed_at" }, aggregate: { fn: "count" } });
     const sent = await ask(ws.token, "how many invoices did we send out in oct");
@@ -374,6 +374,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     const why = await ask(ws.token, "why are we losing deals");
     expect(why.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "lost_reason" } });
     expect(why.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "lost" })]);
+    // Everyday words for fields and values: an address (said as one), "paid up", "us customers", "who do we know".
+    await call("PUT", `/customers/${acme.id}`, { token: ws.token, body: { billing: { address_line1: "1 Main St", city: "Springfield", country: "US" } } });
+    const address = await ask(ws.token, "billing address for acme?");
+    expect(address.reply.text).toBe("The billing address of Acme is 1 Main St, Springfield, US.");
+    const paidUp = await ask(ws.token, "which clients are all paid up");
+    expect(paidUp.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", value: 0 })]);
+    expect((await ask(ws.token, "us customers")).reply.data.answer.ids).toEqual([acme.id]);
+    expect((await ask(ws.token, "who do we know at analytical engines")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
   });
 
   it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {

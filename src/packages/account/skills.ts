@@ -19,6 +19,7 @@ export const accountSkills: Skill[] = [
       currency: { words: ["currency"] },
       tax_id: { words: ["tax id", "vat", "vat number", "tax number"] },
       balance: { words: ["balance", "owe", "owes", "owed"], format: "money" },
+      billing: { words: ["billing address", "address", "billing details", "invoice address", "postal address"] },
     },
     values: [{ words: ["in country", "based in", "from"], param: "country" }],
     measure: "balance",

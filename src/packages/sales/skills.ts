@@ -18,7 +18,7 @@ export const salesSkills: Skill[] = [
     resource: "contacts",
     singular: "contact",
     plural: "contacts",
-    synonyms: ["person", "persons", "people we know", "people do we know", "address book", "business contacts"],
+    synonyms: ["person", "persons", "people we know", "people do we know", "who do we know", "address book", "business contacts"],
     nameField: "name",
     label: (r) => String(r.name),
     line: (r) => `${r.name}${r.company ? ` (${r.company})` : ""} — ${r.email}${r.phone ? `, ${r.phone}` : ""}`,

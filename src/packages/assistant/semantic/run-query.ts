@@ -127,7 +127,9 @@ async function groupLabels(env: QueryEnv, R: ResourceModel, query: Query, keys: 
 
 function fieldWords(R: ResourceModel, field: string | null) {
   if (!field) return "";
-  return R.fields.get(field)?.words[0] ?? words(field);
+  const said = R.fields.get(field)?.words;
+  // ("billing" is better said as the skill's "billing address".)
+  return (said?.[1]?.startsWith(`${said[0]} `) ? said[1] : said?.[0]) ?? words(field);
 }
 
 /** A field's value as people read it. */
@@ -137,7 +139,9 @@ export function shown(R: ResourceModel, field: string | null, value: unknown, ro
   if (typeof value === "object" && !Array.isArray(value)) {
     const entries = Object.entries(value as Record<string, number>);
     if (model?.kind === "money") return entries.length === 0 ? "0" : formatMoneys(value as Record<string, number>);
-    return JSON.stringify(value);
+    // An address: its filled-in parts, in the order they are written.
+    const parts = entries.filter(([, part]) => part !== null && part !== undefined && part !== "").map(([, part]) => String(part));
+    return parts.length === 0 ? "not set" : parts.join(", ");
   }
   switch (model?.kind) {
     case "money":

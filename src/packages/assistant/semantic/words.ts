@@ -69,6 +69,9 @@ export function normalize(message: string): string {
   );
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  // "which clients are all paid up": owing nothing; "us customers": the country, not the pronoun.
+  text = text.replace(/\b(?:are|is)\s+(?:all\s+|fully\s+)?paid up\b/gi, "owe nothing");
+  text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
   // "how many people are we hiring", "seats we're hiring for": the openings' positions.
   text = text.replace(
     /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
