@@ -137,7 +137,7 @@ export function shown(R: ResourceModel, field: string | null, value: unknown, ro
   if (value === null || value === undefined || value === "") return "not set";
   const model = field ? R.fields.get(field) : undefined;
   if (typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, number>);
+    const entries = Object.entries(value as Record<string, unknown>);
     if (model?.kind === "money") return entries.length === 0 ? "0" : formatMoneys(value as Record<string, number>);
     // An address: its filled-in parts, in the order they are written.
     const parts = entries.filter(([, part]) => part !== null && part !== undefined && part !== "").map(([, part]) => String(part));
