@@ -374,6 +374,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     const why = await ask(ws.token, "why are we losing deals");
     expect(why.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "lost_reason" } });
     expect(why.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "lost" })]);
+    // "by amount due" ranks by that number; "due" alone would have grouped by the due date.
+    const top = await ask(ws.token, "top 5 unpaid invoices by amount due");
+    expect(top.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "amount_due", order: "desc", limit: 5, groupBy: null });
     // Everyday words for fields and values: an address (said as one), "paid up", "us customers", "who do we know".
     await call("PUT", `/customers/${acme.id}`, { token: ws.token, body: { billing: { address_line1: "1 Main St", city: "Springfield", country: "US" } } });
     const address = await ask(ws.token, "billing address for acme?");

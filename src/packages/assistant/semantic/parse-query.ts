@@ -537,6 +537,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     }
     // Group by: "by stage", "per project", "for each customer", "split by source" (the word after the trigger, or two).
+    let rankedBy: string | null = null;
     const triggers = ["broken down by", "broken out by", "grouped by", "group by", "breakdown by", "split by", "for each", "by", "per", "each", "across"];
     groups: for (let i = 0; i < w.words.length && !sorted; i++) {
       for (const trigger of triggers) {
@@ -547,6 +548,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         const phrase = w.words.slice(next, next + 2).join(" ");
         // ("by number of contacts" ranks by a count; it groups by no field called number.)
         if (/^(?:number|count|amount) of\b/.test(phrase)) continue;
+        // ("top 5 invoices by amount due" ranks by a number; "due" alone would group by the due date.)
+        const numeric = [...R.fields.values()].find((f) => (f.kind === "money" || f.kind === "number" || f.kind === "minutes") && f.words.includes(phrase));
+        if (numeric) {
+          rankedBy = numeric.name;
+          continue;
+        }
         const found = groupField(R, schema, phrase);
         if (!found) continue;
         // "across everyone", "by everybody": all of them together, not one row each.
@@ -782,6 +789,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         .sort((a, b) => b.score - a.score)[0];
       show = named && named.score >= 2 ? named.name : (byVerb?.field ?? (named && named.score > 0 ? named.name : null));
     }
+    if (rankedBy && fn === "list" && order) field = rankedBy;
     if (sortField && fn === "list") {
       order = /\b(desc|descending|latest first|newest first|highest first)\b/.test(text) ? "desc" : "asc";
       field = sortField;
