@@ -377,6 +377,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     // "by amount due" ranks by that number; "due" alone would have grouped by the due date.
     const top = await ask(ws.token, "top 5 unpaid invoices by amount due");
     expect(top.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "amount_due", order: "desc", limit: 5, groupBy: null });
+    // Politeness is no name, and "which company we have the most contacts at" is one winner.
+    const busiest = await ask(ws.token, "any chance you can tell me which company we have the most contacts at");
+    expect(busiest.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "company", order: "desc", limit: 1 });
     // Everyday words for fields and values: an address (said as one), "paid up", "us customers", "who do we know".
     await call("PUT", `/customers/${acme.id}`, { token: ws.token, body: { billing: { address_line1: "1 Main St", city: "Springfield", country: "US" } } });
     const address = await ask(ws.token, "billing address for acme?");
@@ -782,7 +785,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("reads news as the change it means: money received, a timesheet line, a field given, 'make X urgent', 'X converted!!'", async () => {
-    const { ws, invoice, acme, alan, task, sophie, ana, website } = await company();
+    const { ws, invoice, acme, alan, task, sophie, ana, website, candidate, opening } = await company();
     const cases: [string, string, string, Record<string, unknown>][] = [
       // Money received against an invoice, said as news, is a payment to record ("wired" is a bank transfer).
       [`got $500 from Acme on ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
@@ -808,6 +811,17 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body ?? {}, message).toMatchObject(body);
     }
+    // A note said with a colon; how many an opening is for ("we need 2 … now, not 1").
+    const notes = await requestOf(ws.token, (await ask(ws.token, "note on Joan Clarke: strong system design, weak on testing")).reply);
+    expect(notes).toMatchObject({ method: "PATCH", path: `/candidates/${candidate.id}`, body: { notes: "strong system design, weak on testing" } });
+    const needed = await requestOf(ws.token, (await ask(ws.token, "we need 2 backend engineers now, not 1")).reply);
+    expect(needed).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { positions: 2 } });
+    // A field asked about narrows whose name it is: only candidates (and deals) have a stage.
+    await create(ws, "contacts", { name: "Joan Clarkson", email: "joan.c@example.com" });
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Joan Smith", email: "joan.s@mail.example" });
+    const stage = await ask(ws.token, "what stage is Joan at");
+    expect(stage.reply.intent).toBe("clarify");
+    expect(stage.reply.records!.map((record) => record.resource)).toEqual(["candidates", "candidates"]);
     // A timesheet line without its task asks for it.
     expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
     // A mass mailing is refused, not read as a record named "all our".

@@ -202,7 +202,10 @@ export function extract(
     fields[minutesField.name] = minutes.minutes;
     rest = rest.replace(minutes.match, ",");
   }
-  const positions = /\b(\d+)\s+(positions?|seats?|openings?|roles?|spots?|hires?|heads?|people)\b/i.exec(rest);
+  // ("3 positions", "positions to 3")
+  const positions =
+    /\b(\d+)\s+(positions?|seats?|openings?|roles?|spots?|hires?|heads?|people)\b/i.exec(rest) ??
+    /\b(?:positions?|seats?|spots?|headcount)\s*(?:to|:|=|at)\s*(\d+)\b/i.exec(rest);
   if (positions && has("positions")) {
     fields.positions = Number(positions[1]);
     rest = rest.replace(positions[0], ",");

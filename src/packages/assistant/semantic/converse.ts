@@ -281,10 +281,21 @@ export async function turn(env: TurnEnv, message: string, state: ConversationSta
   if (!R) {
     const span = base.names[0];
     if (!span) return null;
-    const [found, valued] = await Promise.all([
-      findNamed(env.fetch, candidatesFor(null, env.schema), span.text),
-      valueOfAnyResource(env, span.text, /^(?:who|whos|who's)\b/.test(w.joined)),
-    ]);
+    // "what stage is Niklaus at": first the records whose resource has the field asked about.
+    const everyone = candidatesFor(null, env.schema);
+    const asksField = (candidate: ResourceModel) =>
+      [...candidate.fields.values()].some(
+        (field) =>
+          field.kind !== "reference" &&
+          field.name !== candidate.nameField &&
+          field.words.some((word) => word.length > 2 && ` ${w.joined} `.includes(` ${word} `)),
+      );
+    const fielded = everyone.filter(asksField);
+    const findIn = async () => {
+      const first = fielded.length > 0 && fielded.length < everyone.length ? await findNamed(env.fetch, fielded, span.text) : null;
+      return first && first.kind !== "none" ? first : findNamed(env.fetch, everyone, span.text);
+    };
+    const [found, valued] = await Promise.all([findIn(), valueOfAnyResource(env, span.text, /^(?:who|whos|who's)\b/.test(w.joined))]);
     if (found.kind === "error") return { reply: { intent: "unknown", text: env.refuse(found.error) } };
     // "list our accountants", "engineers in berlin": no record by that name (or a plural, which names a kind of
     // record rather than one), but a value of some resource's categorical text field.

@@ -114,6 +114,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     const [field, name, value] = named ? [named[1]!, named[2]!, named[3]!] : [valued![1]!, valued![3]!, valued![2]!];
     return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${field} to ${value.trim()}` };
   }
+  // "we need 3 support specialists now, not 2": how many an opening is for.
+  const needed = /^we (?:need|want|are hiring|'re hiring|now need)\s+(\d{1,3})\s+(.+?)(?:\s+now)?(?:,?\s*(?:not|instead of)\s+\d{1,3})?\s*[.!]*$/i.exec(text);
+  if (needed && schema.byName.get("job-openings")?.fields.has("positions"))
+    return { op: "update", verb: "set", at: 0, rest: `${needed[2]!.replace(/(?<=[a-z]{3})s$/i, "")}'s positions to ${needed[1]}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+)\s+((?:in\s+)?[a-z_]+)\s*[.!]*$/i.exec(text);
@@ -136,7 +140,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return null;
   }
   // "add a note on candidate X: …": a note is a change to that record.
-  const note = /^(?:add|put|leave|write)\s+(?:a\s+)?(note|comment)s?\s+(?:on|to|for)\s+(.+?):\s*(.+)$/i.exec(text);
+  const note = /^(?:(?:add|put|leave|write)\s+(?:a\s+)?)?(note|comment)s?\s+(?:on|to|for|about)\s+(.+?):\s*(.+)$/i.exec(text);
   if (note) return { op: "update", verb: "note", at: 0, rest: `${note[2]}, note: ${note[3]}` };
   // "email for Margaret", "email address of …": a field asked for, not an e-mail to send.
   if (/^(e-?mail|phone|number)\s+(for|of|address|addresses|adress)\b/.test(lower)) return null;

@@ -590,7 +590,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // ("which day last week had the most time logged", "which company do we have the most contacts at".)
     const whichField =
-      /^(?:which|what)\s+([a-z]+)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:do|does|did)\s+(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
+      /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
         text,
       );
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {
@@ -700,7 +700,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
-      /^(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we)|what (customer|project|person|employee|stage|source))\b/.test(
+      /^(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
     if (desc || asc) {
