@@ -803,6 +803,18 @@ describe("actions on every writable resource", () => {
       ["Write copy in Website is ready for review", "PATCH", `/tasks/${task.id}`, { status: "review" }],
       // A new title that ends in one the workspace has is the whole title.
       ["promote ana garcia to Senior Engineer", "PATCH", `/employees/${ana.id}`, { designation: "Senior Engineer" }],
+      // Who was spoken to (not where, nor when), then what to set; "paid" in full by cheque; two changes at once.
+      ["spoke to Sophie Brown at Brightside today, set her to contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" }],
+      [`mark ${invoice.number} as paid, got a cheque`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "other" }],
+      [
+        "reassign Write copy in Website to Linus Torvalds and set it to high",
+        "PATCH",
+        `/tasks/${task.id}`,
+        { priority: "high", assignee_id: expect.any(Number) },
+      ],
+      ["add 45 min to Ana Garcia's timesheet on Write copy, website, today", "POST", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 45 }],
+      ["Ana Garcia is moving to the Remote branch from next month", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
+      ["link the Website project to the customer Acme", "PATCH", `/projects/${website.id}`, { customer_id: acme.id }],
     ];
     for (const [message, method, path, body] of cases) {
       const { reply } = await ask(ws.token, message);
@@ -822,6 +834,9 @@ describe("actions on every writable resource", () => {
     const stage = await ask(ws.token, "what stage is Joan at");
     expect(stage.reply.intent).toBe("clarify");
     expect(stage.reply.records!.map((record) => record.resource)).toEqual(["candidates", "candidates"]);
+    // "what is X assigned to" are X's tasks; "where are we with X (the lead)" is its state.
+    expect((await ask(ws.token, "what is Ana Garcia assigned to")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    expect((await ask(ws.token, "where are we with Sophie Brown (the lead)")).reply.data.answer).toMatchObject({ ids: [sophie.id], field: "status" });
     // A timesheet line without its task asks for it.
     expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
     // A mass mailing is refused, not read as a record named "all our".

@@ -140,6 +140,7 @@ export const accountSkills: Skill[] = [
         label: "by bank transfer",
       },
       { words: ["credit card", "debit card", "visa", "mastercard", "amex"], query: { method: "card" }, label: "by card" },
+      { words: ["cheque", "by check", "a check", "paypal"], query: { method: "other" }, label: "by other means" },
     ],
     measure: "amount",
     measures: [

@@ -44,7 +44,7 @@ export const salesSkills: Skill[] = [
       phone: { words: ["phone", "phone number", "telephone", "mobile"] },
       company: { words: ["company", "organisation", "organization"] },
       source: { words: ["source", "where from", "come from", "came from"] },
-      status: { words: ["status", "state"] },
+      status: { words: ["status", "state", "where"] },
       value: { words: ["value", "worth", "potential"], format: "money" },
     },
     filters: [

@@ -8,7 +8,7 @@ import { type Candidate, findNamed, labelOf } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
-import { FILLER, type Words } from "./words";
+import { FILLER, type Words, wordsOf } from "./words";
 
 /**
  * A command → a draft with every field the message gives (see parse-action.ts for how each kind is read),
@@ -240,7 +240,13 @@ export function extract(
     rest = rest.replace(billable[0], ",");
   }
   // (Handing a task over or moving its date changes no state: "give Review checkout to Shafi" keeps the name.)
-  const states = ["assign", "reschedule"].includes(cue.op) ? {} : readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
+  // ("reassign X to Y and set it to high": a state said in a change of its own is read all the same.)
+  const alsoSet = /\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\b/i.exec(w.text);
+  const states = ["assign", "reschedule"].includes(cue.op)
+    ? alsoSet
+      ? readStates(wordsOf(w.text.slice(alsoSet.index), new Set()), R, body, "state", 0)
+      : {}
+    : readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
   for (const [field, value] of Object.entries(states)) {
     fields[field] = value;
     // ("in proposal stage": the field's own noun after the value goes with it.)
@@ -470,7 +476,11 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     labels[field.name] = labelOf(target, record);
     // "paid in full": the amount still due on the record it is paid against.
     const moneyField = body.find((candidate) => candidate.kind === "money");
-    if (moneyField && fields[moneyField.name] === undefined && /\b(?:in full|the full amount|the whole amount|everything (?:owed|due))\b/i.test(w.text)) {
+    if (
+      moneyField &&
+      fields[moneyField.name] === undefined &&
+      /\b(?:in full|the full amount|the whole amount|everything (?:owed|due))\b/i.test(`${w.text} ${cue.rest}`)
+    ) {
       const due = record.amount_due;
       if (typeof due === "number" && due > 0) fields[moneyField.name] = due;
     }

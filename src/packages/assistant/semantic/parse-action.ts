@@ -98,6 +98,17 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
   const text = w.text
     .replace(LEAD_IN, "")
+    // "reassign X to Y and set it to high": one record, two changes.
+    .replace(/\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\s+(?:to|as|at)?\s*/gi, ", ")
+    // "add 45 min to Tim's timesheet on …": time for Tim.
+    .replace(/\b(?:to|on|in)\s+([\p{L} .'-]+?)['’]s?\s+(?:timesheet|time sheet|hours|time)\b/giu, "for $1")
+    // "Lynn Wilson is moving to the remote branch from next month": a move to record.
+    .replace(
+      /^([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*){0,3})\s+(?:is|will be)\s+moving\s+to\s+(.+?)(?:\s+(?:from|starting|as of)\s+.+)?$/u,
+      "$1 moved to $2",
+    )
+    // "link the prestige renewal deal to the customer Prestige": that record's reference set.
+    .replace(/^(?:link|attach|connect|tie)\s+(.+?)\s+(?:to|with)\s+(?:the\s+)?(customer|contact|project|client|company)\s+(.+)$/i, "set $1's $2 to $3")
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
@@ -114,6 +125,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     const [field, name, value] = named ? [named[1]!, named[2]!, named[3]!] : [valued![1]!, valued![3]!, valued![2]!];
     return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${field} to ${value.trim()}` };
   }
+  // "mark INV-000123 as paid, got a cheque": paid in full is a payment of what is still due.
+  const markedPaid = /^(?:mark|set)\s+(inv(?:oice)?-\d+)\s+(?:as\s+)?(?:fully\s+)?paid\b[,.]?\s*(.*)$/i.exec(text);
+  if (markedPaid) return { op: "create", verb: "record", at: 0, rest: `payment in full on ${markedPaid[1]}${markedPaid[2] ? `, ${markedPaid[2]}` : ""}` };
   // "we need 3 support specialists now, not 2": how many an opening is for.
   const needed = /^we (?:need|want|are hiring|'re hiring|now need)\s+(\d{1,3})\s+(.+?)(?:\s+now)?(?:,?\s*(?:not|instead of)\s+\d{1,3})?\s*[.!]*$/i.exec(text);
   if (needed && schema.byName.get("job-openings")?.fields.has("positions"))
@@ -195,6 +209,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?)?\s*[.!]?$/iu.exec(
       text,
     );
+  // ("moved to the Remote branch", "to the sales team": the field is said after its value.)
+  const place = moved ? /^(?:the\s+)?(.+?)\s+(branch|office|department|dept|team)$/i.exec(moved[2]!) : null;
+  if (moved && place && !moved[3]) moved[3] = /branch|office/i.test(place[2]!) ? "branch" : "department";
+  if (moved && place) moved[2] = place[1]!;
   if (moved && !/\?$/.test(lower) && !/^(who|which|what|when|how)\b/.test(lower))
     return moved[3]
       ? { op: "update", verb: "set", at: 0, rest: `${moved[1]}'s ${moved[3]} to ${moved[2]}` }
@@ -213,8 +231,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     if (later[1]!.toLowerCase() === "send" && /^(?:her|him|them|it)\s+(?:to|into|through)\b/i.test(later[2]!)) later[1] = "move";
     const about = text
       .slice(0, later.index)
-      .replace(/^(?:i|we)\s+(?:just\s+)?(?:called|emailed|met|spoke to|spoke with|talked to|heard from|saw)\s+/i, "")
-      .replace(/\(.*?\)/g, "");
+      .replace(/^(?:(?:i|we)\s+)?(?:just\s+)?(?:called|emailed|met|spoke to|spoke with|talked to|heard from|saw|met with|had a call with)\s+/i, "")
+      .replace(/\(.*?\)/g, "")
+      // ("spoke to Joan Wilson at Stark today": when and where are no part of the name.)
+      .replace(/\s+(?:today|yesterday|this morning|this afternoon|earlier|just now|on the phone)\s*$/i, "")
+      .replace(/\s+(?:at|from)\s+\p{Lu}[\p{L} .&-]*$/u, "");
     const rest = later[2]!.replace(/^(?:her|him|them|it)\b\s*(?:as\s+)?/i, "");
     return { op: VERBS.find((verb) => verb.words.includes(later[1]!.toLowerCase()))!.op, verb: later[1]!.toLowerCase(), at: 0, rest: `${about}, ${rest}` };
   }

@@ -74,6 +74,8 @@ export function normalize(message: string): string {
   text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
   // "any chance you can tell me …", "is there any chance you could …": politeness, not a name.
   text = text.replace(/^(?:is there )?(?:any|by any) chance (?:that )?(?:you )?(?:can|could|would)?\s*/i, "");
+  // "what is Sophie assigned to": her tasks.
+  text = text.replace(/^what(?:'s| is| are)\s+(.+?)\s+(?:assigned to|assigned|responsible for|in charge of)\s*\??$/i, "tasks assigned to $1");
   // "how many people are we hiring", "seats we're hiring for": the openings' positions.
   text = text.replace(
     /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
