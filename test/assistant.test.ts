@@ -489,7 +489,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {
-    const { ws, invoice, east, west, opening } = await company();
+    const { ws, invoice, east, west, opening, bigCo, ada } = await company();
     const first = await ask(ws.token, "overdue invoices");
     expect(first.reply.data.answer.ids).toEqual([invoice.id]);
     const count = await ask(ws.token, "how many is that", first.conversation_id);
@@ -544,6 +544,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(behind.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
     const reminder = await ask(ws.token, "send them a reminder", owed.conversation_id);
     expect(await requestOf(ws.token, reminder.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    // "the second one" after a list is that record; "the contact on …" a field of the record the noun names.
+    const biggest = await ask(ws.token, "top 3 deals by value");
+    const secondDeal = await ask(ws.token, "what stage is the second one in", biggest.conversation_id);
+    expect(secondDeal.reply.data.answer).toMatchObject({ ids: [biggest.reply.data.answer.ids[1]], field: "stage" });
+    const again = await ask(ws.token, "top 3 deals by value");
+    const done = await ask(ws.token, "mark the first one won", again.conversation_id);
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: `/deals/${biggest.reply.data.answer.ids[0]}`, body: { stage: "won" } });
+    await call("PUT", `/deals/${bigCo.id}`, { token: ws.token, body: { contact_id: ada.id } });
+    const contact = await ask(ws.token, "who's the contact on the big co deal");
+    expect(contact.reply.data.answer).toMatchObject({ resource: "deals", ids: [bigCo.id], field: "contact_id" });
     const website = await ask(ws.token, "projects");
     const withCustomer = await ask(ws.token, "which of them have a customer", website.conversation_id);
     expect(withCustomer.reply.data.query).toMatchObject({ resource: "projects", conditions: [{ field: "customer_id", op: "ne", value: null }] });

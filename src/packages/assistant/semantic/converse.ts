@@ -101,7 +101,23 @@ function chosen(message: string, options: Choice[]): Choice | null {
   return named.length === 1 ? named[0]! : null;
 }
 
-export async function turn(env: TurnEnv, message: string, state: ConversationState): Promise<Turn | null> {
+/** "the email for the second one" after a list: that record, by its name. */
+function pickFromList(message: string, state: ConversationState, schema: SchemaModel): string {
+  if (!state.listed?.length || state.choose) return message;
+  const nth = /\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|top) (?:one|record|entry|item)\b/i.exec(message);
+  if (!nth) return message;
+  const word = nth[1]!.toLowerCase();
+  const picked = state.listed[word === "last" || ORDINALS[word] === -1 ? state.listed.length - 1 : word === "top" ? 0 : (ORDINALS[word] ?? 0)];
+  if (!picked) return message;
+  // (A label's own note in brackets — an amount, a project — is no part of the name.)
+  // (Said with its noun — "the deal Globex — platform" — so "the contact on …" reads it as a deal's.)
+  const name = picked.label.replace(/\s*\([^)]*\)\s*$/, "");
+  const singular = schema.byName.get(picked.resource)?.singular;
+  return message.replace(nth[0], singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name);
+}
+
+export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
+  const message = pickFromList(said, state, env.schema);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse, values: env.values };
 

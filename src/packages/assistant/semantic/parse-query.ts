@@ -246,6 +246,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   let measure: Hit<{ resource: ResourceModel; measure: NonNullable<ResourceModel["skill"]>["measures"] extends (infer M)[] | undefined ? M : never }> | null =
     null;
   const ownMeasure = (candidate: ResourceModel) => measureHits.find((hit) => hit.value.resource === candidate) ?? null;
+  // "who's the contact on the deal X": the first noun names a field of the record the second noun is.
+  const holder = resource
+    ? nouns.find(
+        (noun) =>
+          noun.object &&
+          noun.value !== resource &&
+          [...noun.value.fields.values()].some((f) => f.target === resource!.name) &&
+          noun.indexes[0]! <= (free[0]?.indexes.at(-1) ?? 0) + 3,
+      )
+    : undefined;
+  if (holder && /^(?:who|whos|who's|what|whats|what's|which)\b/.test(text) && !/\b(?:how many|count|number of|most|least|top|per|each|all)\b/.test(text))
+    resource = holder.value;
   if (resource) {
     measure = ownMeasure(resource);
     // "which project has the most tasks": the second noun's resource refers to the first's.

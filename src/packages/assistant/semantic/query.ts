@@ -63,6 +63,8 @@ export type ConversationState = {
   pending?: ActionDraft;
   /** The record the last answer was about ("mark it done"). */
   focus?: { resource: string; id: number; label: string };
+  /** The records the last answer listed, in its order ("the email for the second one"). */
+  listed?: Choice[];
 };
 
 /** Where a chosen record goes: the query's subject, a reference field's condition, or a list filter. */

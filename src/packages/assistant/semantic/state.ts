@@ -43,6 +43,7 @@ export function stateOf(reply: { data?: Record<string, unknown>; records?: { res
   const answer = data.answer as { kind?: string; ids?: number[]; resource?: string } | undefined;
   if (reply.records?.length === 1) state.focus = reply.records[0];
   else if (answer?.kind === "records" && answer.ids?.length === 1 && reply.records?.[0]) state.focus = reply.records[0];
+  if (answer?.kind === "records" && (reply.records?.length ?? 0) > 1) state.listed = reply.records;
   return state;
 }
 
