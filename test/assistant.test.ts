@@ -844,6 +844,12 @@ describe("actions on every writable resource", () => {
     const stage = await ask(ws.token, "what stage is Joan at");
     expect(stage.reply.intent).toBe("clarify");
     expect(stage.reply.records!.map((record) => record.resource)).toEqual(["candidates", "candidates"]);
+    // An address asked about is whoever has it; "everything we invoiced X" lists the invoices.
+    expect((await ask(ws.token, "whose email is alan@example.com")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [alan.id] });
+    expect((await ask(ws.token, "who has nobody@nowhere.example")).reply.text).toBe("No one in this workspace has the address nobody@nowhere.example.");
+    expect((await ask(ws.token, "pull up everything we invoiced acme this year")).reply.data.answer).toMatchObject({ kind: "records", resource: "invoices" });
+    // "onboard X" when no candidate is so named is a new employee (who needs an address).
+    expect((await ask(ws.token, "onboard Kelly Kapoor in marketing, she starts monday")).reply.data.missing).toEqual(["email"]);
     // "what is X assigned to" are X's tasks; "where are we with X (the lead)" is its state.
     expect((await ask(ws.token, "what is Ana Garcia assigned to")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
     expect((await ask(ws.token, "where are we with Sophie Brown (the lead)")).reply.data.answer).toMatchObject({ ids: [sophie.id], field: "status" });

@@ -5,7 +5,7 @@ import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { findNamed } from "./names";
+import { findNamed, labelOf } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, ConversationState, Query } from "./query";
@@ -175,6 +175,32 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
   const command = await collectionCommand(actionEnv, message);
   if (command) return fromBuilt(env.schema, command);
 
+  // "whose email is anita@globex.example": whoever has that address, among everyone who has one.
+  const address = /^(?:who|whose|who's|whos|which|what|find|look up|lookup|search)\b.*?([^\s@,;()<>]+@[^\s@,;()<>]+\.[a-z]{2,})/i.exec(message);
+  if (address) {
+    const email = address[1]!.toLowerCase();
+    // (People and companies: a ticket also keeps its requester's address, but is no one.)
+    const havers = candidatesFor(null, env.schema).filter((candidate) => candidate.fields.has("email") && candidate.nameField === "name");
+    const results = await Promise.all(havers.map(async (R) => ({ R, result: await env.fetch(`/${R.name}?q=${encodeURIComponent(email)}&limit=5`) })));
+    const exact = results.flatMap(({ R, result }) =>
+      result.ok ? result.data.filter((row) => String(row.email ?? "").toLowerCase() === email).map((row) => ({ R, row })) : [],
+    );
+    if (exact.length === 1) {
+      const { R, row } = exact[0]!;
+      const query = applyRole(blank(R), { subject: true }, { resource: R.name, id: row.id, label: String(row[R.nameField ?? "id"]) });
+      return { reply: await runQuery(queryEnv(env), query, env.refuse) };
+    }
+    if (exact.length === 0) return { reply: { intent: "lookup", text: `No one in this workspace has the address ${address[1]}.` } };
+    // (Several records with that address — a lead who became a contact: each of them.)
+    const records = exact.map(({ R, row }) => ({ resource: R.name, id: row.id, label: labelOf(R, row) }));
+    return {
+      reply: {
+        intent: "lookup",
+        text: `${records.length} records have the address ${address[1]}:\n${records.map((r) => `• ${r.label} (${env.schema.byName.get(r.resource)!.singular})`).join("\n")}`,
+        records,
+      },
+    };
+  }
   const cue = actionCue(w, env.schema);
   if (cue) {
     // "ok move her to offer": a pronoun and a state of the record in focus — that record, whatever noun the state is.
@@ -199,7 +225,14 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
         return fromBuilt(env.schema, proposal(actionEnv, pendingR, draft));
       }
     }
-    if (R) return fromBuilt(env.schema, await build(actionEnv, w, cue, R, state.focus ?? null));
+    if (R) {
+      const built = await build(actionEnv, w, cue, R, state.focus ?? null);
+      // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
+      const employees = env.schema.byName.get("employees");
+      if (cue.op === "hire" && built.kind === "fail" && /couldn't find/.test(built.text) && employees?.create)
+        return fromBuilt(env.schema, await build(actionEnv, w, { ...cue, op: "create" }, employees, null));
+      return fromBuilt(env.schema, built);
+    }
     // No noun ("move tyrell pilot to qualification", "reject Niklaus"): the resources whose states the words
     // name first, then every named one, until the record is found.
     const skip = cue.verb === "state" ? 0 : cue.verb.split(" ").length;

@@ -652,7 +652,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // entries themselves, not their sum.
       // ("what did soylent pay us" is how much.)
       const entriesAsked =
-        (/^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) || /^(?:did|has|have)\b.*\b(?:pay|paid)\b/.test(text)) &&
+        (/^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) ||
+          /^(?:did|has|have)\b.*\b(?:pay|paid)\b/.test(text) ||
+          // ("pull up everything we invoiced Umbrella", "stuff Tim logged on data warehouse": the records.)
+          /\b(?:everything|stuff|all the (?:stuff|things|entries))\b/.test(text)) &&
         !sumCue &&
         !countCue &&
         !avgCue;
