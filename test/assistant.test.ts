@@ -371,6 +371,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(sent.reply.data.query).toMatchObject({ resource: "invoices", period: { field: "sent_at" }, aggregate: { fn: "count" } });
     const seats = await ask(ws.token, "total number of seats we're hiring for");
     expect(seats.reply.data.answer).toMatchObject({ resource: "job-openings", fn: "sum", field: "positions", value: 1 });
+    const open = await ask(ws.token, "how many open positions do we have in total");
+    expect(open.reply.data.answer).toMatchObject({ fn: "sum", field: "positions" });
+    const who = await ask(ws.token, "who put hours on the website this week and how many");
+    expect(who.reply.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "employee_id" });
     const why = await ask(ws.token, "why are we losing deals");
     expect(why.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "lost_reason" } });
     expect(why.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "lost" })]);

@@ -618,7 +618,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     if (!groupBy && /^(who|whos|who's)\b/.test(text) && R.skill?.person) {
       who = true;
-      if (/\b(most|least|top|highest|lowest|more|fewest)\b/.test(text)) groupBy = R.skill.person.param;
+      // ("who put hours on the mobile app this week and how many": each person's total.)
+      if (/\b(most|least|top|highest|lowest|more|fewest)\b|\band (?:how many|how much|how long)\b/.test(text)) groupBy = R.skill.person.param;
     } else if (!groupBy && /^(who|whos|who's)\b/.test(text)) {
       // "who owes us money", "who hasn't paid": an amount of a resource with no person of its own is answered by
       // the party it belongs to (an invoice's customer). ("who's at offer stage" lists the candidates themselves.)
@@ -675,19 +676,25 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         }
       }
     }
-    const countedField = /\b(?:how many|number of) ([a-z]+)\b/.exec(text)?.[1];
-    const numericCounted = countedField
-      ? [...R.fields.values()].find(
-          (f) => (f.kind === "number" || f.kind === "minutes") && f.words.some((word) => word.split(" ")[0] === countedField || word === countedField),
-        )
-      : undefined;
+    // ("how many open positions": the word counted may follow a state word.)
+    const countedWords = /\b(?:how many|number of) ([a-z]+)(?: ([a-z]+))?\b/.exec(text);
+    const countsField = (word: string | undefined) =>
+      word
+        ? [...R.fields.values()].find(
+            (f) => (f.kind === "number" || f.kind === "minutes") && f.words.some((phrase) => phrase.split(" ")[0] === word || phrase === word),
+          )
+        : undefined;
+    const countedField = countsField(countedWords?.[1]) ? countedWords?.[1] : countsField(countedWords?.[2]) ? countedWords?.[2] : countedWords?.[1];
+    const numericCounted = countsField(countedField);
     if (countCue && numericCounted && numericCounted.kind === "number") {
       // "how many positions for support specialist": a number field, summed (or one record's).
       fn = "sum";
       field = numericCounted.name;
       claim(occurrences(w.words, countedField!)[0] ?? []);
     } else if (countCue) {
-      const measured = measure?.value.resource === R && /\bhow many (hours|minutes)\b/.test(text);
+      const measured =
+        measure?.value.resource === R &&
+        (/\bhow many (hours|minutes)\b/.test(text) || (/\b(hours|minutes|time)\b/.test(text) && /\band how (?:many|much|long)\b/.test(text)));
       if (!measured) {
         fn = "count";
         field = null;
