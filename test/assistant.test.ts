@@ -857,6 +857,14 @@ describe("actions on every writable resource", () => {
     // "what is X assigned to" are X's tasks; "where are we with X (the lead)" is its state.
     expect((await ask(ws.token, "what is Ana Garcia assigned to")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
     expect((await ask(ws.token, "where are we with Sophie Brown (the lead)")).reply.data.answer).toMatchObject({ ids: [sophie.id], field: "status" });
+    // "for him" after a question about someone is that person; "into engineering" a department; "met at" a source.
+    const about = await ask(ws.token, "what's Ana Garcia's email");
+    const forHim = await ask(ws.token, "add 1h for her today on Write copy in Website", about.conversation_id);
+    expect((await requestOf(ws.token, forHim.reply)).body).toMatchObject({ employee_id: ana.id, task_id: task.id, minutes: 60 });
+    const hire = await requestOf(ws.token, (await ask(ws.token, "hire Joan Clarke into engineering as an Engineer")).reply);
+    expect(hire).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { department: "Engineering", designation: "Engineer" } });
+    const lead = await requestOf(ws.token, (await ask(ws.token, "add a lead: Holly Flax, holly@sabre.example, Sabre, met at a trade show")).reply);
+    expect(lead.body).toMatchObject({ name: "Holly Flax", company: "Sabre", source: "trade show" });
     // A timesheet line without its task asks for it.
     expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
     // A mass mailing is refused, not read as a record named "all our".

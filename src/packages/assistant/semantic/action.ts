@@ -79,7 +79,7 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
   // "review exports (mobile app)": what is in brackets is where the record is.
   text = text.replace(/\s*\(([^)]*)\)/g, ", in $1,");
   return text
-    .split(/\s*[,;]\s*|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/)
+    .split(/\s*[,;]\s*|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?=into\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/)
     .map((piece) => piece.trim())
     .filter(Boolean)
     .map((piece) => ({ text: piece, trigger: null }));
@@ -102,6 +102,15 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
   if (has("description")) out.push({ field: "description", pattern: /\b(?:description|details)\s*[:]\s*(.+)$/i });
   // ("as a backend engineer in engineering": the department after "in" is a piece of its own.)
   if (has("designation")) out.push({ field: "designation", pattern: /^as (?:an? )?(.+?)(?:\s+in\s+(?:the\s+)?(.+))?$/i });
+  // ("hire Dennis into engineering": the department joined.)
+  if (has("department")) out.push({ field: "department", pattern: /^(?:into|to join)\s+(?:the\s+)?(.+?)(?:\s+(?:team|department|dept))?$/i });
+  // ("met at a trade show", "came in through the website": where a lead came from.)
+  if (has("source"))
+    out.push({
+      field: "source",
+      pattern:
+        /^(?:(?:we |i )?met (?:him |her |them )?(?:at|through|via|on)|came (?:in )?(?:from|through|via)|found us (?:on|via|through))\s+(?:an? |the )?(.+)$/i,
+    });
   if (has("lost_reason")) out.push({ field: "lost_reason", pattern: /\b(?:because|reason:?|lost to|went with)\s+(?:an? |the )?(.+)$/i });
   for (const value of R.skill?.values ?? []) {
     if (!has(value.param)) continue;

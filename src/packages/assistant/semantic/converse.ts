@@ -225,6 +225,30 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
         return fromBuilt(env.schema, proposal(actionEnv, pendingR, draft));
       }
     }
+    // "add 1h for him today on …" after a question about Linus: the person in focus fills the reference.
+    const pronounRef = /\b(for|to|with|by)\s+(him|her|them)\b/i.exec(message);
+    // (After "timesheet for Linus last month", the person the last question was about.)
+    const lastR = state.query ? env.schema.byName.get(state.query.resource) : undefined;
+    const about = state.query?.conditions.find(
+      (c): c is Extract<typeof c, { field: string }> =>
+        "field" in c && c.op === "eq" && typeof c.value === "number" && lastR?.fields.get(c.field)?.kind === "reference",
+    );
+    const focus =
+      state.focus ??
+      (about && lastR
+        ? { resource: lastR.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") }
+        : undefined);
+    if (
+      R &&
+      pronounRef &&
+      focus &&
+      focus.resource !== R.name &&
+      [...(R.create ?? []), ...(R.update ?? [])].some((field) => field.kind === "reference" && field.target === focus.resource)
+    ) {
+      const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label}`), env.vocabulary);
+      const again = actionCue(named, env.schema);
+      if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, null));
+    }
     if (R) {
       const built = await build(actionEnv, w, cue, R, state.focus ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
