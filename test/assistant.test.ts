@@ -865,6 +865,16 @@ describe("actions on every writable resource", () => {
     expect(hire).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { department: "Engineering", designation: "Engineer" } });
     const lead = await requestOf(ws.token, (await ask(ws.token, "add a lead: Holly Flax, holly@sabre.example, Sabre, met at a trade show")).reply);
     expect(lead.body).toMatchObject({ name: "Holly Flax", company: "Sabre", source: "trade show" });
+    // "start working on X" starts it; a last lower-case phrase on a time entry is its note; "City ST 12345".
+    const started = await requestOf(ws.token, (await ask(ws.token, "start working on write copy in website — set it in progress")).reply);
+    expect(started).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
+    const noted = await requestOf(
+      ws.token,
+      (await ask(ws.token, "put 30 mins on Write copy (website) for Ana Garcia today, non billable, internal sync")).reply,
+    );
+    expect(noted.body).toMatchObject({ minutes: 30, billable: false, note: "internal sync" });
+    const moved = await requestOf(ws.token, (await ask(ws.token, "update acme's billing address: 10880 Malibu Point, Malibu CA 90265, US")).reply);
+    expect(moved.body).toMatchObject({ billing: { address_line1: "10880 Malibu Point", city: "Malibu", state: "CA", postal_code: "90265", country: "US" } });
     // A timesheet line without its task asks for it.
     expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
     // A mass mailing is refused, not read as a record named "all our".

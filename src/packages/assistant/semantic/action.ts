@@ -622,6 +622,17 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       piece.text.trim().split(/\s+/).length <= 4
     )
       fields.company = piece.text.trim();
+    // "…, non billable, internal sync": on a new record with no title, a last phrase in lower case is its note.
+    else if (
+      operation === "create" &&
+      !titleField &&
+      piece === free.at(-1) &&
+      /^[\p{Ll}][\p{Ll}\d ,.'-]{2,200}$/u.test(piece.text.trim()) &&
+      piece.text.trim().split(/\s+/).length >= 2
+    ) {
+      const noteField = body.find((field) => ["note", "notes", "description"].includes(field.name) && fields[field.name] === undefined);
+      if (noteField) fields[noteField.name] = piece.text.trim();
+    }
   }
   // Text values as the workspace already spells them ("engineering" → "Engineering"), or in its style.
   for (const field of body) {

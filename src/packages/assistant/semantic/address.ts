@@ -41,7 +41,10 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
         value.postal_code = postalFirst[1]!;
         value.city = postalFirst[2]!;
       } else if (postalLast) {
-        value.city = postalLast[1]!;
+        // ("Malibu CA 90265": a city, its state's code, the ZIP.)
+        const withState = /^(.+?)\s+([A-Z]{2})$/.exec(postalLast[1]!);
+        value.city = withState && parts.has("state") ? withState[1]! : postalLast[1]!;
+        if (withState && parts.has("state")) value.state = withState[2]!;
         value.postal_code = postalLast[2]!;
       } else if (!value.city) value.city = piece;
       else if (!value.state && parts.has("state")) value.state = piece;

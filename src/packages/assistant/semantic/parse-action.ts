@@ -98,6 +98,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
   const text = w.text
     .replace(LEAD_IN, "")
+    // "start working on draft exports — set it in progress": the task started.
+    .replace(
+      /^(?:i(?:'m| am)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:working|work)\s+on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*)?$/i,
+      "set $1 to in progress",
+    )
     // "reassign X to Y and set it to high": one record, two changes.
     .replace(/\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\s+(?:to|as|at)?\s*/gi, ", ")
     // "add 45 min to Tim's timesheet on …": time for Tim.
