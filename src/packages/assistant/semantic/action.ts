@@ -626,7 +626,11 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     else if (
       operation === "create" &&
       !titleField &&
-      piece === free.at(-1) &&
+      w.text
+        .trim()
+        .replace(/[.!]+$/, "")
+        .endsWith(piece.text.trim()) &&
+      !/^(?:in|on|at|for|to|from|with|by|under)\s/i.test(piece.text.trim()) &&
       /^[\p{Ll}][\p{Ll}\d ,.'-]{2,200}$/u.test(piece.text.trim()) &&
       piece.text.trim().split(/\s+/).length >= 2
     ) {
