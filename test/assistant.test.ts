@@ -854,6 +854,12 @@ describe("actions on every writable resource", () => {
     expect((await ask(ws.token, "pull up everything we invoiced acme this year")).reply.data.answer).toMatchObject({ kind: "records", resource: "invoices" });
     // "onboard X" when no candidate is so named is a new employee (who needs an address).
     expect((await ask(ws.token, "onboard Kelly Kapoor in marketing, she starts monday")).reply.data.missing).toEqual(["email"]);
+    // A state word ("draft" is an invoice's) that starts a record's name: that record, then "it".
+    const drafted = await create(ws, "tasks", { title: "Draft exports", project_id: website.id });
+    const status = await ask(ws.token, "status of Draft exports on website?");
+    expect(status.reply.data.answer).toMatchObject({ resource: "tasks", ids: [drafted.id], field: "status" });
+    const assigned = await ask(ws.token, "assign it to Linus Torvalds", status.conversation_id);
+    expect(await requestOf(ws.token, assigned.reply)).toMatchObject({ path: `/tasks/${drafted.id}`, body: { assignee_id: expect.any(Number) } });
     // "what is X assigned to" are X's tasks; "where are we with X (the lead)" is its state.
     expect((await ask(ws.token, "what is Ana Garcia assigned to")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
     expect((await ask(ws.token, "where are we with Sophie Brown (the lead)")).reply.data.answer).toMatchObject({ ids: [sophie.id], field: "status" });

@@ -494,6 +494,36 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
       }
     }
   }
+  // "status of Draft exports on website relaunch": a state word ("draft" is an invoice's) that starts a record's
+  // name — the question is about that record.
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.noun && !previous) {
+    const missing = resolved.notFound[0];
+    const spanIndex = base.names.findIndex((name) => name.text === missing);
+    const span = base.names[spanIndex];
+    const at = span ? span.indexes[0]! - 1 : -1;
+    const word = at >= 0 ? w.tokens[at]?.raw : undefined;
+    if (span && word && !FILLER.has(word.toLowerCase()) && !GRAMMAR.has(word.toLowerCase())) {
+      const found = await findNamed(env.fetch, candidatesFor(null, env.schema), `${word} ${span.text}`);
+      // (A task title several projects share: the project named with it decides.)
+      const one =
+        found.kind === "one" ? found.found : found.kind === "many" ? await narrowByOthers(env.fetch, env.schema, found.options, base.names, spanIndex) : null;
+      if (one) {
+        const found = { found: one };
+        const owner = found.found.resource;
+        const again = parseQuery(w, env.schema, env.now, owner, true);
+        const retry = merge(again, null, w.joined);
+        if (retry?.resource === owner.name) {
+          const used = new Set([at, ...span.indexes]);
+          const subject = applyRole(retry, { subject: true }, { resource: owner.name, id: found.found.record.id, label: found.found.label });
+          // (Only the words around the name that are no state of the owner: "draft" named it.)
+          subject.conditions = subject.conditions.filter((c) => !("field" in c && typeof c.value === "string" && c.value.toLowerCase() === word.toLowerCase()));
+          const names = again.names.filter((name) => !name.indexes.some((i) => used.has(i)));
+          const attempt = await resolveNames(env.fetch, env.schema, subject, names, env.values);
+          if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
+        }
+      }
+    }
+  }
   // "people in sales": a word another resource claims ("sales" is revenue) that, after "in", is one of this
   // resource's own values (a department) — when no condition on that field is there yet.
   if (resolved.kind === "query" && resolved.notFound.length === 0) {
