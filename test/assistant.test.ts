@@ -558,6 +558,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     await call("PUT", `/deals/${bigCo.id}`, { token: ws.token, body: { contact_id: ada.id } });
     const contact = await ask(ws.token, "who's the contact on the big co deal");
     expect(contact.reply.data.answer).toMatchObject({ resource: "deals", ids: [bigCo.id], field: "contact_id" });
+    // A follow-up naming a record the last answer's records refer to narrows the same question to it.
+    const byStageAgain = await ask(ws.token, "how many candidates are in each stage");
+    const forJob = await ask(ws.token, "just for the backend engineer job", byStageAgain.conversation_id);
+    expect(forJob.reply.data.query).toMatchObject({
+      resource: "candidates",
+      aggregate: { fn: "count", groupBy: "stage" },
+      conditions: [expect.objectContaining({ field: "job_opening_id", value: opening.id })],
+    });
     const website = await ask(ws.token, "projects");
     const withCustomer = await ask(ws.token, "which of them have a customer", website.conversation_id);
     expect(withCustomer.reply.data.query).toMatchObject({ resource: "projects", conditions: [{ field: "customer_id", op: "ne", value: null }] });

@@ -307,6 +307,17 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
   // A follow-up without its own resource is read again against the last question's resource.
   if (!draft.said.resource && previous) {
     base = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource));
+  } else if (
+    previous &&
+    draft.followUp &&
+    draft.resource &&
+    draft.resource.name !== previous.resource &&
+    [...(env.schema.byName.get(previous.resource)?.fields.values() ?? [])].some((field) => field.target === draft.resource!.name)
+  ) {
+    // "candidates per stage" → "just for the support specialist job": the same question, narrowed to a record
+    // the last one's records refer to.
+    const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
+    if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
   } else if (previous && /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined)) {
     // "which of them have a customer": the last answer's records, whatever other noun is said about them.
     const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
