@@ -889,6 +889,9 @@ describe("actions on every writable resource", () => {
     expect(noted.body).toMatchObject({ minutes: 30, billable: false, note: "internal sync" });
     const moved = await requestOf(ws.token, (await ask(ws.token, "update acme's billing address: 10880 Malibu Point, Malibu CA 90265, US")).reply);
     expect(moved.body).toMatchObject({ billing: { address_line1: "10880 Malibu Point", city: "Malibu", state: "CA", postal_code: "90265", country: "US" } });
+    // A person with an address and no kind said goes in the address book.
+    const person = await requestOf(ws.token, (await ask(ws.token, "add Ravi Patel, ravi@patel.example, +14155550199")).reply);
+    expect(person).toMatchObject({ method: "POST", path: "/contacts", body: { name: "Ravi Patel", email: "ravi@patel.example", phone: "+14155550199" } });
     // A timesheet line without its task asks for it.
     expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
     // A mass mailing is refused, not read as a record named "all our".

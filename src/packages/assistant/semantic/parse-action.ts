@@ -377,6 +377,9 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     );
     if (from) return from.value;
   }
+  // "add Ravi Patel, ravi@patel.example, +1415…": a person with an address and no kind said goes in the address book.
+  if (cue.op === "create" && nouns.length === 0 && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(w.text) && schema.byName.get("contacts"))
+    return schema.byName.get("contacts")!;
   // Else the first noun that is no preposition's object (nor in brackets).
   return nouns.find((noun) => !noun.object && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))?.value ?? null;
 }
