@@ -9,12 +9,12 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
 // biome-ignore lint/suspicious/noExportsInTest: the threshold is exported so that it can be read (and raised) from one place; nothing imports this file's tests.
-export const MIN_HELD_OUT = 0.78;
+export const MIN_HELD_OUT = 0.8;
 
 /** Requests to send before the clock moves to the next rate-limit window (the demo is on Enterprise: 1,000 a minute). */
 const REQUESTS_PER_WINDOW = 800;
@@ -137,11 +137,13 @@ describe("the assistant on the blind evaluation set", () => {
     const tuningFIds = new Set(TUNING_F.map((item) => item.id));
     const tuningGIds = new Set(TUNING_G.map((item) => item.id));
     const freshIds = new Set(FRESH.map((item) => item.id));
+    const freshHIds = new Set(FRESH_H.map((item) => item.id));
     const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
     const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
     const tuningG = [...results.values()].filter((result) => tuningGIds.has(result.item.id));
     const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
-    const outside = (id: string) => tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || freshIds.has(id);
+    const freshH = [...results.values()].filter((result) => freshHIds.has(result.item.id));
+    const outside = (id: string) => tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || freshIds.has(id) || freshHIds.has(id);
     const all = [...results.values()].filter((result) => !outside(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
@@ -154,6 +156,7 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  tuning-f  ${figure(tuningF).text} (the sixth writer's ${tuningF.length} messages: training only)`);
     lines.push(`  tuning-g  ${figure(tuningG).text} (the seventh writer's ${tuningG.length} messages: training only)`);
     lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
+    lines.push(`  fresh-h   ${figure(freshH).text} (the eighth writer's ${freshH.length} messages: never tuned on, details never printed)`);
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
     const count = (results: Result[], status: string) => results.filter((result) => result.outcome.status === status).length;
     lines.push(
@@ -176,7 +179,7 @@ describe("the assistant on the blind evaluation set", () => {
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
         lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} fresh ${of(fresh)}`,
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH)}`,
         );
       }
     };

@@ -6,6 +6,7 @@ import writerD from "./writer-d.json";
 import writerE from "./writer-e.json";
 import writerF from "./writer-f.json";
 import writerG from "./writer-g.json";
+import writerH from "./writer-h.json";
 
 export type Item = {
   id: string;
@@ -43,8 +44,13 @@ export const TUNING_F = writerF as unknown as Item[];
  * leads, HR, sales — over all twelve resources): measured once before any tuning on it, then tuned on.
  */
 export const TUNING_G = writerG as unknown as Item[];
-export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G];
-const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G].map((item) => item.id));
+/**
+ * A second fresh set by an eighth blind writer (the same crowd, sloppier and with more follow-ups): measured on
+ * the final code of the session it arrived in, never tuned on; its wrong answers are never printed.
+ */
+export const FRESH_H = writerH as unknown as Item[];
+export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H];
+const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H].map((item) => item.id));
 export const byId = new Map(ITEMS.map((item) => [item.id, item]));
 
 /** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */
