@@ -381,6 +381,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     // "by amount due" ranks by that number; "due" alone would have grouped by the due date.
     const top = await ask(ws.token, "top 5 unpaid invoices by amount due");
     expect(top.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "amount_due", order: "desc", limit: 5, groupBy: null });
+    // "outside engineering and sales": both left out.
+    const outside = await ask(ws.token, "employees outside engineering and sales");
+    expect(outside.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "not_in", value: ["Engineering", "Sales"] })]);
+    expect(outside.reply.data.answer.total).toBe(0);
     // Politeness is no name, and "which company we have the most contacts at" is one winner.
     const busiest = await ask(ws.token, "any chance you can tell me which company we have the most contacts at");
     expect(busiest.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "company", order: "desc", limit: 1 });

@@ -539,14 +539,20 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
   // resource's own values (a department) — when no condition on that field is there yet.
   if (resolved.kind === "query" && resolved.notFound.length === 0) {
     const known = await env.values(resolved.resource);
-    for (const match of w.joined.matchAll(/\b(?:in|from|or)\s+(?:the\s+)?([a-z]{3,})\b/g)) {
-      const value = matchValue(known, match[1]!);
+    for (const match of w.joined.matchAll(/\b(in|from|or|and)\s+(?:the\s+)?([a-z]{3,})\b/g)) {
+      const value = matchValue(known, match[2]!);
       const same = resolved.query.conditions.find((c) => "field" in c && c.field === value?.field);
-      if (!value?.exact || value.values.length !== 1 || base.names.some((name) => name.text.toLowerCase().includes(match[1]!))) continue;
-      // ("openings in sales or marketing": the other value said with "or" joins the one already there.)
-      if (same && "field" in same && same.op === "eq" && / or /.test(w.joined) && same.value !== value.values[0])
-        Object.assign(same, { op: "in", value: [same.value, value.values[0]], label: `${same.label} or ${value.values[0]}` });
-      else if (!same)
+      if (!value?.exact || value.values.length !== 1 || base.names.some((name) => name.text.toLowerCase().includes(match[2]!))) continue;
+      // ("openings in sales or marketing": the other value said with "or" joins the one already there;
+      // "employees outside engineering and sales": both are left out.)
+      const joined = match[1] === "or" || match[1] === "and" || / or /.test(w.joined);
+      if (same && "field" in same && joined && same.value !== value.values[0] && (same.op === "eq" || same.op === "ne"))
+        Object.assign(same, {
+          op: same.op === "eq" ? "in" : "not_in",
+          value: [same.value, value.values[0]],
+          label: `${same.label} or ${value.values[0]}`,
+        });
+      else if (!same && match[1] !== "and")
         resolved.query.conditions.push({ field: value.field, op: "eq", value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
     }
   }
