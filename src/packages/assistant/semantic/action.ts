@@ -297,6 +297,8 @@ export function extract(
 const LINE =
   /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
 
+const SYMBOLS: Readonly<Record<string, string>> = { $: "USD", "€": "EUR", "£": "GBP" };
+
 /** Invoice lines in a command, each {description, quantity, unit_amount}, and a tax rate said once for all. */
 export function readLines(message: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
   const items: Record<string, unknown>[] = [];
@@ -306,16 +308,15 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
   const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
   // "€300 for the onboarding workshop": one line at that price.
   const priced = /([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(text);
+  const line = (description: string, quantity: number, amount: number) => ({
+    description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
+    quantity,
+    unit_amount: Math.round(amount * 100),
+    ...(tax ? { tax_rate: Number(tax[1]) } : {}),
+  });
   if (priced) {
-    currency = ({ $: "USD", "€": "EUR", "£": "GBP" } as Record<string, string>)[priced[1]!];
-    const amount = Number(priced[2]!.replace(/,/g, "")) * (priced[3] ? 1000 : 1);
-    const description = priced[4]!.trim();
-    items.push({
-      description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
-      quantity: 1,
-      unit_amount: Math.round(amount * 100),
-      ...(tax ? { tax_rate: Number(tax[1]) } : {}),
-    });
+    currency = SYMBOLS[priced[1]!];
+    items.push(line(priced[4]!.trim(), 1, Number(priced[2]!.replace(/,/g, "")) * (priced[3] ? 1000 : 1)));
     text = text.replace(priced[0], ",");
     rest = text;
   }
@@ -330,13 +331,8 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");
     const amount = Number(match[4]!.replace(/,/g, "")) * (match[5] ? 1000 : 1);
     if (!Number.isFinite(amount) || amount <= 0 || !Number.isFinite(quantity) || quantity <= 0) continue;
-    if (match[3]) currency = ({ $: "USD", "€": "EUR", "£": "GBP" } as Record<string, string>)[match[3]];
-    items.push({
-      description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
-      quantity,
-      unit_amount: Math.round(amount * 100),
-      ...(tax ? { tax_rate: Number(tax[1]) } : {}),
-    });
+    if (match[3]) currency = SYMBOLS[match[3]];
+    items.push(line(description, quantity, amount));
     rest = rest.replace(match[0], ",");
   }
   if (tax && items.length > 0) rest = rest.replace(tax[0], ",");

@@ -101,6 +101,17 @@ function chosen(message: string, options: Choice[]): Choice | null {
   return named.length === 1 ? named[0]! : null;
 }
 
+/** After "timesheet for Linus last month": the record the last question was restricted to (Linus), if one. */
+function aboutOf(schema: SchemaModel, query: Query | undefined): ConversationState["focus"] {
+  const R = query ? schema.byName.get(query.resource) : undefined;
+  const about = query?.conditions.find(
+    (c): c is Extract<typeof c, { field: string }> =>
+      "field" in c && c.op === "eq" && typeof c.value === "number" && R?.fields.get(c.field)?.kind === "reference",
+  );
+  if (!about || !R) return undefined;
+  return { resource: R.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") };
+}
+
 /** "the email for the second one" after a list: that record, by its name. */
 function pickFromList(message: string, state: ConversationState, schema: SchemaModel): string {
   if (!state.listed?.length || state.choose) return message;
@@ -227,17 +238,7 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
     }
     // "add 1h for him today on …" after a question about Linus: the person in focus fills the reference.
     const pronounRef = /\b(for|to|with|by)\s+(him|her|them)\b/i.exec(message);
-    // (After "timesheet for Linus last month", the person the last question was about.)
-    const lastR = state.query ? env.schema.byName.get(state.query.resource) : undefined;
-    const about = state.query?.conditions.find(
-      (c): c is Extract<typeof c, { field: string }> =>
-        "field" in c && c.op === "eq" && typeof c.value === "number" && lastR?.fields.get(c.field)?.kind === "reference",
-    );
-    const focus =
-      state.focus ??
-      (about && lastR
-        ? { resource: lastR.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") }
-        : undefined);
+    const focus = pronounRef ? (state.focus ?? aboutOf(env.schema, state.query)) : undefined;
     if (
       R &&
       pronounRef &&
@@ -309,17 +310,15 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
     base = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource));
   } else if (
     previous &&
-    draft.followUp &&
-    draft.resource &&
-    draft.resource.name !== previous.resource &&
-    [...(env.schema.byName.get(previous.resource)?.fields.values() ?? [])].some((field) => field.target === draft.resource!.name)
-  ) {
     // "candidates per stage" → "just for the support specialist job": the same question, narrowed to a record
-    // the last one's records refer to.
-    const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
-    if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
-  } else if (previous && /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined)) {
-    // "which of them have a customer": the last answer's records, whatever other noun is said about them.
+    // the last one's records refer to; "which of them have a customer": the last answer's records, whatever
+    // other noun is said about them.
+    ((draft.followUp &&
+      draft.resource &&
+      draft.resource.name !== previous.resource &&
+      [...(env.schema.byName.get(previous.resource)?.fields.values() ?? [])].some((field) => field.target === draft.resource!.name)) ||
+      /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined))
+  ) {
     const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
     if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
   }
