@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G, TUNING_I } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
@@ -136,14 +136,17 @@ describe("the assistant on the blind evaluation set", () => {
     const tuningIds = new Set(TUNING.map((item) => item.id));
     const tuningFIds = new Set(TUNING_F.map((item) => item.id));
     const tuningGIds = new Set(TUNING_G.map((item) => item.id));
+    const tuningIIds = new Set(TUNING_I.map((item) => item.id));
     const freshIds = new Set(FRESH.map((item) => item.id));
     const freshHIds = new Set(FRESH_H.map((item) => item.id));
     const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
     const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
     const tuningG = [...results.values()].filter((result) => tuningGIds.has(result.item.id));
+    const tuningI = [...results.values()].filter((result) => tuningIIds.has(result.item.id));
     const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
     const freshH = [...results.values()].filter((result) => freshHIds.has(result.item.id));
-    const outside = (id: string) => tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || freshIds.has(id) || freshHIds.has(id);
+    const outside = (id: string) =>
+      tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || tuningIIds.has(id) || freshIds.has(id) || freshHIds.has(id);
     const all = [...results.values()].filter((result) => !outside(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
@@ -155,6 +158,7 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  tuning    ${figure(tuning).text} (the fourth writer's ${tuning.length} messages: training only, not in the figures above)`);
     lines.push(`  tuning-f  ${figure(tuningF).text} (the sixth writer's ${tuningF.length} messages: training only)`);
     lines.push(`  tuning-g  ${figure(tuningG).text} (the seventh writer's ${tuningG.length} messages: training only)`);
+    lines.push(`  tuning-i  ${figure(tuningI).text} (the ninth writer's ${tuningI.length} messages: training only)`);
     lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
     lines.push(`  fresh-h   ${figure(freshH).text} (the eighth writer's ${freshH.length} messages: never tuned on, details never printed)`);
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
@@ -179,17 +183,17 @@ describe("the assistant on the blind evaluation set", () => {
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
         lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH)}`,
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} tuning-i ${of(tuningI).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH)}`,
         );
       }
     };
     breakdown("kind", (item) => item.kind);
     breakdown("resource", (item) => item.query?.resource ?? item.action?.resource ?? "(refusal)");
 
-    const notGradedTuning = [...tuning, ...tuningF, ...tuningG].filter((result) => result.outcome.status !== "ok");
+    const notGradedTuning = [...tuning, ...tuningF, ...tuningG, ...tuningI].filter((result) => result.outcome.status !== "ok");
     for (const result of notGradedTuning)
       if (result.outcome.status !== "ok") lines.push(`    ${result.item.id} ${result.outcome.status}: ${result.outcome.reason}`);
-    const wrong = [...training, ...tuning, ...tuningF, ...tuningG].filter((result) => result.verdict && !result.verdict.correct);
+    const wrong = [...training, ...tuning, ...tuningF, ...tuningG, ...tuningI].filter((result) => result.verdict && !result.verdict.correct);
     lines.push(`  wrong (training and tuning, ${wrong.length}):`);
     for (const { item, verdict } of wrong) {
       lines.push(`    ${item.id} ${JSON.stringify(item.message)} — expected ${verdict!.expected} — got ${verdict!.got}`);

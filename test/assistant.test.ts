@@ -632,6 +632,45 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(total.reply.text).toBe("The Sales package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
     expect(total.reply.data?.answer).toBeUndefined();
   });
+
+  it("reads who asks, what is awaited and which record a value names: 'hasn't been paid', 'the sales job', 'work on'", async () => {
+    const { ws, website, ana, acme } = await company();
+    // Awaited payment is the workspace's "unpaid" (a draft awaits nothing); "aren't paid" stays the plain negation.
+    const awaited = await ask(ws.token, "invoices due this year that haven't been paid, the accountant is asking");
+    expect(awaited.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["sent", "partially_paid"] })]);
+    const plain = await ask(ws.token, "invoices that aren't paid");
+    expect(plain.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "ne", value: "paid" })]);
+    // Another company's figures, said to be a competitor's, are refused.
+    const rival = await ask(ws.token, "pull up Globex's pipeline, theyre our biggest competitor");
+    expect(rival.reply).toMatchObject({ intent: "unknown", data: { refused: true } });
+    // "work on last monday": the verb's "on", the hours' date.
+    const worked = await ask(ws.token, "what did Ana Garcia work on yesterday");
+    expect(worked.reply.data.query).toMatchObject({ resource: "time-entries", period: { field: "date" } });
+    // The one opening a department's word names; many names with a word in common, each of them.
+    await create(ws, "job-openings", { title: "Account Executive", department: "Sales" });
+    const sales = await ask(ws.token, "applicants for the engineering job, newest first");
+    expect(sales.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "job_opening_id" })]);
+    await create(ws, "customers", { name: "Acme Holdings", currency: "USD" });
+    await create(ws, "customers", { name: "Wonka Holdings", currency: "USD" });
+    const holdings = await ask(ws.token, "the holdings customers");
+    expect(holdings.reply.data.answer).toMatchObject({ kind: "records", total: 2 });
+    expect((await ask(ws.token, "customers with acme in the name")).reply.data.answer.ids).toContain(acme.id);
+    // A to-do with its title after a colon; a title in capitals, then where it goes; "put her straight in interview".
+    const todo = await requestOf(ws.token, (await ask(ws.token, "todo on the website project: fix the footer, due dec 5")).reply);
+    expect(todo).toMatchObject({
+      method: "POST",
+      path: "/tasks",
+      body: { title: "Fix the footer", project_id: website.id, due_date: expect.stringMatching(/-12-05$/) },
+    });
+    const role = await requestOf(ws.token, (await ask(ws.token, "open a new role: Data Engineer in Engineering, 2 positions")).reply);
+    expect(role).toMatchObject({ method: "POST", path: "/job-openings", body: { title: "Data Engineer", department: "Engineering", positions: 2 } });
+    const placed = await ask(
+      ws.token,
+      "new candidate for backend engineer: Mia Chen, mia@mail.example - she did screening elsewhere, put her straight in interview",
+    );
+    expect((await requestOf(ws.token, placed.reply)).body).toMatchObject({ name: "Mia Chen", stage: "interview" });
+    expect(ana.id).toBeGreaterThan(0);
+  });
 });
 
 describe("actions on every writable resource", () => {

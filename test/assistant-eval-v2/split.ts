@@ -7,6 +7,7 @@ import writerE from "./writer-e.json";
 import writerF from "./writer-f.json";
 import writerG from "./writer-g.json";
 import writerH from "./writer-h.json";
+import writerI from "./writer-i.json";
 
 export type Item = {
   id: string;
@@ -49,8 +50,13 @@ export const TUNING_G = writerG as unknown as Item[];
  * the final code of the session it arrived in, never tuned on; its wrong answers are never printed.
  */
 export const FRESH_H = writerH as unknown as Item[];
-export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H];
-const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H].map((item) => item.id));
+/**
+ * A fourth tuning set by a ninth blind writer (the same crowd, weighted to actions across all twelve resources,
+ * with 41 follow-ups): measured once before any tuning on it, then tuned on.
+ */
+export const TUNING_I = writerI as unknown as Item[];
+export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I];
+const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I].map((item) => item.id));
 export const byId = new Map(ITEMS.map((item) => [item.id, item]));
 
 /** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */

@@ -170,6 +170,12 @@ export function extract(
     fields[titleField.name] = nameCase(R, titleField.name, tidy(colon[1]!));
     rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length)}`;
   }
+  // "new role: Customer Success Manager in Support": a title in capitals, then what places it.
+  const titleInCapitals = colon && !plain ? /^((?:[A-Z][\w&'-]*\s+)*[A-Z][\w&'-]*)\s+(?=in\s)/.exec(colon[1]!) : null;
+  if (colon && titleInCapitals && titleField && operation === "create" && fields[titleField.name] === undefined) {
+    fields[titleField.name] = tidy(titleInCapitals[1]!);
+    rest = `${rest.slice(0, colon.index)}, ${rest.slice(colon.index + colon[0].length - colon[1]!.length + titleInCapitals[0].length)}`;
+  }
   // Invoice lines: "10 hours consulting at $150/hr", "3 licences @ 499 and 1 training day 1200", "19% vat".
   if (has("items")) {
     const read = readLines(rest);

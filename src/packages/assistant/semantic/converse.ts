@@ -41,7 +41,7 @@ const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
-  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b/i;
+  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b/i;
 /**
  * What no API here does: calling or texting someone, moving money out, booking meetings, posting to other
  * sites, exchange rates, mass messages to people, and picking people by age or family.

@@ -534,7 +534,12 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   const hits = matchPhrases(w.words, mapped, new Set(Array.from({ length: skip }, (_, i) => i)));
   // The state something is moved to ("to offer", "as done", "back into review") before one it is only described by
   // ("nailed the interview, send him to offer").
-  const target = (indexes: number[]) => ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!);
+  // ("put her straight in interview": "in" after a verb of placing is a "to".)
+  const placed = (at: number) =>
+    before(w, at).word === "in" &&
+    w.words.slice(Math.max(0, at - 5), at).some((word) => ["put", "place", "move", "straight", "directly", "bump"].includes(word));
+  const target = (indexes: number[]) =>
+    ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!) || placed(indexes[0]!);
   for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     out[hit.value.field] ??= hit.value.value;

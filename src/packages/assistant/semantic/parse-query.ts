@@ -177,6 +177,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   let periodAt: number[] = [];
   if (range) {
     periodAt = indexesIn(w, range.start, range.end);
+    // "what did she work on last monday": the "on" is the verb's ("work on"), not the date's.
+    const verb = `${w.words[periodAt[0]! - 1]} ${w.words[periodAt[0]!]}`;
+    if (periodAt.length > 1 && schema.resources.some((resource) => resource.dateWords.some((date) => date.words.includes(verb)))) periodAt = periodAt.slice(1);
     claim(periodAt);
   }
 
@@ -220,6 +223,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     if (stateSpans.some((state) => state.indexes.length > hit.indexes.length && hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
     // "hasn't been paid": a measure word negated is the state it shares a word with (an unpaid invoice), not an amount.
     else if (negatedAt(w, hit.indexes[0]!) && stateSpans.some((state) => hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
+    // "the sales job": a measure word before one record's noun of another resource is that record's name.
+    else {
+      const next = nouns.find((noun) => noun.indexes[0] === hit.indexes.at(-1)! + 1);
+      if (
+        next &&
+        next.value !== hit.value.resource &&
+        next.value.nameField &&
+        !/s$/.test(w.words[next.indexes.at(-1)!]!) &&
+        w.words[hit.indexes[0]! - 1] === "the"
+      )
+        measureHits.splice(i, 1);
+    }
   }
   const dateVerbHits = schema.resources
     .flatMap((resource) =>
@@ -377,7 +392,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // "leads nobody has contacted yet", "not yet paid": not reached, so a state before it in the field's order.
       const [field, value] = Object.entries(hit.value.query)[0] ?? [];
       const order = field ? R.fields.get(field) : undefined;
-      const yet = w.words.slice(Math.max(0, hit.indexes[0]! - 2), hit.indexes.at(-1)! + 3).includes("yet");
+      const around = w.words.slice(Math.max(0, hit.indexes[0]! - 2), hit.indexes.at(-1)! + 3);
+      const yet = around.includes("yet");
+      // "hasn't been paid", "not paid yet": awaited, so the state the workspace names "unpaid" when it has one
+      // (a draft is not awaiting payment).
+      const awaited = R.skill?.filters?.find((filter) => filter.words.includes(`un${w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 1).join(" ")}`));
+      if (negate && awaited && (yet || around.includes("been"))) {
+        conditions.push(...conditionsOf(R, awaited.query, awaited.label, false, today));
+        continue;
+      }
       const before = order?.kind === "enum" && order.values && value ? order.values.slice(0, order.values.indexOf(value)) : [];
       if (negate && yet && Object.keys(hit.value.query).length === 1 && before.length > 0) {
         conditions.push({ field: field!, op: "in", value: before, label: `not ${hit.value.label} yet` });
@@ -1074,6 +1097,13 @@ function groupField(R: ResourceModel, schema: SchemaModel, phrase: string): { fi
   return null;
 }
 
+/** After a name's words: a plural noun ("companies", "ones") or "in the name" — records of that kind, not one of them. */
+function kindOfMany(w: Words, taken: Set<number>, next: number): boolean {
+  const word = w.words[next] ?? "";
+  if (/^in (?:the|their|its) names?\b/.test(w.words.slice(next, next + 3).join(" "))) return true;
+  return word === "ones" || (taken.has(next) && /[^s]s$/.test(word));
+}
+
 /** What no schema word claimed: runs of words that may name records or values, with the word before them. */
 function leftovers(w: Words, taken: Set<number>): NameSpan[] {
   const spans: NameSpan[] = [];
@@ -1097,7 +1127,8 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
         trigger: isPreposition(trigger) ? trigger : null,
         ...(negated ? { negated } : {}),
         ...(before && !FILLER.has(before) && !GRAMMAR.has(before) && !isPreposition(before) ? { before } : {}),
-        ...(["called", "named"].includes(before) ? { called: true } : {}),
+        // "the holdings companies", "customers with labs in the name": a word of many names, each of them wanted.
+        ...(["called", "named"].includes(before) || kindOfMany(w, taken, run.at(-1)! + 1) ? { called: true } : {}),
       });
     }
     run = [];

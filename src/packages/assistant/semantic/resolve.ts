@@ -1,6 +1,6 @@
 import type { Fetch } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findNamed } from "./names";
+import { type Candidate, findNamed, labelOf } from "./names";
 import { type NameSpan, type QueryDraft, stateMeasureOf } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
 import { matchValue, type Values } from "./values";
@@ -155,6 +155,7 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
   let current = query;
   const R = schema.byName.get(current.resource)!;
   const notFound: string[] = [];
+  const valuesOf = values;
   // A list filter that is no field ("country" of a customer's billing address), for words after its trigger.
   const params = (R.skill?.values ?? []).filter((entry) => !R.fields.has(entry.param) && R.filters.has(entry.param)).map((entry) => entry.param);
   // Read only when there is a name to read it for ("overdue invoices" needs no values).
@@ -236,6 +237,13 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     }
     if (found.kind === "error") return { kind: "error", error: found.error };
     if (found.kind === "none") {
+      // "the sales job": no record so named, but the one record of the noun's resource with that value.
+      const valued = await onlyRecordWithValue(fetch, schema, span.text, valuesOf);
+      const valuedRole = valued ? roleOf(R, valued.resource, span.trigger) : null;
+      if (valued && valuedRole) {
+        current = applyRole(current, valuedRole, { resource: valued.resource.name, id: valued.record.id, label: valued.label }, span.negated);
+        continue;
+      }
       // Words of such values ("engineers" → every designation with the word engineer).
       if (exact) {
         current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
@@ -277,6 +285,19 @@ function findNamedWithNoun(fetch: Fetch, candidates: ResourceModel[], text: stri
   const last = words.at(-1)!.toLowerCase();
   const owner = words.length > 1 ? candidates.find((resource) => resource.nouns.some((noun) => noun === last)) : undefined;
   return owner ? findNamed(fetch, [owner], words.slice(0, -1).join(" ")) : findNamed(fetch, candidates, text);
+}
+
+/** "the sales job", "the berlin opening": words that are a value of one record only, of the resource its noun names. */
+async function onlyRecordWithValue(fetch: Fetch, schema: SchemaModel, text: string, values: Values): Promise<Candidate | null> {
+  const words = text.trim().split(/\s+/);
+  const noun = words.at(-1)!.toLowerCase();
+  const owner = words.length > 1 ? schema.resources.find((resource) => resource.nameField && resource.nouns.includes(noun) && !/s$/.test(noun)) : undefined;
+  if (!owner) return null;
+  const value = matchValue(await values(owner), words.slice(0, -1).join(" "));
+  if (!value?.exact || value.values.length !== 1) return null;
+  const result = await fetch(`/${owner.name}?${value.field}=${encodeURIComponent(value.values[0]!)}&limit=2`);
+  if (!result.ok || result.data.length !== 1) return null;
+  return { resource: owner, record: result.data[0]!, label: labelOf(owner, result.data[0]!) };
 }
 
 /** "contacts at Hooli or Wayne": two values found for one field are either. */

@@ -74,6 +74,14 @@ export function normalize(message: string): string {
   text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
   // "any chance you can tell me …", "is there any chance you could …": politeness, not a name.
   text = text.replace(/^(?:is there )?(?:any|by any) chance (?:that )?(?:you )?(?:can|could|would)?\s*/i, "");
+  // "…, the accountant is asking", "my boss wants to know …": who wants the answer, not part of the question.
+  text = text.replace(
+    /[,;-]\s*(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|keeps|has been)\s+(?:asking|waiting|chasing|nagging)\b[^,;]*[.!?]*$/i,
+    "",
+  );
+  text = text.replace(/^(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:wants|needs|would like|asked|is asking)\s+(?:to know|me to find out|me to check)\s+/i, "");
+  // "todo on the design system project: audit color tokens": a new to-do, its title after the colon.
+  text = text.replace(/^(?:add (?:a )?|new |another )?(?:todo|to-do|to do)\b(?=[^:]*:\s*\S)/i, "new task");
   // "what is Sophie assigned to": her tasks.
   text = text.replace(/^what(?:'s| is| are)\s+(.+?)\s+(?:assigned to|assigned|responsible for|in charge of)\s*\??$/i, "tasks assigned to $1");
   // "how many people are we hiring", "seats we're hiring for": the openings' positions.
