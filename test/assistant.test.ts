@@ -953,6 +953,28 @@ describe("actions on every writable resource", () => {
     expect(website.id).toBeGreaterThan(0);
   });
 
+  it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
+    const { ws, task, alan, grace, linus, candidate } = await company();
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ["client found a bug in the copy — move Write copy in Website back to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["Joan Clarke passed the phone screen, move her to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["Joan Clarke didn't make it past screening, reject her", "PATCH", `/candidates/${candidate.id}`, { stage: "rejected" }],
+      ["Ana Garcia is off sick so give her Write copy task in Website to Linus Torvalds", "PATCH", `/tasks/${task.id}`, { assignee_id: linus.id }],
+      // An address no field of the call takes names the record; "the employee record for" names nothing.
+      ["remove the contact alan@example.com, bounced twice", "DELETE", `/contacts/${alan.id}`, {}],
+      ["delete the employee record for Grace Hopper, it was a test entry", "DELETE", `/employees/${grace.id}`, {}],
+    ];
+    for (const [message, method, path, body] of cases) {
+      const { reply } = await ask(ws.token, message);
+      expect(reply.action, `${message} → ${reply.text}`).toBeDefined();
+      const request = await requestOf(ws.token, reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      expect(request.body ?? {}, message).toMatchObject(body);
+    }
+    // A clause that is neither a command nor a question is no request of its own.
+    expect((await ask(ws.token, "order pizza for the team, 12 people")).reply.data?.answer).toBeUndefined();
+  });
+
   it("keeps the words around a value with it: labels, brackets, 'worth about', a state's own noun, a bare company", async () => {
     const { ws, acme, website, ana } = await company();
     const cases: [string, string, Record<string, unknown>][] = [

@@ -196,7 +196,9 @@ export function extract(
     const target = has("email") ? "email" : has("to") ? "to" : null;
     if (target) fields[target] = email[0].toLowerCase();
     // "mei lin <mei@…>", "with email ann@…": the brackets and the label go with the address.
-    rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:e-?mail|email address)\\s*:?\\s*)?<?${email[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>?`), ",");
+    // ("remove the contact tim@…": an address no field takes names the record.)
+    if (target)
+      rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:e-?mail|email address)\\s*:?\\s*)?<?${email[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>?`), ",");
   }
   const phone = PHONE.exec(rest);
   if (phone && has("phone")) {
@@ -278,7 +280,12 @@ export function extract(
   const refs: Piece[] = [];
   const free: Piece[] = [];
   for (const piece of pieces) {
-    const text = piece.text.replace(/^(?:and|also|plus|then|it|its|it's|is|are|the)\s+/i, "").trim();
+    // ("give his Fix checkout task to Sophie", "delete the employee record for Bjarne": whose, and the record itself, name nothing.)
+    const text = piece.text
+      .replace(/^(?:and|also|plus|then|it|its|it's|is|are|the|his|their)\s+/i, "")
+      .replace(/^[Hh]er\s+(?=(?:the\s+)?\p{Lu})/u, "")
+      .replace(/^(?:the\s+)?(?:record|profile|entry|file|details)\s+(?:for|of)\s+/i, "")
+      .trim();
     if (!text || /^(already|please|pls|thanks|asap|now|it|him|her|them|too)$/i.test(text)) continue;
     // A piece of only small words ("for", "with the") is what was left around a value.
     if (text.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) continue;
@@ -436,7 +443,15 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
       const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for"].includes(ref.trigger ?? "")) ?? free[0];
-      let found = await findNamed(env.fetch, [R], cleaned);
+      // ("remove the contact tim@…": the one whose address it is.)
+      const byEmail =
+        /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(cleaned) && R.filters.has("email")
+          ? await env.fetch(`/${R.name}?email=${encodeURIComponent(cleaned)}&limit=2`)
+          : null;
+      let found: Awaited<ReturnType<typeof findNamed>> =
+        byEmail?.ok && byEmail.data.length === 1
+          ? { kind: "one", found: { resource: R, record: byEmail.data[0]!, label: labelOf(R, byEmail.data[0]!) } }
+          : await findNamed(env.fetch, [R], cleaned);
       // "guido allen nailed the interview": the name leads, what was said of it follows.
       const said = cleaned.split(/\s+/);
       for (let n = said.length - 1; found.kind === "none" && n >= 2 && said.length <= 8; n--) {

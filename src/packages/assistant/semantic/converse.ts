@@ -127,7 +127,62 @@ function pickFromList(message: string, state: ConversationState, schema: SchemaM
   return message.replace(nth[0], singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name);
 }
 
+/**
+ * One message. Said with its context ("client found a bug — move Plan checkout back to in progress", "remove
+ * the contact …, bounced twice"), the request is one of its clauses: when the whole is not understood, each
+ * clause is tried, a person's pronoun standing for the name the message opened with.
+ */
 export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
+  const whole = await turnWhole(env, said, state);
+  if (whole?.proposal || state.choose || state.slot) return whole;
+  const clauses = clausesOf(said).map((text) => {
+    const cue = actionCue(wordsOf(text, env.vocabulary), env.schema);
+    return { text, command: cue !== null && cue.at === 0 };
+  });
+  // Commands first ("bounced twice" or "client unblocked us" is only why).
+  clauses.sort((a, b) => Number(b.command) - Number(a.command));
+  if (!notUnderstood(whole)) {
+    // "Dennis is gone so give his task to Sophie": read as a question, but a clause of it is a command.
+    const command = ["action", "clarify"].includes(whole!.reply.intent) ? undefined : clauses.find((clause) => clause.command);
+    const again = command ? await turnWhole(env, command.text, state) : null;
+    return again?.proposal ? again : whole;
+  }
+  // (Only a command or a question: "order pizza for the team, 12 people" asks for no list of people.)
+  for (const clause of clauses.filter((clause) => clause.command || QUESTION.test(clause.text))) {
+    const again = await turnWhole(env, clause.text, state);
+    if (again && !notUnderstood(again)) return again;
+  }
+  return whole;
+}
+
+const QUESTION =
+  /^(?:(?:and|so|ok|okay|also|but|then)\s+)?(?:how|what|whats|what's|which|who|whos|who's|whose|when|where|why|is|are|does|do|did|has|have|any|show|list|find|give me|tell me|can you (?:show|tell|find|pull|list|check))\b/i;
+
+/** A reply that says the message was not read: nothing found by its words, no record told, nothing to change. */
+function notUnderstood(turn: Turn | null): boolean {
+  if (!turn) return true;
+  const { reply } = turn;
+  if (turn.proposal || (reply.data as { refused?: boolean } | undefined)?.refused) return false;
+  if (reply.intent === "unknown") return true;
+  const missing = (reply.data as { missing?: string[] } | undefined)?.missing;
+  return /^I (?:couldn't (?:find|tell)|need a different)/.test(reply.text) || (missing?.length === 1 && ["fields", "target"].includes(missing[0]!));
+}
+
+/** The clauses of a message said with its context: sentences and dashed asides, then comma pieces. */
+function clausesOf(message: string): string[] {
+  // (A pronoun stands for the person the message opened with: "Carl Wilson passed the screen, move him on".)
+  const opener = /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1];
+  const named = (clause: string) => (opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause);
+  const strong = message
+    .split(/\s+[—–]\s+|\s+-\s+|[.!?;]+\s+|:\s+/)
+    .map((piece) => piece.trim())
+    .filter(Boolean);
+  const weak = strong.flatMap((piece) => piece.split(/,\s*|\s+so\s+/).map((part) => part.trim()));
+  const pieces = [...(strong.length > 1 ? strong : []), ...(weak.length > strong.length ? weak : [])];
+  return [...new Set(pieces.filter((piece) => piece.split(/\s+/).length >= 2).map(named))];
+}
+
+async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
   const message = pickFromList(said, state, env.schema);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse, values: env.values };

@@ -540,13 +540,17 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
     w.words.slice(Math.max(0, at - 5), at).some((word) => ["put", "place", "move", "straight", "directly", "bump"].includes(word));
   const target = (indexes: number[]) =>
     ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!) || placed(indexes[0]!);
-  for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
-    if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
-    out[hit.value.field] ??= hit.value.value;
-  }
   // A verb made of a state ("unqualify" → unqualified, "approve" → approved, "archive" → archived).
   const derived = enums.flatMap((field) => (field.values ?? []).filter((value) => stateVerbs(value).includes(verb)));
-  for (const state of [...(STATE_VERBS[verb] ?? []), ...derived]) {
+  const verbStates = [...(STATE_VERBS[verb] ?? []), ...derived];
+  // ("didn't make it past screening, reject her": the verb's state beats one the record is only described in.)
+  const verbField = enums.find((field) => verbStates.some((state) => field.values?.includes(state)))?.name;
+  for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
+    if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
+    if (hit.value.field === verbField && !target(hit.indexes)) continue;
+    out[hit.value.field] ??= hit.value.value;
+  }
+  for (const state of verbStates) {
     const field = enums.find((candidate) => candidate.values?.includes(state));
     if (field && out[field.name] === undefined) {
       out[field.name] = state;
