@@ -954,7 +954,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
-    const { ws, task, alan, grace, linus, candidate } = await company();
+    const { ws, task, alan, grace, linus, candidate, acme, bigCo, website } = await company();
     const cases: [string, string, string, Record<string, unknown>][] = [
       ["client found a bug in the copy — move Write copy in Website back to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
       ["Joan Clarke passed the phone screen, move her to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
@@ -963,6 +963,15 @@ describe("actions on every writable resource", () => {
       // An address no field of the call takes names the record; "the employee record for" names nothing.
       ["remove the contact alan@example.com, bounced twice", "DELETE", `/contacts/${alan.id}`, {}],
       ["delete the employee record for Grace Hopper, it was a test entry", "DELETE", `/employees/${grace.id}`, {}],
+      // Whose, a field, then its value; a field's words, whose, then "to"; "link" through the reference that takes the name.
+      ["acme's new VAT number is DE123456789", "PATCH", `/customers/${acme.id}`, { tax_id: "DE123456789" }],
+      ["alan turing has a new email: alan@turing.example", "PATCH", `/contacts/${alan.id}`, { email: "alan@turing.example" }],
+      ["change expected close on the Big Co deal to jan 15", "PATCH", `/deals/${bigCo.id}`, { expected_close_date: expect.stringMatching(/-01-15$/) }],
+      ["attach the Big Co deal to the Acme customer record", "PATCH", `/deals/${bigCo.id}`, { customer_id: acme.id }],
+      ["switch Acme to euro billing going forward", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
+      ["mark the Website project complete", "PATCH", `/projects/${website.id}`, { status: "completed" }],
+      // ("to offer": a candidate's stage, not the quotes' noun.)
+      ["move Joan Clarke to offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
     ];
     for (const [message, method, path, body] of cases) {
       const { reply } = await ask(ws.token, message);
@@ -971,6 +980,9 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body ?? {}, message).toMatchObject(body);
     }
+    // "the lost reason" is the field's words, no state.
+    const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
+    expect(reason.body).toEqual({ lost_reason: "budget freeze" });
     // A clause that is neither a command nor a question is no request of its own.
     expect((await ask(ws.token, "order pizza for the team, 12 people")).reply.data?.answer).toBeUndefined();
   });

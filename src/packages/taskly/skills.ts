@@ -29,7 +29,7 @@ export const tasklySkills: Skill[] = [
     filters: [
       { words: ["active", "running", "ongoing", "current", "live"], query: { status: "active" }, label: "active" },
       { words: ["on hold", "paused", "on-hold", "parked"], query: { status: "on_hold" }, label: "on hold" },
-      { words: ["completed", "finished", "done", "closed"], query: { status: "completed" }, label: "completed" },
+      { words: ["completed", "complete", "finished", "done", "closed"], query: { status: "completed" }, label: "completed" },
     ],
     parents: [{ words: ["for", "of"], resource: "customers", param: "customer_id" }],
     dateFields: [

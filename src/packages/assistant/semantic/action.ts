@@ -94,7 +94,9 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
   const has = (name: string) => body.some((field) => field.name === name && (field.kind === "text" || field.kind === "other"));
   for (const field of body) {
     if (field.kind !== "text") continue;
-    const name = field.name.replace(/_/g, " ");
+    // (The field's name, or a phrase of the skill's for it: "vat number" is a tax id.)
+    const names = [field.name.replace(/_/g, " "), ...(R.fields.get(field.name)?.words ?? []).filter((word) => word.includes(" "))];
+    const name = `(?:${[...new Set(names)].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")).join("|")})`;
     out.push({ field: field.name, pattern: new RegExp(`\\b${name}s?\\s*(?::|is|=)?\\s+(.+)$`, "i") });
   }
   if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
@@ -246,9 +248,14 @@ export function extract(
       ",",
     );
   }
-  const currency = /\b(?:in|bills? in|billed in|currency)\s+(usd|eur|gbp|chf|cad|aud|inr|sek|nok|dkk|pln|jpy)\b|\b(usd|eur|gbp|chf|cad|aud|inr)\b/i.exec(rest);
+  // ("switch Wonka to euro billing": a currency's name is its code.)
+  const currency =
+    /\b(?:in|to|bills? in|billed in|currency)\s+(usd|eur|gbp|chf|cad|aud|inr|sek|nok|dkk|pln|jpy|euros?|dollars?|pounds?|sterling)\b|\b(usd|eur|gbp|chf|cad|aud|inr)\b/i.exec(
+      rest,
+    );
   if (currency && has("currency") && fields.currency === undefined) {
-    fields.currency = (currency[1] ?? currency[2])!.toUpperCase();
+    const code = (currency[1] ?? currency[2])!.toLowerCase();
+    fields.currency = /^euro/.test(code) ? "EUR" : /^dollar/.test(code) ? "USD" : /^(?:pound|sterling)/.test(code) ? "GBP" : code.toUpperCase();
     rest = rest.replace(currency[0], ",");
   }
   const billable = /\b(non[-\s]?billable|not billable|unbillable)\b|\bbillable\b/i.exec(rest);

@@ -114,6 +114,12 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "link the prestige renewal deal to the customer Prestige": that record's reference set.
     .replace(/^(?:link|attach|connect|tie)\s+(.+?)\s+(?:to|with)\s+(?:the\s+)?(customer|contact|project|client|company)\s+(.+)$/i, "set $1's $2 to $3")
+    // ("attach the Wonka renewal deal to the Wonka customer record", "link the Mobile app project to Hooli": whoever
+    // the name is, through the reference that takes it.)
+    .replace(
+      /^(?:link|attach|connect|tie)\s+(.+?)\s+(?:to|with)\s+(?:the\s+)?(.+?)(?:\s+(?:customer|client|contact|project|company))?(?:\s+(?:record|account|profile))?\s*$/i,
+      "assign $1 to $2",
+    )
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
@@ -129,6 +135,31 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   if (named || valued) {
     const [field, name, value] = named ? [named[1]!, named[2]!, named[3]!] : [valued![1]!, valued![3]!, valued![2]!];
     return { op: "update", verb: "set", at: 0, rest: `${name.trim()}'s ${field} to ${value.trim()}` };
+  }
+  // "change expected close on the Prestige pilot to jan 15", "update the lost reason on Nakatomi platform to …":
+  // a field's words, whose it is, then the value.
+  const fieldOn = /^(?:change|update|set|edit|fix|move|push)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to\s+(.+)$/i.exec(text);
+  if (
+    fieldOn &&
+    schema.resources.some((resource) =>
+      [...resource.fields.values()].some(
+        (field) => field.name.replace(/_/g, " ") === fieldOn[1]!.toLowerCase() || field.words.includes(fieldOn[1]!.toLowerCase()),
+      ),
+    )
+  )
+    return { op: "update", verb: "set", at: 0, rest: `${fieldOn[2]!.trim()}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}` };
+  // "cyberdyne's new VAT number is DE…", "grace borg has a new email: …", "save Joan's number pls: +44 …":
+  // whose, the field, then the value.
+  const FIELDS = `${FIELD}|number`;
+  const owned =
+    new RegExp(
+      `^(?:save|store|update|change|set)?\\s*(.+?)['’]s\\s+(?:new\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:is now|is|:|=|to|as)\\s*(.+)$`,
+      "i",
+    ).exec(text) ??
+    new RegExp(`^(.+?)\\s+has\\s+(?:a\\s+)?new\\s+(${FIELDS})(?:\\s+(?:now|too))?\\s*(?::|,|-|—|of|which is|it's|its)?\\s*(.+)$`, "i").exec(text);
+  if (owned && /[\d@]/.test(owned[3]!) && !/^(?:what|whats|who|which|how|when|where|is|are|does|do)\b/i.test(owned[1]!)) {
+    const field = owned[2]!.toLowerCase() === "number" ? "phone" : owned[2]!;
+    return { op: "update", verb: "set", at: 0, rest: `${owned[1]!.trim()}'s ${field} to ${owned[3]!.trim()}` };
   }
   // "mark INV-000123 as paid, got a cheque": paid in full is a payment of what is still due.
   const markedPaid = /^(?:mark|set)\s+(inv(?:oice)?-\d+)\s+(?:as\s+)?(?:fully\s+)?paid\b[,.]?\s*(.*)$/i.exec(text);
@@ -313,10 +344,17 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   const start = firstContentIndex(w, cue);
   // A noun in brackets qualifies a name ("test search (customer portal)"); it is not what the command is about.
   const bracketed = [...w.text.matchAll(/\(([^)]*)\)/g)].map((match) => match[1]!.toLowerCase());
+  // ("move Dennis to offer": after "to", a state of some resource's records, not the noun it also is.)
+  const stateOf = (noun: (typeof nouns)[number]) =>
+    ["to", "into", "as"].includes(w.words[noun.indexes[0]! - 1] ?? "") &&
+    schema.resources.some((resource) =>
+      [...resource.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(noun.indexes.map((i) => w.words[i]).join("_"))),
+    );
   const first = nouns.find(
     (noun) =>
       noun.indexes[0]! >= start &&
       noun.indexes[0]! <= start + 2 &&
+      !stateOf(noun) &&
       !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
   );
   // "close the product marketer opening": a noun, a word or two of a name, then the noun the command is about.
@@ -381,7 +419,10 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   if (cue.op === "create" && nouns.length === 0 && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(w.text) && schema.byName.get("contacts"))
     return schema.byName.get("contacts")!;
   // Else the first noun that is no preposition's object (nor in brackets).
-  return nouns.find((noun) => !noun.object && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))?.value ?? null;
+  return (
+    nouns.find((noun) => !noun.object && !stateOf(noun) && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))
+      ?.value ?? null
+  );
 }
 
 function firstContentIndex(w: Words, cue: ActionCue): number {
@@ -548,6 +589,9 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     if (hit.value.field === verbField && !target(hit.indexes)) continue;
+    // ("the lost reason": a field's own words are no state.)
+    const phrase = w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 2).join(" ");
+    if ([...R.fields.values()].some((field) => field.words.includes(phrase) || field.name.replace(/_/g, " ") === phrase)) continue;
     out[hit.value.field] ??= hit.value.value;
   }
   for (const state of verbStates) {

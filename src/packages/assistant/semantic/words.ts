@@ -51,6 +51,7 @@ const SHORTHAND: Record<string, string> = {
   pymt: "payment",
   pymts: "payments",
   cust: "customer",
+  mv: "move",
   custs: "customers",
   yesterdays: "yesterday",
   todays: "today",
