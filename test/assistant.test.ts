@@ -670,6 +670,20 @@ describe("questions are read as queries over the resources' definitions", () => 
     );
     expect((await requestOf(ws.token, placed.reply)).body).toMatchObject({ name: "Mia Chen", stage: "interview" });
     expect(ana.id).toBeGreaterThan(0);
+    // "due" is an invoice's and a task's: the one whose state is named; "nobody is assigned to" is unassigned.
+    const open = await ask(ws.token, "whats due this week that isn't done");
+    expect(open.reply.data.query.resource).toBe("tasks");
+    const nobody = await ask(ws.token, "urgent tasks that nobody is assigned to");
+    expect(nobody.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "assignee_id", op: "eq", value: null }));
+    // "where did most … come from": grouped by that field, the top one.
+    await create(ws, "leads", { name: "Web Two", email: "two@lead.example", source: "website" });
+    const from = await ask(ws.token, "where did most of our leads come from");
+    expect(from.reply.data.answer).toMatchObject({ kind: "groups", group_by: "source", groups: [{ key: "website", value: 2 }] });
+    // A follow-up's country replaces the last question's.
+    await create(ws, "customers", { name: "Berliner", currency: "EUR", billing: { country: "DE" } });
+    const german = await ask(ws.token, "customers in germany");
+    const american = await ask(ws.token, "and how many in the US?", german.conversation_id);
+    expect(american.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "country", value: "US" })]);
   });
 });
 

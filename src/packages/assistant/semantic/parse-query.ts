@@ -314,8 +314,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   } else {
     measure = measureHits[0] ?? null;
     // ("how much is left on INV-000141": the record named by its number decides before a state word of another resource.)
+    // ("what's due this week that isn't done": of the resources "due" is said of, the one whose state is named.)
+    const verbOwners = dateVerbHits.filter((hit) => hit.indexes[0] === dateVerbHits[0]!.indexes[0]).map((hit) => hit.value.resource);
+    const stated = verbOwners.length > 1 ? statedAmong(w, verbOwners, taken) : null;
     resource =
       measure?.value.resource ??
+      (stated && verbOwners.includes(stated) ? stated : null) ??
       dateVerbHits[0]?.value.resource ??
       reference?.resource ??
       stateResource(w, schema, taken) ??
@@ -635,6 +639,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         claim(occurrences(w.words, whichField[1]!)[0] ?? []);
       }
     }
+    // "where did most of our converted leads come from": the field "come from" names, most first.
+    if (!groupBy && /^where\b/.test(text) && /\b(most|least|majority|bulk)\b/.test(text)) {
+      const from = [...R.fields.values()].find(
+        (field) => field.kind !== "reference" && field.words.some((word) => /\b(?:come|came|comes) from\b/.test(word) && text.includes(word)),
+      );
+      if (from) groupBy = from.name;
+    }
     if (!groupBy && by) {
       const ref = [...R.fields.values()].find((f) => f.target === by!.name);
       if (ref && /\b(which|who|what|top|most|least|per|each|rank|ranking|biggest|largest|highest)\b/.test(text)) groupBy = ref.name;
@@ -745,6 +756,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
+      /^where (?:do|did|does) most\b/.test(text) ||
       /^(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
@@ -954,6 +966,25 @@ function statePhrases(value: string): string[] {
 }
 
 /** No noun, no measure: the resource whose state words are used ("how much is overdue"), money-bearing first. */
+/** Of some resources, the one whose state the message names: spelt as its own value ("done" is a task's) first. */
+function statedAmong(w: Words, owners: ResourceModel[], taken: Set<number>): ResourceModel | null {
+  const hits = owners.flatMap((resource) =>
+    matchPhrases(
+      w.words,
+      (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource })),
+      new Set(taken),
+    ),
+  );
+  const spelt = hits.find((hit) => {
+    const phrase = hit.indexes.map((i) => w.words[i]).join(" ");
+    return [...hit.value.fields.values()].some((field) => field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, " ") === phrase));
+  });
+  // (Else the longest phrase's: "not done" is a task's "open", over a project's "done".)
+  const longest = Math.max(0, ...hits.map((hit) => hit.indexes.length));
+  const owning = [...new Set(hits.filter((hit) => hit.indexes.length === longest).map((hit) => hit.value))];
+  return spelt?.value ?? (owning.length === 1 ? owning[0]! : null);
+}
+
 function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
   // (Each resource's words on their own: "in progress" is an open deal's and a task's.)
   const hits = schema.resources.flatMap((resource) =>

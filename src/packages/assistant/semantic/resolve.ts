@@ -229,9 +229,11 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     const value = values.find((entry) => entry !== null);
     if (value) {
       const label = `${span.negated ? "not " : ""}${value.name.replace(/_/g, " ")} ${value.value}`;
+      // ("customers in germany" → "and in the US?": the follow-up's country replaces the last one's.)
+      const kept = current.conditions.filter((c) => span.negated || !inherited.has(c) || !("param" in c) || c.param !== value.name);
       current = {
         ...current,
-        conditions: [...current.conditions, { param: value.name, value: String(value.value), label, ...(span.negated ? { negate: true } : {}) }],
+        conditions: [...kept, { param: value.name, value: String(value.value), label, ...(span.negated ? { negate: true } : {}) }],
       };
       continue;
     }

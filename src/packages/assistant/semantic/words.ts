@@ -81,6 +81,11 @@ export function normalize(message: string): string {
     "",
   );
   text = text.replace(/^(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:wants|needs|would like|asked|is asking)\s+(?:to know|me to find out|me to check)\s+/i, "");
+  // "tasks that nobody is assigned to", "not assigned to anyone", "with no assignee": unassigned.
+  text = text.replace(
+    /\b(?:(?:that|which)\s+)?(?:nobody|no one|noone|no-one)\s+(?:is\s+|has been\s+|was\s+)?assigned(?:\s+to)?\b|\bnot assigned to (?:anyone|anybody)\b|\b(?:with no|without an?) (?:assignee|owner)\b/gi,
+    "unassigned",
+  );
   // "todo on the design system project: audit color tokens": a new to-do, its title after the colon.
   text = text.replace(/^(?:add (?:a )?|new |another )?(?:todo|to-do|to do)\b(?=[^:]*:\s*\S)/i, "new task");
   // "what is Sophie assigned to": her tasks.
