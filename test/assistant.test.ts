@@ -681,6 +681,7 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(from.reply.data.answer).toMatchObject({ kind: "groups", group_by: "source", groups: [{ key: "website", value: 2 }] });
     // A follow-up's country replaces the last question's.
     await create(ws, "customers", { name: "Berliner", currency: "EUR", billing: { country: "DE" } });
+    await create(ws, "customers", { name: "Austin Co", currency: "USD", billing: { country: "US" } });
     const german = await ask(ws.token, "customers in germany");
     const american = await ask(ws.token, "and how many in the US?", german.conversation_id);
     expect(american.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "country", value: "US" })]);
