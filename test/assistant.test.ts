@@ -995,6 +995,13 @@ describe("actions on every writable resource", () => {
       expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
       expect(request.body ?? {}, message).toMatchObject(body);
     }
+    // An invoice told by its customer and its amount (a reminder only for what is owed); several left are offered.
+    const second = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 120000 }] });
+    await call("POST", `/invoices/${second.id}/send`, { token: ws.token });
+    const nudge = await requestOf(ws.token, (await ask(ws.token, "nudge Acme about the $1,200 invoice")).reply);
+    expect(nudge).toMatchObject({ method: "POST", path: `/invoices/${second.id}/remind` });
+    const which = await ask(ws.token, "remind acme about their invoice");
+    expect(which.reply.intent).toBe("clarify");
     // "the lost reason" is the field's words, no state.
     const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
     expect(reason.body).toEqual({ lost_reason: "budget freeze" });

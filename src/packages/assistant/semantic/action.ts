@@ -466,6 +466,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         if (shorter.kind === "one") found = shorter;
       }
       if (found.kind === "error") return { kind: "fail", text: env.refuse(found.error) };
+      // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
+      // told by whose it is and what it is.
+      if (found.kind === "none") {
+        const told = await toldByParent(env, R, cue, cleaned, w.text);
+        if (told.length === 1) found = { kind: "one", found: told[0]! };
+        else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
+      }
       if (found.kind === "none") return { kind: "fail", text: `I couldn't find a ${R.singular} called "${cleaned}".` };
       if (found.kind === "many") {
         const narrowed = within ? await narrow(env, R, found.options, within.text) : null;
@@ -794,6 +801,52 @@ async function recordOnParent(
 }
 
 /** A name among several, narrowed by a parent named beside it ("on website relaunch"). */
+/**
+ * The records of whoever a name is (an invoice's customer), narrowed by what else the message says of the record:
+ * an amount (a total, or what is still due), a state, a month of its date — and, for a reminder, only what is owed.
+ */
+async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, name: string, message: string): Promise<Candidate[]> {
+  const required = new Set((R.create ?? []).filter((field) => field.required).map((field) => field.name));
+  const parents = [...R.fields.values()].filter((field) => field.target && required.has(field.name) && env.schema.byName.get(field.target)?.nameField);
+  const words = name.split(/\s+/);
+  for (const parent of parents) {
+    const owner = env.schema.byName.get(parent.target!)!;
+    let found: Awaited<ReturnType<typeof findNamed>> = { kind: "none" };
+    for (let n = Math.min(3, words.length); n >= 1 && found.kind !== "one"; n--) found = await findNamed(env.fetch, [owner], words.slice(0, n).join(" "));
+    if (found.kind !== "one") continue;
+    const listed = await env.fetch(`/${R.name}?${parent.name}=${found.found.record.id}&limit=100`);
+    if (!listed.ok) return [];
+    let rows = listed.data;
+    const keep = (test: (row: ApiRecord) => boolean) => {
+      const kept = rows.filter(test);
+      if (kept.length > 0) rows = kept;
+    };
+    if (cue.op === "remind") keep((row) => ["sent", "partially_paid"].includes(String(row.status)));
+    if (cue.op === "send") keep((row) => ["draft", "sent", "partially_paid"].includes(String(row.status)));
+    // (The verb is no state: "void the hooli invoice" is not one already void.)
+    const states = (R.skill?.filters ?? []).filter((filter) => filter.words.some((word) => new RegExp(`\\b${word}\\b`, "i").test(cue.rest)));
+    for (const state of states) {
+      const wanted = Object.entries(state.query).filter(([param]) => R.fields.get(param)?.kind === "enum");
+      if (wanted.length) keep((row) => wanted.every(([param, value]) => value.split(",").includes(String(row[param]))));
+    }
+    const money = readMoney(message.replace(/\b[A-Z]{2,5}-\d+\b/g, ""));
+    if (money) {
+      const close = (value: unknown) => typeof value === "number" && Math.abs(value - money.minor) <= (/k\b/i.test(money.match) ? 50_000 : 100);
+      keep((row) => [...R.fields.values()].some((field) => field.kind === "money" && close(row[field.name])));
+    }
+    const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(message)?.[1]?.toLowerCase();
+    if (month) {
+      const number = String("janfebmaraprmayjunjulaugsepoctnovdec".indexOf(month) / 3 + 1).padStart(2, "0");
+      keep((row) => [...R.fields.values()].some((field) => field.kind === "date" && String(row[field.name] ?? "").slice(5, 7) === number));
+    }
+    if (cue.op === "void") keep((row) => ["draft", "sent"].includes(String(row.status)) && !Number(row.amount_paid));
+    // (Several left: they are offered, never one guessed — unless nothing told them apart from many.)
+    if (rows.length > 6) return [];
+    return rows.map((record) => ({ resource: R, record, label: labelOf(R, record) }));
+  }
+  return [];
+}
+
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], within: string): Promise<Candidate[] | null> {
   const parents = [...R.fields.values()].filter((field) => field.target && env.schema.byName.get(field.target)?.nameField);
   for (const parent of parents) {
