@@ -634,7 +634,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("reads who asks, what is awaited and which record a value names: 'hasn't been paid', 'the sales job', 'work on'", async () => {
-    const { ws, website, ana, acme } = await company();
+    const { ws, website, ana, acme, invoice } = await company();
     // Awaited payment is the workspace's "unpaid" (a draft awaits nothing); "aren't paid" stays the plain negation.
     const awaited = await ask(ws.token, "invoices due this year that haven't been paid, the accountant is asking");
     expect(awaited.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["sent", "partially_paid"] })]);
@@ -685,6 +685,24 @@ describe("questions are read as queries over the resources' definitions", () => 
     const german = await ask(ws.token, "customers in germany");
     const american = await ask(ws.token, "and how many in the US?", german.conversation_id);
     expect(american.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "country", value: "US" })]);
+    // "just sales" after a question about people: a value of theirs, not revenue.
+    const joined = await ask(ws.token, "who joined this year");
+    const justSales = await ask(ws.token, "just sales", joined.conversation_id);
+    expect(justSales.reply.data.query).toMatchObject({ resource: "employees", conditions: [expect.objectContaining({ field: "department", value: "Sales" })] });
+    // A missing letter, a field named with the verb's word, a holiday, time "burned", "don't have a customer attached".
+    expect((await ask(ws.token, `whats the staus of ${invoice.number}`)).reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    expect((await ask(ws.token, `${invoice.number} due date?`)).reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    const christmas = await ask(ws.token, "open deals expected to close before christmas");
+    expect(christmas.reply.data.query.conditions).toContainEqual(
+      expect.objectContaining({ field: "expected_close_date", op: "lt", value: expect.stringMatching(/-12-25$/) }),
+    );
+    expect((await ask(ws.token, "how many hours have we burned on website")).reply.data.query.resource).toBe("time-entries");
+    const loose = await ask(ws.token, "which projects don't have a customer attached");
+    expect(loose.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "customer_id", value: null })]);
+    expect((await ask(ws.token, "what will we win next quarter?")).reply.data).toMatchObject({ refused: true });
+    // One letter from one name and further from the rest: that one.
+    await create(ws, "contacts", { name: "Ada Lovecraft", email: "ada.l@example.com" });
+    expect((await ask(ws.token, "which company is Ada Lovelase with")).reply.data.answer).toMatchObject({ ids: [expect.any(Number)], field: "company" });
   });
 });
 

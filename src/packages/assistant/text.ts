@@ -62,7 +62,8 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
   if (vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
   // Five letters and fewer are left alone ("grace" or "lynn" is a name more often than a typo), but for two
   // letters swapped: "taks" is a task, no one's name.
-  if (word.length < 6) return word.length >= 4 ? (swapped(word, vocabulary) ?? word) : word;
+  // ("staus": five letters with one left out of a longer domain word is that word.)
+  if (word.length < 6) return word.length >= 4 ? (swapped(word, vocabulary) ?? (word.length === 5 ? missingLetter(word, vocabulary) : null) ?? word) : word;
   const cap = word.length >= 8 ? 2 : 1;
   let best: string[] = [];
   let bestDistance = cap + 1;
@@ -83,6 +84,17 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
   return best.reduce((a, b) => (b.length > a.length ? b : a));
 }
 
+/** The one six-letter word of the vocabulary that is this word with a letter put back in (not the first). */
+function missingLetter(word: string, vocabulary: ReadonlySet<string>): string | null {
+  const found = [...vocabulary].filter(
+    (candidate) =>
+      candidate.length === word.length + 1 &&
+      candidate[0] === word[0] &&
+      [...candidate].some((_, i) => i > 0 && candidate.slice(0, i) + candidate.slice(i + 1) === word),
+  );
+  return found.length === 1 ? found[0]! : null;
+}
+
 /** The one word of the vocabulary that is this word with two neighbouring letters swapped back. */
 function swapped(word: string, vocabulary: ReadonlySet<string>): string | null {
   const found = new Set<string>();
@@ -100,7 +112,13 @@ const CALENDAR = [
 
 /** A month or a weekday misspelt ("ocotber", "wendesday", "febuary"): the dates are read from the text itself. */
 export function correctCalendar(text: string): string {
-  return text.replace(/\b[A-Za-z]{6,10}\b/g, (word) => {
+  // Holidays with a fixed day are that day: "before christmas", "by new year's eve".
+  const holidays = text
+    .replace(/\b(?:christmas|xmas|x-mas)(?: day)?\b/gi, "december 25")
+    .replace(/\bchristmas eve\b/gi, "december 24")
+    .replace(/\bnew year'?s eve\b/gi, "december 31")
+    .replace(/\bnew year'?s(?: day)?\b/gi, "january 1");
+  return holidays.replace(/\b[A-Za-z]{6,10}\b/g, (word) => {
     const lower = word.toLowerCase();
     if (CALENDAR.includes(lower)) return word;
     // (Short names are left alone: "Marcy" or "Junie" is a person.)

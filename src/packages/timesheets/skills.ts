@@ -21,7 +21,7 @@ export const timesheetSkills: Skill[] = [
     ],
     dates: [
       {
-        words: ["logged", "worked", "log", "spent", "booked", "tracked", "work on", "worked on"],
+        words: ["logged", "worked", "log", "spent", "booked", "tracked", "work on", "worked on", "burned", "burnt", "sunk", "put in"],
         field: "date",
         after: "date_from",
         before: "date_to",

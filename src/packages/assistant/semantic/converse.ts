@@ -8,7 +8,7 @@ import type { ResourceModel, SchemaModel } from "./model";
 import { findNamed, labelOf } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { parseQuery } from "./parse-query";
-import type { ActionDraft, Choice, ConversationState, Query } from "./query";
+import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
@@ -41,7 +41,7 @@ const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
-  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b/i;
+  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b/i;
 /**
  * What no API here does: calling or texting someone, moving money out, booking meetings, posting to other
  * sites, exchange rates, mass messages to people, and picking people by age or family.
@@ -357,8 +357,25 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     };
   }
 
-  const draft = parseQuery(w, env.schema, env.now);
   const previous = state.query ?? null;
+  // "who joined this year" → "just sales": a value of the last question's records narrows it (whatever else
+  // the word means on its own).
+  const only = previous
+    ? /^(?:and\s+)?(?:just|only)\s+(?:the\s+)?(?:ones?\s+(?:in|from|at)\s+)?(.+?)(?:\s+(?:ones?|people|team|dept|department|folks))?\s*[?.!]*$/i.exec(message)
+    : null;
+  const lastR = previous ? env.schema.byName.get(previous.resource) : undefined;
+  if (only && lastR && previous) {
+    const value = matchValue(await env.values(lastR), only[1]!);
+    if (value?.exact) {
+      const condition: Condition =
+        value.values.length === 1
+          ? { field: value.field, op: "eq", value: value.values[0]!, label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` }
+          : { field: value.field, op: "in", value: value.values, label: `${value.field.replace(/_/g, " ")} ${value.values.join(" or ")}` };
+      const narrowed: Query = { ...previous, conditions: [...previous.conditions.filter((c) => !("field" in c) || c.field !== value.field), condition] };
+      return { reply: await runQuery(queryEnv(env), narrowed, env.refuse) };
+    }
+  }
+  const draft = parseQuery(w, env.schema, env.now);
   let base = draft;
   // A follow-up without its own resource is read again against the last question's resource.
   if (!draft.said.resource && previous) {

@@ -1,6 +1,7 @@
 import Fuse from "fuse.js";
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { ApiRecord } from "../../../platform/skills";
+import { distance } from "../text";
 import type { Fetch } from "./execute";
 import type { ResourceModel } from "./model";
 
@@ -82,6 +83,10 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   const [best, second] = ranked;
   if (!second || second.score! - best!.score! > 0.12) return { kind: "one", found: best!.item };
   const close = ranked.filter((hit) => hit.score! - best!.score! <= 0.12).map((hit) => hit.item);
+  // "Margaret Hoper": one letter from one of them, further from the rest — that one.
+  const edits = close.map((candidate) => distance(candidate.name, wanted, 3));
+  const fewest = Math.min(...edits);
+  if (fewest <= 2 && edits.filter((d) => d === fewest).length === 1) return { kind: "one", found: close[edits.indexOf(fewest)]! };
   // A misspelt name ("nakatomy", "pied pieper"): as with prefixes, the one as long as what was typed beats the
   // longer names that contain it ("Nakatomi — pilot").
   const whole = close.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);

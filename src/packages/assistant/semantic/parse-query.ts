@@ -529,7 +529,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "due before Friday", "due after the 15th": a comparison on a date field, not a period.
     // ("paid by card last week": "by" compares only when the date follows it.)
-    const verbs = "due|created|issued|paid|closing|ending|joined|applied|added|sent|logged|started|hired|signed|closed|won|lost|made|received|opened|posted";
+    // (Also every verb of the resource's own dates: "expected to close before christmas".)
+    const verbs = [
+      "due|created|issued|paid|closing|ending|joined|applied|added|sent|logged|started|hired|signed|closed|won|lost|made|received|opened|posted|close|end|start|finish",
+      ...R.dateWords.flatMap((date) => date.words).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+    ].join("|");
     const compared = new RegExp(`\\b(${verbs})\\s+(before|after|by)\\s+`).exec(lowerText);
     const comparison =
       compared && range && (compared[2] !== "by" || range.start <= compared.index + compared[0].length + 4)
@@ -826,10 +830,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           .map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name })),
         new Set(taken),
       );
-      const asked = fieldHits.find(
-        (hit) =>
-          hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
-      );
+      // ("INV-000123 due date?": the verb's "due" is also the first word of the field's "due date".)
+      const verbIndexes = new Set(dateVerbHits.flatMap((hit) => hit.indexes));
+      const phrased = matchPhrases(
+        w.words,
+        [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.includes(" ")), value: f.name })),
+        new Set([...taken].filter((i) => !verbIndexes.has(i))),
+      ).find((hit) => hit.indexes.some((i) => verbIndexes.has(i)) && hit.value !== R.nameField && R.fields.get(hit.value)?.kind !== "reference");
+      const asked =
+        phrased ??
+        fieldHits.find(
+          (hit) =>
+            hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
+        );
       if (asked && fn === "list" && !groupBy && !order) {
         show = asked.value;
         claim(asked.indexes);

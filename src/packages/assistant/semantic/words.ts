@@ -86,6 +86,8 @@ export function normalize(message: string): string {
     /\b(?:(?:that|which)\s+)?(?:nobody|no one|noone|no-one)\s+(?:is\s+|has been\s+|was\s+)?assigned(?:\s+to)?\b|\bnot assigned to (?:anyone|anybody)\b|\b(?:with no|without an?) (?:assignee|owner)\b/gi,
     "unassigned",
   );
+  // "projects that don't have a customer attached": without one.
+  text = text.replace(/\b(?:do|does|did) not have (?:a|an|any) ([a-z]+)(?: (?:attached|linked|assigned|set|on (?:it|them|file)|yet))?\b/gi, "without a $1");
   // "todo on the design system project: audit color tokens": a new to-do, its title after the colon.
   text = text.replace(/^(?:add (?:a )?|new |another )?(?:todo|to-do|to do)\b(?=[^:]*:\s*\S)/i, "new task");
   // "what is Sophie assigned to": her tasks.
