@@ -987,7 +987,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
-    const { ws, task, alan, grace, linus, candidate, acme, bigCo, website } = await company();
+    const { ws, task, alan, grace, linus, candidate, acme, bigCo, website, invoice, sophie } = await company();
     const cases: [string, string, string, Record<string, unknown>][] = [
       ["client found a bug in the copy — move Write copy in Website back to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
       ["Joan Clarke passed the phone screen, move her to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
@@ -1005,6 +1005,16 @@ describe("actions on every writable resource", () => {
       ["mark the Website project complete", "PATCH", `/projects/${website.id}`, { status: "completed" }],
       // ("to offer": a candidate's stage, not the quotes' noun.)
       ["move Joan Clarke to offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      // Money said as news: a share of what is due, "sent … towards", "the rest".
+      [`Acme paid half of ${invoice.number} today`, "POST", "/payments", { invoice_id: invoice.id, amount: 75_000 }],
+      [`Acme sent 500 by card towards ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000, method: "card" }],
+      [`${invoice.number} - acme wired the rest`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
+      // Work started, finished, pushed on; where someone is now; a description given with a colon.
+      ["starting on Write copy in Website, set it to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["ana garcia finished Write copy in Website", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      ["push the Big Co deal to proposal and bump the value to 30k", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal", value: 3_000_000 }],
+      ["Sophie Brown is at Globex now, not Brightside", "PATCH", `/leads/${sophie.id}`, { company: "Globex" }],
+      ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
     ];
     for (const [message, method, path, body] of cases) {
       const { reply } = await ask(ws.token, message);
@@ -1023,6 +1033,16 @@ describe("actions on every writable resource", () => {
     // "the lost reason" is the field's words, no state.
     const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
     expect(reason.body).toEqual({ lost_reason: "budget freeze" });
+    // Reminders to oneself, other sites, letters to write, other companies' figures: refused.
+    for (const message of [
+      "remind me to call my mom at 6",
+      "can you log into acme's supplier portal and check our PO",
+      "draft a termination letter for Ana Garcia",
+      "what's the total market size for ERP consulting in Europe",
+      "what's Acme's annual revenue? thinking of upselling them",
+      "what do acme's competitors charge? want to make sure we're not too cheap",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
     // A clause that is neither a command nor a question is no request of its own.
     expect((await ask(ws.token, "order pizza for the team, 12 people")).reply.data?.answer).toBeUndefined();
   });

@@ -266,10 +266,15 @@ export function extract(
   // (Handing a task over or moving its date changes no state: "give Review checkout to Shafi" keeps the name.)
   // ("reassign X to Y and set it to high": a state said in a change of its own is read all the same.)
   const alsoSet = /\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\b/i.exec(w.text);
+  // ("push it to negotiation and bump the value to 95k": a state pushed to is a state all the same.)
+  const pushedTo = (found: Record<string, string>) =>
+    Object.fromEntries(Object.entries(found).filter(([, value]) => new RegExp(`\\bto\\s+(?:the\\s+)?${value.replace(/_/g, "[ _-]?")}\\b`, "i").test(w.text)));
   const states = ["assign", "reschedule"].includes(cue.op)
     ? alsoSet
       ? readStates(wordsOf(w.text.slice(alsoSet.index), new Set()), R, body, "state", 0)
-      : {}
+      : cue.op === "reschedule"
+        ? pushedTo(readStates(w, R, body, cue.verb, cue.verb.split(" ").length))
+        : {}
     : readStates(w, R, body, cue.verb, cue.verb === "state" ? 0 : cue.verb.split(" ").length);
   for (const [field, value] of Object.entries(states)) {
     fields[field] = value;
@@ -524,6 +529,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const due = record.amount_due;
       if (typeof due === "number" && due > 0) fields[moneyField.name] = due;
     }
+    // "paid half of INV-…": that share of what is still due.
+    const part = /\b(half|a third|a quarter)\b/i.exec(`${w.text} ${cue.rest}`)?.[1]?.toLowerCase();
+    if (moneyField && fields[moneyField.name] === undefined && part && typeof record.amount_due === "number" && record.amount_due > 0)
+      fields[moneyField.name] = Math.round(record.amount_due / (part === "half" ? 2 : part === "a third" ? 3 : 4));
     const pattern = target.skill!.reference!.pattern;
     for (let i = free.length - 1; i >= 0; i--) if (pattern.test(free[i]!.text)) free.splice(i, 1);
     for (let i = read.refs.length - 1; i >= 0; i--) if (pattern.test(read.refs[i]!.text)) read.refs.splice(i, 1);

@@ -41,7 +41,7 @@ const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
-  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b/i;
+  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b/i;
 /**
  * What no API here does: calling or texting someone, moving money out, booking meetings, posting to other
  * sites, exchange rates, mass messages to people, and picking people by age or family.
@@ -52,6 +52,10 @@ const NOT_DOABLE = new RegExp(
       .source,
     /^(?:please |pls |can you |could you )?(?:wire|transfer|send)\s+(?:over\s+)?[$€£]?\d/.source,
     /\bbank account\b|\b(?:pay|pay out|reimburse) (?:them|him|her)\b/.source,
+    // (Reminders to oneself, logging into other sites, letters and contracts to write.)
+    /^(?:please |pls |can you |could you )?remind me\b|\blog (?:in|into|on) to\b|\blog into\b|\bsign (?:in|into)\b/.source,
+    /\b(?:write|draft|compose|prepare)\s+(?:me\s+)?(?:a|an|the)\s+(?:[\w-]+\s+)?(?:letter|contract|memo|policy|speech|blog post|essay|reference|press release|job ad)\b/
+      .source,
     /\b(?:book|schedule|set up|arrange)\s+(?:a |an )?(?:meeting|call|appointment|zoom|lunch|dinner)\b/.source,
     /\b(?:post|publish|share|advertise|tweet)\b.*\bon (?:linkedin|twitter|x|facebook|indeed|instagram|glassdoor)\b/.source,
     /\b(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\s+(?:to|vs|in|against)\s+(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\b.*\b(?:rate|worth|today)\b/
@@ -193,7 +197,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     if (choice) return resume(env, actionEnv, state, choice);
   }
   // What a record is to say (quoted, or after a colon: "add a task for the office: fix the printer") is no topic.
-  const topic = message.replace(/["'‘“][^"'’”]*["'’”]/g, " ").replace(/:.*$/s, "");
+  // (A quote opens after a space and closes before one: the apostrophes of "acme's" and "we're" quote nothing.)
+  const topic = message.replace(/(?<=^|\s)["'‘“][^"'’”]*["'’”](?=$|[\s,.!?;])/g, " ").replace(/:.*$/s, "");
   if (OUT_OF_SCOPE.test(topic) || (NOT_OURS.test(topic) && !/\binv(?:oice)?[-\s#]*\d/i.test(topic)))
     return { reply: refusal("That's outside what I can help with here.") };
   if (NOT_DOABLE.test(topic)) return { reply: refusal("That's not something I can do from here.") };

@@ -100,7 +100,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(LEAD_IN, "")
     // "start working on draft exports — set it in progress": the task started.
     .replace(
-      /^(?:i(?:'m| am)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:working|work)\s+on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*)?$/i,
+      /^(?:i(?:'m| am)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/i,
       "set $1 to in progress",
     )
     // "reassign X to Y and set it to high": one record, two changes.
@@ -148,6 +148,27 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
   )
     return { op: "update", verb: "set", at: 0, rest: `${fieldOn[2]!.trim()}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}` };
+  // "Katherine Thompson is at Globex now, not Tyrell": where someone works now is a change of their company.
+  const nowAt =
+    /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s+(?:is|works|is working)\s+(?:at|for|with)\s+(.+?)\s+now\b(?:\s*,?\s*not\s+.+)?\s*[.!]*$/u.exec(text);
+  if (nowAt) return { op: "update", verb: "set", at: 0, rest: `${nowAt[1]}'s company to ${nowAt[2]}` };
+  // "grace lamarr finished Plan search on data warehouse": someone's work done is that task done.
+  const finished =
+    /^((?:\p{L}[\p{L}'-]*)(?:\s+\p{L}[\p{L}'-]*)?)\s+(?:has\s+|just\s+)?(?:finished|completed|wrapped up|is done with)\s+(?:the\s+)?(.+?)\s*[.!]*$/iu.exec(
+      text,
+    );
+  // (Not "tasks completed last week": a resource's noun is no one.)
+  const nounish = (phrase: string) =>
+    phrase
+      .toLowerCase()
+      .split(/\s+/)
+      .some((word) => schema.resources.some((resource) => resource.nouns.includes(word)));
+  if (
+    finished &&
+    !/^(?:who|what|which|how|when|where|did|has|have|is|are|i|we|anything|everything|all|any)$/i.test(finished[1]!.split(/\s+/)[0]!) &&
+    !nounish(finished[1]!)
+  )
+    return { op: "update", verb: "mark", at: 0, rest: `${finished[2]} as done` };
   // "cyberdyne's new VAT number is DE…", "grace borg has a new email: …", "save Joan's number pls: +44 …":
   // whose, the field, then the value.
   const FIELDS = `${FIELD}|number`;
@@ -192,6 +213,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "add a note on candidate X: …": a note is a change to that record.
   const note = /^(?:(?:add|put|leave|write)\s+(?:a\s+)?)?(note|comment)s?\s+(?:on|to|for|about)\s+(.+?):\s*(.+)$/i.exec(text);
   if (note) return { op: "update", verb: "note", at: 0, rest: `${note[2]}, note: ${note[3]}` };
+  // "add a description to Security audit: Annual SOC2 readiness review": the same for a description.
+  const described = /^(?:add|put|set|write)\s+(?:a\s+|the\s+)?description\s+(?:on|to|for)\s+(.+?):\s*(.+)$/i.exec(text);
+  if (described) return { op: "update", verb: "note", at: 0, rest: `${described[1]}, description: ${described[2]}` };
   // "email for Margaret", "email address of …": a field asked for, not an e-mail to send.
   if (/^(e-?mail|phone|number)\s+(for|of|address|addresses|adress)\b/.test(lower)) return null;
   for (const verb of VERBS) {
@@ -224,15 +248,21 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "log", verb: "log", at: 0, rest: text.replace(/\s+[-–]\s+/g, ", ") };
   // "got €1,000 from Soylent on INV-000130", "Stark wired us 20k yesterday for INV-000116": money received
   // against an invoice, said as news, is a payment to record.
+  // ("Stark sent 10k by card towards INV-…", "soylent wired the rest", "Initech paid half of INV-…".)
+  const share = /\b(?:the rest|the remainder|the balance|half|a third|a quarter)\b/.test(lower);
   if (
-    /\b(?:got|received|receive|wired|paid|transferred|sent us|came in)\b/.test(lower) &&
+    /\b(?:got|received|receive|wired|paid|transferred|sent us|sent|came in)\b/.test(lower) &&
     /\binv(?:oice)?-\d{3,}/.test(lower) &&
-    /[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|dollars?|euros?|pounds?)?\b/.test(lower.replace(/\binv(?:oice)?[-\s#]*\d+/g, "")) &&
+    (share || /[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|dollars?|euros?|pounds?)?\b/.test(lower.replace(/\binv(?:oice)?[-\s#]*\d+/g, ""))) &&
     !/\?\s*$/.test(lower)
   ) {
     const said = text
       .replace(/\bwired(?:\s+us)?\b/gi, "by wire")
-      .replace(/\b(?:got|received|receive|paid(?:\s+us)?|transferred(?:\s+us)?|sent us|came in)\b/gi, " ");
+      .replace(/\b(?:the rest|the remainder|the balance)\b/gi, "in full")
+      .replace(/\b(?:got|received|receive|paid(?:\s+us)?|transferred(?:\s+us)?|sent us|sent|came in)\b/gi, " ")
+      .replace(/\s+towards\b/gi, " for")
+      // ("sent 500 by card": a small bare number is the amount, said so.)
+      .replace(/(^|\s)(\d{1,3}(?:\.\d{1,2})?)(?=\s+(?:by|in|via|through|with|for|on|today|yesterday)\b)/i, "$1of $2");
     // ("payment 500" would name payment #500: the amount is "of" it.)
     return { op: "create", verb: "record", at: 0, rest: `payment ${/^\s*[$€£]?\d/.test(said) ? "of " : ""}${said.trim()}` };
   }
