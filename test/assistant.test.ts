@@ -634,7 +634,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("reads who asks, what is awaited and which record a value names: 'hasn't been paid', 'the sales job', 'work on'", async () => {
-    const { ws, website, ana, acme, invoice } = await company();
+    const { ws, website, ana, acme, invoice, sophie } = await company();
     // Awaited payment is the workspace's "unpaid" (a draft awaits nothing); "aren't paid" stays the plain negation.
     const awaited = await ask(ws.token, "invoices due this year that haven't been paid, the accountant is asking");
     expect(awaited.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["sent", "partially_paid"] })]);
@@ -700,6 +700,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     const loose = await ask(ws.token, "which projects don't have a customer attached");
     expect(loose.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "customer_id", value: null })]);
     expect((await ask(ws.token, "what will we win next quarter?")).reply.data).toMatchObject({ refused: true });
+    // "is the acme invoice paid yet?": the state of Acme's invoices is what is asked, not a filter.
+    const paidYet = await ask(ws.token, "is the acme invoice paid yet?");
+    expect(paidYet.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    // A first name said after a list with one such record in it: that record.
+    await create(ws, "leads", { name: "Sophie Green", email: "green@lead.example", source: "referral" });
+    const leads = await ask(ws.token, "leads from the website");
+    const marked = await ask(ws.token, "ok mark Sophie as contacted", leads.conversation_id);
+    expect(await requestOf(ws.token, marked.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "contacted" } });
     // One letter from one name and further from the rest: that one.
     await create(ws, "contacts", { name: "Ada Lovecraft", email: "ada.l@example.com" });
     expect((await ask(ws.token, "which company is Ada Lovelase with")).reply.data.answer).toMatchObject({ ids: [expect.any(Number)], field: "company" });

@@ -119,6 +119,16 @@ function aboutOf(schema: SchemaModel, query: Query | undefined): ConversationSta
 /** "the email for the second one" after a list: that record, by its name. */
 function pickFromList(message: string, state: ConversationState, schema: SchemaModel): string {
   if (!state.listed?.length || state.choose) return message;
+  // "ok mark Edsger as contacted" after a list with one Edsger in it: that one.
+  const firstNames = state.listed.map((record) => record.label.split(/\s+/)[0]!.toLowerCase());
+  for (const word of message.match(/\b\p{Lu}\p{Ll}{2,}\b/gu) ?? []) {
+    const at = firstNames.indexOf(word.toLowerCase());
+    const record = state.listed[at];
+    if (at < 0 || firstNames.lastIndexOf(word.toLowerCase()) !== at || !record || /[(—]/.test(record.label)) continue;
+    if (new RegExp(`\\b${word}\\s+\\p{Lu}`, "u").test(message)) continue;
+    const singular = schema.byName.get(record.resource)?.singular;
+    return message.replace(new RegExp(`\\b${word}\\b`), singular ? `the ${singular} ${record.label}` : record.label);
+  }
   const nth = /\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|top) (?:one|record|entry|item)\b/i.exec(message);
   if (!nth) return message;
   const word = nth[1]!.toLowerCase();
@@ -338,7 +348,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     const owner =
       /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1] ?? /^(?:the\s+)?([\p{L}][\p{L}\d .&-]*?)(?=\s*,|\s+(?:to|as)\s)/u.exec(cue.rest)?.[1];
     if (owner) {
-      const found = await findNamed(env.fetch, ordered, owner);
+      // ("mark Edsger as contacted": among the records whose states the words name first — the lead Edsger.)
+      const amongStateful = stateful.length > 0 ? await findNamed(env.fetch, stateful, owner) : null;
+      const found = amongStateful?.kind === "one" ? amongStateful : await findNamed(env.fetch, ordered, owner);
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
     }
     let asked: Turn | null = null;

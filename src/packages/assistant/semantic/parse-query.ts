@@ -387,8 +387,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "how many applied for senior engineer": the act of applying (every candidate), not the first stage.
     for (const hit of occurrences(w.words, "applied")) if (["for", "to"].includes(w.words[hit[0]! + 1] ?? "")) stateTaken.add(hit[0]!);
     let negatedUntil = -2;
+    // "is the acme invoice paid yet?": of one record, the state is what is asked, not a filter.
+    const asksState = /^(?:is|was|has)\s+(?:the|this|that|our|my)\b/.test(text) && nouns.some((noun) => noun.value === R && !noun.plural);
     for (const hit of matchPhrases(w.words, stateCandidates, stateTaken)) {
       claim(hit.indexes);
+      const stateField = Object.keys(hit.value.query)[0];
+      if (asksState && stateField && R.fields.get(stateField)?.kind === "enum" && !show) {
+        show = stateField;
+        continue;
+      }
       // "aren't paid or void": a negation carries over "or"/"nor"/"and" to the next state.
       const carried = negatedUntil >= 0 && hit.indexes[0]! === negatedUntil + 2 && ["or", "nor", "and"].includes(w.words[negatedUntil + 1]!);
       const negate = negatedAt(w, hit.indexes[0]!) || carried;

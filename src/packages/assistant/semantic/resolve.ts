@@ -175,7 +175,10 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
           }),
         ),
       ),
-      findNamedWithNoun(fetch, span.own ? [R] : candidatesFor(R, schema), span.text),
+      // ("the acme invoice": a name before R's own noun is R's record — or, when none is so named, whoever R's records refer to.)
+      findNamedWithNoun(fetch, span.own ? [R] : candidatesFor(R, schema), span.text).then((found) =>
+        span.own && found.kind === "none" && !R.nameField?.match(/^name$|^title$/) ? findNamedWithNoun(fetch, candidatesFor(R, schema), span.text) : found,
+      ),
     ]);
   });
   const vocabulary = await known;
