@@ -708,6 +708,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     const leads = await ask(ws.token, "leads from the website");
     const marked = await ask(ws.token, "ok mark Sophie as contacted", leads.conversation_id);
     expect(await requestOf(ws.token, marked.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "contacted" } });
+    // Of several so named, the one in the department said; "how many X are we looking for" is that opening's positions.
+    await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
+    const anaInSales = await ask(ws.token, "email for Ana in engineering?");
+    expect(anaInSales.reply.data.answer, anaInSales.reply.text).toMatchObject({ field: "email", ids: [ana.id] });
+    const opening = await ask(ws.token, "how many backend engineers are we looking for");
+    expect(opening.reply.data.answer).toMatchObject({ resource: "job-openings", field: "positions" });
     // One letter from one name and further from the rest: that one.
     await create(ws, "contacts", { name: "Ada Lovecraft", email: "ada.l@example.com" });
     expect((await ask(ws.token, "which company is Ada Lovelase with")).reply.data.answer).toMatchObject({ ids: [expect.any(Number)], field: "company" });

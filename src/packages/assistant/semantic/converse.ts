@@ -5,9 +5,9 @@ import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { findNamed, labelOf } from "./names";
+import { type Candidate, findNamed, labelOf } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
-import { parseQuery } from "./parse-query";
+import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
@@ -492,7 +492,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       let chosen = found.kind === "one" ? found.found : null;
       if (found.kind === "many") {
         // "status of ship permissions on mobile app": another name narrows it; else ask.
-        chosen = await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0);
+        chosen = (await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0)) ?? (await narrowByValue(env, found.options, base.names.slice(1)));
         if (!chosen) {
           const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
           const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
@@ -667,6 +667,23 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
  * "deals for nakatomi" when no deal refers to the customer Nakatomi but deals are named after it: those
  * deals. Only for an empty list whose one name became a reference; null otherwise.
  */
+/** "email for Tim in engineering": of several so named, the one with a value another word of the message is (his department). */
+async function narrowByValue(env: TurnEnv, options: Candidate[], others: NameSpan[]): Promise<Candidate | null> {
+  for (const span of others) {
+    if (!span.text) continue;
+    for (const resource of new Set(options.map((option) => option.resource))) {
+      const value = matchValue(await env.values(resource), span.text);
+      if (!value?.exact) continue;
+      const matching = options.filter((option) => option.resource === resource && value.values.includes(String(option.record[value.field] ?? "")));
+      if (matching.length === 1) {
+        span.text = "";
+        return matching[0]!;
+      }
+    }
+  }
+  return null;
+}
+
 async function namedAfter(env: TurnEnv, answered: Query, asked: Query, reply: Reply): Promise<Reply | null> {
   const R = env.schema.byName.get(answered.resource)!;
   const answer = (reply.data as { answer?: { kind?: string; total?: number } } | undefined)?.answer;

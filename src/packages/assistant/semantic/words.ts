@@ -97,6 +97,11 @@ export function normalize(message: string): string {
     /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
     "positions",
   );
+  // "how many senior engineers are we looking for": the positions of that opening.
+  text = text.replace(
+    /^how many\s+(?!people\b|persons\b|seats\b|spots\b|roles\b|heads\b|hires\b|positions\b)(.+?)s?\s+(?:are we|we're|we are|do we|are you)\s+(?:still\s+)?(?:looking for|hiring|recruiting|trying to hire|need(?:ing)?)\b(?:\s+(?:right\s+)?now)?\s*[?.!]*$/i,
+    "how many positions for the $1 opening",
+  );
   // "how much time did the team spend on …": time spent, not the expenses' "spend".
   text = text.replace(/\b(time|hours?|minutes)\b(.{0,40}?)\bspend\b/gi, "$1$2spent");
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
