@@ -1029,6 +1029,20 @@ describe("actions on every writable resource", () => {
       ["push the Big Co deal to proposal and bump the value to 30k", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal", value: 3_000_000 }],
       ["Sophie Brown is at Globex now, not Brightside", "PATCH", `/leads/${sophie.id}`, { company: "Globex" }],
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
+      // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".
+      [
+        "draft an invoice to Acme for the setup fee, 500 dollars, net 15",
+        "POST",
+        "/invoices",
+        { customer_id: acme.id, items: [{ description: "Setup fee", quantity: 1, unit_amount: 50_000 }], currency: "USD", due_date: expect.any(String) },
+      ],
+      ["add customer Kestrel Aviation, accounts@kestrel.aero, US based", "POST", "/customers", { name: "Kestrel Aviation", billing: { country: "US" } }],
+      [
+        "add a lead: Priya Natarajan from Halcyon Foods, priya@halcyon.example, came in via linkedin",
+        "POST",
+        "/leads",
+        { name: "Priya Natarajan", company: "Halcyon Foods", source: "linkedin" },
+      ],
     ];
     for (const [message, method, path, body] of cases) {
       const { reply } = await ask(ws.token, message);

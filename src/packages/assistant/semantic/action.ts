@@ -345,6 +345,20 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     text = text.replace(priced[0], ",");
     rest = text;
   }
+  // "for the setup fee, 500 dollars", "for the audit - €1,200": what it is for, then its price.
+  const named = priced
+    ? null
+    : /\bfor\s+(?:the\s+|a\s+|an\s+)?([\p{L}][\p{L} -]{2,40}?)\s*(?:,|-|–|—|:|at)\s*(?:([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?|(\d[\d,]*(?:\.\d+)?)(k)?\s*(dollars?|euros?|pounds?|usd|eur|gbp|bucks))\b/iu.exec(
+        text,
+      );
+  if (named) {
+    const code = named[7]?.toLowerCase();
+    currency = named[2] ? SYMBOLS[named[2]] : code ? (/^(?:euro|eur)/.test(code) ? "EUR" : /^(?:pound|gbp)/.test(code) ? "GBP" : "USD") : undefined;
+    const amount = Number((named[3] ?? named[5])!.replace(/,/g, "")) * (named[4] || named[6] ? 1000 : 1);
+    items.push(line(named[1]!.trim(), 1, amount));
+    text = text.replace(named[0], ",");
+    rest = text;
+  }
   for (const match of text.matchAll(LINE)) {
     const quantity = Number(match[1]);
     const words = match[2]!.trim().split(/\s+/);
@@ -588,6 +602,19 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         unresolved.splice(unresolved.indexOf(ref), 1);
         continue;
       }
+    }
+    // ("Priya Natarajan from Halcyon Foods": a proper name after "from", no source the workspace knows, is where
+    // the person works.)
+    if (
+      ref.trigger === "from" &&
+      !valued &&
+      fields.company === undefined &&
+      body.some((field) => field.name === "company" && field.kind === "text") &&
+      /^\p{Lu}[\p{L}\d&.' -]{1,40}$/u.test(tidy(ref.text))
+    ) {
+      fields.company = tidy(ref.text);
+      unresolved.splice(unresolved.indexOf(ref), 1);
+      continue;
     }
     const entry = (R.skill?.values ?? []).find(
       (value) =>

@@ -59,6 +59,13 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
     value.country = code;
     rest = rest.replace(country[0], ",");
   }
+  // "US based", "a German-based firm", "they're in Rotterdam (NL)": the country said another way.
+  const based = /\b([a-z][a-z.]{1,20}(?:\s[a-z]+)?)[\s-]based\b|\(([a-z]{2})\)/i.exec(rest);
+  const basedCode = based ? countryCode((based[1] ?? based[2])!) : null;
+  if (based && basedCode && parts.has("country") && !value.country) {
+    value.country = basedCode;
+    rest = rest.replace(based[0], ",");
+  }
   for (const part of Object.keys(value)) if (!parts.has(part)) delete value[part];
   return Object.keys(value).length > 0 ? { field: field.name, value, rest } : null;
 }

@@ -97,6 +97,8 @@ export function normalize(message: string): string {
     /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
     "positions",
   );
+  // "net 15": payment terms, due that many days out.
+  text = text.replace(/\bnet[\s-]?(\d{1,3})\b(?!\s*(?:%|percent|k\b))/gi, "due in $1 days");
   // "how many senior engineers are we looking for": the positions of that opening.
   text = text.replace(
     /^how many\s+(?!people\b|persons\b|seats\b|spots\b|roles\b|heads\b|hires\b|positions\b)(.+?)s?\s+(?:are we|we're|we are|do we|are you)\s+(?:still\s+)?(?:looking for|hiring|recruiting|trying to hire|need(?:ing)?)\b(?:\s+(?:right\s+)?now)?\s*[?.!]*$/i,
