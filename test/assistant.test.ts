@@ -1058,6 +1058,11 @@ describe("actions on every writable resource", () => {
     expect(nudge).toMatchObject({ method: "POST", path: `/invoices/${second.id}/remind` });
     const which = await ask(ws.token, "remind acme about their invoice");
     expect(which.reply.intent).toBe("clarify");
+    // Context, then the question in a sentence of its own: that sentence; "as lost, reason …" keeps the state.
+    const collections = await ask(ws.token, "doing collections today and want to start with the worst ones first — which invoices are overdue?");
+    expect(collections.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "overdue" })]);
+    const lostWithReason = await requestOf(ws.token, (await ask(ws.token, "please mark the Small Fry deal as lost, reason budget")).reply);
+    expect(lostWithReason.body).toMatchObject({ stage: "lost", lost_reason: "budget" });
     // "the lost reason" is the field's words, no state.
     const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
     expect(reason.body).toEqual({ lost_reason: "budget freeze" });

@@ -147,8 +147,27 @@ function pickFromList(message: string, state: ConversationState, schema: SchemaM
  * clause is tried, a person's pronoun standing for the name the message opened with.
  */
 export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
+  // "doing collections today and want the worst first — which invoices are more than 60 days overdue?": context,
+  // then the request in a sentence of its own — that sentence is what is asked.
+  // (Not a refusal of the whole, nor a fragment: "only the unpaid ones — how many?" is one question.)
   const whole = await turnWhole(env, said, state);
-  if (whole?.proposal || state.choose || state.slot) return whole;
+  if (whole?.proposal || state.choose || state.slot || (whole?.reply.data as { refused?: boolean } | undefined)?.refused) return whole;
+  const sentences = said
+    .split(/\s+[—–]\s+|\s+-\s+|(?<=[.!?])\s+/)
+    .map((piece) => piece.trim())
+    .filter(Boolean);
+  const asks = (text: string) => QUESTION.test(text) || actionCue(wordsOf(text, env.vocabulary), env.schema)?.at === 0;
+  const words = (text: string) => text.split(/\s+/).length;
+  if (
+    sentences.length > 1 &&
+    asks(sentences.at(-1)!) &&
+    words(sentences.at(-1)!) >= 3 &&
+    words(sentences.slice(0, -1).join(" ")) >= 6 &&
+    !sentences.slice(0, -1).some(asks)
+  ) {
+    const last = await turnWhole(env, sentences.at(-1)!, state);
+    if (last && !notUnderstood(last)) return last;
+  }
   const clauses = clausesOf(said).map((text) => {
     const cue = actionCue(wordsOf(text, env.vocabulary), env.schema);
     return { text, command: cue !== null && cue.at === 0 };

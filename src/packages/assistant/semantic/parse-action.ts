@@ -621,7 +621,11 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
     if (hit.value.field === verbField && !target(hit.indexes)) continue;
     // ("the lost reason": a field's own words are no state.)
     const phrase = w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 2).join(" ");
-    if ([...R.fields.values()].some((field) => field.words.includes(phrase) || field.name.replace(/_/g, " ") === phrase)) continue;
+    if (
+      [...R.fields.values()].some((field) => field.words.includes(phrase) || field.name.replace(/_/g, " ") === phrase) &&
+      new RegExp(`\\b${phrase.replace(/\s+/g, "\\s+")}\\b`, "i").test(w.text)
+    )
+      continue;
     out[hit.value.field] ??= hit.value.value;
   }
   for (const state of verbStates) {
