@@ -708,6 +708,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     const leads = await ask(ws.token, "leads from the website");
     const marked = await ask(ws.token, "ok mark Sophie as contacted", leads.conversation_id);
     expect(await requestOf(ws.token, marked.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "contacted" } });
+    // A noun that starts a record's name; "who's the customer on X" when X is a record that has one.
+    await create(ws, "projects", { name: "Customer portal", end_date: "2026-12-31" });
+    expect((await ask(ws.token, "when does the customer portal end")).reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
+    await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { customer_id: acme.id } });
+    expect((await ask(ws.token, "who's the client on website?")).reply.data.answer).toMatchObject({ ids: [website.id], field: "customer_id" });
     // Of several so named, the one in the department said; "how many X are we looking for" is that opening's positions.
     await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
     const anaInSales = await ask(ws.token, "email for Ana in engineering?");

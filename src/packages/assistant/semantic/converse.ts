@@ -613,8 +613,14 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     }
   }
   // "status of Draft exports on website relaunch": a state word ("draft" is an invoice's) that starts a record's
-  // name — the question is about that record.
-  if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.noun && !previous) {
+  // name — the question is about that record. ("when does the customer portal end": so does a noun.)
+  const nounBefore = (() => {
+    const missing = resolved.kind === "query" ? resolved.notFound[0] : undefined;
+    const span = missing ? base.names.find((name) => name.text === missing) : undefined;
+    const before = span ? w.words[span.indexes[0]! - 1] : undefined;
+    return Boolean(before && R?.nouns.includes(before));
+  })();
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && (!draft.said.noun || nounBefore) && !previous) {
     const missing = resolved.notFound[0];
     const spanIndex = base.names.findIndex((name) => name.text === missing);
     const span = base.names[spanIndex];
@@ -640,6 +646,18 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
           if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
         }
       }
+    }
+  }
+  // "who's the client on website relaunch?": no such customer, but a record that has one — its customer is asked.
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && R && !previous && /^(?:who|whos|who's|what|whats|what's|which)\b/.test(w.joined)) {
+    const missing = resolved.notFound[0]!;
+    for (const holder of env.schema.resources) {
+      const field = [...holder.fields.values()].find((candidate) => candidate.target === R!.name);
+      if (!field || !holder.nameField) continue;
+      const found = await findNamed(env.fetch, [holder], missing);
+      if (found.kind !== "one") continue;
+      const asked = applyRole(blank(holder), { subject: true }, { resource: holder.name, id: found.found.record.id, label: found.found.label });
+      return { reply: await runQuery(queryEnv(env), { ...asked, show: field.name }, env.refuse) };
     }
   }
   // "people in sales": a word another resource claims ("sales" is revenue) that, after "in", is one of this
