@@ -713,6 +713,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "when does the customer portal end")).reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
     await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { customer_id: acme.id } });
     expect((await ask(ws.token, "who's the client on website?")).reply.data.answer).toMatchObject({ ids: [website.id], field: "customer_id" });
+    // A count compared as said (an opening's positions), a small number in words.
+    const many = await ask(ws.token, "which job ads are for more than one person");
+    expect(many.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "positions", op: "gt", value: 1 })]);
     // Of several so named, the one in the department said; "how many X are we looking for" is that opening's positions.
     await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
     const anaInSales = await ask(ws.token, "email for Ana in engineering?");

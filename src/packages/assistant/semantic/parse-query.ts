@@ -436,20 +436,26 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     if (amount) {
       const target = fieldNamedNear(w, R, amount.start, amount.end) ?? R.measure;
+      // (A count such as an opening's positions is compared as said, not in minor units.)
+      const plain = target && R.fields.get(target)?.kind === "number" ? 100 : 1;
+      if (plain === 100) {
+        if (amount.min !== undefined) amount.min /= 100;
+        if (amount.max !== undefined) amount.max /= 100;
+      }
       if (target) {
         if (amount.min !== undefined)
           conditions.push({
             field: target,
             op: amount.max !== undefined ? "gte" : "gt",
             value: amount.min,
-            label: `over ${(amount.min / 100).toLocaleString("en-US")}`,
+            label: `over ${(plain === 100 ? amount.min : amount.min / 100).toLocaleString("en-US")}`,
           });
         if (amount.max !== undefined)
           conditions.push({
             field: target,
             op: amount.min !== undefined ? "lte" : "lt",
             value: amount.max,
-            label: `under ${(amount.max / 100).toLocaleString("en-US")}`,
+            label: `under ${(plain === 100 ? amount.max : amount.max / 100).toLocaleString("en-US")}`,
           });
         if (amount.currency && R.fields.has("currency") && !conditions.some((c) => "field" in c && c.field === "currency"))
           conditions.push({ field: "currency", op: "eq", value: amount.currency, label: `in ${amount.currency}` });

@@ -97,6 +97,13 @@ export function normalize(message: string): string {
     /\b(?:people|persons|seats|spots|roles|heads|hires)\s+(?:are\s+we|we\s+are|we're|we'll\s+be|do\s+we\s+need\s+to|to)\s+(?:hiring|recruiting|hire|recruit)\b(?:\s+for\b(?=\s*[?.!]*$))?/gi,
     "positions",
   );
+  // "for more than one person", "more than two positions": a small number said in words, then what it counts.
+  text = text.replace(
+    /\b(more than|over|at least|fewer than|less than|under)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b/gi,
+    (_m, cmp: string, n: string) => `${cmp} ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].indexOf(n.toLowerCase()) + 1}`,
+  );
+  // ("job ads for more than 1 person": the openings' positions.)
+  text = text.replace(/\bfor\s+(more than|over|at least|fewer than|less than|under)\s+(\d+)\s+(?:persons?|people|hires?|seats?)\b/gi, "with $1 $2 positions");
   // "net 15": payment terms, due that many days out.
   text = text.replace(/\bnet[\s-]?(\d{1,3})\b(?!\s*(?:%|percent|k\b))/gi, "due in $1 days");
   // "how many senior engineers are we looking for": the positions of that opening.
