@@ -1037,6 +1037,7 @@ describe("actions on every writable resource", () => {
       ["push the Big Co deal to proposal and bump the value to 30k", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal", value: 3_000_000 }],
       ["Sophie Brown is at Globex now, not Brightside", "PATCH", `/leads/${sophie.id}`, { company: "Globex" }],
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
+      ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
       // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".
       [
         "draft an invoice to Acme for the setup fee, 500 dollars, net 15",

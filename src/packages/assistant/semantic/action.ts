@@ -285,6 +285,11 @@ export function extract(
     );
     rest = rest.replace(phrase, ",");
   }
+  // ("unassign X": its person cleared.)
+  if (cue.verb === "unassign") {
+    const person = body.find((field) => field.kind === "reference" && (field.name === R.skill?.person?.param || field.target === "employees"));
+    if (person) fields[person.name] = null;
+  }
   // State words the skill spells differently ("high prio" → high, "wip" → in progress) are removed too.
   rest = rest.replace(/\b(?:high|low|medium)\s+priority\b|\bpriority\b/gi, ",");
   const pieces = piecesOf(rest, R);
@@ -998,6 +1003,7 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   if (model?.kind === "minutes" && typeof value === "number")
     return value >= 60 ? `${Math.floor(value / 60)} h${value % 60 ? ` ${value % 60} min` : ""}` : `${value} min`;
   if (model?.kind === "datetime" && typeof value === "string" && /T00:00:00(?:\.000)?Z$/.test(value)) return value.slice(0, 10);
+  if (value === null) return "none";
   if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
   if (Array.isArray(value)) return value.map(describeLine).join("; ");
   if (value && typeof value === "object") return Object.values(value).join(", ");

@@ -148,6 +148,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
   )
     return { op: "update", verb: "set", at: 0, rest: `${fieldOn[2]!.trim()}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}` };
+  // "unassign Test checkout on Website relaunch": nobody on it any more.
+  const unassigned = /^(?:unassign|un-assign|deassign)\s+(.+?)(?:\s+from\s+(?:him|her|them|\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?))?\s*[.!]*$/iu.exec(text);
+  if (unassigned) return { op: "update", verb: "unassign", at: 0, rest: unassigned[1]! };
   // "Katherine Thompson is at Globex now, not Tyrell": where someone works now is a change of their company.
   const nowAt =
     /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s+(?:is|works|is working)\s+(?:at|for|with)\s+(.+?)\s+now\b(?:\s*,?\s*not\s+.+)?\s*[.!]*$/u.exec(text);
