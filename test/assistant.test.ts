@@ -713,6 +713,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "when does the customer portal end")).reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
     await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { customer_id: acme.id } });
     expect((await ask(ws.token, "who's the client on website?")).reply.data.answer).toMatchObject({ ids: [website.id], field: "customer_id" });
+    // "our longest serving employee that's still active": the first who joined, among the active.
+    const longest = await ask(ws.token, "who's our longest serving employee that's still active");
+    expect(longest.reply.data.query.aggregate).toMatchObject({ field: "date_of_joining", order: "asc", limit: 1 });
     // A count compared as said (an opening's positions), a small number in words.
     const many = await ask(ws.token, "which job ads are for more than one person");
     expect(many.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "positions", op: "gt", value: 1 })]);
@@ -1038,6 +1041,7 @@ describe("actions on every writable resource", () => {
       ["Sophie Brown is at Globex now, not Brightside", "PATCH", `/leads/${sophie.id}`, { company: "Globex" }],
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
       ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
+      ["new contact at initech — Joanna Kim, joanna.kim@initech.example", "POST", "/contacts", { name: "Joanna Kim", company: "Initech" }],
       // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".
       [
         "draft an invoice to Acme for the setup fee, 500 dollars, net 15",

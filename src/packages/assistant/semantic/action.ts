@@ -172,6 +172,12 @@ export function extract(
     fields[titleField.name] = nameCase(R, titleField.name, tidy(colon[1]!));
     rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length)}`;
   }
+  // "new contact at initech — Joanna Kim, joanna.kim@…": a dash before a name in capitals, as a colon.
+  const dashed = colon ? null : /\s[—–-]\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,4})\s*(?=,|;|$)/u.exec(rest);
+  if (dashed && titleField && operation === "create" && fields[titleField.name] === undefined) {
+    fields[titleField.name] = tidy(dashed[1]!);
+    rest = `${rest.slice(0, dashed.index)} ${rest.slice(dashed.index + dashed[0].length)}`;
+  }
   // "new role: Customer Success Manager in Support": a title in capitals, then what places it.
   const titleInCapitals = colon && !plain ? /^((?:[A-Z][\w&'-]*\s+)*[A-Z][\w&'-]*)\s+(?=in\s)/.exec(colon[1]!) : null;
   if (colon && titleInCapitals && titleField && operation === "create" && fields[titleField.name] === undefined) {

@@ -104,6 +104,9 @@ export function normalize(message: string): string {
   );
   // ("job ads for more than 1 person": the openings' positions.)
   text = text.replace(/\bfor\s+(more than|over|at least|fewer than|less than|under)\s+(\d+)\s+(?:persons?|people|hires?|seats?)\b/gi, "with $1 $2 positions");
+  // "our longest serving employee", "who's been here the longest": the one who joined first.
+  text = text.replace(/\b(?:longest[\s-](?:serving|tenured|standing)|most tenured|most senior by tenure)\b/gi, "earliest joined");
+  text = text.replace(/\b(?:has|have)\s+been\s+(?:here|with us|around)\s+(?:the\s+)?longest\b/gi, "joined first");
   // "net 15": payment terms, due that many days out.
   text = text.replace(/\bnet[\s-]?(\d{1,3})\b(?!\s*(?:%|percent|k\b))/gi, "due in $1 days");
   // "how many senior engineers are we looking for": the positions of that opening.
