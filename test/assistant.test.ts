@@ -1079,6 +1079,13 @@ describe("actions on every writable resource", () => {
     // "the lost reason" is the field's words, no state.
     const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
     expect(reason.body).toEqual({ lost_reason: "budget freeze" });
+    // "the ship one" after a list with one such; "assign her the …" after a question about one person.
+    const open = await ask(ws.token, "tasks in website");
+    const shipIt = await requestOf(ws.token, (await ask(ws.token, "move the ship one to review", open.conversation_id)).reply);
+    expect(shipIt).toMatchObject({ path: expect.stringMatching(/^\/tasks\/\d+/), body: { status: "review" } });
+    const who = await ask(ws.token, "what is grace hopper's email");
+    const given = await requestOf(ws.token, (await ask(ws.token, "assign her the Write copy task in website", who.conversation_id)).reply);
+    expect(given).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: grace.id } });
     // Reminders to oneself, other sites, letters to write, other companies' figures: refused.
     for (const message of [
       "remind me to call my mom at 6",

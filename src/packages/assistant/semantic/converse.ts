@@ -117,8 +117,22 @@ function aboutOf(schema: SchemaModel, query: Query | undefined): ConversationSta
 }
 
 /** "the email for the second one" after a list: that record, by its name. */
-function pickFromList(message: string, state: ConversationState, schema: SchemaModel): string {
+function pickFromList(said: string, state: ConversationState, schema: SchemaModel): string {
+  // "assign her the Test emails task" after a question about one person: that person is who it goes to.
+  const given = /^(assign|give|hand)\s+(him|her|them)\s+(?!to\b)(.+)$/i.exec(said.trim());
+  const message =
+    given && state.focus && schema.byName.get(state.focus.resource)?.name === "employees" ? `${given[1]} ${given[3]} to ${state.focus.label}` : said;
   if (!state.listed?.length || state.choose) return message;
+  // "move the fix dashboard one to review" after a list with one such: that record.
+  const described = /\bthe ([\p{L}\d][\p{L}\d .'-]{1,40}?) one\b/iu.exec(message);
+  if (described) {
+    const matching = state.listed.filter((record) => record.label.toLowerCase().includes(described[1]!.toLowerCase()));
+    if (matching.length === 1) {
+      const name = matching[0]!.label.replace(/\s*\([^)]*\)\s*$/, "");
+      const singular = schema.byName.get(matching[0]!.resource)?.singular;
+      return message.replace(described[0], singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name);
+    }
+  }
   // "ok mark Edsger as contacted" after a list with one Edsger in it: that one.
   const firstNames = state.listed.map((record) => record.label.split(/\s+/)[0]!.toLowerCase());
   for (const word of message.match(/\b\p{Lu}\p{Ll}{2,}\b/gu) ?? []) {
