@@ -1042,6 +1042,8 @@ describe("actions on every writable resource", () => {
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
       ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
       ["new contact at initech — Joanna Kim, joanna.kim@initech.example", "POST", "/contacts", { name: "Joanna Kim", company: "Initech" }],
+      // "it" is what the message opened with news of.
+      ["Big Co signed!!! mark it won 🎉", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],
       // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".
       [
         "draft an invoice to Acme for the setup fee, 500 dollars, net 15",

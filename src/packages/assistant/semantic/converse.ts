@@ -172,14 +172,16 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
     .filter(Boolean);
   const asks = (text: string) => QUESTION.test(text) || actionCue(wordsOf(text, env.vocabulary), env.schema)?.at === 0;
   const words = (text: string) => text.split(/\s+/).length;
+  const lastNamed = sentences.length > 1 ? pronounsOf(said)(sentences.at(-1)!) : "";
   if (
     sentences.length > 1 &&
     asks(sentences.at(-1)!) &&
     words(sentences.at(-1)!) >= 3 &&
-    words(sentences.slice(0, -1).join(" ")) >= 6 &&
+    // (A pronoun named by the opening sentence makes a short one context enough: "Globex pilot signed!!! mark it won".)
+    words(sentences.slice(0, -1).join(" ")) >= (lastNamed !== sentences.at(-1) ? 2 : 6) &&
     !sentences.slice(0, -1).some(asks)
   ) {
-    const last = await turnWhole(env, sentences.at(-1)!, state);
+    const last = await turnWhole(env, lastNamed, state);
     if (last && !notUnderstood(last)) return last;
   }
   const clauses = clausesOf(said).map((text) => {
@@ -216,10 +218,19 @@ function notUnderstood(turn: Turn | null): boolean {
 }
 
 /** The clauses of a message said with its context: sentences and dashed asides, then comma pieces. */
-function clausesOf(message: string): string[] {
-  // (A pronoun stands for the person the message opened with: "Carl Wilson passed the screen, move him on".)
+/** A clause with its pronoun named by what the message opened with ("Carl Wilson passed the screen, move him on"). */
+function pronounsOf(message: string): (clause: string) => string {
   const opener = /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1];
-  const named = (clause: string) => (opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause);
+  // ("Globex pilot signed!!! mark it won": "it" is what the message opened with news of.)
+  const news = /^(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(message.trim())?.[1];
+  return (clause: string) => {
+    const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
+    return news && !person.includes(news) ? person.replace(/\bit\b/i, news) : person;
+  };
+}
+
+function clausesOf(message: string): string[] {
+  const named = pronounsOf(message);
   const strong = message
     .split(/\s+[—–]\s+|\s+-\s+|[.!?;]+\s+|:\s+/)
     .map((piece) => piece.trim())
