@@ -713,6 +713,8 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "when does the customer portal end")).reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
     await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { customer_id: acme.id } });
     expect((await ask(ws.token, "who's the client on website?")).reply.data.answer).toMatchObject({ ids: [website.id], field: "customer_id" });
+    // The longest field phrase: "where did X come from" asks the source, not the status "where" is a word of.
+    expect((await ask(ws.token, "where did Sophie Brown come from")).reply.data.answer).toMatchObject({ field: "source" });
     // "our longest serving employee that's still active": the first who joined, among the active.
     const longest = await ask(ws.token, "who's our longest serving employee that's still active");
     expect(longest.reply.data.query.aggregate).toMatchObject({ field: "date_of_joining", order: "asc", limit: 1 });
@@ -1042,6 +1044,7 @@ describe("actions on every writable resource", () => {
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
       ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
       ["new contact at initech — Joanna Kim, joanna.kim@initech.example", "POST", "/contacts", { name: "Joanna Kim", company: "Initech" }],
+      ["Bob Stone came from the website, pls set the source", "PATCH", expect.stringMatching(/^\/leads\/\d+$/), { source: "website" }],
       // "it" is what the message opened with news of.
       ["Big Co signed!!! mark it won 🎉", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],
       // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".

@@ -151,6 +151,13 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "unassign Test checkout on Website relaunch": nobody on it any more.
   const unassigned = /^(?:unassign|un-assign|deassign)\s+(.+?)(?:\s+from\s+(?:him|her|them|\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?))?\s*[.!]*$/iu.exec(text);
   if (unassigned) return { op: "update", verb: "unassign", at: 0, rest: unassigned[1]! };
+  // "Sophie Wirth came from the website, pls set the source": where someone came from, to record.
+  const cameFrom =
+    /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s+(?:came|comes|come)\s+(?:in\s+)?(?:from|through|via)\s+(?:the\s+|an?\s+)?([\p{L} -]+?)\s*(?:[,;—–-].*)?[.!]*$/u.exec(
+      text,
+    );
+  if (cameFrom && schema.resources.some((resource) => resource.fields.has("source")))
+    return { op: "update", verb: "set", at: 0, rest: `${cameFrom[1]}'s source to ${cameFrom[2]}` };
   // "Katherine Thompson is at Globex now, not Tyrell": where someone works now is a change of their company.
   const nowAt =
     /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s+(?:is|works|is working)\s+(?:at|for|with)\s+(.+?)\s+now\b(?:\s*,?\s*not\s+.+)?\s*[.!]*$/u.exec(text);

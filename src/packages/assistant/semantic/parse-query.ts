@@ -850,12 +850,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.includes(" ")), value: f.name })),
         new Set([...taken].filter((i) => !verbIndexes.has(i))),
       ).find((hit) => hit.indexes.some((i) => verbIndexes.has(i)) && hit.value !== R.nameField && R.fields.get(hit.value)?.kind !== "reference");
+      // (The longest phrase first: "where did X come from" asks the source, not the status "where" is a word of.)
       const asked =
         phrased ??
-        fieldHits.find(
-          (hit) =>
-            hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
-        );
+        [...fieldHits]
+          .sort((a, b) => b.indexes.length - a.indexes.length)
+          .find(
+            (hit) =>
+              hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
+          );
       if (asked && fn === "list" && !groupBy && !order) {
         show = asked.value;
         claim(asked.indexes);
