@@ -1015,6 +1015,7 @@ describe("actions on every writable resource", () => {
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
     const { ws, task, alan, grace, linus, candidate, acme, bigCo, website, invoice, sophie } = await company();
+    await create(ws, "employees", { name: "Sam Coast", email: "sam@assist.co", branch: "San Francisco" });
     const cases: [string, string, string, Record<string, unknown>][] = [
       ["client found a bug in the copy — move Write copy in Website back to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
       ["Joan Clarke passed the phone screen, move her to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
@@ -1044,6 +1045,8 @@ describe("actions on every writable resource", () => {
       ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
       ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
       ["new contact at initech — Joanna Kim, joanna.kim@initech.example", "POST", "/contacts", { name: "Joanna Kim", company: "Initech" }],
+      // Initials stand for the one value they begin: "in SF" is the branch San Francisco.
+      ["add a job opening for a part-time bookkeeper in SF", "POST", "/job-openings", { branch: "San Francisco" }],
       ["Bob Stone came from the website, pls set the source", "PATCH", expect.stringMatching(/^\/leads\/\d+$/), { source: "website" }],
       // "it" is what the message opened with news of.
       ["Big Co signed!!! mark it won 🎉", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],

@@ -182,7 +182,7 @@ export function extract(
   const titleInCapitals = colon && !plain ? /^((?:[A-Z][\w&'-]*\s+)*[A-Z][\w&'-]*)\s+(?=in\s)/.exec(colon[1]!) : null;
   if (colon && titleInCapitals && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = tidy(titleInCapitals[1]!);
-    rest = `${rest.slice(0, colon.index)}, ${rest.slice(colon.index + colon[0].length - colon[1]!.length + titleInCapitals[0].length)}`;
+    rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length - colon[1]!.length + titleInCapitals[0].length)}`;
   }
   // Invoice lines: "10 hours consulting at $150/hr", "3 licences @ 499 and 1 training day 1200", "19% vat".
   if (has("items")) {
@@ -801,7 +801,11 @@ async function textValueFor(
     for (const [field, list] of await env.values(other)) if (open.has(field)) values.set(field, [...new Set([...(values.get(field) ?? []), ...list])]);
   }
   const exact = matchValue(values, text, (field) => open.has(field));
-  if (exact?.exact) return { field: exact.field, value: exact.values.find((value) => sameWords(value, bare(text))) };
+  if (exact?.exact) {
+    // ("in SF": initials stand for the one value they begin — San Francisco.)
+    const value = exact.values.find((candidate) => sameWords(candidate, bare(text))) ?? (exact.values.length === 1 ? exact.values[0] : undefined);
+    if (value !== undefined) return { field: exact.field, value };
+  }
   const inPhrase = text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
   // "promote carl to Senior Marketer": a title typed as one, ending in one the workspace has, is the whole title.
   const whole = bare(text);
