@@ -849,7 +849,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         w.words,
         [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.includes(" ")), value: f.name })),
         new Set([...taken].filter((i) => !verbIndexes.has(i))),
-      ).find((hit) => hit.indexes.some((i) => verbIndexes.has(i)) && hit.value !== R.nameField && R.fields.get(hit.value)?.kind !== "reference");
+      ).find(
+        (hit) =>
+          hit.indexes.some((i) => verbIndexes.has(i)) &&
+          // (Longer than the verb: "due date" is more than "due"; "clocked in" is only the verb.)
+          hit.indexes.some((i) => !verbIndexes.has(i) && !taken.has(i)) &&
+          hit.value !== R.nameField &&
+          R.fields.get(hit.value)?.kind !== "reference",
+      );
       // (The longest phrase first: "where did X come from" asks the source, not the status "where" is a word of.)
       const asked =
         phrased ??
