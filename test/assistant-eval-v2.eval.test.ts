@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G, TUNING_I } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, FRESH_J, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G, TUNING_I } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
@@ -139,14 +139,16 @@ describe("the assistant on the blind evaluation set", () => {
     const tuningIIds = new Set(TUNING_I.map((item) => item.id));
     const freshIds = new Set(FRESH.map((item) => item.id));
     const freshHIds = new Set(FRESH_H.map((item) => item.id));
+    const freshJIds = new Set(FRESH_J.map((item) => item.id));
     const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
     const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
     const tuningG = [...results.values()].filter((result) => tuningGIds.has(result.item.id));
     const tuningI = [...results.values()].filter((result) => tuningIIds.has(result.item.id));
     const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
     const freshH = [...results.values()].filter((result) => freshHIds.has(result.item.id));
+    const freshJ = [...results.values()].filter((result) => freshJIds.has(result.item.id));
     const outside = (id: string) =>
-      tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || tuningIIds.has(id) || freshIds.has(id) || freshHIds.has(id);
+      tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || tuningIIds.has(id) || freshIds.has(id) || freshHIds.has(id) || freshJIds.has(id);
     const all = [...results.values()].filter((result) => !outside(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
@@ -161,6 +163,7 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  tuning-i  ${figure(tuningI).text} (the ninth writer's ${tuningI.length} messages: training only)`);
     lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
     lines.push(`  fresh-h   ${figure(freshH).text} (the eighth writer's ${freshH.length} messages: never tuned on, details never printed)`);
+    lines.push(`  fresh-j   ${figure(freshJ).text} (the tenth writer's ${freshJ.length} messages: never tuned on, details never printed)`);
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
     const count = (results: Result[], status: string) => results.filter((result) => result.outcome.status === status).length;
     lines.push(
@@ -183,7 +186,7 @@ describe("the assistant on the blind evaluation set", () => {
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
         lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} tuning-i ${of(tuningI).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH)}`,
+          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} tuning-i ${of(tuningI).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH).padEnd(18)} fresh-j ${of(freshJ)}`,
         );
       }
     };

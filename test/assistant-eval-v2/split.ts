@@ -8,6 +8,7 @@ import writerF from "./writer-f.json";
 import writerG from "./writer-g.json";
 import writerH from "./writer-h.json";
 import writerI from "./writer-i.json";
+import writerJ from "./writer-j.json";
 
 export type Item = {
   id: string;
@@ -55,8 +56,14 @@ export const FRESH_H = writerH as unknown as Item[];
  * with 41 follow-ups): measured once before any tuning on it, then tuned on.
  */
 export const TUNING_I = writerI as unknown as Item[];
-export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I];
-const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I].map((item) => item.id));
+/**
+ * A third fresh set by a tenth blind writer (an office manager, an agency owner typing in fragments, HR, a sales
+ * lead between calls, a precise accountant): measured on the final code of the session it arrived in, never tuned
+ * on; its wrong answers are never printed.
+ */
+export const FRESH_J = writerJ as unknown as Item[];
+export const ITEMS = [...EVALUATION, ...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I, ...FRESH_J];
+const tuning = new Set([...TUNING, ...FRESH, ...TUNING_F, ...TUNING_G, ...FRESH_H, ...TUNING_I, ...FRESH_J].map((item) => item.id));
 export const byId = new Map(ITEMS.map((item) => [item.id, item]));
 
 /** The conversation a message belongs to: its first message's id (a follow-up stays with what it follows). */
