@@ -685,6 +685,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     const german = await ask(ws.token, "customers in germany");
     const american = await ask(ws.token, "and how many in the US?", german.conversation_id);
     expect(american.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "country", value: "US" })]);
+    // "how much is outstanding on those": those records, whatever "outstanding" would filter on its own.
+    const partly = await ask(ws.token, "partially paid invoices");
+    const onThose = await ask(ws.token, "how much is outstanding on those", partly.conversation_id);
+    expect(onThose.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "partially_paid" })]);
     // "just sales" after a question about people: a value of theirs, not revenue.
     const joined = await ask(ws.token, "who joined this year");
     const justSales = await ask(ws.token, "just sales", joined.conversation_id);

@@ -973,7 +973,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const followUp =
       /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then|leave out|leaving out|ignore|ignoring|exclude|excluding|without|minus|except|skip|drop|remove the|sort|sorted|order|ordered|rank|which one|which ones|who had|who has)\b/.test(
         text,
-      ) || /\b(?:behind|in|of|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
+      ) || /\b(?:behind|in|of|on|for|across|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
     return {
       resource: parts.resource,
       conditions: combined(parts.conditions),

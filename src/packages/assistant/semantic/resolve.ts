@@ -44,7 +44,13 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
     };
   }
   const keys = new Set(draft.conditions.map(conditionKey));
-  const conditions = [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
+  // ("partially paid invoices" → "how much is outstanding on those": those records, whatever the new words
+  // would filter on their own.)
+  const those = /\b(?:on|of|for|in|from|across) (?:those|them|these)\b/.test(text);
+  const kept = new Set(previous.conditions.map(conditionKey));
+  const conditions = those
+    ? [...previous.conditions, ...draft.conditions.filter((condition) => !kept.has(conditionKey(condition)))]
+    : [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
   let period = draft.period ?? previous.period;
   // "and last year": a period without a verb of its own is dated as the last one was (won deals by closed_at).
   if (draft.period && !draft.said.dateField && previous.period && previous.period.field !== draft.period.field)
