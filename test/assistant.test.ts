@@ -634,7 +634,7 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("reads who asks, what is awaited and which record a value names: 'hasn't been paid', 'the sales job', 'work on'", async () => {
-    const { ws, website, ana, acme, invoice, sophie } = await company();
+    const { ws, website, ana, acme, invoice, sophie, grace } = await company();
     // Awaited payment is the workspace's "unpaid" (a draft awaits nothing); "aren't paid" stays the plain negation.
     const awaited = await ask(ws.token, "invoices due this year that haven't been paid, the accountant is asking");
     expect(awaited.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["sent", "partially_paid"] })]);
@@ -729,6 +729,8 @@ describe("questions are read as queries over the resources' definitions", () => 
     await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
     const anaInSales = await ask(ws.token, "email for Ana in engineering?");
     expect(anaInSales.reply.data.answer, anaInSales.reply.text).toMatchObject({ field: "email", ids: [ana.id] });
+    // ("grace from sales": after a person's "from", the measure's word is their department.)
+    expect((await ask(ws.token, "whats grace from sales' email")).reply.data.answer).toMatchObject({ field: "email", ids: [grace.id] });
     const opening = await ask(ws.token, "how many backend engineers are we looking for");
     expect(opening.reply.data.answer).toMatchObject({ resource: "job-openings", field: "positions" });
     // One letter from one name and further from the rest: that one.

@@ -218,11 +218,24 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     schema.resources.flatMap((resource) => (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource }))),
     new Set(taken),
   );
+  // (A word that may be a person's name: capitalised, or no word of the schema or the grammar.)
+  const personBefore = (at: number) => {
+    const word = w.words[at] ?? "";
+    if (!word || taken.has(at) || FILLER.has(word) || GRAMMAR.has(word) || measureHits.some((other) => other.indexes.includes(at))) return false;
+    return /^\p{Lu}/u.test(w.tokens[at]?.raw ?? "") || !nouns.some((noun) => noun.indexes.includes(at));
+  };
   for (let i = measureHits.length - 1; i >= 0; i--) {
     const hit = measureHits[i]!;
     if (stateSpans.some((state) => state.indexes.length > hit.indexes.length && hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
     // "hasn't been paid": a measure word negated is the state it shares a word with (an unpaid invoice), not an amount.
     else if (negatedAt(w, hit.indexes[0]!) && stateSpans.some((state) => hit.indexes.every((k) => state.indexes.includes(k)))) measureHits.splice(i, 1);
+    // "brian from sales", "Tim in sales": after a person's "from"/"in", a measure word is their department.
+    else if (
+      ["from", "in"].includes(w.words[hit.indexes[0]! - 1] ?? "") &&
+      !/^(?:how much|what(?:'s| is| was)? (?:the )?(?:total|revenue)|total|revenue|sum)\b/.test(text) &&
+      personBefore(hit.indexes[0]! - 2)
+    )
+      measureHits.splice(i, 1);
     // "the sales job": a measure word before one record's noun of another resource is that record's name.
     else {
       const next = nouns.find((noun) => noun.indexes[0] === hit.indexes.at(-1)! + 1);
