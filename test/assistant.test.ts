@@ -39,6 +39,17 @@ async function requestOf(token: string, reply: Reply) {
   return res.json.data.request as { method: string; path: string; body?: Record<string, unknown> };
 }
 
+/** Each message proposes exactly that call: method, path, and the body fields given. */
+async function expectRequests(token: string, cases: readonly (readonly [string, string, string, Record<string, unknown>?])[]) {
+  for (const [message, method, path, body] of cases) {
+    const { reply } = await ask(token, message);
+    expect(reply.action, `${message} → ${reply.text}`).toBeDefined();
+    const request = await requestOf(token, reply);
+    expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+    expect(request.body ?? {}, message).toMatchObject(body ?? {});
+  }
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** A small company the answers can be checked against. */
@@ -806,11 +817,7 @@ describe("actions on every writable resource", () => {
       // A move stated is one to record.
       ["ada lovelace moved to hooli, update her company", "PATCH", `/contacts/${ada.id}`, { company: "Hooli" }],
     ];
-    for (const [message, method, path, body] of cases) {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toMatchObject(body);
-    }
+    await expectRequests(ws.token, cases);
     const due = await requestOf(ws.token, (await ask(ws.token, `reschedule task ${task.id} to 2026-12-24`)).reply);
     expect(due).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { due_date: "2026-12-24" } });
   });
@@ -831,11 +838,7 @@ describe("actions on every writable resource", () => {
       // A moment is a date-time; "wire" is a bank transfer; "in full" is what is still due.
       [`acme paid ${invoice.number} in full yesterday, wire`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
     ];
-    for (const [message, method, path, body] of cases) {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      expect(request.body, message).toMatchObject(body);
-    }
+    await expectRequests(ws.token, cases);
     const other = await create(ws, "projects", { name: "Mobile app" });
     const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id });
     const more: [string, string, string, Record<string, unknown>][] = [
@@ -867,11 +870,7 @@ describe("actions on every writable resource", () => {
       ["change acme's billing email to finance@acme.example", "PATCH", `/customers/${acme.id}`, { billing: { email: "finance@acme.example" } }],
       ["new customer Kestrel Foods, tax id DE811907980, based in germany", "POST", "/customers", { tax_id: "DE811907980", billing: { country: "DE" } }],
     ];
-    for (const [message, method, path, body] of more) {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectRequests(ws.token, more);
     // "we're hiring X" is the hire; "from contacts" says which of two people so named is removed.
     const hire = await requestOf(ws.token, (await ask(ws.token, "we're hiring Joan Clarke!")).reply);
     expect(hire).toMatchObject({ method: "POST", path: `/candidates/${candidate.id}/hire` });
@@ -947,13 +946,7 @@ describe("actions on every writable resource", () => {
       ["Ana Garcia is moving to the Remote branch from next month", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
       ["link the Website project to the customer Acme", "PATCH", `/projects/${website.id}`, { customer_id: acme.id }],
     ];
-    for (const [message, method, path, body] of cases) {
-      const { reply } = await ask(ws.token, message);
-      expect(reply.action, `${message} → ${reply.text}`).toBeDefined();
-      const request = await requestOf(ws.token, reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectRequests(ws.token, cases);
     // A note said with a colon; how many an opening is for ("we need 2 … now, not 1").
     const notes = await requestOf(ws.token, (await ask(ws.token, "note on Joan Clarke: strong system design, weak on testing")).reply);
     expect(notes).toMatchObject({ method: "PATCH", path: `/candidates/${candidate.id}`, body: { notes: "strong system design, weak on testing" } });
@@ -1071,13 +1064,7 @@ describe("actions on every writable resource", () => {
         { name: "Priya Natarajan", company: "Halcyon Foods", source: "linkedin" },
       ],
     ];
-    for (const [message, method, path, body] of cases) {
-      const { reply } = await ask(ws.token, message);
-      expect(reply.action, `${message} → ${reply.text}`).toBeDefined();
-      const request = await requestOf(ws.token, reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectRequests(ws.token, cases);
     // An invoice told by its customer and its amount (a reminder only for what is owed); several left are offered.
     const second = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 120000 }] });
     await call("POST", `/invoices/${second.id}/send`, { token: ws.token });
