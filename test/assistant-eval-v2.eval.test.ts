@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../src/platform/time";
 import { acceptOtherReadings, expectationsOf, grade, loadTruth, type Outcome, type Reply, type Verdict } from "./assistant-eval-v2/grade";
-import { EVAL_NOW, EVALUATION, FRESH, FRESH_H, FRESH_J, heldOut, ITEMS, type Item, TUNING, TUNING_F, TUNING_G, TUNING_I } from "./assistant-eval-v2/split";
+import { EVAL_NOW, EVALUATION, heldOut, ITEMS, type Item, SETS } from "./assistant-eval-v2/split";
 import { call } from "./helpers";
 
 /** The held-out accuracy (a share of the verifiable held-out items, 0–1) the assistant must reach; raised as it improves. */
@@ -132,24 +132,12 @@ describe("the assistant on the blind evaluation set", () => {
       }),
     );
 
-    // The report: figures for all, training and held-out; details for the training part only.
-    const tuningIds = new Set(TUNING.map((item) => item.id));
-    const tuningFIds = new Set(TUNING_F.map((item) => item.id));
-    const tuningGIds = new Set(TUNING_G.map((item) => item.id));
-    const tuningIIds = new Set(TUNING_I.map((item) => item.id));
-    const freshIds = new Set(FRESH.map((item) => item.id));
-    const freshHIds = new Set(FRESH_H.map((item) => item.id));
-    const freshJIds = new Set(FRESH_J.map((item) => item.id));
-    const tuning = [...results.values()].filter((result) => tuningIds.has(result.item.id));
-    const tuningF = [...results.values()].filter((result) => tuningFIds.has(result.item.id));
-    const tuningG = [...results.values()].filter((result) => tuningGIds.has(result.item.id));
-    const tuningI = [...results.values()].filter((result) => tuningIIds.has(result.item.id));
-    const fresh = [...results.values()].filter((result) => freshIds.has(result.item.id));
-    const freshH = [...results.values()].filter((result) => freshHIds.has(result.item.id));
-    const freshJ = [...results.values()].filter((result) => freshJIds.has(result.item.id));
-    const outside = (id: string) =>
-      tuningIds.has(id) || tuningFIds.has(id) || tuningGIds.has(id) || tuningIIds.has(id) || freshIds.has(id) || freshHIds.has(id) || freshJIds.has(id);
-    const all = [...results.values()].filter((result) => !outside(result.item.id));
+    // The report: figures for all, training and held-out, and for each later writer's set; details for the
+    // training part and the tuning sets only.
+    const setOf = new Map(SETS.flatMap((set) => set.items.map((item) => [item.id, set.name] as const)));
+    const resultsOf = new Map(SETS.map((set) => [set.name, set.items.map((item) => results.get(item.id)!)]));
+    const tuned = SETS.filter((set) => set.role === "tuning").flatMap((set) => resultsOf.get(set.name)!);
+    const all = [...results.values()].filter((result) => !setOf.has(result.item.id));
     const training = all.filter((result) => !result.held);
     const held = all.filter((result) => result.held);
     const lines: string[] = [];
@@ -157,13 +145,10 @@ describe("the assistant on the blind evaluation set", () => {
     lines.push(`  overall   ${figure(all).text}`);
     lines.push(`  training  ${figure(training).text}`);
     lines.push(`  held-out  ${figure(held).text}`);
-    lines.push(`  tuning    ${figure(tuning).text} (the fourth writer's ${tuning.length} messages: training only, not in the figures above)`);
-    lines.push(`  tuning-f  ${figure(tuningF).text} (the sixth writer's ${tuningF.length} messages: training only)`);
-    lines.push(`  tuning-g  ${figure(tuningG).text} (the seventh writer's ${tuningG.length} messages: training only)`);
-    lines.push(`  tuning-i  ${figure(tuningI).text} (the ninth writer's ${tuningI.length} messages: training only)`);
-    lines.push(`  fresh     ${figure(fresh).text} (the fifth writer's ${fresh.length} messages: never tuned on, details never printed)`);
-    lines.push(`  fresh-h   ${figure(freshH).text} (the eighth writer's ${freshH.length} messages: never tuned on, details never printed)`);
-    lines.push(`  fresh-j   ${figure(freshJ).text} (the tenth writer's ${freshJ.length} messages: never tuned on, details never printed)`);
+    for (const set of SETS) {
+      const role = set.role === "tuning" ? "training only, not in the figures above" : "never tuned on, details never printed";
+      lines.push(`  ${set.name.padEnd(9)} ${figure(resultsOf.get(set.name)!).text} (${set.writer} ${set.items.length} messages: ${role})`);
+    }
     const notGraded = all.filter((result) => result.outcome.status !== "ok");
     const count = (results: Result[], status: string) => results.filter((result) => result.outcome.status === status).length;
     lines.push(
@@ -185,18 +170,17 @@ describe("the assistant on the blind evaluation set", () => {
       const keys = [...new Set(all.map((result) => key(result.item)))].sort();
       for (const value of keys) {
         const of = (results: Result[]) => figure(results.filter((result) => key(result.item) === value)).text;
-        lines.push(
-          `    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} tuning ${of(tuning).padEnd(18)} tuning-f ${of(tuningF).padEnd(18)} tuning-g ${of(tuningG).padEnd(18)} tuning-i ${of(tuningI).padEnd(18)} fresh ${of(fresh).padEnd(18)} fresh-h ${of(freshH).padEnd(18)} fresh-j ${of(freshJ)}`,
-        );
+        const sets = SETS.map((set) => `${set.name} ${of(resultsOf.get(set.name)!).padEnd(18)}`).join(" ");
+        lines.push(`    ${value.padEnd(14)} all ${of(all).padEnd(18)} training ${of(training).padEnd(18)} held-out ${of(held).padEnd(18)} ${sets}`);
       }
     };
     breakdown("kind", (item) => item.kind);
     breakdown("resource", (item) => item.query?.resource ?? item.action?.resource ?? "(refusal)");
 
-    const notGradedTuning = [...tuning, ...tuningF, ...tuningG, ...tuningI].filter((result) => result.outcome.status !== "ok");
+    const notGradedTuning = tuned.filter((result) => result.outcome.status !== "ok");
     for (const result of notGradedTuning)
       if (result.outcome.status !== "ok") lines.push(`    ${result.item.id} ${result.outcome.status}: ${result.outcome.reason}`);
-    const wrong = [...training, ...tuning, ...tuningF, ...tuningG, ...tuningI].filter((result) => result.verdict && !result.verdict.correct);
+    const wrong = [...training, ...tuned].filter((result) => result.verdict && !result.verdict.correct);
     lines.push(`  wrong (training and tuning, ${wrong.length}):`);
     for (const { item, verdict } of wrong) {
       lines.push(`    ${item.id} ${JSON.stringify(item.message)} — expected ${verdict!.expected} — got ${verdict!.got}`);
