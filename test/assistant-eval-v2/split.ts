@@ -9,6 +9,7 @@ import writerG from "./writer-g.json";
 import writerH from "./writer-h.json";
 import writerI from "./writer-i.json";
 import writerJ from "./writer-j.json";
+import writerK from "./writer-k.json";
 
 export type Item = {
   id: string;
@@ -48,6 +49,9 @@ export const SETS: WriterSet[] = [
   { name: "tuning-i", writer: "the ninth writer's", role: "tuning", items: writerI as unknown as Item[] },
   // An office manager, an agency owner typing in fragments, HR, a sales lead, a precise accountant. Fresh for one session (69.1 %).
   { name: "fresh-j", writer: "the tenth writer's (fresh until 2026-11-27)", role: "tuning", items: writerJ as unknown as Item[] },
+  // A site owner dictating by voice, an operations lead writing non-native English, a controller, a hurried
+  // project manager, an HR coordinator, a sales rep. Fresh from 2026-11-27.
+  { name: "fresh-k", writer: "the eleventh writer's", role: "fresh", items: writerK as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

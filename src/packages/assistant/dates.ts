@@ -202,6 +202,9 @@ export function findRange(text: string, now: number, direction: Direction): DayR
   for (const since of lower.matchAll(/\b(?:since|from) (?!(?:last|this|next|past|previous|the last|the past) )/g)) {
     if (/ (?:to|until|till) /.test(lower.slice(since.index))) break;
     const after = lower.slice(since.index + since[0].length);
+    // ("invoices from october" is that month; "from october on" is since it.)
+    const bareMonth = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b\.?(?: \d{4})?(?![ ]*(?:\d|on\b|onwards?\b|till\b|until\b|to date\b))/;
+    if (since[0].startsWith("from") && bareMonth.test(after)) continue;
     const parsed = chrono.parse(after, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
     if (parsed && parsed.index === 0 && (!best || since.index <= best.start + 6)) {
       best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };

@@ -3,6 +3,7 @@ import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
+import { sortedAgain } from "./follow-ups";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
@@ -12,6 +13,7 @@ import type { ActionDraft, Choice, Condition, ConversationState, Query } from ".
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
+import { namesWithoutTalk } from "./talk";
 import { categoricalFields, matchValue, type Values } from "./values";
 import { FILLER, GRAMMAR, wordsOf } from "./words";
 
@@ -425,6 +427,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     ? /^(?:and\s+)?(?:just|only)\s+(?:the\s+)?(?:ones?\s+(?:in|from|at)\s+)?(.+?)(?:\s+(?:ones?|people|team|dept|department|folks))?\s*[?.!]*$/i.exec(message)
     : null;
   const lastR = previous ? env.schema.byName.get(previous.resource) : undefined;
+  const sorted = previous && lastR ? sortedAgain(message, previous, lastR) : null;
+  if (sorted) return { reply: await runQuery(queryEnv(env), sorted, env.refuse) };
   if (only && lastR && previous) {
     const value = matchValue(await env.values(lastR), only[1]!);
     if (value?.exact) {
@@ -683,6 +687,16 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       if (found.kind !== "one") continue;
       const asked = applyRole(blank(holder), { subject: true }, { resource: holder.name, id: found.found.record.id, label: found.found.label });
       return { reply: await runQuery(queryEnv(env), { ...asked, show: field.name }, env.refuse) };
+    }
+  }
+  // "which projects belong to Umbrella", "whether Tim logged anything": a name not found for the words of how
+  // people talk around it — those words left out, when what remains is then all found (and the question named
+  // its kind of record, or follows one).
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && query && (draft.said.resource || previous)) {
+    const names = namesWithoutTalk(w, base.names, resolved.notFound);
+    if (names) {
+      const attempt = await resolveNames(env.fetch, env.schema, query, names, env.values);
+      if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
     }
   }
   // "people in sales": a word another resource claims ("sales" is revenue) that, after "in", is one of this

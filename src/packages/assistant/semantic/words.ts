@@ -54,6 +54,17 @@ const SHORTHAND: Record<string, string> = {
   mv: "move",
   custs: "customers",
   yesterdays: "yesterday",
+  mnth: "month",
+  mth: "month",
+  mths: "months",
+  nxt: "next",
+  emp: "employee",
+  emps: "employees",
+  proj: "project",
+  projs: "projects",
+  projct: "project",
+  bc: "because",
+  wich: "which",
   todays: "today",
 };
 
@@ -73,6 +84,10 @@ export function normalize(message: string): string {
   // "which clients are all paid up": owing nothing; "us customers": the country, not the pronoun.
   text = text.replace(/\b(?:are|is)\s+(?:all\s+|fully\s+)?paid up\b/gi, "owe nothing");
   text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
+  // "quick one between calls — …", "quick q:": the aside before the question.
+  text = text.replace(/^(?:a\s+)?(?:quick|small|short)\s+(?:one|q|question|thing|check)\b[^,:;—–-]{0,40}[,:;—–-]+\s*/i, "");
+  // "since the start of october": since october.
+  text = text.replace(/\b(since|from)\s+the\s+(?:start|beginning)\s+of\s+/gi, "$1 ");
   // "any chance you can tell me …", "is there any chance you could …": politeness, not a name.
   text = text.replace(/^(?:is there )?(?:any|by any) chance (?:that )?(?:you )?(?:can|could|would)?\s*/i, "");
   // "…, the accountant is asking", "my boss wants to know …": who wants the answer, not part of the question.

@@ -1,0 +1,30 @@
+import type { ResourceModel } from "./model";
+import type { Query } from "./query";
+
+/**
+ * "sort them by due date", "order by value, biggest first": the last question's records in another order.
+ * The field is one of the last question's resource (whatever else the words name: "due date" is also an
+ * invoice's); money and numbers rank biggest first unless said otherwise, dates and names earliest first.
+ */
+export function sortedAgain(message: string, previous: Query, R: ResourceModel): Query | null {
+  const sort =
+    /^(?:(?:ok|okay|and|now|then|also|can you|could you|please|pls|just)[,\s]+)*(?:sort|order|rank|arrange|list)(?:ed)?\s+(?:(?:them|those|these|it|that|the list|the results?|the ones|all of them|em)\s+)?by\s+(?:the\s+|their\s+)?(.+?)\s*[?.!]*$/i.exec(
+      message.trim(),
+    );
+  if (!sort || previous.aggregate.groupBy || previous.aggregate.fn !== "list") return null;
+  let phrase = sort[1]!.toLowerCase();
+  const direction =
+    /[,\s]*\b(?:(biggest|largest|highest|most|newest|latest|last|descending|desc|high to low|z to a)|(smallest|lowest|least|oldest|earliest|soonest|first|ascending|asc|low to high|a to z))\b(?:\s+(?:first|on top|at the top))?\s*$/.exec(
+      phrase,
+    );
+  if (direction) phrase = phrase.slice(0, direction.index).trim();
+  const field = [...R.fields.values()].find(
+    (candidate) => candidate.name === phrase.replace(/ /g, "_") || candidate.words.includes(phrase) || candidate.words.some((word) => `${word}s` === phrase),
+  );
+  const money = [...R.fields.values()].find((candidate) => candidate.kind === "money");
+  const chosen = field ?? (/^(?:amount|value|size|money|price|total)s?$/.test(phrase) ? money : undefined);
+  if (!chosen) return null;
+  const ranked = chosen.kind === "money" || chosen.kind === "number" || chosen.kind === "minutes";
+  const order = direction?.[1] ? "desc" : direction?.[2] ? "asc" : ranked ? "desc" : "asc";
+  return { ...previous, aggregate: { ...previous.aggregate, field: chosen.name, order, limit: previous.aggregate.limit }, show: null };
+}

@@ -1,0 +1,55 @@
+import type { NameSpan } from "./parse-query";
+import { rawOf, type Words } from "./words";
+
+/**
+ * Words of how people talk around a question — verbs, adverbs and asides that no record's name is made of
+ * ("which projects belong to Umbrella", "employees working in Berlin", "I was wondering how many hours…").
+ * They are only ever left out of a name that was not found, and only when what remains is then all found.
+ */
+const TALK: ReadonlySet<string> = new Set(
+  (
+    "belong belongs belonged belonging work working worked incoming outgoing receive received receiving gave given giving " +
+    "having till until whether wondering wonder wondered ended end up ending happen happened happening counting count counted " +
+    "leaving quick quickly small common commonly usually usual basically literally honestly maybe perhaps probably possibly " +
+    "think thought guess guessing suppose supposed remember remind tell telling told ask asking asked wanted wanting needed " +
+    "needing trying try tried look looking looked seems seem seemed appear appears appeared handle handling handled " +
+    "managed manage managing run running ran keep keeping kept stand standing stood total sitting sits sit " +
+    "exist exists existing listed listing mentioned showing shown shows find finding found hold holding held involved " +
+    "involving include including included includes currently presently today yet anymore overall roughly approximately " +
+    "about around exactly precisely total ever even though although anyway anyways btw fyi real really truly actually kinda " +
+    "sorta sort kind type bit little some few several quite pretty rather somewhat already recently lately just simply " +
+    "column columns records record entries entry info information figures figure numbers number stats statistics " +
+    "breakdown summary overview details " +
+    "please kindly thanks thank cheers urgent urgently asap soon fast"
+  ).split(" "),
+);
+
+/** A word as typed in lower case that is a talk word, or a long verb form ("-ing", "-ed") or adverb ("-ly"). */
+function isTalk(w: Words, index: number): boolean {
+  const raw = w.tokens[index]?.raw ?? "";
+  if (raw !== raw.toLowerCase()) return false;
+  const word = w.words[index] ?? "";
+  return TALK.has(word) || TALK.has(raw) || /^[a-z]{3,}(?:ing|ed|ly)$/.test(raw);
+}
+
+/**
+ * The names of a question with the talk words left out of those not found ("belong", "whether Tim" → "Tim"):
+ * null when none of them has any.
+ */
+export function namesWithoutTalk(w: Words, names: NameSpan[], notFound: string[]): NameSpan[] | null {
+  let changed = false;
+  const kept = names.flatMap((span) => {
+    if (!notFound.includes(span.text)) return [span];
+    const keep = span.indexes.filter((i) => !isTalk(w, i));
+    if (keep.length === span.indexes.length) return [span];
+    changed = true;
+    // (Each run of words that stays together is a name of its own.)
+    const runs: number[][] = [];
+    for (const i of keep) {
+      if (runs.length > 0 && runs.at(-1)!.at(-1) === i - 1) runs.at(-1)!.push(i);
+      else runs.push([i]);
+    }
+    return runs.map((run, k) => ({ ...span, indexes: run, text: rawOf(w, run), ...(k > 0 ? { trigger: null } : {}) }));
+  });
+  return changed ? kept : null;
+}
