@@ -1012,6 +1012,40 @@ describe("actions on every writable resource", () => {
     expect(website.id).toBeGreaterThan(0);
   });
 
+  it("leaves out the words of talk around a name, sorts the last answer again, and reads a record then its new state", async () => {
+    const { ws, acme, website, task, sophie, candidate, ana, invoice } = await company();
+    const other = await create(ws, "projects", { name: "Intranet", customer_id: acme.id });
+    // "belong", "wondering", "whether": words of how people talk, never part of a name.
+    const belong = await ask(ws.token, "which projects belong to Acme");
+    expect(belong.reply.data.answer).toMatchObject({ kind: "records", ids: [other.id] });
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: today(), minutes: 50 } });
+    const wondering = await ask(ws.token, "I was wondering how many hours Ana Garcia logged today");
+    expect(wondering.reply.data.answer).toMatchObject({ kind: "value", value: 50 });
+    // (A name not found stays not found.)
+    expect((await ask(ws.token, "which projects belong to Zyxxon")).reply.text).toMatch(/couldn't find "Zyxxon"/);
+    // "sort them by due date": the last question's records, in that order (the field is theirs, not an invoice's).
+    const open = await ask(ws.token, "tasks in the Website project");
+    const sorted = await ask(ws.token, "sort them by due date, latest first", open.conversation_id);
+    expect(sorted.reply.data.query).toMatchObject({ resource: "tasks", aggregate: { field: "due_date", order: "desc" } });
+    expect(sorted.reply.data.answer.ids).toEqual([expect.any(Number), task.id]);
+    // "invoices from january" is that month; "from january on" is since it.
+    const january = await ask(ws.token, "invoices from january");
+    expect(january.reply.data.query.period).toMatchObject({ from: expect.stringMatching(/-01-01$/), to: expect.stringMatching(/-01-31$/) });
+    expect((await ask(ws.token, "invoices from january on")).reply.data.query.period.to).toBe(today());
+    const cases = [
+      // A record, then the state it is in now: that state change.
+      ["Joan Clarke → interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["Sophie Brown - unqualified, no budget till 2028", "PATCH", `/leads/${sophie.id}`, { status: "unqualified" }],
+      ["Website: on hold", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      // A payment said by its amount first; "recieved" is received.
+      [`pymt 1200 usd on ${invoice.number} bank transfer`, "POST", "/payments", { invoice_id: invoice.id, amount: 120_000, method: "bank_transfer" }],
+      [`recieved 500 for ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // (Many records and their state is a question, not a change.)
+    expect((await ask(ws.token, "Acme invoices paid")).reply.action).toBeUndefined();
+  });
+
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
     const { ws, task, alan, grace, linus, candidate, acme, bigCo, website, invoice, sophie } = await company();
     await create(ws, "employees", { name: "Sam Coast", email: "sam@assist.co", branch: "San Francisco" });

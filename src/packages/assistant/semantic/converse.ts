@@ -694,10 +694,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   // its kind of record, or follows one).
   if (resolved.kind === "query" && resolved.notFound.length > 0 && query && (draft.said.resource || previous)) {
     const names = namesWithoutTalk(w, base.names, resolved.notFound);
-    if (names) {
-      const attempt = await resolveNames(env.fetch, env.schema, query, names, env.values);
-      if (attempt.kind !== "query" || attempt.notFound.length === 0) resolved = attempt;
-    }
+    // (Still a name not found: that one is what to say was not found, not the talk around it.)
+    if (names) resolved = await resolveNames(env.fetch, env.schema, query, names, env.values);
   }
   // "people in sales": a word another resource claims ("sales" is revenue) that, after "in", is one of this
   // resource's own values (a department) — when no condition on that field is there yet.

@@ -121,6 +121,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       "assign $1 to $2",
     )
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
+    // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
+    .replace(/^(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i, "record payment of ")
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
@@ -199,6 +201,40 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const needed = /^we (?:need|want|are hiring|'re hiring|now need)\s+(\d{1,3})\s+(.+?)(?:\s+now)?(?:,?\s*(?:not|instead of)\s+\d{1,3})?\s*[.!]*$/i.exec(text);
   if (needed && schema.byName.get("job-openings")?.fields.has("positions"))
     return { op: "update", verb: "set", at: 0, rest: `${needed[2]!.replace(/(?<=[a-z]{3})s$/i, "")}'s positions to ${needed[1]}` };
+  // "Donald Hamilton → interview", "Grace Turing converted 🙌", "anita allen - unqualified, no budget",
+  // "Initech platform deal - we won it!!": a record, then the state it is in now, is that state change.
+  const states = new Set(
+    schema.resources.flatMap((resource) =>
+      ["status", "stage"].flatMap((name) => (resource.fields.get(name)?.values ?? []).map((value) => value.replace(/_/g, " "))),
+    ),
+  );
+  const alternatives = [...states].sort((a, b) => b.length - a.length).join("|");
+  const news = alternatives
+    ? new RegExp(
+        `^([\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,5}?)\\s*(?:→|->|=>|:|\\s-|—|–)?\\s*(?:(?:we|they|she|he)\\s+(?:just\\s+)?)?(?:moved\\s+to\\s+|went\\s+to\\s+|to\\s+)?(${alternatives})\\b(?:\\s+(?:it|that one|the deal|them|her|him))?\\s*(?:[!.,;:—–-].*|[\\p{Extended_Pictographic}\\s]*)$`,
+        "iu",
+      ).exec(text)
+    : null;
+  const state = news?.[2]?.toLowerCase();
+  // (Not "grace allen accepted — hire her": a command after it says what to do.)
+  const rest = news ? text.slice(news[1]!.length) : "";
+  const after = state ? rest.slice(rest.toLowerCase().indexOf(state) + state.length) : "";
+  const commandAfter = /^[\s!.,;:—–-]*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
+  if (
+    news &&
+    state &&
+    !text.includes("?") &&
+    !(commandAfter && VERBS.some((verb) => verb.words.includes(commandAfter))) &&
+    // (A name, not a command or a question: no verb first, no glue or question words in it.)
+    !VERBS.some((verb) => verb.words.includes(news[1]!.split(/\s+/)[0]!.toLowerCase())) &&
+    !news[1]!.split(/\s+/).some((word) => FILLER.has(word.toLowerCase()) || GRAMMAR.has(word.toLowerCase())) &&
+    // (Not "Acme invoices paid": many records, a question about them.)
+    !news[1]!
+      .toLowerCase()
+      .split(/\s+/)
+      .some((word) => schema.resources.some((resource) => resource.nouns.includes(word) && (word === resource.nouns[0] || /s$/.test(word))))
+  )
+    return { op: "update", verb: "mark", at: 0, rest: `${news[1]} as ${state}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+)\s+((?:in\s+)?[a-z_]+)\s*[.!]*$/i.exec(text);

@@ -65,6 +65,10 @@ const SHORTHAND: Record<string, string> = {
   projct: "project",
   bc: "because",
   wich: "which",
+  recieved: "received",
+  recieve: "receive",
+  recived: "received",
+  payed: "paid",
   todays: "today",
 };
 
