@@ -1044,6 +1044,15 @@ describe("actions on every writable resource", () => {
     await expectRequests(ws.token, cases);
     // (Many records and their state is a question, not a change.)
     expect((await ask(ws.token, "Acme invoices paid")).reply.action).toBeUndefined();
+    // A question about one record asks its field by its form: "who … for" its person, "is it still …" its state.
+    const whom = await ask(ws.token, `who is ${invoice.number} for`);
+    expect(whom.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "customer_id" });
+    expect(whom.reply.text).toContain("Acme");
+    const still = await ask(ws.token, `did ${invoice.number} go out or is it still a draft?`);
+    expect(still.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    // "the largest single payment this year": the amount itself, per currency.
+    const single = await ask(ws.token, "what was the largest single payment this year");
+    expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -3,7 +3,7 @@ import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
-import { sortedAgain } from "./follow-ups";
+import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
@@ -733,7 +733,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
         data: { not_found: resolved.notFound, query: resolved.query },
       },
     };
-  const reply = await runQuery(queryEnv(env), resolved.query, env.refuse);
+  const asked = fieldAskedByForm(w.joined, resolved.query, resolved.resource);
+  const reply = await runQuery(queryEnv(env), asked ?? resolved.query, env.refuse);
   return { reply: (await namedAfter(env, resolved.query, query!, reply)) ?? reply };
 }
 

@@ -28,3 +28,25 @@ export function sortedAgain(message: string, previous: Query, R: ResourceModel):
   const order = direction?.[1] ? "desc" : direction?.[2] ? "asc" : ranked ? "desc" : "asc";
   return { ...previous, aggregate: { ...previous.aggregate, field: chosen.name, order, limit: previous.aggregate.limit }, show: null };
 }
+
+/**
+ * A question about one record that names no field, asked in a form that does: "who is INV-000400 for",
+ * "who's on Fix exports" (its person: the customer, the assignee), "is Ken still with us", "did INV-245 go
+ * out or is it still a draft" (its state — whatever state the words guessed, the record's own is the answer).
+ */
+export function fieldAskedByForm(text: string, query: Query, R: ResourceModel): Query | null {
+  if (!query.subject || query.subject.resource !== R.name || query.show || query.aggregate.fn !== "list" || query.aggregate.groupBy) return null;
+  if (/^(?:who|whos|who's|whom)\b/.test(text)) {
+    const person = R.skill?.person?.param;
+    const field =
+      (person && R.fields.get(person)) ??
+      [...R.fields.values()].find((candidate) => candidate.kind === "reference" && ["customers", "employees", "contacts"].includes(candidate.target!));
+    return field ? { ...query, show: field.name } : null;
+  }
+  const state = ["status", "stage"].map((name) => R.fields.get(name)).find((field) => field?.kind === "enum");
+  if (state && /^(?:is|are|was|were|did|does|has|have|had)\b/.test(text)) {
+    const conditions = query.conditions.filter((condition) => !("field" in condition) || condition.field !== state.name);
+    return { ...query, conditions, show: state.name };
+  }
+  return null;
+}

@@ -804,10 +804,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         fn = "list";
         if (!limit && (nouns.some((noun) => noun.value === R && !noun.plural) || /\bsingle\b/.test(text))) limit = 1;
       }
-      // "the biggest payment last quarter", "smallest invoice this month": over a period, with no state
-      // named, the amount itself — per currency, which one record cannot give when currencies mix.
+      // "the biggest payment last quarter", "smallest invoice this month", "largest single payment this year":
+      // over a period, with no state named, the amount itself — per currency, which one record cannot give
+      // when currencies mix.
       const singular = nouns.some((noun) => noun.value === R && !noun.plural);
-      if (fn === "list" && limit === 1 && singular && period && conditions.length === 0 && !/\b(single|which|who)\b/.test(text)) {
+      if (fn === "list" && limit === 1 && (singular || /\bsingle\b/.test(text)) && period && conditions.length === 0 && !/\b(which|who)\b/.test(text)) {
         fn = desc ? "max" : "min";
         order = null;
         limit = null;
@@ -818,7 +819,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const amountAsked = new RegExp(
         `\\b${word}\\s+(?:(?:amount|number of \\w+|sum|value|total)\\s+)?(?:we(?:'ve| have)?|anyone|anybody|someone|somebody|they|you|i(?:'ve)?)\\b`,
       ).test(text);
-      if (fn === "list" && !groupBy && amountAsked) {
+      // ("smallest deal we won this year": the record's own noun, what we did with it, and a period — the amount.)
+      const doneInPeriod =
+        Boolean(period) &&
+        new RegExp(`\\b${word}\\s+(?:single\\s+)?(?:${R.nouns.join("|")})\\s+(?:that\\s+)?(?:we|anyone|anybody|someone)\\s+(?!ever\\b)[a-z]+`).test(text);
+      if (fn === "list" && !groupBy && (amountAsked || doneInPeriod)) {
         fn = desc ? "max" : "min";
         field = numericFieldNamed(w, R, taken) ?? stateMeasureOf(R, conditions) ?? R.measure;
         order = null;
