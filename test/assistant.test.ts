@@ -1050,6 +1050,16 @@ describe("actions on every writable resource", () => {
     expect(whom.reply.text).toContain("Acme");
     const still = await ask(ws.token, `did ${invoice.number} go out or is it still a draft?`);
     expect(still.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    // Words as people say them: "phone no.", "how much projects", "in every status", "billable vs not",
+    // "which lead sources", "more than one position", "total positions".
+    expect((await ask(ws.token, "phone no. of emp Ana Garcia")).reply.data.answer).toMatchObject({ ids: [ana.id], field: "phone" });
+    expect((await ask(ws.token, "how much projects we have")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    expect((await ask(ws.token, "how many task there are in every status")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "status" });
+    expect((await ask(ws.token, "hours logged this month, billable vs not")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "billable" });
+    expect((await ask(ws.token, "which lead sources bring the most leads")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "source" });
+    await create(ws, "job-openings", { title: "Designer", department: "Design", positions: 3 });
+    expect((await ask(ws.token, "openings with more than one position")).reply.data.answer).toMatchObject({ kind: "records", total: 1 });
+    expect((await ask(ws.token, "total positions across the open openings")).reply.data.answer).toMatchObject({ kind: "value", field: "positions", value: 4 });
     // "the largest single payment this year": the amount itself, per currency.
     const single = await ask(ws.token, "what was the largest single payment this year");
     expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });

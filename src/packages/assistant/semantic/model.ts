@@ -145,7 +145,10 @@ export function buildSchema(catalog: Catalog, definitions: { pkg: string; defini
       if (name === "id" || name === "updated_at" || name === "deleted_at") continue;
       const kind = kindOf(name, schema, definition, targets);
       const money = skill?.fields[name]?.format === "money" && kind.kind !== "money" ? { kind: "money" as const, currencyField: "currency" } : {};
-      fields.set(name, { name, ...kind, ...money, words: [wordsOfName(name, kind.kind === "reference"), ...(skill?.fields[name]?.words ?? [])] });
+      const own = wordsOfName(name, kind.kind === "reference");
+      // (A count said of one: "more than one position".)
+      const singular = kind.kind === "number" && /[^s]s$/.test(own) ? [own.slice(0, -1)] : [];
+      fields.set(name, { name, ...kind, ...money, words: [own, ...singular, ...(skill?.fields[name]?.words ?? [])] });
     }
     const routes = definition.routes ?? {};
     const dateWords = [...(skill?.dates ?? []).flatMap((date) => (date.field ? [{ field: date.field, words: date.words }] : [])), ...(skill?.dateFields ?? [])];

@@ -607,7 +607,20 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // Group by: "by stage", "per project", "for each customer", "split by source" (the word after the trigger, or two).
     let rankedBy: string | null = null;
-    const triggers = ["broken down by", "broken out by", "grouped by", "group by", "breakdown by", "split by", "for each", "by", "per", "each", "across"];
+    const triggers = [
+      "broken down by",
+      "broken out by",
+      "grouped by",
+      "group by",
+      "breakdown by",
+      "split by",
+      "for each",
+      "by",
+      "per",
+      "each",
+      "every",
+      "across",
+    ];
     groups: for (let i = 0; i < w.words.length && !sorted; i++) {
       for (const trigger of triggers) {
         const length = trigger.split(" ").length;
@@ -659,14 +672,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // ("which day last week had the most time logged", "which company do we have the most contacts at".)
     const whichField =
-      /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
+      /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
         text,
       );
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {
       const found = groupField(R, schema, whichField[1]!);
       if (found) {
         groupBy = found.field;
-        claim(occurrences(w.words, whichField[1]!)[0] ?? []);
+        claim(occurrences(w.words, found.phrase)[0] ?? []);
       }
     }
     // "where did most of our converted leads come from": the field "come from" names, most first.
@@ -693,10 +706,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 
     // The aggregate.
     // ("the smallest number of minutes" is an amount of time, not a count of records.)
-    const countCue = /\b(how many|number of|count|no of|total number|tally)\b/.test(text.replace(/\bnumber of (?:minutes|hours)\b/g, "_"));
+    // ("how much projects we have completed": a count, as English learners say it.)
+    const muchOfMany = /\bhow much ([a-z]+s)\b/.exec(text)?.[1];
+    const countedMuch = Boolean(muchOfMany && R.nouns.includes(muchOfMany));
+    const countCue = countedMuch || /\b(how many|number of|count|no of|total number|tally)\b/.test(text.replace(/\bnumber of (?:minutes|hours)\b/g, "_"));
     // ("with a total above 2,000" names the field, it does not ask for a sum.)
     const sumCue =
-      /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text) ||
+      (!countedMuch && /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text)) ||
       /\btotal\b(?! (above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller)\b)/.test(
         text.replace(/\b(a|with|whose|where|their|its) total\b/g, "_"),
       );
@@ -1137,6 +1153,17 @@ function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): stri
     [...R.fields.values()].filter((f) => f.kind === "money" || f.kind === "number" || f.kind === "minutes").map((f) => ({ phrases: f.words, value: f.name })),
     new Set(taken),
   );
+  // ("total positions across the open openings": a field whose word is also the resource's noun still names it.)
+  if (hits.length === 0)
+    hits.push(
+      ...matchPhrases(
+        w.words,
+        [...R.fields.values()]
+          .filter((f) => (f.kind === "number" || f.kind === "money" || f.kind === "minutes") && f.words.some((word) => R.nouns.includes(word)))
+          .map((f) => ({ phrases: f.words, value: f.name })),
+        new Set(),
+      ),
+    );
   // "total tax": the specific field over the resource's general measure ("total" also names the sum).
   const hit = hits.find((candidate) => candidate.value !== R.measure) ?? hits[0];
   for (const i of hit?.indexes ?? []) taken.add(i);

@@ -90,6 +90,10 @@ export function normalize(message: string): string {
   text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
   // "quick one between calls — …", "quick q:": the aside before the question.
   text = text.replace(/^(?:a\s+)?(?:quick|small|short)\s+(?:one|q|question|thing|check)\b[^,:;—–-]{0,40}[,:;—–-]+\s*/i, "");
+  // "billable vs not": the yes/no field, both ways.
+  text = text.replace(/\b([a-z]+)\s+(vs\.?|versus|or)\s+not\b/gi, "$1 $2 non $1");
+  // "phone no. of …": its number; "projects in hold": on hold.
+  text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
   text = text.replace(/\b(since|from)\s+the\s+(?:start|beginning)\s+of\s+/gi, "$1 ");
   // "any chance you can tell me …", "is there any chance you could …": politeness, not a name.
