@@ -1060,6 +1060,10 @@ describe("actions on every writable resource", () => {
     await create(ws, "job-openings", { title: "Designer", department: "Design", positions: 3 });
     expect((await ask(ws.token, "openings with more than one position")).reply.data.answer).toMatchObject({ kind: "records", total: 1 });
     expect((await ask(ws.token, "total positions across the open openings")).reply.data.answer).toMatchObject({ kind: "value", field: "positions", value: 4 });
+    // "deals closing this month": the open ones (a won deal has closed), unless a state is said.
+    const closing = await ask(ws.token, "deals closing this month");
+    expect(closing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "open" })]);
+    expect((await ask(ws.token, "won deals closing this month")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "won" })]);
     // "the largest single payment this year": the amount itself, per currency.
     const single = await ask(ws.token, "what was the largest single payment this year");
     expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });

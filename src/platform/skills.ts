@@ -48,8 +48,11 @@ export type ResourceSkill = {
    * period is about.
    */
   dates?: { words: string[]; field?: string; after: string; before: string; format: "date" | "datetime"; default?: boolean }[];
-  /** Date words for date fields the list route has no range filter for ("completed" → completed_at). */
-  dateFields?: { words: string[]; field: string }[];
+  /**
+   * Date words for date fields the list route has no range filter for ("completed" → completed_at). `where`
+   * is what records a date of that field asks about ("closing this month": the deals still open).
+   */
+  dateFields?: { words: string[]; field: string; where?: Record<string, string> }[];
   /** The number people compare and add up when they name none ("deals over 5k" → value). */
   measure?: string;
   /** The body fields of the API's own actions on a record (`hire`: designation, department…). */

@@ -83,7 +83,8 @@ export const salesSkills: Skill[] = [
     measure: "value",
     dateFields: [
       { words: ["closed", "won", "lost", "signed", "close", "win", "lose"], field: "closed_at" },
-      { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date" },
+      // (A deal won or lost has closed: "closing this month" asks about the open ones.)
+      { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date", where: { status: "open" } },
       { words: ["created", "opened", "added", "came in"], field: "created_at" },
     ],
     measures: [{ words: ["pipeline", "pipeline value", "open pipeline"], field: "value", fn: "sum", where: { status: "open" }, title: "Open pipeline" }],

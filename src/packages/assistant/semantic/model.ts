@@ -50,7 +50,7 @@ export type ResourceModel = {
   /** The default number people compare and add up ("over 5k" on deals means value). */
   measure: string | null;
   /** Date fields and the words (verbs) that pick them; `defaultDate` when none is said. */
-  dateWords: { field: string; words: string[] }[];
+  dateWords: { field: string; words: string[]; where?: Record<string, string> }[];
   defaultDate: string;
   create: BodyField[] | null;
   update: BodyField[] | null;

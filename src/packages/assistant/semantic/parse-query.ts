@@ -1010,7 +1010,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       ) || /\b(?:behind|in|of|on|for|across|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
     return {
       resource: parts.resource,
-      conditions: combined(parts.conditions),
+      conditions: combined(pendingOnly(parts.resource, parts.period, parts.conditions, today)),
       period: parts.period,
       aggregate: { fn: parts.fn, field: parts.field, groupBy: parts.groupBy, order: parts.order, limit: parts.limit },
       show: parts.show,
@@ -1255,4 +1255,11 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
   });
   flush();
   return spans;
+}
+
+/** "deals closing this month": a date only the records still open have ahead of them — those, unless a state is said. */
+function pendingOnly(R: ResourceModel | null, period: Period | null, conditions: Condition[], today: string): Condition[] {
+  const date = R && period ? R.dateWords.find((candidate) => candidate.field === period.field && candidate.where) : undefined;
+  if (!R || !date?.where || conditions.some((c) => "field" in c && ["status", "stage"].includes(c.field))) return conditions;
+  return [...conditions, ...conditionsOf(R, date.where, Object.values(date.where).join(" or "), false, today)];
 }
