@@ -1040,8 +1040,24 @@ describe("actions on every writable resource", () => {
       // A payment said by its amount first; "recieved" is received.
       [`pymt 1200 usd on ${invoice.number} bank transfer`, "POST", "/payments", { invoice_id: invoice.id, amount: 120_000, method: "bank_transfer" }],
       [`recieved 500 for ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
+      // A new address said as news; people's news (a promotion, a new title, leaving, a department, a branch).
+      [
+        "Acme's billing address: 1 Science Way, Cleveland OH 44101, US",
+        "PATCH",
+        `/customers/${acme.id}`,
+        { billing: { city: "Cleveland", postal_code: "44101" } },
+      ],
+      ["Acme moved — new billing address is 12 Hafenstrasse, 20457 Hamburg", "PATCH", `/customers/${acme.id}`, { billing: { city: "Hamburg" } }],
+      ["Ana Garcia got promoted to Staff Engineer!", "PATCH", `/employees/${ana.id}`, { designation: "Staff Engineer" }],
+      ["Ana Garcia is now Head of Platform, pls update her title", "PATCH", `/employees/${ana.id}`, { designation: "Head of Platform" }],
+      ["Ana Garcia left last friday, please update her status", "PATCH", `/employees/${ana.id}`, { status: "left" }],
+      ["Ana Garcia should be in Sales — her department is wrong", "PATCH", `/employees/${ana.id}`, { department: "Sales" }],
+      ["transfer Ana Garcia to the Remote branch", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
+      ["Ana Garcia is back — reactivate her", "PATCH", `/employees/${ana.id}`, { status: "active" }],
     ] as const;
     await expectRequests(ws.token, cases);
+    // (A question stays a question.)
+    expect((await ask(ws.token, "which tasks should be in review")).reply.action).toBeUndefined();
     // (Many records and their state is a question, not a change.)
     expect((await ask(ws.token, "Acme invoices paid")).reply.action).toBeUndefined();
     // A question about one record asks its field by its form: "who … for" its person, "is it still …" its state.

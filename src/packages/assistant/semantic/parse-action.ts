@@ -59,6 +59,8 @@ const VERBS: Verb[] = [
       "switch",
       "upgrade",
       "downgrade",
+      "reactivate",
+      "deactivate",
       "lower",
       "raise it",
       "increase",
@@ -81,6 +83,8 @@ const STATE_VERBS: Record<string, string[]> = {
   qualify: ["qualified"],
   disqualify: ["unqualified"],
   convert: ["converted"],
+  reactivate: ["active"],
+  deactivate: ["inactive"],
 };
 
 /** The verbs a state's past participle comes from: unqualified → unqualify, approved → approve, rejected → reject. */
@@ -123,6 +127,41 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
     .replace(/^(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i, "record payment of ")
+    // "Aperture's billing address: 1 Science Way, …", "Soylent has a new address: …", "Monarch Labs moved — new
+    // billing address is …": a new address said as news is a change of it.
+    .replace(
+      /^(?!(?:what|whats|what's|where|wheres|where's|who|which|is|does|do)\b)(?:(?:update|change|set|edit|fix|correct)\s+)?(?:customer\s+)?(.+?)['’]s\s+(?:new\s+)?(?:billing\s+)?address\s*(?:is(?: now)?\s+|:|=|\s-|—)\s*(?=\S*\d)(.+)$/iu,
+      "change $1's billing address to $2",
+    )
+    .replace(/^(?:customer\s+)?(.+?)\s+(?:has|got)\s+(?:a\s+)?new\s+(?:billing\s+)?address\s*(?::|\s-|—|,)?\s*(.+)$/iu, "change $1's billing address to $2")
+    .replace(
+      /^(?:customer\s+)?(.+?)\s+(?:has\s+)?moved\s*(?:[—–,;.]|\s-)\s*(?:their\s+|the\s+|(?:pls|please)\s+(?:set|update)\s+(?:the\s+)?)?(?:new\s+)?(?:billing\s+)?address\s*(?:is\s*|:|to\s+)?:?\s*(.+)$/iu,
+      "change $1's billing address to $2",
+    )
+    // People's news: "X got promoted to Senior Engineer", "X is now Head of Partnerships, pls update his title",
+    // "X left last friday, update his status", "X should be in Finance", "transfer X to the Remote branch",
+    // "she's moving to the Berlin branch", "reactivate her".
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:got|was|has been|is being|just got|is|'s)\s+(?:just\s+)?promoted\s+to\s+(.+?)[.!]*$/iu,
+      "promote $1 to $2",
+    )
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+is\s+now\s+(?:an?\s+|the\s+|our\s+)?(.+?)\s*[,.;—–-]\s*(?:(?:pls|please|can you|could you)\s+)?(?:update|change|fix|set)\s+(?:his|her|their)\s+(?:job\s+)?(?:title|designation|role)\b.*$/iu,
+      "set $1's designation to $2",
+    )
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:has\s+)?left\b(?:\s+(?:the company|us|last \w+|yesterday|today|on [\w ]+?|this \w+))*\s*[,.;—–-]\s*(?:(?:pls|please|can you|could you)\s+)?(?:update|change|set|mark)\s+(?:his|her|their)\s+status\b.*$/iu,
+      "mark $1 as left",
+    )
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+should\s+be\s+in\s+(?:the\s+)?(.+?)(?:\s+(?:department|dept|team))?\s*(?:[,.;—–-].*)?$/iu,
+      "move $1 to $2",
+    )
+    .replace(/^transfer\s+(.+?)\s+to\s+(?:the\s+)?(.+?\s+(?:branch|department|dept|team|office))\b.*$/iu, "$1 moved to $2")
+    .replace(
+      /^(?:and\s+)?(she|he|they)(?:'s|'re|\s+is|\s+are|\s+will\s+be)\s+moving\s+to\s+/iu,
+      (_m, who: string) => `move ${who.toLowerCase() === "she" ? "her" : who.toLowerCase() === "he" ? "him" : "them"} to `,
+    )
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
