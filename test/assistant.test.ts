@@ -1080,6 +1080,18 @@ describe("actions on every writable resource", () => {
     const closing = await ask(ws.token, "deals closing this month");
     expect(closing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "open" })]);
     expect((await ask(ws.token, "won deals closing this month")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "won" })]);
+    // "open EUR deals" are deals that are open, not a new one; "which of them" lists what a sum was over.
+    expect((await ask(ws.token, "open USD deals, smallest first")).reply.data.answer).toMatchObject({ kind: "records", total: 4 });
+    const pipeline = await ask(ws.token, "how much is in the pipeline");
+    const over = await ask(ws.token, "which of them are over 1,100", pipeline.conversation_id);
+    expect(over.reply.data.answer).toMatchObject({ kind: "records", total: 2 });
+    // A date or a field of one record asked with "when" or by the words of a date verb; the commonest value.
+    expect((await ask(ws.token, "when did we open the Backend Engineer role?")).reply.data.answer).toMatchObject({ field: "created_at" });
+    expect((await ask(ws.token, "what's the expected close on Big Co")).reply.data.answer).toMatchObject({ field: "expected_close_date" });
+    expect((await ask(ws.token, "which opening is Joan Clarke applying for")).reply.data.answer).toMatchObject({ field: "job_opening_id" });
+    expect((await ask(ws.token, "most common source of our leads")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "source" });
+    expect((await ask(ws.token, "AR total?")).reply.data.answer).toMatchObject({ kind: "value", field: "amount_due" });
+    expect((await ask(ws.token, "deals in the hopper")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "open" })]);
     // "the largest single payment this year": the amount itself, per currency.
     const single = await ask(ws.token, "what was the largest single payment this year");
     expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });

@@ -13,7 +13,7 @@ import type { ActionDraft, Choice, Condition, ConversationState, Query } from ".
 import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
-import { namesWithoutTalk } from "./talk";
+import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
 import { categoricalFields, matchValue, type Values } from "./values";
 import { FILLER, GRAMMAR, wordsOf } from "./words";
 
@@ -679,7 +679,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   }
   // "who's the client on website relaunch?": no such customer, but a record that has one — its customer is asked.
   if (resolved.kind === "query" && resolved.notFound.length > 0 && R && !previous && /^(?:who|whos|who's|what|whats|what's|which)\b/.test(w.joined)) {
-    const missing = resolved.notFound[0]!;
+    const missing = phraseWithoutTalk(resolved.notFound[0]!);
     for (const holder of env.schema.resources) {
       const field = [...holder.fields.values()].find((candidate) => candidate.target === R!.name);
       if (!field || !holder.nameField) continue;

@@ -43,6 +43,19 @@ export function fieldAskedByForm(text: string, query: Query, R: ResourceModel): 
       [...R.fields.values()].find((candidate) => candidate.kind === "reference" && ["customers", "employees", "contacts"].includes(candidate.target!));
     return field ? { ...query, show: field.name } : null;
   }
+  // "when did we open the Product Marketer role": the date its verb names (else when it was created).
+  if (/^(?:when|whens|when's|what date)\b/.test(text)) {
+    const said = (phrase: string) => new RegExp(`\\b${phrase}\\b`).test(text);
+    const date = R.dateWords.find((candidate) => candidate.words.some(said) && R.fields.has(candidate.field))?.field;
+    const field = date ?? (R.fields.has("created_at") ? "created_at" : null);
+    return field ? { ...query, show: field } : null;
+  }
+  // "what's the expected close on Initech platform": a field named by words a date verb also has.
+  const phrased = [...R.fields.values()]
+    .filter((field) => field.name !== R.nameField)
+    .flatMap((field) => field.words.filter((word) => word.includes(" ") && new RegExp(`\\b${word}\\b`).test(text)).map((word) => ({ field, word })))
+    .sort((a, b) => b.word.length - a.word.length)[0];
+  if (phrased) return { ...query, show: phrased.field.name };
   const state = ["status", "stage"].map((name) => R.fields.get(name)).find((field) => field?.kind === "enum");
   if (state && /^(?:is|are|was|were|did|does|has|have|had)\b/.test(text)) {
     const conditions = query.conditions.filter((condition) => !("field" in condition) || condition.field !== state.name);

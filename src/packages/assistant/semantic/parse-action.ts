@@ -165,6 +165,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
+  // "open EUR deals, smallest first": "open" before many records is their state, not a new one.
+  const plurals = schema.resources.flatMap((resource) => resource.nouns.filter((noun) => /s$/.test(noun)));
+  if (/^open\s/.test(lower) && new RegExp(`^open\\s+(?:(?!a\\b|an\\b|new\\b)[a-z$€£]+\\s+){0,2}(?:${plurals.join("|")})\\b`).test(lower)) return null;
   // "add phone +49 30 1234567 to grace stroustrup", "new phone for Evelyn Hopper: +1 415…": a field of someone
   // already there, given a value, is a change to that record.
   const FIELD = "phone(?: number)?|mobile|e-?mail(?: address)?|tax id|vat number|website";

@@ -682,6 +682,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         claim(occurrences(w.words, found.phrase)[0] ?? []);
       }
     }
+    // "most common reason we lose deals", "the most frequent source": that field's commonest value.
+    const commonest = /\b(?:most|least) (?:common|frequent|usual|popular)\s+([a-z]+(?:\s[a-z]+)?)/.exec(text);
+    let commonestOne = false;
+    if (!groupBy && commonest) {
+      const found = groupField(R, schema, commonest[1]!);
+      if (found) {
+        groupBy = found.field;
+        commonestOne = true;
+        claim(occurrences(w.words, found.phrase)[0] ?? []);
+        for (const word of ["common", "frequent", "usual", "popular"]) for (const at of occurrences(w.words, word)) claim(at);
+      }
+    }
     // "where did most of our converted leads come from": the field "come from" names, most first.
     if (!groupBy && /^where\b/.test(text) && /\b(most|least|majority|bulk)\b/.test(text)) {
       const from = [...R.fields.values()].find(
@@ -808,7 +820,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       );
     if (desc || asc) {
       order = desc ? "desc" : "asc";
-      if (groupBy && !limit && oneWinner) limit = 1;
+      if (groupBy && !limit && (oneWinner || commonestOne)) limit = 1;
       if (fn === "list") {
         // "the biggest unpaid invoice": ranked by what its state is about (what is still due).
         field = numericFieldNamed(w, R, taken) ?? field ?? stateMeasureOf(R, conditions) ?? R.measure;

@@ -71,16 +71,19 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
             order: draft.aggregate.order,
             limit: draft.aggregate.limit ?? previous.aggregate.limit,
           }
-        : draft.said.resource && !draft.said.fn && /\b(?:show|list|see|pull up|give me)\b/.test(text)
-          ? // "how much does globex owe" → "show me the invoices behind that": the records themselves.
+        : !draft.said.fn && /^(?:and |ok |so )?(?:which|who)(?: ones| of (?:them|those|these))\b/.test(text)
+          ? // "how much is in the pipeline" → "which of them are over 50k": those records, not their sum.
             { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
-          : draft.said.fn
-            ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
-            : draft.aggregate.groupBy
-              ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
-              : draft.show
-                ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
-                : previous.aggregate;
+          : draft.said.resource && !draft.said.fn && /\b(?:show|list|see|pull up|give me)\b/.test(text)
+            ? // "how much does globex owe" → "show me the invoices behind that": the records themselves.
+              { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
+            : draft.said.fn
+              ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
+              : draft.aggregate.groupBy
+                ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
+                : draft.show
+                  ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
+                  : previous.aggregate;
   // "overdue invoices" → "how much is that": the number the kept states are about (what is still due).
   if (R && aggregate.fn === "sum" && aggregate.field === R.measure && !draft.said.field) {
     const stateMeasure = stateMeasureOf(R, conditions);

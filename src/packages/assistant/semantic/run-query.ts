@@ -195,6 +195,9 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
       const show = query.show;
       if (rows.length === 0) return `I found no ${R.singular} like that ${what}.`;
       const value = (row: ApiRecord) => (R.fields.get(show)?.target ? referenceLabel(R, show, row) : shown(R, show, row[show], row));
+      // ("created at" reads as its verb: "Grace Allen: applied 2026-11-03".)
+      if (rows.length === 1 && /_at$/.test(show) && !R.fields.get(show)?.words.some((word) => word.includes(" ") && !/ at$/.test(word)))
+        return `${labelOf(R, rows[0]!)}: ${dateVerb(R, show)} ${value(rows[0]!).slice(0, 10)}.`;
       if (rows.length === 1) return `The ${fieldWords(R, show)} of ${labelOf(R, rows[0]!)} is ${value(rows[0]!)}.`;
       const lines = rows.slice(0, SHOWN).map((row) => `• ${labelOf(R, row)}: ${value(row)}`);
       return `${fieldWords(R, show)[0]!.toUpperCase()}${fieldWords(R, show).slice(1)} of ${formatCount(rows.length)} ${R.plural} ${what}:\n${lines.join("\n")}`;

@@ -53,3 +53,11 @@ export function namesWithoutTalk(w: Words, names: NameSpan[], notFound: string[]
   });
   return changed ? kept : null;
 }
+
+/** A phrase with its talk words (as typed, in lower case) left out: "James Keller applying" → "James Keller". */
+export function phraseWithoutTalk(phrase: string): string {
+  return phrase
+    .split(/\s+/)
+    .filter((word) => word !== word.toLowerCase() || !(TALK.has(word) || /^[a-z]{3,}(?:ing|ed|ly)$/.test(word)))
+    .join(" ");
+}

@@ -92,6 +92,9 @@ export function normalize(message: string): string {
   text = text.replace(/^(?:a\s+)?(?:quick|small|short)\s+(?:one|q|question|thing|check)\b[^,:;—–-]{0,40}[,:;—–-]+\s*/i, "");
   // "billable vs not": the yes/no field, both ways.
   text = text.replace(/\b([a-z]+)\s+(vs\.?|versus|or)\s+not\b/gi, "$1 $2 non $1");
+  // "anyone without a department set": without one; "deals in the hopper": the open ones; "AR": receivables.
+  text = text.replace(/\b(without (?:a|an|any) [a-z]+) (?:set|filled in|filled|entered|on file|recorded)\b/gi, "$1");
+  text = text.replace(/\bin the (?:hopper|pipe)\b/gi, "open").replace(/\bA\/?R\b/g, "receivables");
   // "phone no. of …": its number; "projects in hold": on hold.
   text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
@@ -206,7 +209,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same moment side process down break"
+    "i'd i'm i'll behind against same moment side process down break supposed meant"
   ).split(" "),
 );
 
