@@ -1013,7 +1013,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("leaves out the words of talk around a name, sorts the last answer again, and reads a record then its new state", async () => {
-    const { ws, acme, website, task, sophie, candidate, ana, invoice } = await company();
+    const { ws, acme, website, task, sophie, candidate, ana, invoice, opening } = await company();
     const other = await create(ws, "projects", { name: "Intranet", customer_id: acme.id });
     // "belong", "wondering", "whether": words of how people talk, never part of a name.
     const belong = await ask(ws.token, "which projects belong to Acme");
@@ -1054,6 +1054,19 @@ describe("actions on every writable resource", () => {
       ["Ana Garcia should be in Sales — her department is wrong", "PATCH", `/employees/${ana.id}`, { department: "Sales" }],
       ["transfer Ana Garcia to the Remote branch", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
       ["Ana Garcia is back — reactivate her", "PATCH", `/employees/${ana.id}`, { status: "active" }],
+      // A field given as "X: make it 2 positions", "field = value for X", "the kind, whose, field: value", a possessive
+      // in s', a date with its year, the action a record awaits, a state said by its verb.
+      ["Backend Engineer: make it 2 positions", "PATCH", `/job-openings/${opening.id}`, { positions: 2 }],
+      ["add Acmes' tax id US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
+      ["set acme's vat no. to DE812345678", "PATCH", `/customers/${acme.id}`, { tax_id: "DE812345678" }],
+      ["lead Sophie Brown phone: +44 20 7946 0958", "PATCH", `/leads/${sophie.id}`, { phone: "+442079460958" }],
+      ["set source = event for Sophie Brown", "PATCH", `/leads/${sophie.id}`, { source: "event" }],
+      [`move the due date on ${invoice.number} to 15 December 2026`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2026-12-15" }],
+      ["projct Website: change end date to 31 January 2027", "PATCH", `/projects/${website.id}`, { end_date: "2027-01-31" }],
+      ["pause the Website project, client froze budget", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      ["start screening Joan Clarke", "PATCH", `/candidates/${candidate.id}`, { stage: "screening" }],
+      ["Backend Engineer opening is filled, close it", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
+      [`${invoice.number} needs voiding, they cancelled`, "POST", `/invoices/${invoice.id}/void`, {}],
     ] as const;
     await expectRequests(ws.token, cases);
     // (A question stays a question.)

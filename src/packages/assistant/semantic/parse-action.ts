@@ -61,6 +61,7 @@ const VERBS: Verb[] = [
       "downgrade",
       "reactivate",
       "deactivate",
+      "pause",
       "lower",
       "raise it",
       "increase",
@@ -84,6 +85,7 @@ const STATE_VERBS: Record<string, string[]> = {
   disqualify: ["unqualified"],
   convert: ["converted"],
   reactivate: ["active"],
+  pause: ["on_hold"],
   deactivate: ["inactive"],
 };
 
@@ -102,6 +104,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
   const text = w.text
     .replace(LEAD_IN, "")
+    // ("change the notes on X to: …": the value follows "to".)
+    .replace(/\bto:\s*/gi, "to ")
     // "start working on draft exports — set it in progress": the task started.
     .replace(
       /^(?:i(?:'m| am)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/i,
@@ -162,6 +166,20 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?:and\s+)?(she|he|they)(?:'s|'re|\s+is|\s+are|\s+will\s+be)\s+moving\s+to\s+/iu,
       (_m, who: string) => `move ${who.toLowerCase() === "she" ? "her" : who.toLowerCase() === "he" ? "him" : "them"} to `,
     )
+    // "INV-000287 needs voiding", "X has to be sent": the action it awaits.
+    .replace(
+      /^(.+?)\s+(?:needs|need|should be|has to be|must be|needs to be|is to be)\s+(void(?:ing|ed)?|cancel(?:l?ing|l?ed)?|sen[dt](?:ing)?|delet(?:ing|ed)|remov(?:ing|ed)|clos(?:ing|ed))\b/iu,
+      (_m, what: string, verb: string) =>
+        `${/^(?:void|cancel)/i.test(verb) ? "void" : /^sen/i.test(verb) ? "send" : /^clos/i.test(verb) ? "close" : "delete"} ${what}`,
+    )
+    // "start screening Yukihiro Hopper", "pause the mobile app project", "X opening is filled": the state it means.
+    .replace(
+      /^(?:start|begin)\s+(screening|interviewing)\s+(.+)$/iu,
+      (_m, stage: string, who: string) => `move ${who} to ${stage.toLowerCase() === "screening" ? "screening" : "interview"}`,
+    )
+    .replace(/^(.+?)\s+(?:is|has been|got|was)\s+filled\b.*$/iu, "close $1")
+    // "Finance Analyst: make it 2 positions": the number the record's field is to be.
+    .replace(/^(.+?):\s*(?:make it|change it to|set it to|now)\s+(\d+)\s+([a-z]+)\s*[.!]*$/iu, "set $1's $3 to $2")
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
@@ -182,7 +200,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   }
   // "change expected close on the Prestige pilot to jan 15", "update the lost reason on Nakatomi platform to …":
   // a field's words, whose it is, then the value.
-  const fieldOn = /^(?:change|update|set|edit|fix|move|push)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to\s+(.+)$/i.exec(text);
+  const fieldOn =
+    /^(?:change|update|set|edit|fix|move|push|switch)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to(?:\s+|:\s*)(.+)$/i.exec(text) ??
+    // ("Office move: change end date to end of january", "set source = event for Bjarne Johnson".)
+    /^(?:(?:project|task|deal|lead|invoice|customer|contact|employee|candidate|opening)\s+)?(.+?):\s*(?:change|set|update|move|push|extend)\s+(?:the\s+|its\s+)?(.+?)\s+to\s+(.+)$/i
+      .exec(text)
+      ?.map((part, i, all) => (i === 1 ? all[2]! : i === 2 ? all[1]! : part)) ??
+    /^(?:set|change|update)\s+(?:the\s+)?([a-z][a-z ]*?)\s*=\s*(.+?)\s+(?:for|on|of)\s+(.+)$/i
+      .exec(text)
+      ?.map((part, i, all) => (i === 2 ? all[3]! : i === 3 ? all[2]! : part));
   if (
     fieldOn &&
     schema.resources.some((resource) =>
@@ -191,7 +217,13 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       ),
     )
   )
-    return { op: "update", verb: "set", at: 0, rest: `${fieldOn[2]!.trim()}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}` };
+    return {
+      op: "update",
+      verb: "set",
+      at: 0,
+      // ("the notes on draft INV-000098": the state said before a number is no part of the name.)
+      rest: `${fieldOn[2]!.trim().replace(/^(?:draft|sent|paid|void|unpaid|overdue)\s+(?=inv)/i, "")}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}`,
+    };
   // "unassign Test checkout on Website relaunch": nobody on it any more.
   const unassigned = /^(?:unassign|un-assign|deassign)\s+(.+?)(?:\s+from\s+(?:him|her|them|\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?))?\s*[.!]*$/iu.exec(text);
   if (unassigned) return { op: "update", verb: "unassign", at: 0, rest: unassigned[1]! };
@@ -228,9 +260,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const FIELDS = `${FIELD}|number`;
   const owned =
     new RegExp(
-      `^(?:save|store|update|change|set)?\\s*(.+?)['’]s\\s+(?:new\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:is now|is|:|=|to|as)\\s*(.+)$`,
+      `^(?:add|save|store|update|change|set)?\\s*(.+?)(?:['’]s|s['’])\\s+(?:new\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:is now|is|:|=|to|as|(?=[A-Z+\\d][\\w+-]*\\d))\\s*(.+)$`,
       "i",
     ).exec(text) ??
+    // ("lead Mary Ritchie phone: +44 …": the kind, whose, the field, then the value.)
+    new RegExp(`^(?:the\\s+)?(?:lead|contact|customer|employee|candidate|client)\\s+(.+?)\\s+(${FIELDS})\\s*[:=]\\s*(.+)$`, "i").exec(text) ??
     new RegExp(`^(.+?)\\s+has\\s+(?:a\\s+)?new\\s+(${FIELDS})(?:\\s+(?:now|too))?\\s*(?::|,|-|—|of|which is|it's|its)?\\s*(.+)$`, "i").exec(text);
   if (owned && /[\d@]/.test(owned[3]!) && !/^(?:what|whats|who|which|how|when|where|is|are|does|do)\b/i.test(owned[1]!)) {
     const field = owned[2]!.toLowerCase() === "number" ? "phone" : owned[2]!;

@@ -95,6 +95,19 @@ export function normalize(message: string): string {
   // "anyone without a department set": without one; "deals in the hopper": the open ones; "AR": receivables.
   text = text.replace(/\b(without (?:a|an|any) [a-z]+) (?:set|filled in|filled|entered|on file|recorded)\b/gi, "$1");
   text = text.replace(/\bin the (?:hopper|pipe)\b/gi, "open").replace(/\bA\/?R\b/g, "receivables");
+  // "vat no.": the VAT number; "15 December 2026", "December 15, 2026": that day, written as a date.
+  text = text.replace(/\bvat\s+(?:no|nr|num|#)\b\.?/gi, "vat number").replace(/\btax\s+(?:no|nr|num|#)\b\.?/gi, "tax id");
+  const month = (name: string) =>
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].indexOf(name.slice(0, 3).toLowerCase()) + 1;
+  const day = (y: string, m: number, d: string) => `${y}-${String(m).padStart(2, "0")}-${d.padStart(2, "0")}`;
+  text = text.replace(
+    /\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(20\d{2})\b/gi,
+    (_m, d: string, m: string, y: string) => day(y, month(m), d),
+  );
+  text = text.replace(
+    /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(20\d{2})\b/gi,
+    (_m, m: string, d: string, y: string) => day(y, month(m), d),
+  );
   // "phone no. of …": its number; "projects in hold": on hold.
   text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
