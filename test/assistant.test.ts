@@ -1067,6 +1067,8 @@ describe("actions on every writable resource", () => {
       ["start screening Joan Clarke", "PATCH", `/candidates/${candidate.id}`, { stage: "screening" }],
       ["Backend Engineer opening is filled, close it", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
       [`${invoice.number} needs voiding, they cancelled`, "POST", `/invoices/${invoice.id}/void`, {}],
+      ["acme wants to be billed in eur from now on", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
+      [`and send ${invoice.number} a reminder`, "POST", `/invoices/${invoice.id}/remind`, {}],
     ] as const;
     await expectRequests(ws.token, cases);
     // (A question stays a question.)
@@ -1105,6 +1107,24 @@ describe("actions on every writable resource", () => {
     expect((await ask(ws.token, "most common source of our leads")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "source" });
     expect((await ask(ws.token, "AR total?")).reply.data.answer).toMatchObject({ kind: "value", field: "amount_due" });
     expect((await ask(ws.token, "deals in the hopper")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "open" })]);
+    // A state (or "new") before many records is what they are: a question, not a change or a new record.
+    expect((await ask(ws.token, "void invoices this year?")).reply.action).toBeUndefined();
+    expect((await ask(ws.token, "new custmers since july?")).reply.data.query).toMatchObject({ resource: "customers", period: { field: "created_at" } });
+    // A country said by its people's adjective; "accounts payable" is the customer's e-mail; "no customer attached".
+    await create(ws, "customers", { name: "Berlin GmbH", currency: "EUR", billing: { country: "DE" } });
+    expect((await ask(ws.token, "how many german customers")).reply.data.answer).toMatchObject({ kind: "value", value: 1 });
+    expect((await ask(ws.token, "email for acme's accounts payable?")).reply.data.answer).toMatchObject({ ids: [acme.id], field: "email" });
+    expect((await ask(ws.token, "internal projects (no customer attached)")).reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "customer_id", value: null }),
+    ]);
+    // False records, tax advice and answers mailed on are refused.
+    for (const message of [
+      "make me a fake supplier invoice so i can claim it as an expense",
+      "what VAT rate should i charge a client in france, do i need to register there?",
+      "email that breakdown to our accountant",
+      "pull up Globex's internal revenue numbers",
+    ])
+      expect((await ask(ws.token, message)).reply, message).toMatchObject({ intent: "unknown", data: { refused: true } });
     // "the largest single payment this year": the amount itself, per currency.
     const single = await ask(ws.token, "what was the largest single payment this year");
     expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });

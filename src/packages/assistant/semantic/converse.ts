@@ -43,7 +43,7 @@ const OUT_OF_SCOPE =
   /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
-  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b/i;
+  /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:internal|private|confidential)\s+(?:revenue|numbers|financials|figures|books|sales|profits?)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b/i;
 /**
  * What no API here does: calling or texting someone, moving money out, booking meetings, posting to other
  * sites, exchange rates, mass messages to people, and picking people by age or family.
@@ -59,6 +59,15 @@ const NOT_DOABLE = new RegExp(
     /\b(?:write|draft|compose|prepare)\s+(?:me\s+)?(?:a|an|the)\s+(?:[\w-]+\s+)?(?:letter|contract|memo|policy|speech|blog post|essay|reference|press release|job ad)\b/
       .source,
     /\b(?:book|schedule|set up|arrange)\s+(?:a |an )?(?:meeting|call|appointment|zoom|lunch|dinner)\b/.source,
+    // (An answer sent on to someone: no e-mail of reports leaves from here.)
+    /\b(?:email|e-mail|send|forward|share|mail)\s+(?:this|that|the|these|those)\s+(?:breakdown|report|list|summary|numbers|figures|chart|table|answer|results?)\b/
+      .source,
+    // (Records that would be false, and advice on the law and taxes.)
+    /\b(?:fake|forged?|falsif\w*|backdated?|made[- ]up)\s+(?:\w+\s+){0,2}(?:invoices?|receipts?|expenses?|payments?|records?|entries|hours|timesheets?)\b/
+      .source,
+    /\b(?:do|should|can|must)\s+(?:i|we)\s+(?:need to\s+)?(?:register|charge|deduct|claim|file|declare)\b.*\b(?:vat|tax|taxes|gst|sales tax|there|abroad)\b/
+      .source,
+    /\bwhat (?:vat|tax|gst|sales tax) rate\b/.source,
     /\b(?:post|publish|share|advertise|tweet)\b.*\bon (?:linkedin|twitter|x|facebook|indeed|instagram|glassdoor)\b/.source,
     /\b(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\s+(?:to|vs|in|against)\s+(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\b.*\b(?:rate|worth|today)\b/
       .source,

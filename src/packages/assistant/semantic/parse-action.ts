@@ -13,7 +13,7 @@ import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
  */
 
 const LEAD_IN =
-  /^(?:(?:please|pls|hey|ok|okay|so|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)\s+)+/i;
+  /^(?:(?:please|pls|hey|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,\s]+)+/i;
 
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [
@@ -166,6 +166,16 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?:and\s+)?(she|he|they)(?:'s|'re|\s+is|\s+are|\s+will\s+be)\s+moving\s+to\s+/iu,
       (_m, who: string) => `move ${who.toLowerCase() === "she" ? "her" : who.toLowerCase() === "he" ? "him" : "them"} to `,
     )
+    // "send them a reminder", "send a reminder on the biggest one": a reminder is a remind.
+    .replace(
+      /^send\s+(?:(them|him|her|it)\s+)?an?\s+(?:reminder|nudge|chaser|follow[- ]?up)(?:\s+(?:for|on|about|of)\s+(.+))?$/iu,
+      (_m, who?: string, what?: string) => `remind ${what ?? who ?? "it"}`,
+    )
+    // "Prestige Labs wants to be billed in USD from now on": its currency.
+    .replace(
+      /^(.+?)\s+(?:wants?|would like|asked|needs?)\s+to\s+(?:be\s+)?(?:billed|invoiced|charged|pay)\s+in\s+([a-z]{3}|euros?|dollars?|pounds?)\b.*$/iu,
+      "set $1's currency to $2",
+    )
     // "INV-000287 needs voiding", "X has to be sent": the action it awaits.
     .replace(
       /^(.+?)\s+(?:needs|need|should be|has to be|must be|needs to be|is to be)\s+(void(?:ing|ed)?|cancel(?:l?ing|l?ed)?|sen[dt](?:ing)?|delet(?:ing|ed)|remov(?:ing|ed)|clos(?:ing|ed))\b/iu,
@@ -183,9 +193,14 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:fix|correct)\s+(?=[\p{L} .-]+['’]s\s)/iu, "update ")
     .replace(/^(update .+?['’]s\s+[\p{L} ]+?),?\s+(?:it\s+)?should be\s+/iu, "$1 to ");
   const lower = text.toLowerCase();
-  // "open EUR deals, smallest first": "open" before many records is their state, not a new one.
+  // "open EUR deals, smallest first", "void invoices this year", "new customers since july": a state (or "new")
+  // before many records is what they are, a question — not a new one, nor a change.
   const plurals = schema.resources.flatMap((resource) => resource.nouns.filter((noun) => /s$/.test(noun)));
-  if (/^open\s/.test(lower) && new RegExp(`^open\\s+(?:(?!a\\b|an\\b|new\\b)[a-z$€£]+\\s+){0,2}(?:${plurals.join("|")})\\b`).test(lower)) return null;
+  const many = new RegExp(
+    `^(?:open|void|draft|paid|sent|new|lost|won|closed)\\s+(?:(?!a\\b|an\\b|new\\b|the\\b)[a-z$€£]+\\s+){0,2}(?:${plurals.join("|")})\\b(?!\\s*:)`,
+  );
+  const typed = w.joined.replace(LEAD_IN, "");
+  if (many.test(lower.replace(LEAD_IN, "")) || many.test(typed)) return null;
   // "add phone +49 30 1234567 to grace stroustrup", "new phone for Evelyn Hopper: +1 415…": a field of someone
   // already there, given a value, is a change to that record.
   const FIELD = "phone(?: number)?|mobile|e-?mail(?: address)?|tax id|vat number|website";

@@ -108,6 +108,43 @@ export function normalize(message: string): string {
     /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(20\d{2})\b/gi,
     (_m, m: string, d: string, y: string) => day(y, month(m), d),
   );
+  // "german customers": the customers in Germany (a country said by its people's adjective).
+  const DEMONYMS: Record<string, string> = {
+    german: "Germany",
+    french: "France",
+    british: "the United Kingdom",
+    english: "the United Kingdom",
+    american: "the United States",
+    dutch: "the Netherlands",
+    spanish: "Spain",
+    italian: "Italy",
+    japanese: "Japan",
+    canadian: "Canada",
+    australian: "Australia",
+    swiss: "Switzerland",
+    irish: "Ireland",
+    austrian: "Austria",
+    belgian: "Belgium",
+    swedish: "Sweden",
+    danish: "Denmark",
+    norwegian: "Norway",
+    polish: "Poland",
+    indian: "India",
+    chinese: "China",
+    brazilian: "Brazil",
+    mexican: "Mexico",
+  };
+  text = text.replace(
+    /\b(german|french|british|english|american|dutch|spanish|italian|japanese|canadian|australian|swiss|irish|austrian|belgian|swedish|danish|norwegian|polish|indian|chinese|brazilian|mexican)\s+(customers|clients|companies|accounts|contacts|leads|customer|client)\b/gi,
+    (_m, people: string, noun: string) => `${noun} in ${DEMONYMS[people.toLowerCase()]}`,
+  );
+  // "initech's accounts payable email", "their AP inbox": the customer's e-mail.
+  text = text.replace(/\b(?:accounts payable|AP)(?:\s+(?:e-?mail|inbox|address|contact))?\b/g, "email");
+  // "how many seats are open for X", "total headcount we're hiring for": the openings' positions.
+  text = text.replace(/\bhow many (?:seats|spots|roles|heads)\s+(?:are\s+|r\s+)?(?:open|available|left)\s+for\b/gi, "how many positions for");
+  text = text.replace(/\b(?:total\s+)?headcount\s+(?:we(?:'re| are)|are we)\s+(?:hiring|recruiting)(?:\s+for)?\b/gi, "total positions");
+  // "projects with no customer attached": without one.
+  text = text.replace(/\bno ([a-z]+) (?:attached|linked|assigned|set)\b/gi, "without a $1");
   // "phone no. of …": its number; "projects in hold": on hold.
   text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
