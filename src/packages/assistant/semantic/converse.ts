@@ -59,6 +59,7 @@ const NOT_DOABLE = new RegExp(
     /\b(?:write|draft|compose|prepare)\s+(?:me\s+)?(?:a|an|the)\s+(?:[\w-]+\s+)?(?:letter|contract|memo|policy|speech|blog post|essay|reference|press release|job ad)\b/
       .source,
     /\b(?:book|schedule|set up|arrange)\s+(?:a |an )?(?:meeting|call|appointment|zoom|lunch|dinner)\b/.source,
+    /\b(?:scrape|scraping|crawl|harvest)\b/.source,
     // (An answer sent on to someone: no e-mail of reports leaves from here.)
     /\b(?:email|e-mail|send|forward|share|mail)\s+(?:this|that|the|these|those)\s+(?:breakdown|report|list|summary|numbers|figures|chart|table|answer|results?)\b/
       .source,
@@ -112,7 +113,12 @@ function chosen(message: string, options: Choice[]): Choice | null {
   if (number) return options[Number(number[1]) - 1] ?? null;
   const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|last)\b/.exec(lower);
   if (ordinal && lower.split(/\s+/).length <= 5) return ordinal[1] === "last" ? (options.at(-1) ?? null) : (options[ORDINALS[ordinal[1]!]!] ?? null);
-  const named = options.filter((option) => option.label.toLowerCase().includes(lower.replace(/^(the one (?:for|called|named|in)|i mean|it's|its)\s+/, "")));
+  // ("the sagan one", "the one in engineering", "I mean Grace": what only one option's label has.)
+  const said = lower
+    .replace(/[?.!]+$/, "")
+    .replace(/^(?:the one (?:for|called|named|in)|i mean|it's|its|the)\s+/, "")
+    .replace(/\s+one$/, "");
+  const named = options.filter((option) => option.label.toLowerCase().includes(said));
   return named.length === 1 ? named[0]! : null;
 }
 
@@ -604,16 +610,19 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   // "urgent stuff still in todo, all projects", "what priority is plan checkout in the mobile app project":
   // words no record has are the states or fields of a resource that refers to the one named ("urgent",
   // "todo", "priority" are a task's) — the question is about that one, if its names are then all found.
-  if (resolved.kind === "query" && resolved.notFound.length > 0 && !previous) {
+  if (resolved.kind === "query" && resolved.notFound.length > 0) {
     const missing = resolved.notFound.flatMap((text) => text.toLowerCase().split(/\s+/));
     const owner = env.schema.resources.find(
       (other) =>
         other.name !== query!.resource &&
         [...other.fields.values()].some((field) => field.target === query!.resource) &&
-        missing.some((word) =>
-          [...other.fields.values()].some(
-            (field) => (field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, "") === word)) || field.words.includes(word),
-          ),
+        missing.some(
+          (word) =>
+            [...other.fields.values()].some(
+              (field) => (field.kind === "enum" && field.values?.some((value) => value.replace(/_/g, "") === word)) || field.words.includes(word),
+            ) ||
+            // ("…and how much of that is overdue": a filter word of the records that refer to these.)
+            (other.skill?.filters ?? []).some((filter) => filter.words.includes(word)),
         ),
     );
     if (owner) {

@@ -36,6 +36,12 @@ export function sortedAgain(message: string, previous: Query, R: ResourceModel):
  */
 export function fieldAskedByForm(text: string, query: Query, R: ResourceModel): Query | null {
   if (!query.subject || query.subject.resource !== R.name || query.show || query.aggregate.fn !== "list" || query.aggregate.groupBy) return null;
+  // "which customer is the customer portal for": the reference to that kind of record.
+  const kind = /^(?:which|what)\s+([a-z]+)\s+(?:is|was|are|were)\b.*\bfor\s*[?.!]*$/.exec(text)?.[1];
+  const named = kind
+    ? [...R.fields.values()].find((field) => field.kind === "reference" && (field.words.includes(kind) || field.name === `${kind}_id`))
+    : undefined;
+  if (named) return { ...query, show: named.name };
   if (/^(?:who|whos|who's|whom)\b/.test(text)) {
     const person = R.skill?.person?.param;
     const field =

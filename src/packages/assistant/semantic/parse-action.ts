@@ -224,6 +224,16 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     /^(?:set|change|update)\s+(?:the\s+)?([a-z][a-z ]*?)\s*=\s*(.+?)\s+(?:for|on|of)\s+(.+)$/i
       .exec(text)
       ?.map((part, i, all) => (i === 2 ? all[3]! : i === 3 ? all[2]! : part));
+  // ("update lead value for Carl to 150k": the kind of record said with its field.)
+  const kindSaid = fieldOn ? schema.resources.find((resource) => resource.nouns.some((noun) => fieldOn[1]!.toLowerCase().startsWith(`${noun} `))) : undefined;
+  if (fieldOn && kindSaid) {
+    const noun = kindSaid.nouns.find((candidate) => fieldOn[1]!.toLowerCase().startsWith(`${candidate} `))!;
+    const own = fieldOn[1]!.slice(noun.length + 1);
+    if ([...kindSaid.fields.values()].some((field) => field.name.replace(/_/g, " ") === own.toLowerCase() || field.words.includes(own.toLowerCase()))) {
+      fieldOn[1] = own;
+      fieldOn[2] = `${noun} ${fieldOn[2]}`;
+    }
+  }
   if (
     fieldOn &&
     schema.resources.some((resource) =>

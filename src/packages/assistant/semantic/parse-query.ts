@@ -672,7 +672,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // ("which day last week had the most time logged", "which company do we have the most contacts at".)
     const whichField =
-      /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
+      /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|sends?|sent|gives?|gave|refers?|referred|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(
         text,
       );
     if (!groupBy && whichField && /\b(most|least|top|biggest|highest|fewest|largest|lowest)\b/.test(text)) {

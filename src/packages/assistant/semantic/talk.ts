@@ -20,7 +20,8 @@ const TALK: ReadonlySet<string> = new Set(
     "sorta sort kind type bit little some few several quite pretty rather somewhat already recently lately just simply " +
     "column columns records record entries entry info information figures figure numbers number stats statistics " +
     "breakdown summary overview details " +
-    "please kindly thanks thank cheers urgent urgently asap soon fast internal"
+    "please kindly thanks thank cheers urgent urgently asap soon fast internal send sends sent gives gave refer refers " +
+    "referred bring brings brought"
   ).split(" "),
 );
 

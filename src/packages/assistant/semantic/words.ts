@@ -145,6 +145,14 @@ export function normalize(message: string): string {
   text = text.replace(/\b(?:total\s+)?headcount\s+(?:we(?:'re| are)|are we)\s+(?:hiring|recruiting)(?:\s+for)?\b/gi, "total positions");
   // "projects with no customer attached": without one.
   text = text.replace(/\bno ([a-z]+) (?:attached|linked|assigned|set)\b/gi, "without a $1");
+  // "what currency does cyberdyne pay in": the customer's currency; "who in sales joined this year": the people
+  // there; "anyone without a department": the people without one.
+  text = text.replace(
+    /^(?:what|which)\s+currency\s+(?:is|does|do|are)\s+(.+?)\s+(?:pay(?:ing)?|paid|billed|invoiced|bill|invoice|using|use)(?:\s+(?:us\s+)?in)?\s*[?.!]*$/i,
+    "what is the currency of $1",
+  );
+  text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
+  text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
   // "phone no. of …": its number; "projects in hold": on hold.
   text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
