@@ -1131,6 +1131,9 @@ describe("actions on every writable resource", () => {
     const which = await ask(ws.token, "whats ana's email");
     expect(which.reply.intent).toBe("clarify");
     expect((await ask(ws.token, "the lopez one", which.conversation_id)).reply.text).toContain("ana.l@assist.co");
+    // "invocie 1", "anything more than 60 days overdue": a misspelt kind with its number; what is overdue.
+    expect((await ask(ws.token, `whats the remaining balance on invocie ${invoice.id}`)).reply.data.answer).toMatchObject({ ids: [invoice.id] });
+    expect((await ask(ws.token, "anything more than 60 days overdue?")).reply.data.query.resource).toBe("invoices");
     // False records, tax advice and answers mailed on are refused.
     for (const message of [
       "make me a fake supplier invoice so i can claim it as an expense",

@@ -64,6 +64,9 @@ export function correct(word: string, vocabulary: ReadonlySet<string>): string {
   // letters swapped: "taks" is a task, no one's name.
   // ("staus": five letters with one left out of a longer domain word is that word.)
   if (word.length < 6) return word.length >= 4 ? (swapped(word, vocabulary) ?? (word.length === 5 ? missingLetter(word, vocabulary) : null) ?? word) : word;
+  // ("invocie": two letters swapped in a longer word is that word, before any nearer-looking one.)
+  const twisted = swapped(word, vocabulary);
+  if (twisted) return twisted;
   const cap = word.length >= 8 ? 2 : 1;
   let best: string[] = [];
   let bestDistance = cap + 1;

@@ -1020,11 +1020,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       /^(and|what about|how about|only|just|same|those|of those|of them|them|which of|now|also|but|plus|ok and|then|leave out|leaving out|ignore|ignoring|exclude|excluding|without|minus|except|skip|drop|remove the|sort|sorted|order|ordered|rank|which one|which ones|who had|who has)\b/.test(
         text,
       ) || /\b(?:behind|in|of|on|for|across|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
+    const conditions = combined(pendingOnly(parts.resource, parts.period, parts.conditions, today));
+    // "customers we bill in EUR vs USD": two values of one field set against each other — grouped by it.
+    const against =
+      !parts.groupBy && /\b(?:vs\.?|versus|compared to|against)\b/.test(text)
+        ? conditions.find((c) => "field" in c && c.op === "in" && Array.isArray(c.value) && c.value.length === 2)
+        : undefined;
+    const groupBy = against && "field" in against ? against.field : parts.groupBy;
+    const fn = against && parts.fn === "list" ? "count" : parts.fn;
     return {
       resource: parts.resource,
-      conditions: combined(pendingOnly(parts.resource, parts.period, parts.conditions, today)),
+      conditions,
       period: parts.period,
-      aggregate: { fn: parts.fn, field: parts.field, groupBy: parts.groupBy, order: parts.order, limit: parts.limit },
+      aggregate: { fn, field: parts.field, groupBy, order: parts.order, limit: parts.limit },
       show: parts.show,
       names: leftovers(w, taken).map((span) =>
         parts.resource && nouns.some((noun) => noun.value === parts.resource && !noun.plural && noun.indexes[0] === span.indexes.at(-1)! + 1)

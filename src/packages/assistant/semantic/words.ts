@@ -65,6 +65,12 @@ const SHORTHAND: Record<string, string> = {
   projct: "project",
   bc: "because",
   wich: "which",
+  invocie: "invoice",
+  invoce: "invoice",
+  invioce: "invoice",
+  inovice: "invoice",
+  invocies: "invoices",
+  invoces: "invoices",
   recieved: "received",
   recieve: "receive",
   recived: "received",
@@ -153,6 +159,11 @@ export function normalize(message: string): string {
   );
   text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
   text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
+  // "anything more than 60 days overdue?": what is overdue, as "anything overdue" is.
+  text = text.replace(
+    /^(?:is there\s+)?(?:anything|any|what's|whats|what is)\s+(?=(?:more than|over|at least)\s+\d+\s+(?:days?|weeks?|months?)\s+(?:overdue|past due)\b)/i,
+    "invoices ",
+  );
   // "phone no. of …": its number; "projects in hold": on hold.
   text = text.replace(/\b(?:phone|mobile|tel|contact)\s+no\b\.?/gi, "phone").replace(/\bin hold\b/gi, "on hold");
   // "since the start of october": since october.
