@@ -1135,6 +1135,10 @@ describe("actions on every writable resource", () => {
     const misspelt = await ask(ws.token, `whats the remaining balance on invocie ${Number(invoice.number.replace(/\D/g, ""))}`);
     expect(misspelt.reply.data?.answer, misspelt.reply.text).toMatchObject({ ids: [invoice.id] });
     expect((await ask(ws.token, "anything more than 60 days overdue?")).reply.data.query.resource).toBe("invoices");
+    // "what did we bill X" is how much; "who paid us" the payments; "overdue amounts by customer" what is due, per customer.
+    expect((await ask(ws.token, "what did we bill acme this year")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
+    expect((await ask(ws.token, "who paid us this year?")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect((await ask(ws.token, "unpaid amounts by customer")).reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due" });
     // False records, tax advice and answers mailed on are refused.
     for (const message of [
       "make me a fake supplier invoice so i can claim it as an expense",

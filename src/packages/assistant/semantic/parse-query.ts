@@ -809,8 +809,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // "payments by method", "billable vs non billable": rows that are amounts (no name of their own) add up.
       const named = R.nameField ? R.fields.get(R.nameField)?.kind === "text" && R.nameField !== "id" : false;
       const amounts = !named && R.measure && !countCue;
-      fn = (measure?.value.resource === R && field) || amounts ? "sum" : "count";
-      if (amounts && !field) field = R.measure;
+      // ("overdue amounts by customer": money said in the plural, added up per group — what the states are about.)
+      const moneyAsked = Boolean(R.measure) && !countCue && /\b(?:amounts?|totals|sums|values|money)\b/.test(text);
+      fn = (measure?.value.resource === R && field) || amounts || moneyAsked ? "sum" : "count";
+      if ((amounts || moneyAsked) && !field) field = moneyAsked ? (stateMeasureOf(R, conditions) ?? R.measure) : R.measure;
     }
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =

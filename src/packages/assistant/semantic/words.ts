@@ -159,6 +159,9 @@ export function normalize(message: string): string {
   );
   text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
   text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
+  // "what did we bill Globex last month": how much; "who paid us last week": the payments themselves.
+  text = text.replace(/^what\s+(?:did|have|has)\s+we\s+(bill(?:ed)?|invoice(?:d)?|charge(?:d)?)\b/i, "how much did we $1");
+  text = text.replace(/^who\s+(?:has\s+|have\s+)?paid(?:\s+us)?\b(?!.*\b(?:most|least|biggest|largest|more|less|top)\b)/i, "payments received");
   // "anything more than 60 days overdue?": what is overdue, as "anything overdue" is.
   text = text.replace(
     /^(?:is there\s+)?(?:anything|any|what's|whats|what is)\s+(?=(?:more than|over|at least)\s+\d+\s+(?:days?|weeks?|months?)\s+(?:overdue|past due)\b)/i,
