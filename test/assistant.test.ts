@@ -1139,6 +1139,9 @@ describe("actions on every writable resource", () => {
     expect((await ask(ws.token, "what did we bill acme this year")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
     expect((await ask(ws.token, "who paid us this year?")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
     expect((await ask(ws.token, "unpaid amounts by customer")).reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due" });
+    // A first name alone, said of no kind of record, is the one colleague of that name (a contact may share it).
+    await create(ws, "contacts", { name: "Linus Pauling", email: "linus@pauling.example" });
+    expect((await ask(ws.token, "whats linus's email")).reply.text).toContain("linus@assist.co");
     // False records, tax advice and answers mailed on are refused.
     for (const message of [
       "make me a fake supplier invoice so i can claim it as an expense",

@@ -556,6 +556,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       if (found.kind === "many") {
         // "status of ship permissions on mobile app": another name narrows it; else ask.
         chosen = (await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0)) ?? (await narrowByValue(env, found.options, base.names.slice(1)));
+        // ("whats lynn's email": a first name alone, said of no kind of record, is the one colleague of that name.)
+        const colleagues = found.options.filter((option) => option.resource.name === "employees");
+        if (!chosen && !/\s/.test(span.text.trim()) && colleagues.length === 1) chosen = colleagues[0]!;
         if (!chosen) {
           const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
           const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
