@@ -1139,6 +1139,15 @@ describe("actions on every writable resource", () => {
     expect((await ask(ws.token, "what did we bill acme this year")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
     expect((await ask(ws.token, "who paid us this year?")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
     expect((await ask(ws.token, "unpaid amounts by customer")).reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due" });
+    // Of several records a command could mean, the one the last answer listed.
+    const zenith = await create(ws, "customers", { name: "Zenith", email: "ap@zenith.example", currency: "USD" });
+    const line = { customer_id: zenith.id, currency: "USD", items: [{ description: "Extra", quantity: 1, unit_amount: 1000 }] };
+    const drafts = await create(ws, "invoices", line);
+    const sent = await create(ws, "invoices", line);
+    expect((await call("POST", `/invoices/${sent.id}/send`, { token: ws.token })).status).toBe(200);
+    const listed = await ask(ws.token, "show me the drafts");
+    const sendIt = await ask(ws.token, "send the zenith invoice", listed.conversation_id);
+    expect((await requestOf(ws.token, sendIt.reply)).path).toBe(`/invoices/${drafts.id}/send`);
     // A first name alone, said of no kind of record, is the one colleague of that name (a contact may share it).
     await create(ws, "contacts", { name: "Linus Pauling", email: "linus@pauling.example" });
     expect((await ask(ws.token, "whats linus's email")).reply.text).toContain("linus@assist.co");

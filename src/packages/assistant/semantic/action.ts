@@ -24,6 +24,8 @@ export type ActionEnv = {
   now: number;
   refuse(error: import("../../../platform/dispatch").ApiErrorBody): string;
   values: Values;
+  /** The records the conversation's last answer listed ("send the aperture one" picks among them). */
+  listed?: Choice[];
 };
 
 export type Built =
@@ -504,6 +506,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
       }
       if (found.kind === "none") return { kind: "fail", text: `I couldn't find a ${R.singular} called "${cleaned}".` };
+      // (Of several, the one the last answer listed: "show me the drafts" → "send the aperture one".)
+      const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
+      if (onList.length === 1) found = { kind: "one", found: onList[0]! };
       if (found.kind === "many") {
         const narrowed = within ? await narrow(env, R, found.options, within.text) : null;
         if (narrowed?.length === 1) {
@@ -587,9 +592,11 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   }
   // "plan search in data warehouse": a name shared by several tasks, narrowed by the project beside it.
   for (const { ref, field, options } of ambiguous) {
-    let chosen: Candidate | null = null;
+    // (The one the last answer listed, if only one of them was.)
+    const onList = options.filter((option) => env.listed?.some((c) => c.resource === option.resource.name && c.id === option.record.id));
+    let chosen: Candidate | null = onList.length === 1 ? onList[0]! : null;
     // The project may be said with a preposition ("in data warehouse") or in brackets ("(mobile app)").
-    for (const other of [...unresolved, ...free]) {
+    for (const other of chosen ? [] : [...unresolved, ...free]) {
       const narrowed = await narrow(env, options[0]!.resource, options, other.text);
       if (narrowed?.length === 1) {
         chosen = narrowed[0]!;

@@ -260,7 +260,14 @@ function clausesOf(message: string): string[] {
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
   const message = pickFromList(said, state, env.schema);
   const w = wordsOf(message, env.vocabulary);
-  const actionEnv: ActionEnv = { fetch: env.fetch, schema: env.schema, now: env.now, refuse: env.refuse, values: env.values };
+  const actionEnv: ActionEnv = {
+    fetch: env.fetch,
+    schema: env.schema,
+    now: env.now,
+    refuse: env.refuse,
+    values: env.values,
+    listed: state.listed ?? (state.focus ? [state.focus] : undefined),
+  };
 
   // An answer to the last question asked.
   if (state.choose) {
