@@ -1065,6 +1065,7 @@ describe("actions on every writable resource", () => {
       ["projct Website: change end date to 31 January 2027", "PATCH", `/projects/${website.id}`, { end_date: "2027-01-31" }],
       ["pause the Website project, client froze budget", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
       ["start screening Joan Clarke", "PATCH", `/candidates/${candidate.id}`, { stage: "screening" }],
+      ["Ana's starting on Write copy in Website, set it in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
       ["Backend Engineer opening is filled, close it", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
       [`${invoice.number} needs voiding, they cancelled`, "POST", `/invoices/${invoice.id}/void`, {}],
       ["acme wants to be billed in eur from now on", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
@@ -1148,6 +1149,8 @@ describe("actions on every writable resource", () => {
     const listed = await ask(ws.token, "show me the drafts");
     const sendIt = await ask(ws.token, "send the zenith invoice", listed.conversation_id);
     expect((await requestOf(ws.token, sendIt.reply)).path).toBe(`/invoices/${drafts.id}/send`);
+    // "new hires this year": the people who joined then ("new hire Omar …" stays a new one).
+    expect((await ask(ws.token, "new hires this year")).reply.data.query).toMatchObject({ resource: "employees", period: { field: "date_of_joining" } });
     // A first name alone, said of no kind of record, is the one colleague of that name (a contact may share it).
     await create(ws, "contacts", { name: "Linus Pauling", email: "linus@pauling.example" });
     expect((await ask(ws.token, "whats linus's email")).reply.text).toContain("linus@assist.co");

@@ -108,7 +108,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/\bto:\s*/gi, "to ")
     // "start working on draft exports — set it in progress": the task started.
     .replace(
-      /^(?:i(?:'m| am)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/i,
+      /^(?:i(?:'m| am)\s+|\p{Lu}\p{Ll}+(?:'s|\s+is|\s+has)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/iu,
       "set $1 to in progress",
     )
     // "reassign X to Y and set it to high": one record, two changes.

@@ -162,6 +162,11 @@ export function normalize(message: string): string {
   // "what did we bill Globex last month": how much; "who paid us last week": the payments themselves.
   text = text.replace(/^what\s+(?:did|have|has)\s+we\s+(bill(?:ed)?|invoice(?:d)?|charge(?:d)?)\b/i, "how much did we $1");
   text = text.replace(/^who\s+(?:has\s+|have\s+)?paid(?:\s+us)?\b(?!.*\b(?:most|least|biggest|largest|more|less|top)\b)/i, "payments received");
+  // "new hires q3", "our new hires this year": the employees who joined then ("new hire Omar …" stays a new one).
+  text = text.replace(
+    /^(?:(?:list|show(?: me)?|all|our|the)\s+)*new hires\b(?!\s*:)(?=\s*(?:$|[?.!]|in\b|this\b|last\b|since\b|q[1-4]\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))/i,
+    "employees who joined",
+  );
   // "anything more than 60 days overdue?": what is overdue, as "anything overdue" is.
   text = text.replace(
     /^(?:is there\s+)?(?:anything|any|what's|whats|what is)\s+(?=(?:more than|over|at least)\s+\d+\s+(?:days?|weeks?|months?)\s+(?:overdue|past due)\b)/i,
