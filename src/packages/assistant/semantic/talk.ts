@@ -25,12 +25,14 @@ const TALK: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** A word as typed in lower case that is a talk word, or a long verb form ("-ing", "-ed") or adverb ("-ly"). */
-function isTalk(w: Words, index: number): boolean {
-  const raw = w.tokens[index]?.raw ?? "";
+/** A word as typed, in lower case, that is a talk word or a long verb form ("-ing", "-ed") or adverb ("-ly"). */
+function talkWord(raw: string, corrected = raw): boolean {
   if (raw !== raw.toLowerCase()) return false;
-  const word = w.words[index] ?? "";
-  return TALK.has(word) || TALK.has(raw) || /^[a-z]{3,}(?:ing|ed|ly)$/.test(raw);
+  return TALK.has(corrected) || TALK.has(raw) || /^[a-z]{3,}(?:ing|ed|ly)$/.test(raw);
+}
+
+function isTalk(w: Words, index: number): boolean {
+  return talkWord(w.tokens[index]?.raw ?? "", w.words[index] ?? "");
 }
 
 /**
@@ -59,6 +61,6 @@ export function namesWithoutTalk(w: Words, names: NameSpan[], notFound: string[]
 export function phraseWithoutTalk(phrase: string): string {
   return phrase
     .split(/\s+/)
-    .filter((word) => word !== word.toLowerCase() || !(TALK.has(word) || /^[a-z]{3,}(?:ing|ed|ly)$/.test(word)))
+    .filter((word) => !talkWord(word))
     .join(" ");
 }

@@ -78,6 +78,33 @@ const SHORTHAND: Record<string, string> = {
   todays: "today",
 };
 
+/** A country by its people's adjective ("german customers"). */
+const DEMONYMS: Record<string, string> = {
+  german: "Germany",
+  french: "France",
+  british: "the United Kingdom",
+  english: "the United Kingdom",
+  american: "the United States",
+  dutch: "the Netherlands",
+  spanish: "Spain",
+  italian: "Italy",
+  japanese: "Japan",
+  canadian: "Canada",
+  australian: "Australia",
+  swiss: "Switzerland",
+  irish: "Ireland",
+  austrian: "Austria",
+  belgian: "Belgium",
+  swedish: "Sweden",
+  danish: "Denmark",
+  norwegian: "Norway",
+  polish: "Poland",
+  indian: "India",
+  chinese: "China",
+  brazilian: "Brazil",
+  mexican: "Mexico",
+};
+
 const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|would)n[’']?t\b/gi;
 
 export function normalize(message: string): string {
@@ -115,31 +142,6 @@ export function normalize(message: string): string {
     (_m, m: string, d: string, y: string) => day(y, month(m), d),
   );
   // "german customers": the customers in Germany (a country said by its people's adjective).
-  const DEMONYMS: Record<string, string> = {
-    german: "Germany",
-    french: "France",
-    british: "the United Kingdom",
-    english: "the United Kingdom",
-    american: "the United States",
-    dutch: "the Netherlands",
-    spanish: "Spain",
-    italian: "Italy",
-    japanese: "Japan",
-    canadian: "Canada",
-    australian: "Australia",
-    swiss: "Switzerland",
-    irish: "Ireland",
-    austrian: "Austria",
-    belgian: "Belgium",
-    swedish: "Sweden",
-    danish: "Denmark",
-    norwegian: "Norway",
-    polish: "Poland",
-    indian: "India",
-    chinese: "China",
-    brazilian: "Brazil",
-    mexican: "Mexico",
-  };
   text = text.replace(
     /\b(german|french|british|english|american|dutch|spanish|italian|japanese|canadian|australian|swiss|irish|austrian|belgian|swedish|danish|norwegian|polish|indian|chinese|brazilian|mexican)\s+(customers|clients|companies|accounts|contacts|leads|customer|client)\b/gi,
     (_m, people: string, noun: string) => `${noun} in ${DEMONYMS[people.toLowerCase()]}`,
