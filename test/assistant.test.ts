@@ -1168,6 +1168,68 @@ describe("actions on every writable resource", () => {
     expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });
   });
 
+  it("picks from what was listed by rank, reads a question before its why, keeps a company's own name", async () => {
+    const { ws, acme, invoice, ana, ada, task, website, sophie } = await company();
+    const bigger = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 900_000 }] });
+    expect((await call("POST", `/invoices/${bigger.id}/send`, { token: ws.token })).status).toBe(200);
+    // "the biggest one", "the oldest one": of the records the last answer listed, by their measure or date; a
+    // proposal about one of them keeps the list for the next message ("and resend the last one").
+    const open = await ask(ws.token, "acme's open invoices");
+    expect(open.reply.data.answer.ids.sort()).toEqual([invoice.id, bigger.id].sort());
+    const biggest = await ask(ws.token, "send a reminder on the biggest one", open.conversation_id);
+    expect((await requestOf(ws.token, biggest.reply)).path).toBe(`/invoices/${bigger.id}/remind`);
+    const oldest = await ask(ws.token, "and resend the oldest one, they say it never arrived", open.conversation_id);
+    expect((await requestOf(ws.token, oldest.reply)).path).toBe(`/invoices/${invoice.id}/send`);
+    // A question, then why it is asked: the question alone ("have a call …" is no question of its own).
+    const why = await ask(ws.token, "who do we know over at Analytical Engines? have a call with them thursday");
+    expect(why.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", ids: [ada.id] });
+    const chase = await ask(ws.token, "overdue tasks?? need to chase ppl before standup");
+    expect(chase.reply.data.query).toMatchObject({ resource: "tasks" });
+    // "did NOT", "between jan and june 2024", "fall due", "€2.500" (a European thousands separator).
+    expect((await ask(ws.token, "how many leads did NOT come from referrals")).reply.data.answer).toMatchObject({ kind: "value", value: 1 });
+    const joined = await ask(ws.token, "people who joined between jan and june 2024");
+    expect(joined.reply.data.query.period).toMatchObject({ from: "2024-01-01", to: "2024-06-30" });
+    expect((await ask(ws.token, "how many invoices fall due next week")).reply.data.query.period).toMatchObject({ field: "due_date" });
+    const cases = [
+      ["invoice acme €2.500 for the data migration", "POST", "/invoices", { items: [{ unit_amount: 250_000 }] }],
+      // A company the workspace knows, with more name after it, is another company; "&" in a name stays.
+      ["Sophie Brown moved over to analytical engines labs, update her lead", "PATCH", `/leads/${sophie.id}`, { company: "Analytical Engines Labs" }],
+      ["add a customer called Kessler & Sons", "POST", "/customers", { name: "Kessler & Sons" }],
+      // A possessive before one of the field's own words ("title"), a record then "it", a record then its changes.
+      ["change ana garcia's title to Head of Engineering", "PATCH", `/employees/${ana.id}`, { designation: "Head of Engineering" }],
+      ["Website is wrapped. mark it completed", "PATCH", `/projects/${website.id}`, { status: "completed" }],
+      ["Write copy on Website: due friday, and make it urgent", "PATCH", `/tasks/${task.id}`, { priority: "urgent" }],
+      ["make 'Write copy' on Website low priority, it can wait", "PATCH", `/tasks/${task.id}`, { priority: "low" }],
+      ["Acme's AP email changed to payables@acme.example", "PATCH", `/customers/${acme.id}`, { email: "payables@acme.example" }],
+      [
+        "Ada Lovelace moved to Stark — update her company and email to ada@stark.example",
+        "PATCH",
+        `/contacts/${ada.id}`,
+        { company: "Stark", email: "ada@stark.example" },
+      ],
+      [
+        "Hi! Could you add a contact Sophia Lindqvist at Monarch? Her email is s.l@monarch.example. Thanks!",
+        "POST",
+        "/contacts",
+        { name: "Sophia Lindqvist", email: "s.l@monarch.example" },
+      ],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // A payment said as news about the invoice just talked about, with its method given in the slot's answer too.
+    const left = await ask(ws.token, `how much is left to pay on ${invoice.number}`);
+    const paid = await ask(ws.token, "Acme just paid that, $1,500.00 by bank transfer", left.conversation_id);
+    expect((await requestOf(ws.token, paid.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" });
+    const asked = await ask(ws.token, `log a payment on ${invoice.number}`);
+    const slot = await ask(ws.token, "1,500.00, bank transfer", asked.conversation_id);
+    expect((await requestOf(ws.token, slot.reply)).body).toMatchObject({ amount: 150_000, method: "bank_transfer" });
+    // The words that introduced a value are no name: the name is still asked for.
+    expect((await ask(ws.token, "can you add a customer for me, the email is hello@brightside.example")).reply.data.missing).toEqual(["name"]);
+    // A "forecast call" is the sales team's, not the weather's; a newsletter to every contact is refused.
+    const forecast = await ask(ws.token, "which open deals are past their expected close date? need to clean up before the forecast call");
+    expect(forecast.reply.data.query).toMatchObject({ resource: "deals" });
+    expect((await ask(ws.token, "send our holiday newsletter to every contact and every lead")).reply.data).toMatchObject({ refused: true });
+  });
+
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
     const { ws, task, alan, grace, linus, candidate, acme, bigCo, website, invoice, sophie } = await company();
     await create(ws, "employees", { name: "Sam Coast", email: "sam@assist.co", branch: "San Francisco" });

@@ -11,6 +11,7 @@ import writerI from "./writer-i.json";
 import writerJ from "./writer-j.json";
 import writerK from "./writer-k.json";
 import writerL from "./writer-l.json";
+import writerM from "./writer-m.json";
 
 export type Item = {
   id: string;
@@ -56,6 +57,8 @@ export const SETS: WriterSet[] = [
   // The evaluation's own crowd (an owner and a bookkeeper for half of it, staff, project leads, HR and sales for the
   // rest), weighted to invoices, payments and customers. Measured once before any tuning on it, then tuned on.
   { name: "tuning-l", writer: "the twelfth writer's", role: "tuning", items: writerL as unknown as Item[] },
+  // The evaluation's own crowd again, a third of it invoices, customers and payments, 105 actions.
+  { name: "tuning-m", writer: "the thirteenth writer's", role: "tuning", items: writerM as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

@@ -135,7 +135,7 @@ export const accountSkills: Skill[] = [
     // Payment methods as people say them ("wire", "by check"); the enum's own words ("cash", "card") need no entry.
     filters: [
       {
-        words: ["wire", "wired", "wire transfer", "bank transfer", "transfer", "bank", "ach", "bacs", "sepa"],
+        words: ["wire", "wired", "wire transfer", "transferred", "bank transfer", "transfer", "bank", "ach", "bacs", "sepa"],
         query: { method: "bank_transfer" },
         label: "by bank transfer",
       },

@@ -217,8 +217,10 @@ export function findRange(text: string, now: number, direction: Direction): DayR
       lower,
     );
   if (span && (!best || span.index <= best.start)) {
-    const first = findRange(span[1]!, now, direction);
     const last = findRange(span[2]!, now, direction);
+    // ("between jan and june 2024": the year said once is both ends'.)
+    const year = /\b(\d{4})\s*$/.exec(span[2]!.trim())?.[1];
+    const first = findRange(year && !/\d{4}/.test(span[1]!) ? `${span[1]} ${year}` : span[1]!, now, direction);
     // A bare month at the end ("… and may") runs to its last day.
     const monthEnd = (range: DayRange, words: string) => {
       if (range.from !== range.to || !/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$/.test(words.trim())) return range.to;

@@ -80,11 +80,16 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
   }
   // "review exports (mobile app)": what is in brackets is where the record is.
   text = text.replace(/\s*\(([^)]*)\)/g, ", in $1,");
-  return text
-    .split(/\s*[,;]\s*|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?=into\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/)
-    .map((piece) => piece.trim())
-    .filter(Boolean)
-    .map((piece) => ({ text: piece, trigger: null }));
+  return (
+    text
+      // (A sentence's end too: "…, Sophia Lindqvist. Her email is …" — not an abbreviation's dot, "Ltd. Billing".)
+      .split(
+        /\s*[,;]\s*|(?<=\p{Ll}{3})[.!?]\s+(?=\p{Lu})|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?=into\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/u,
+      )
+      .map((piece) => piece.trim())
+      .filter(Boolean)
+      .map((piece) => ({ text: piece, trigger: null }))
+  );
 }
 
 const REFERENCE_TRIGGERS =
@@ -100,6 +105,10 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
     const names = [field.name.replace(/_/g, " "), ...(R.fields.get(field.name)?.words ?? []).filter((word) => word.includes(" "))];
     const name = `(?:${[...new Set(names)].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")).join("|")})`;
     out.push({ field: field.name, pattern: new RegExp(`\\b${name}s?\\s*(?::|is|=)?\\s+(.+)$`, "i") });
+    // "evelyn's title to …", "his role to …": after a possessive, the skill's one-word names of the field too.
+    const single = (R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ") && word !== field.name);
+    if (single.length > 0)
+      out.push({ field: field.name, pattern: new RegExp(`(?:['’]s|\\b(?:his|her|their))\\s+(?:${single.join("|")})\\s+(?:to|=|:)\\s*(.+)$`, "i") });
   }
   if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
   if (has("note")) out.push({ field: "note", pattern: /\bnotes?\s*[:]\s*(.+)$/i });
@@ -501,6 +510,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
       // told by whose it is and what it is.
       if (found.kind === "none") {
+        const ranked = await rankedFromListed(env, R, cleaned);
+        if (ranked) found = { kind: "one", found: ranked };
+      }
+      if (found.kind === "none") {
         const told = await toldByParent(env, R, cue, cleaned, w.text);
         if (told.length === 1) found = { kind: "one", found: told[0]! };
         else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
@@ -653,7 +666,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   if (operation === "create" && titleField && fields[titleField.name] === undefined && free.length > 0 && free[0]!.text) {
     const piece = free.shift()!;
     // "a deal for Initech support renewal": the preposition after the noun is no part of the title.
-    const text = tidy(piece.text).replace(/^for\s+/i, "");
+    const text = tidy(piece.text)
+      .replace(/^for\s+/i, "")
+      // ("add a customer for me, the email is …": the words that introduced a value are no name.)
+      .replace(/^(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address)(?:\s+(?:is|address))?$/i, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     // "an opening for 2 Account Managers": how many, and one of them is the title.
@@ -823,6 +839,11 @@ async function textValueFor(
     whole.toLowerCase().endsWith(` ${inPhrase.value.toLowerCase()}`)
   )
     return { field: inPhrase.field, value: whole };
+  // "moved over to stark labs": a company the workspace knows, with more name after it, is another company.
+  const more = typeof inPhrase?.value === "string" && whole.toLowerCase().startsWith(`${inPhrase.value.toLowerCase()} `);
+  const tail = more ? whole.slice(String(inPhrase?.value).length).trim().split(/\s+/) : [];
+  if (inPhrase?.field === "company" && more && tail.length <= 2 && !tail.some((word) => FILLER.has(word.toLowerCase())))
+    return { field: "company", value: /^[\p{Ll}\d .'&-]+$/u.test(whole) ? titleCase(whole) : whole };
   return inPhrase;
 }
 
@@ -903,6 +924,23 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
     return rows.map((record) => ({ resource: R, record, label: labelOf(R, record) }));
   }
   return [];
+}
+
+/** "send a reminder on the biggest one", "the oldest one": of what the last answer listed, the first by its measure or date. */
+async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string): Promise<Candidate | null> {
+  const said = /^(?:the\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent)(?:\s+\p{L}+)?$/iu.exec(text.trim());
+  const ids = (env.listed ?? []).filter((choice) => choice.resource === R.name).map((choice) => choice.id);
+  if (!said || ids.length < 2) return null;
+  const word = said[1]!.toLowerCase();
+  const bySize = /biggest|largest|highest|smallest|lowest/.test(word);
+  const field = bySize ? R.measure : R.defaultDate;
+  if (!field) return null;
+  const rows = await env.fetch(`/${R.name}?ids=${ids.join(",")}&limit=100`);
+  if (!rows.ok || rows.data.length === 0) return null;
+  const first = /biggest|largest|highest|newest|latest|most recent/.test(word) ? -1 : 1;
+  const value = (row: ApiRecord) => (bySize ? Number(row[field] ?? 0) : String(row[field] ?? ""));
+  const [best] = [...rows.data].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
+  return best ? { resource: R, record: best, label: labelOf(R, best) } : null;
 }
 
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], within: string): Promise<Candidate[] | null> {

@@ -40,7 +40,7 @@ export type TurnEnv = {
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
 const OUT_OF_SCOPE =
-  /\b(weather|forecast|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
+  /\b(weather|forecast(?!\s+(?:call|meeting|review|sync|deck|numbers))|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
   /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:internal|private|confidential)\s+(?:revenue|numbers|financials|figures|books|sales|profits?)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b/i;
@@ -72,7 +72,8 @@ const NOT_DOABLE = new RegExp(
     /\b(?:post|publish|share|advertise|tweet)\b.*\bon (?:linkedin|twitter|x|facebook|indeed|instagram|glassdoor)\b/.source,
     /\b(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\s+(?:to|vs|in|against)\s+(?:euros?|eur|dollars?|usd|gbp|pounds?|yen|francs?)\b.*\b(?:rate|worth|today)\b/
       .source,
-    /\b(?:email|e-mail|send|blast|mail|message|text)\b.*\b(?:all|every|each)\b.*\b(?:candidates|applicants|employees|staff|contacts|leads|clients)\b/.source,
+    /\b(?:email|e-mail|send|blast|mail|message|text)\b.*\b(?:all|every|each)\b.*\b(?:candidates?|applicants?|employees?|staff|contacts?|leads?|clients?)\b/
+      .source,
     /\b(?:candidates|applicants|employees|staff|people|hires)\b.*\b(?:over|under|older than|younger than|aged)\s+\d{2}\b(?!\s*(?:k|hours|minutes|days|%|[$€£]))|\b(?:pregnant|religion|ethnicity|disabled|disability|have kids|has kids|married)\b/
       .source,
   ].join("|"),
@@ -178,6 +179,16 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
  * clause is tried, a person's pronoun standing for the name the message opened with.
  */
 export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
+  const result = await turnOf(env, said, state);
+  // "send a reminder for the first one", then "and resend the last one": a proposal about one of the records the
+  // last answer listed keeps that list, so the next message can still pick from it.
+  const data = result?.reply.data as Record<string, unknown> | undefined;
+  if (result && state.listed && (result.proposal || result.reply.intent === "action") && data && !data.answer && !data.listed)
+    result.reply.data = { ...data, listed: state.listed };
+  return result;
+}
+
+async function turnOf(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
   // "doing collections today and want the worst first — which invoices are more than 60 days overdue?": context,
   // then the request in a sentence of its own — that sentence is what is asked.
   // (Not a refusal of the whole, nor a fragment: "only the unpaid ones — how many?" is one question.)
@@ -201,6 +212,25 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
     const last = await turnWhole(env, lastNamed, state);
     if (last && !notUnderstood(last)) return last;
   }
+  // "overdue tasks?? need to chase ppl before standup", "how many open tasks on Mobile app? trying to see if we
+  // ship on time": a question mark ends what is asked; what follows is why. Read that question alone when the
+  // whole was not understood, or when the why made it ask which record ("ship" → tasks called "Ship …").
+  const asked = /^(.*?\?)[?!\s]*(\S.*)$/su.exec(said);
+  // (What follows is plainly why when it is about the asker: "need to …", "trying to …", "have a call …".)
+  const why = /^(?:i|i'm|im|we|we're|need|needs|trying|have|having|got|gotta|want|wanna|for|because|cause|bc|so|just|asking|it's|its)\b/i;
+  if (
+    asked &&
+    words(asked[1]!) >= 2 &&
+    (notUnderstood(whole) || whole?.reply.intent === "clarify" || why.test(asked[2]!)) &&
+    !QUESTION.test(asked[2]!) &&
+    actionCue(wordsOf(asked[2]!, env.vocabulary), env.schema)?.at !== 0
+  ) {
+    const alone = await turnOf(env, asked[1]!, state);
+    // (When the whole was read too, the why only wins over it if it changed what records are asked about.)
+    const resourceOf = (turn: Turn | null) => (turn?.reply.data as { query?: { resource?: string } } | undefined)?.query?.resource;
+    const wholeRead = !notUnderstood(whole) && whole?.reply.intent !== "clarify";
+    if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify" && (!wholeRead || resourceOf(alone) !== resourceOf(whole))) return alone;
+  }
   const clauses = clausesOf(said).map((text) => {
     const cue = actionCue(wordsOf(text, env.vocabulary), env.schema);
     return { text, command: cue !== null && cue.at === 0 };
@@ -222,7 +252,7 @@ export async function turn(env: TurnEnv, said: string, state: ConversationState)
 }
 
 const QUESTION =
-  /^(?:(?:and|so|ok|okay|also|but|then)\s+)?(?:how|what|whats|what's|which|who|whos|who's|whose|when|where|why|is|are|does|do|did|has|have|any|show|list|find|give me|tell me|can you (?:show|tell|find|pull|list|check))\b/i;
+  /^(?:(?:and|so|ok|okay|also|but|then)\s+)?(?:how|what|whats|what's|which|who|whos|who's|whose|when|where|why|is|are|does|do|did|(?:has|have)(?=\s+(?:we|they|you|he|she|it|i|any|anyone|anybody|anything|there|all|the|our|my)\b)|any|show|list|find|give me|tell me|can you (?:show|tell|find|pull|list|check))\b/i;
 
 /** A reply that says the message was not read: nothing found by its words, no record told, nothing to change. */
 function notUnderstood(turn: Turn | null): boolean {
@@ -362,7 +392,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       );
     const R = (fits ? focused : null) ?? actionResource(w, cue, env.schema) ?? focused ?? null;
     // "make it high priority…" right after a proposed create: the same record, more fields.
-    if (state.pending && /\b(it|that)\b/i.test(message) && (!R || R.name === state.pending.resource)) {
+    // (Not another of the API's actions: "resend the last one, they say it never arrived" after a reminder.)
+    const another =
+      !["create", "update"].includes(state.pending?.operation ?? "") || (cue.op !== state.pending?.operation && !["create", "update"].includes(cue.op));
+    if (state.pending && !another && /\b(it|that)\b/i.test(message) && (!R || R.name === state.pending.resource)) {
       const pendingR = env.schema.byName.get(state.pending.resource)!;
       const built = await build(actionEnv, w, { ...cue, op: state.pending.operation === "create" ? "create" : cue.op }, pendingR, null);
       if (built.kind === "proposal" || built.kind === "missing") {
@@ -882,9 +915,13 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
       fields[name] = built.draft.fields[name];
       if (built.draft.labels?.[name]) labels[name] = built.draft.labels[name];
     }
+  // "3,348.79, bank transfer": a value of a choice the reply gives besides the one asked for is kept too.
+  const body = (slot.draft.operation === "create" ? R.create : R.update) ?? [];
+  if (built.kind === "proposal" || built.kind === "missing")
+    for (const extra of body)
+      if (extra.values && fields[extra.name] === undefined && built.draft.fields[extra.name] !== undefined) fields[extra.name] = built.draft.fields[extra.name];
   if (fields[field] === undefined) {
-    const body = slot.draft.operation === "create" ? R.create : R.update;
-    const model = body?.find((candidate) => candidate.name === field);
+    const model = body.find((candidate) => candidate.name === field);
     if (model?.kind === "reference") {
       const found = await findNamed(env.fetch, [env.schema.byName.get(model.target!)!], message.replace(/^(?:it'?s|in|on|for|the)\s+/i, "").trim());
       if (found.kind === "one") {

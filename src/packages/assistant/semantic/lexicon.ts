@@ -147,6 +147,10 @@ const SKIPPABLE: ReadonlySet<string> = new Set([
   "has",
   "have",
   "had",
+  // ("did not come from referrals": where something came from is what is negated.)
+  "come",
+  "came",
+  "comes",
 ]);
 
 /** "not done", "aren't paid", "except won", "other than draft": a negation just before a token. */

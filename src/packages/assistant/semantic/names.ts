@@ -83,6 +83,13 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   const [best, second] = ranked;
   if (!second || second.score! - best!.score! > 0.12) return { kind: "one", found: best!.item };
   const close = ranked.filter((hit) => hit.score! - best!.score! <= 0.12).map((hit) => hit.item);
+  // "when did massive dynamic become a customer": the one name every word of which was typed, and the longest
+  // such ("Massive Dynamic", not "Massive Dynamic Labs", whose "labs" nobody typed).
+  const typed = wanted.split(" ");
+  const covered = close.filter((candidate) => candidate.name.split(" ").every((part) => typed.some((word) => word.length >= 3 && part.startsWith(word))));
+  const longest = Math.max(0, ...covered.map((candidate) => candidate.name.split(" ").length));
+  const widest = covered.filter((candidate) => candidate.name.split(" ").length === longest);
+  if (widest.length === 1 && longest >= 1) return { kind: "one", found: widest[0]! };
   // "Margaret Hoper": one letter from one of them, further from the rest — that one.
   const edits = close.map((candidate) => distance(candidate.name, wanted, 3));
   const fewest = Math.min(...edits);

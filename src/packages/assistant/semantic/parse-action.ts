@@ -13,7 +13,7 @@ import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
  */
 
 const LEAD_IN =
-  /^(?:(?:please|pls|hey|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,\s]+)+/i;
+  /^(?:(?:please|pls|hey|hi|hello|hiya|morning|good morning|good afternoon|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,!.\s]+)+/i;
 
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [
@@ -111,13 +111,23 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?:i(?:'m| am)\s+|\p{Lu}\p{Ll}+(?:'s|\s+is|\s+has)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/iu,
       "set $1 to in progress",
     )
+    // "ERP migration is wrapped. mark it completed": the record of the first sentence is the "it" of the command.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|can|could)\b)(.+?)\s+(?:is|are|was|has been|got)\s+[^.!;?]{1,30}?\s*[.!;]+\s+(?:(?:so|pls|please|can you|could you)\s+)?(mark|set|move|make|change|put|close|update|flag)\s+(?:it|this|that)\b/iu,
+      "$2 $1",
+    )
     // "reassign X to Y and set it to high": one record, two changes.
     .replace(/\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\s+(?:to|as|at)?\s*/gi, ", ")
+    // "Test permissions on Onboarding revamp: due friday, urgent": a record, then what it is to be now.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?):\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
+      "update $1, $2",
+    )
     // "add 45 min to Tim's timesheet on …": time for Tim.
     .replace(/\b(?:to|on|in)\s+([\p{L} .'-]+?)['’]s?\s+(?:timesheet|time sheet|hours|time)\b/giu, "for $1")
     // "Lynn Wilson is moving to the remote branch from next month": a move to record.
     .replace(
-      /^([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*){0,3})\s+(?:is|will be)\s+moving\s+to\s+(.+?)(?:\s+(?:from|starting|as of)\s+.+)?$/u,
+      /^([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*){0,3})\s+(?:is|will be)\s+(?:moving|transferring|relocating)\s+to\s+(.+?)(?:\s+(?:from|starting|as of)\s+.+)?$/u,
       "$1 moved to $2",
     )
     // "link the prestige renewal deal to the customer Prestige": that record's reference set.
@@ -131,6 +141,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
     .replace(/^(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i, "record payment of ")
+    // "Initech just paid that, $3,773.99 by bank transfer": a payment on the invoice the talk is about.
+    .replace(
+      /^(?:(?:\p{L}[\p{L}'-]*\s+){1,3}|they\s+|she\s+|he\s+)?(?:just\s+|finally\s+|have\s+|has\s+)*paid\s+(?:that|it|this|this one|that one)\b\s*[,;:—–-]?\s*(?=.*\d)/iu,
+      "record a payment on it, ",
+    )
     // "Aperture's billing address: 1 Science Way, …", "Soylent has a new address: …", "Monarch Labs moved — new
     // billing address is …": a new address said as news is a change of it.
     .replace(
@@ -285,7 +300,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const FIELDS = `${FIELD}|number`;
   const owned =
     new RegExp(
-      `^(?:add|save|store|update|change|set)?\\s*(.+?)(?:['’]s|s['’])\\s+(?:new\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:is now|is|:|=|to|as|(?=[A-Z+\\d][\\w+-]*\\d))\\s*(.+)$`,
+      `^(?:add|save|store|update|change|set)?\\s*(.+?)(?:['’]s|s['’])\\s+(?:new\\s+)?(?:(?:ap|work|main|office)\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:(?:has\\s+)?changed to|is changing to|is now|is|:|=|to|as|(?=[A-Z+\\d][\\w+-]*\\d))\\s*(.+)$`,
       "i",
     ).exec(text) ??
     // ("lead Mary Ritchie phone: +44 …": the kind, whose, the field, then the value.)
@@ -338,7 +353,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "update", verb: "mark", at: 0, rest: `${news[1]} as ${state}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
-  const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+)\s+((?:in\s+)?[a-z_]+)\s*[.!]*$/i.exec(text);
+  // ("make 'Build emails' on billing v2 low priority, it can wait": the field's noun and an aside after it.)
+  const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+?)\s+((?:in\s+)?[a-z_]+)(?:\s+priority)?\s*(?:[,;—–-]\s*(?:it|that|this|they)\b.*)?[.!]*$/i.exec(
+    text,
+  );
   if (made) {
     const value = made[2]!.toLowerCase();
     const takes = schema.resources.some((resource) =>
@@ -419,7 +437,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
-    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*[,;]\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?)?\s*[.!]?$/iu.exec(
+    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*(?:[,;]|\s[—–-])\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?(?:\s+and\s+(e-?mail|phone|title)\s+(?:to\s+)?(\S+))?)?\s*[.!]?$/iu.exec(
       text,
     );
   // ("moved to the Remote branch", "to the sales team": the field is said after its value.)
@@ -428,7 +446,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   if (moved && place) moved[2] = place[1]!;
   if (moved && !/\?$/.test(lower) && !/^(who|which|what|when|how)\b/.test(lower))
     return moved[3]
-      ? { op: "update", verb: "set", at: 0, rest: `${moved[1]}'s ${moved[3]} to ${moved[2]}` }
+      ? // ("… update his company and email to carl@stark.example": a second field with its value.)
+        { op: "update", verb: "set", at: 0, rest: `${moved[1]}'s ${moved[3]} to ${moved[2]}${moved[4] ? `, ${moved[4]} ${moved[5]}` : ""}` }
       : { op: "update", verb: "move", at: 0, rest: `${moved[1]}, ${moved[2]}` };
   // "finance analyst job can be closed now": a record and the state it may take.
   const may = /^(.+?)\s+(?:can|should|could|must|needs to|has to)\s+(?:be\s+)?(?:now\s+)?([a-z_ ]+?)(?:\s+now)?\s*[.!]?$/i.exec(text);

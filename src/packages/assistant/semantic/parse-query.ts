@@ -906,13 +906,26 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           R.fields.get(hit.value)?.kind !== "reference",
       );
       // (The longest phrase first: "where did X come from" asks the source, not the status "where" is a word of.)
+      // ("the sales managers in the Berlin office": a place's noun after its name is where, not what is asked.)
+      const placed = (hit: Hit<string>) => {
+        const at = hit.indexes[0]!;
+        return (
+          hit.indexes.length === 1 &&
+          at >= 2 &&
+          /^(?:in|at|from|of|the)$/.test(w.words[at - 2]!) &&
+          !FILLER.has(w.words[at - 1]!) &&
+          !/['’]/.test(w.text.slice(w.tokens[at - 1]!.end - 2, w.tokens[at - 1]!.end + 1))
+        );
+      };
       const asked =
         phrased ??
         [...fieldHits]
           .sort((a, b) => b.indexes.length - a.indexes.length)
           .find(
             (hit) =>
-              hit.value !== R.nameField && (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
+              hit.value !== R.nameField &&
+              !placed(hit) &&
+              (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
           );
       if (asked && fn === "list" && !groupBy && !order) {
         show = asked.value;

@@ -70,6 +70,11 @@ const SHORTHAND: Record<string, string> = {
   invioce: "invoice",
   inovice: "invoice",
   invocies: "invoices",
+  taks: "tasks",
+  whens: "when's",
+  wheres: "where's",
+  tsks: "tasks",
+  tasl: "task",
   invoces: "invoices",
   recieved: "received",
   recieve: "receive",
@@ -223,7 +228,18 @@ export function normalize(message: string): string {
   text = text.replace(/\b(time|hours?|minutes)\b(.{0,40}?)\bspend\b/gi, "$1$2spent");
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
   text = text.replace(/\s*\b(?:across|for|by|from) (?:everyone|everybody|the (?:whole |entire )?team|all of us|the whole company)\b/gi, "");
-  text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s/g, " and ");
+  // "everyone we know at Pied Piper", "who do we know over at Nakatomi": the contacts there.
+  text = text.replace(/\b(?:everyone|everybody|anyone|anybody|people|folks|who)\s+(?:do\s+)?we\s+know\s+(?:over\s+)?(at|from|in)\b/gi, "contacts $1");
+  // "invoices that fall due next week": that are due then.
+  text = text.replace(/\b(?:fall|falls|falling|fell|come|comes|coming)\s+due\b/gi, "due");
+  // "€2.500": a dot before three digits after a currency sign is a thousands separator, as in much of Europe.
+  text = text.replace(/([$€£])\s?(\d{1,3})\.(\d{3})(?![\d.,])/g, "$1$2$3");
+  // "did NOT come from", "ONLY the paid ones": a small word in capitals is emphasis, not an acronym's name.
+  text = text.replace(/\b(NOT|NO|AND|OR|ALL|ANY|ONLY|JUST|NEVER|STILL|EVER|ASAP|PLS|PLEASE|NOW|EVERY|NONE)\b/g, (word) => word.toLowerCase());
+  // "still in the running": a way of saying the candidates nobody has turned down, which the rest says anyway.
+  text = text.replace(/\s*,?\s*\b(?:still\s+)?in the running\b/gi, "");
+  // ("Kessler & Sons" is a name: a capital after it keeps the ampersand.)
+  text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s(?![A-Z])/g, " and ");
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
   // "the us", "the U.S.", "US", "USA": the country (a plain "us" stays the pronoun of "who owes us").
   text = text.replace(/\bthe\s+(?:u\.?s\.?a?\.?)(?=\s|$|[?,!])/gi, "the United States").replace(/\b(?:USA?|U\.S\.(?:A\.)?)(?=\s|$|[?,!])/g, "United States");
