@@ -1184,7 +1184,7 @@ describe("actions on every writable resource", () => {
     const why = await ask(ws.token, "who do we know over at Analytical Engines? have a call with them thursday");
     expect(why.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", ids: [ada.id] });
     const chase = await ask(ws.token, "overdue tasks?? need to chase ppl before standup");
-    expect(chase.reply.data.query).toMatchObject({ resource: "tasks" });
+    expect(chase.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks" });
     // "did NOT", "between jan and june 2024", "fall due", "€2.500" (a European thousands separator).
     expect((await ask(ws.token, "how many leads did NOT come from referrals")).reply.data.answer).toMatchObject({ kind: "value", value: 1 });
     const joined = await ask(ws.token, "people who joined between jan and june 2024");
@@ -1228,6 +1228,24 @@ describe("actions on every writable resource", () => {
     const forecast = await ask(ws.token, "which open deals are past their expected close date? need to clean up before the forecast call");
     expect(forecast.reply.data.query).toMatchObject({ resource: "deals" });
     expect((await ask(ws.token, "send our holiday newsletter to every contact and every lead")).reply.data).toMatchObject({ refused: true });
+    // A money field said first, of many records, is their total; "in each of those stages" groups by it.
+    expect((await ask(ws.token, "value of deals in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "value" });
+    const pipeline = await ask(ws.token, "open deals");
+    const each = await ask(ws.token, "how many deals in each of those stages", pipeline.conversation_id);
+    expect(each.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "stage" });
+    // "who's in the pipeline for the X role": its candidates.
+    const role = await ask(ws.token, "who's in the pipeline for the Backend Engineer role");
+    expect(role.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates" });
+    // "split that by customer, biggest first" keeps the sum it splits; "how much of it was …" is a part of the whole.
+    const owed = await ask(ws.token, "how much are we owed right now");
+    const split = await ask(ws.token, "split that by customer pls, biggest first", owed.conversation_id);
+    expect(split.reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due", group_by: "customer_id" });
+    const hours = await ask(ws.token, "total hours logged this month");
+    const perProject = await ask(ws.token, "per project?", hours.conversation_id);
+    expect(perProject.reply.data.answer).toMatchObject({ kind: "groups", group_by: "project_id" });
+    const part = await ask(ws.token, "and how much of it was non-billable", hours.conversation_id);
+    expect(part.reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
+    expect(part.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "billable", value: false })]);
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -223,7 +223,8 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
     words(asked[1]!) >= 2 &&
     (notUnderstood(whole) || whole?.reply.intent === "clarify" || why.test(asked[2]!)) &&
     !QUESTION.test(asked[2]!) &&
-    actionCue(wordsOf(asked[2]!, env.vocabulary), env.schema)?.at !== 0
+    // (A command after it is what to do — unless nothing of the whole was understood: "need to chase ppl".)
+    (notUnderstood(whole) || actionCue(wordsOf(asked[2]!, env.vocabulary), env.schema)?.at !== 0)
   ) {
     const alone = await turnOf(env, asked[1]!, state);
     // (When the whole was read too, the why only wins over it if it changed what records are asked about.)

@@ -42,7 +42,7 @@ export type QueryDraft = {
   /** The measure's name, when a measure word asked for the number. */
   title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
-  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean; field?: boolean };
+  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean; field?: boolean; onlyOrder?: boolean };
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
@@ -880,6 +880,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       field = field ?? R.measure;
     }
     said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc);
+    // ("split that by customer, biggest first": an order alone, no count or sum of its own.)
+    said.onlyOrder = !(countCue || sumCue || avgCue || measure) && Boolean(desc || asc);
     said.aggregate = said.fn || Boolean(groupBy);
 
     // A field asked of one record: "phone of Ada", "what dept is Hedy in", "when did Lynn start".
@@ -927,7 +929,20 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
               !placed(hit) &&
               (R.fields.get(hit.value)?.kind !== "reference" || /\bwho\b|\bwhich (project|customer|person|employee)\b/.test(text)),
           );
-      if (asked && fn === "list" && !groupBy && !order) {
+      // "value of deals lost in october", "what's the total of invoices sent this week": a money field said first,
+      // of many records, is their total.
+      const lead = w.words.slice(0, asked?.indexes[0] ?? 0);
+      const ofMany =
+        asked &&
+        R.fields.get(asked.value)?.kind === "money" &&
+        lead.every((word) => ["what", "whats", "what's", "is", "was", "the", "total", "combined"].includes(word)) &&
+        w.words[asked.indexes.at(-1)! + 1] === "of" &&
+        nouns.some((noun) => noun.value === R && noun.plural && noun.indexes[0]! <= asked.indexes.at(-1)! + 4);
+      if (asked && ofMany && fn === "list" && !groupBy && !order && !limit) {
+        fn = "sum";
+        field = asked.value;
+        claim(asked.indexes);
+      } else if (asked && fn === "list" && !groupBy && !order) {
         show = asked.value;
         claim(asked.indexes);
       }
@@ -1296,5 +1311,6 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
 function pendingOnly(R: ResourceModel | null, period: Period | null, conditions: Condition[], today: string): Condition[] {
   const date = R && period ? R.dateWords.find((candidate) => candidate.field === period.field && candidate.where) : undefined;
   if (!R || !date?.where || conditions.some((c) => "field" in c && ["status", "stage"].includes(c.field))) return conditions;
-  return [...conditions, ...conditionsOf(R, date.where, Object.values(date.where).join(" or "), false, today)];
+  const label = Object.values(date.where).join(" or ").replace(/,/g, " or ").replace(/_/g, " ");
+  return [...conditions, ...conditionsOf(R, date.where, label, false, today)];
 }

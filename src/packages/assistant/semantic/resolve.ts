@@ -77,24 +77,33 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
           : draft.said.resource && !draft.said.fn && /\b(?:show|list|see|pull up|give me)\b/.test(text)
             ? // "how much does globex owe" → "show me the invoices behind that": the records themselves.
               { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
-            : draft.said.fn
-              ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
-              : draft.aggregate.groupBy
-                ? { ...previous.aggregate, fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn, groupBy: draft.aggregate.groupBy }
-                : draft.show
-                  ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
-                  : previous.aggregate;
+            : draft.said.onlyOrder && draft.aggregate.groupBy && previous.aggregate.fn !== "list" && !previous.aggregate.groupBy
+              ? // "how much are we owed" → "split that by customer, biggest first": the same sum, grouped and ranked.
+                { ...previous.aggregate, groupBy: draft.aggregate.groupBy, order: draft.aggregate.order ?? "desc", limit: draft.aggregate.limit }
+              : draft.said.fn
+                ? { ...draft.aggregate, groupBy: draft.aggregate.groupBy ?? (draft.aggregate.fn === "list" ? null : previous.aggregate.groupBy) }
+                : draft.aggregate.groupBy
+                  ? {
+                      ...previous.aggregate,
+                      fn: previous.aggregate.fn === "list" ? ("count" as const) : previous.aggregate.fn,
+                      groupBy: draft.aggregate.groupBy,
+                    }
+                  : draft.show
+                    ? { ...previous.aggregate, fn: "list" as const, groupBy: null }
+                    : previous.aggregate;
   // "overdue invoices" → "how much is that": the number the kept states are about (what is still due).
   if (R && aggregate.fn === "sum" && aggregate.field === R.measure && !draft.said.field) {
     const stateMeasure = stateMeasureOf(R, conditions);
     if (stateMeasure) aggregate.field = stateMeasure;
   }
   const title = draft.said.fn ? draft.title : (draft.title ?? previous.title);
+  // "hours per project" → "and how much of it was non-billable": a part of the whole, no longer per group.
+  const ofWhole = /\bhow (?:much|many) of (?:it|that|this|those|them|these)\b/.test(text) && !draft.aggregate.groupBy && aggregate.fn !== "list";
   return {
     resource: previous.resource,
     conditions,
     period,
-    aggregate,
+    aggregate: ofWhole ? { ...aggregate, groupBy: null, order: null, limit: null } : aggregate,
     subject: previous.subject,
     show: draft.show ?? (draft.said.fn ? null : previous.show),
     ...(title ? { title } : {}),

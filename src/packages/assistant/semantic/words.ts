@@ -228,6 +228,16 @@ export function normalize(message: string): string {
   text = text.replace(/\b(time|hours?|minutes)\b(.{0,40}?)\bspend\b/gi, "$1$2spent");
   // "across everyone", "for the whole team": everyone's together, which is what a total is anyway.
   text = text.replace(/\s*\b(?:across|for|by|from) (?:everyone|everybody|the (?:whole |entire )?team|all of us|the whole company)\b/gi, "");
+  // "who's in the pipeline for the Senior Engineer role": the candidates for that opening.
+  text = text.replace(
+    /^(?:who(?:'s| is| are)?|what(?:'s| is)?)\s+(?:in|left in)\s+(?:the|our)\s+pipeline\s+for\s+(?:the\s+)?(.+?)\s+(role|opening|position|job)\b/i,
+    "candidates for the $1 $2",
+  );
+  // "how many deals in each of those stages": grouped by that field (of the records just talked about).
+  text = text.replace(/\b(?:in|for|per) each of (those|these|the) ([a-z]+)\b(?=\s*[?.!]*$)/gi, (_m, which: string, plural: string) => {
+    const one = /(?:ss|us|ch|sh|x)es$/i.test(plural) ? plural.slice(0, -2) : plural.replace(/s$/i, "");
+    return `by ${one} of ${which}`;
+  });
   // "everyone we know at Pied Piper", "who do we know over at Nakatomi": the contacts there.
   text = text.replace(/\b(?:everyone|everybody|anyone|anybody|people|folks|who)\s+(?:do\s+)?we\s+know\s+(?:over\s+)?(at|from|in)\b/gi, "contacts $1");
   // "invoices that fall due next week": that are due then.
