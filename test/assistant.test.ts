@@ -1246,6 +1246,34 @@ describe("actions on every writable resource", () => {
     const part = await ask(ws.token, "and how much of it was non-billable", hours.conversation_id);
     expect(part.reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
     expect(part.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "billable", value: false })]);
+    // What was taken back is no part of the question ("… nvm, …", "to review... actually to done").
+    expect((await ask(ws.token, "who's hiring manager for... nvm, which openings are in engineering")).reply.data.query.resource).toBe("job-openings");
+    await expectRequests(ws.token, [
+      ["set Write copy (Website) to review... actually to done", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      ["Big Co: bump value to 30k", "PATCH", `/deals/${(await ask(ws.token, "deal Big Co")).reply.data.answer.ids[0]}`, { value: 3_000_000 }],
+      ["create deal Acme renewal 2027", "POST", "/deals", { name: "Acme renewal 2027" }],
+    ]);
+    expect((await ask(ws.token, "we got 500€ cash from Acme")).reply.data.missing).toEqual(["invoice_id"]);
+    // "more than 60 days past its due date", "that has already passed", "who's been here the longest", "avg amt still due".
+    const late = await ask(ws.token, "every invoice that is more than 20 days past its due date");
+    expect(late.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ param: "overdue" })]));
+    const passed = await ask(ws.token, "which open deals have an expected close date that has already passed?");
+    expect(passed.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "expected_close_date", op: "lt" })]));
+    expect((await ask(ws.token, "who's been here the longest")).reply.data.query).toMatchObject({
+      resource: "employees",
+      aggregate: { order: "asc", limit: 1 },
+    });
+    expect((await ask(ws.token, "whats the avg amt still due on partially paid invoices")).reply.data.answer).toMatchObject({ fn: "avg", field: "amount_due" });
+    // Tables booked, database commands, tax returns filed, home addresses, mass WhatsApps and warnings to staff: refused.
+    for (const message of [
+      "can u book me a table for 2 at an italian place tonight",
+      "drop table invoices;",
+      "can u set up our company's VAT return and file it with the tax office",
+      "can you give me the home addresses of all our employees so I can send xmas cards?",
+      "send everyone on the leads list a whatsapp message about our new pricing",
+      "who's late on timesheets? I want to give them a formal warning, draft it",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -251,7 +251,14 @@ export function extract(
   const small = /\b(?:of|amount(?: of)?|for)\s+(\d{1,3}(?:\.\d{1,2})?)\b(?!\s*(?:hours?|minutes?|mins?|h|%|days?|weeks?|positions?|people|x\b|each))/i.exec(
     rest,
   );
-  const money = moneyField ? (readMoney(rest) ?? (small ? { minor: Math.round(Number(small[1]) * 100), match: small[0] } : null)) : null;
+  const read = moneyField ? (readMoney(rest) ?? (small ? { minor: Math.round(Number(small[1]) * 100), match: small[0] } : null)) : null;
+  // ("create deal Stark renewal 2027": a bare year ending a name is part of it, not an amount.)
+  const year =
+    read &&
+    !read.currency &&
+    /^(?:19|20)\d{2}$/.test(read.match.trim()) &&
+    !new RegExp(`\\b(?:worth|value|valued at|for|at|of|amount)\\s+${read.match.trim()}`, "i").test(rest);
+  const money = year ? null : read;
   if (money && moneyField) {
     fields[moneyField.name] = money.minor;
     if (money.currency && has("currency")) fields.currency = money.currency;

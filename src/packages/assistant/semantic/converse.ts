@@ -60,6 +60,14 @@ const NOT_DOABLE = new RegExp(
       .source,
     /\b(?:book|schedule|set up|arrange)\s+(?:a |an )?(?:meeting|call|appointment|zoom|lunch|dinner)\b/.source,
     /\b(?:scrape|scraping|crawl|harvest)\b/.source,
+    // (Tables at restaurants, flights and hotels; database commands; tax returns filed; people's home addresses;
+    // messages to everyone on another channel; warnings written to staff.)
+    /\bbook\b.*\b(?:table|restaurant|flight|hotel|taxi|cab|train)\b/.source,
+    /^\s*(?:drop|truncate|alter)\s+table\b|\bdelete\s+from\s+\w+\s*;|;\s*--/.source,
+    /\b(?:vat|tax|gst)\s+returns?\b|\btax office\b|\birs\b/.source,
+    /\bhome address(?:es)?\b/.source,
+    /\b(?:whatsapp|sms|text message)\b.*\b(?:everyone|everybody|all|every)\b|\b(?:everyone|everybody|all|every)\b.*\b(?:whatsapp|sms)\b/.source,
+    /\b(?:formal|written|disciplinary)\s+warning\b/.source,
     // (An answer sent on to someone: no e-mail of reports leaves from here.)
     /\b(?:email|e-mail|send|forward|share|mail)\s+(?:this|that|the|these|those)\s+(?:breakdown|report|list|summary|numbers|figures|chart|table|answer|results?)\b/
       .source,

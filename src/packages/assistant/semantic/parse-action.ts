@@ -233,7 +233,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const fieldOn =
     /^(?:change|update|set|edit|fix|move|push|switch)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to(?:\s+|:\s*)(.+)$/i.exec(text) ??
     // ("Office move: change end date to end of january", "set source = event for Bjarne Johnson".)
-    /^(?:(?:project|task|deal|lead|invoice|customer|contact|employee|candidate|opening)\s+)?(.+?):\s*(?:change|set|update|move|push|extend)\s+(?:the\s+|its\s+)?(.+?)\s+to\s+(.+)$/i
+    /^(?:(?:project|task|deal|lead|invoice|customer|contact|employee|candidate|opening)\s+)?(.+?):\s*(?:change|set|update|move|push|extend|bump|raise|increase|lower|drop|cut)\s+(?:the\s+|its\s+)?(.+?)\s+to\s+(.+)$/i
       .exec(text)
       ?.map((part, i, all) => (i === 1 ? all[2]! : i === 2 ? all[1]! : part)) ??
     /^(?:set|change|update)\s+(?:the\s+)?([a-z][a-z ]*?)\s*=\s*(.+?)\s+(?:for|on|of)\s+(.+)$/i

@@ -1215,7 +1215,13 @@ function numericFieldNamed(w: Words, R: ResourceModel, taken: Set<number>): stri
       ),
     );
   // "total tax": the specific field over the resource's general measure ("total" also names the sum).
-  const hit = hits.find((candidate) => candidate.value !== R.measure) ?? hits[0];
+  // ("avg amount due": a field's phrase of several words names it even where a word of it was read as a date's verb.)
+  const loose = matchPhrases(
+    w.words,
+    [...R.fields.values()].filter((f) => f.kind === "money" || f.kind === "number" || f.kind === "minutes").map((f) => ({ phrases: f.words, value: f.name })),
+    new Set(),
+  ).find((candidate) => candidate.value !== R.measure && candidate.indexes.length > 1);
+  const hit = hits.find((candidate) => candidate.value !== R.measure) ?? loose ?? hits[0];
   for (const i of hit?.indexes ?? []) taken.add(i);
   return hit?.value ?? null;
 }

@@ -216,7 +216,7 @@ export function normalize(message: string): string {
   text = text.replace(/\bfor\s+(more than|over|at least|fewer than|less than|under)\s+(\d+)\s+(?:persons?|people|hires?|seats?)\b/gi, "with $1 $2 positions");
   // "our longest serving employee", "who's been here the longest": the one who joined first.
   text = text.replace(/\b(?:longest[\s-](?:serving|tenured|standing)|most tenured|most senior by tenure)\b/gi, "earliest joined");
-  text = text.replace(/\b(?:has|have)\s+been\s+(?:here|with us|around)\s+(?:the\s+)?longest\b/gi, "joined first");
+  text = text.replace(/(?:\b(?:has|have)\s+|['’]s\s+)been\s+(?:here|with us|around)\s+(?:the\s+)?longest\b/gi, " joined first");
   // "net 15": payment terms, due that many days out.
   text = text.replace(/\bnet[\s-]?(\d{1,3})\b(?!\s*(?:%|percent|k\b))/gi, "due in $1 days");
   // "how many senior engineers are we looking for": the positions of that opening.
@@ -232,6 +232,25 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(?:who(?:'s| is| are)?|what(?:'s| is)?)\s+(?:in|left in)\s+(?:the|our)\s+pipeline\s+for\s+(?:the\s+)?(.+?)\s+(role|opening|position|job)\b/i,
     "candidates for the $1 $2",
+  );
+  // "who's on the support team": the people of that department.
+  text = text.replace(/\b(?:on|in) the (\w+) team\b/gi, "in the $1 department");
+  // "who's hiring manager for... nvm, which openings are in berlin": what was taken back is no part of the question.
+  text = text.replace(/^.*?\b(?:nvm|never\s?mind|scratch that|forget that|forget it)\b[\s,.;:!…—–-]*(?=\S)/i, "");
+  // "set X to review... actually to done": the value said last is the one meant.
+  text = text.replace(/\b(to|as)\s+[\w ]+?\s*(?:\.{2,}|…|,|—|–|\s-)\s*(?:actually|no|wait|sorry|i mean)[,]?\s+(?:to|as)\s+/gi, "$1 ");
+  // "more than 60 days past its due date": overdue by that much.
+  text = text.replace(/\b((?:more|longer) than \d+ (?:days?|weeks?|months?)) past (?:its|their|the) due dates?\b/gi, "$1 overdue");
+  // "open deals that have an expected close date that has already passed": past it.
+  text = text.replace(/\b(?:have|has|with) an? ([a-z ]*?date) that (?:has |have )?(?:already )?passed\b/gi, "past their $1");
+  // "just the ones for customers in EUR": invoices in that currency.
+  text = text.replace(/\b(?:for|from) (?:customers|clients) (?:billed |who pay |paying )?in (eur|usd|gbp|euros?|dollars?|pounds?)\b/gi, "in $1");
+  // "deals lost bc of price": the reason they were lost.
+  text = text.replace(/\blost (?:because of|bc of|due to|over|on) (?:the )?/gi, "lost to ");
+  // "we got 500€ cash from Cyberdyne": money in from a customer, said as news, is a payment to record.
+  text = text.replace(
+    /^(?:we\s+|i\s+)?(?:just\s+)?(?:got|received)\s+(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[$€£]|[a-z]{3}\b)?[^?]*\bfrom\s+\S[^?]*$)/iu,
+    "record payment of ",
   );
   // "how many deals in each of those stages": grouped by that field (of the records just talked about).
   text = text.replace(/\b(?:in|for|per) each of (those|these|the) ([a-z]+)\b(?=\s*[?.!]*$)/gi, (_m, which: string, plural: string) => {
