@@ -1274,6 +1274,31 @@ describe("actions on every writable resource", () => {
       "who's late on timesheets? I want to give them a formal warning, draft it",
     ])
       expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    // Follow-ups: "on it" is the record just told; "to her" the person just asked about; "only the partially paid
+    // ones" a state of the last records (though "paid" is a payment's verb); "the ones we added this year" their
+    // date; "and who logged the most" each person's part.
+    const status = await ask(ws.token, `${invoice.number} status?`);
+    const leftOn = await ask(ws.token, "how much is left to pay on it", status.conversation_id);
+    expect(leftOn.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "amount_due" });
+    const logged = await ask(ws.token, "how much has Ana Garcia logged this month");
+    const hers = await ask(ws.token, "which tasks are assigned to her", logged.conversation_id);
+    expect(hers.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const unpaid = await ask(ws.token, "unpaid invoices of Acme");
+    const partly = await ask(ws.token, "only the partially paid ones", unpaid.conversation_id);
+    expect(partly.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id] });
+    const customers = await ask(ws.token, "list customers sorted by name");
+    const added = await ask(ws.token, "only the ones we added this year", customers.conversation_id);
+    expect(added.reply.data.query).toMatchObject({ resource: "customers", period: { field: "created_at" } });
+    const month = await ask(ws.token, "hours logged this month");
+    const most = await ask(ws.token, "and who logged the most", month.conversation_id);
+    expect(most.reply.data.answer).toMatchObject({ kind: "groups", group_by: "employee_id" });
+    // "a list of …" lists; "due before the end of this month" is up to its last day; "please to create … inside".
+    expect((await ask(ws.token, "please give me list of invoices which are not paid yet")).reply.data.answer).toMatchObject({ kind: "records" });
+    const byEnd = await ask(ws.token, "invoices due before the end of this month");
+    expect(byEnd.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "due_date", op: "lte" })]);
+    await expectRequests(ws.token, [
+      ["please to create one task 'Plan launch' inside Website project", "POST", "/tasks", { title: "Plan launch", project_id: website.id }],
+    ]);
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -15,7 +15,7 @@ import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
 import { categoricalFields, matchValue, type Values } from "./values";
-import { FILLER, GRAMMAR, wordsOf } from "./words";
+import { FILLER, GRAMMAR, type Words, wordsOf } from "./words";
 
 /**
  * One turn of the conversation: a choice answering the last clarification ("the second one"), a value
@@ -296,8 +296,27 @@ function clausesOf(message: string): string[] {
   return [...new Set(pieces.filter((piece) => piece.split(/\s+/).length >= 2).map(named))];
 }
 
+/**
+ * "INV-000397 status?" → "how much is left to pay on it": in a question, "it" after a preposition is the one
+ * record the last answer was about (commands find it on their own; "how much of it" is a part of a whole).
+ */
+function itNamed(said: string, state: ConversationState, env: TurnEnv): string {
+  const it = /\b(on|for|about|from|to|against|by|with) (it|that one|this one|him|her)\b(?!\s+(?:the\s+)?\p{Lu})/iu.exec(said);
+  // ("who's on it?" asks the record's own person, which the last question's record answers as it is.)
+  if (!it || /^(?:and\s+)?(?:who|whos|who's)\b/i.test(said) || actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
+  // ("hours Lynn logged" → "which tasks are assigned to her": a person the last question was about.)
+  const person = /^(?:him|her)$/i.test(it[2]!);
+  const focus = person ? (state.focus ?? aboutOf(env.schema, state.query)) : state.focus;
+  if (!focus || (person && env.schema.byName.get(focus.resource)?.nameField !== "name")) return said;
+  // (A record told by its kind and number — `task 86 "Ship permissions"` — by those alone.)
+  const name = /^([a-z][a-z -]*? \d+)\b/.exec(focus.label)?.[1] ?? focus.label.replace(/\s*\([^)]*\)\s*$/, "");
+  const singular = person ? undefined : env.schema.byName.get(focus.resource)?.singular;
+  const named = singular && !name.toLowerCase().startsWith(singular) && !/^[A-Z]{2,5}-\d+$/.test(name) ? `the ${singular} ${name}` : name;
+  return said.replace(it[0], `${it[1]} ${named}`);
+}
+
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const message = pickFromList(said, state, env.schema);
+  const message = itNamed(pickFromList(said, state, env.schema), state, env);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = {
     fetch: env.fetch,
@@ -518,7 +537,14 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       draft.resource &&
       draft.resource.name !== previous.resource &&
       [...(env.schema.byName.get(previous.resource)?.fields.values() ?? [])].some((field) => field.target === draft.resource!.name)) ||
-      /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined))
+      /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined) ||
+      // "unpaid invoices of Wonka" → "only the partially paid ones", candidates in interview → "and offer?": a state
+      // of the last question's records, though its words name another resource ("paid", the quotes' "offer").
+      // (Likewise a verb with no noun: customers → "only the ones we added this year".)
+      (draft.followUp &&
+        draft.resource &&
+        draft.resource.name !== previous.resource &&
+        (!draft.said.noun || statedOf(env.schema.byName.get(previous.resource), w))))
   ) {
     const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
     if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
@@ -859,6 +885,15 @@ async function valueOfAnyResource(env: TurnEnv, text: string, who = false): Prom
   const person = (match: (typeof matches)[number]) => !who || match.resource.nameField === "name";
   const best = matches.find((match) => match.exact && person(match)) ?? matches.find((match) => match.exact) ?? matches[0];
   return best ? { resource: best.resource, field: best.field, values: best.values } : null;
+}
+
+/** Whether a state of the resource (a value of its status or stage, or a filter's words) is said in the message. */
+function statedOf(R: ResourceModel | undefined, w: Words): boolean {
+  if (!R) return false;
+  const text = ` ${w.joined} `;
+  const states = ["status", "stage"].flatMap((name) => (R.fields.get(name)?.values ?? []).map((value) => value.replace(/_/g, " ")));
+  const phrases = [...states, ...(R.skill?.filters ?? []).flatMap((filter) => filter.words)];
+  return phrases.some((phrase) => phrase.length > 2 && text.includes(` ${phrase} `));
 }
 
 /** Whether a resource's date or state words occur in the message. */

@@ -13,7 +13,7 @@ import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
  */
 
 const LEAD_IN =
-  /^(?:(?:please|pls|hey|hi|hello|hiya|morning|good morning|good afternoon|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,!.\s]+)+/i;
+  /^(?:(?:please to|please|pls|hey|hi|hello|hiya|morning|good morning|good afternoon|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,!.\s]+)+/i;
 
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [

@@ -571,8 +571,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // ("and last year?" after "deals we won this year": no verb of its own, so the period keeps its date.)
       said.dateField = dateField !== R.defaultDate || dateFieldFor(w, { ...R, defaultDate: "" }, periodAt, dateVerbHits) !== "";
       if (comparison && dateField) {
-        const op = comparison[2] === "after" ? "gt" : comparison[2] === "by" ? "lte" : "lt";
-        conditions.push({ field: dateField, op, value: op === "gt" ? range.to : range.from, label: `${comparison[1]} ${comparison[2]} ${range.from}` });
+        // ("due before the end of this month": up to its last day.)
+        const byEnd = comparison[2] === "before" && /\bbefore\s+(?:the\s+)?end\s+of\b/.test(lowerText);
+        const op = comparison[2] === "after" ? "gt" : comparison[2] === "by" || byEnd ? "lte" : "lt";
+        const value = op === "gt" || byEnd ? range.to : range.from;
+        conditions.push({ field: dateField, op, value, label: `${comparison[1]} ${byEnd ? "by" : comparison[2]} ${value}` });
         claim(occurrences(w.words, comparison[2]!).flat());
       } else if (dateField) {
         period = {
@@ -705,11 +708,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const ref = [...R.fields.values()].find((f) => f.target === by!.name);
       if (ref && /\b(which|who|what|top|most|least|per|each|rank|ranking|biggest|largest|highest)\b/.test(text)) groupBy = ref.name;
     }
-    if (!groupBy && /^(who|whos|who's)\b/.test(text) && R.skill?.person) {
+    // ("and who logged the most": a follow-up's "and" first.)
+    const opensWho = /^(?:(?:and|so|ok|okay|then|also|but)\s+)?(who|whos|who's)\b/.test(text);
+    if (!groupBy && opensWho && R.skill?.person) {
       who = true;
       // ("who put hours on the mobile app this week and how many": each person's total.)
       if (/\b(most|least|top|highest|lowest|more|fewest)\b|\band (?:how many|how much|how long)\b/.test(text)) groupBy = R.skill.person.param;
-    } else if (!groupBy && /^(who|whos|who's)\b/.test(text)) {
+    } else if (!groupBy && opensWho) {
       // "who owes us money", "who hasn't paid": an amount of a resource with no person of its own is answered by
       // the party it belongs to (an invoice's customer). ("who's at offer stage" lists the candidates themselves.)
       const party = (R.skill?.parents ?? []).find((parent) => R.fields.get(parent.param)?.kind === "reference");
@@ -748,7 +753,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         (/^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) ||
           /^(?:did|has|have)\b.*\b(?:pay|paid)\b/.test(text) ||
           // ("pull up everything we invoiced Umbrella", "stuff Tim logged on data warehouse": the records.)
-          /\b(?:everything|stuff|all the (?:stuff|things|entries))\b/.test(text)) &&
+          /\b(?:everything|stuff|all the (?:stuff|things|entries))\b/.test(text) ||
+          // ("give me list of invoices which are not paid yet": a list asked for by that word.)
+          /\b(?:(?:a |the )?list of|give me (?:a |the )?list)\b/.test(text)) &&
         !sumCue &&
         !countCue &&
         !avgCue;
@@ -817,7 +824,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
       /^where (?:do|did|does) most\b/.test(text) ||
-      /^(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
+      /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
     if (desc || asc) {

@@ -252,6 +252,8 @@ export function normalize(message: string): string {
     /^(?:we\s+|i\s+)?(?:just\s+)?(?:got|received)\s+(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[$€£]|[a-z]{3}\b)?[^?]*\bfrom\s+\S[^?]*$)/iu,
     "record payment of ",
   );
+  // "one task inside Design system project": in it.
+  text = text.replace(/\binside(?: of)?\b/gi, "in");
   // "how many deals in each of those stages": grouped by that field (of the records just talked about).
   text = text.replace(/\b(?:in|for|per) each of (those|these|the) ([a-z]+)\b(?=\s*[?.!]*$)/gi, (_m, which: string, plural: string) => {
     const one = /(?:ss|us|ch|sh|x)es$/i.test(plural) ? plural.slice(0, -2) : plural.replace(/s$/i, "");
