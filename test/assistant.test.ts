@@ -1169,7 +1169,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("picks from what was listed by rank, reads a question before its why, keeps a company's own name", async () => {
-    const { ws, acme, invoice, ana, ada, task, website, sophie } = await company();
+    const { ws, acme, invoice, ana, ada, alan, task, website, sophie, candidate } = await company();
     const bigger = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 900_000 }] });
     expect((await call("POST", `/invoices/${bigger.id}/send`, { token: ws.token })).status).toBe(200);
     // "the biggest one", "the oldest one": of the records the last answer listed, by their measure or date; a
@@ -1299,6 +1299,24 @@ describe("actions on every writable resource", () => {
     await expectRequests(ws.token, [
       ["please to create one task 'Plan launch' inside Website project", "POST", "/tasks", { title: "Plan launch", project_id: website.id }],
     ]);
+    // "which customers are billed in X" is their currency; "task count per status"; "did we open" is made then.
+    expect((await ask(ws.token, "which customers are billed in dollars")).reply.data.answer).toMatchObject({ kind: "records", resource: "customers" });
+    expect((await ask(ws.token, "task count per status on Website")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "status" });
+    expect((await ask(ws.token, "how many deals did we open this year")).reply.data.query).toMatchObject({ period: { field: "created_at" } });
+    await expectRequests(ws.token, [
+      // A name's new spelling; a field "was actually" another value; "X description: '…'"; "let's make her an offer".
+      [
+        "small thing — the contact Alan Turing is actually spelled Alan Turning, can you fix the name",
+        "PATCH",
+        `/contacts/${alan.id}`,
+        { name: "Alan Turning" },
+      ],
+      ["Ana Garcia's start date was actually 12 January 2026, not Jan 10", "PATCH", `/employees/${ana.id}`, { date_of_joining: "2026-01-12" }],
+      ["Website description: 'New site + blog'", "PATCH", `/projects/${website.id}`, { description: "New site + blog" }],
+      ["Joan Clarke nailed the interview, let's make her an offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+    ]);
+    for (const message of ["how old is she?", "find her on linkedin for me"])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -68,6 +68,9 @@ const NOT_DOABLE = new RegExp(
     /\bhome address(?:es)?\b/.source,
     /\b(?:whatsapp|sms|text message)\b.*\b(?:everyone|everybody|all|every)\b|\b(?:everyone|everybody|all|every)\b.*\b(?:whatsapp|sms)\b/.source,
     /\b(?:formal|written|disciplinary)\s+warning\b/.source,
+    // (Someone's age, and people looked up on other sites.)
+    /\bhow old (?:is|are)\b|\b(?:his|her|their)\s+age\b/.source,
+    /\b(?:find|look up|search for|search)\b.*\bon (?:linkedin|google|facebook|twitter|instagram|x)\b/.source,
     // (An answer sent on to someone: no e-mail of reports leaves from here.)
     /\b(?:email|e-mail|send|forward|share|mail)\s+(?:this|that|the|these|those)\s+(?:breakdown|report|list|summary|numbers|figures|chart|table|answer|results?)\b/
       .source,

@@ -13,7 +13,7 @@ import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
  */
 
 const LEAD_IN =
-  /^(?:(?:please to|please|pls|hey|hi|hello|hiya|morning|good morning|good afternoon|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,!.\s]+)+/i;
+  /^(?:(?:please to|please|pls|hey|hi|hello|oh|actually|hiya|morning|good morning|good afternoon|ok|okay|so|and|also|then|now|quickly|kindly|can you|could you|would you|can u|could u|i need to|i want to|i'd like to|let's|lets|go ahead and|need to|want to)[,!.\s]+)+/i;
 
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [
@@ -111,6 +111,22 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?:i(?:'m| am)\s+|\p{Lu}\p{Ll}+(?:'s|\s+is|\s+has)\s+)?(?:start(?:ed|ing)?|begin(?:ning)?|began)\s+(?:(?:working|work)\s+)?on\s+(.+?)(?:\s*[—–]\s*.*|\s+-\s+.*|,\s*(?:pls\s+|please\s+)?(?:set|move|mark|put)\s+(?:it|this)\b.*)?$/iu,
       "set $1 to in progress",
     )
+    // "the contact John Hamilton is actually spelled Jon Hamilton, can you fix the name": a new spelling of the name.
+    .replace(/^(?:[^—–]*[—–]\s*)?(?:the\s+\w+\s+)?(.+?)\s+is\s+(?:actually\s+)?(?:spelled|spelt|written)\s+(.+?)(?:\s*[,;.!].*)?$/iu, "rename $1 to $2")
+    // "Alan Thomson's start date was actually 27 October, not Nov 3": the field as it should be.
+    .replace(/^(.+?)['’]s\s+([a-z][a-z ]{1,24}?)\s+(?:was|is|should be)\s+actually\s+(.+?)(?:,?\s+not\s+.+)?$/iu, "set $1's $2 to $3")
+    // "Data warehouse description: '…'", "Acme notes: …": a record, one of its text fields, then the value.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why|log|add|create|new|please|pls|record|make|set|update|change)\b)([^,:()]{2,40}?)\s+(description|notes?)\s*:\s*(.+)$/iu,
+      (_m, whose: string, field: string, value: string) => `set ${whose}'s ${field} to ${value.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}`,
+    )
+    // "Customer portal is running long, extend the end date to 31 Jan 2027": the change, on the record said first.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why|is|are)\b)(.+?)\s+(?:is|are|was|has been)\s+[^,;.]{2,30}[,;.]\s*(?:so\s+|pls\s+|please\s+)?(extend|push|move|change|set|update|bump)\s+(?:the|its|their)\s+(.+?)\s+to\s+(.+)$/iu,
+      "$2 the $3 on $1 to $4",
+    )
+    // "oh and make the value 65k euros": the record talked about, that field.
+    .replace(/^make\s+(?:the|its)\s+([a-z][a-z ]{1,20}?)\s+(?=[$€£]?\d)/iu, "set its $1 to ")
     // "ERP migration is wrapped. mark it completed": the record of the first sentence is the "it" of the command.
     .replace(
       /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|can|could)\b)(.+?)\s+(?:is|are|was|has been|got)\s+[^.!;?]{1,30}?\s*[.!;]+\s+(?:(?:so|pls|please|can you|could you)\s+)?(mark|set|move|make|change|put|close|update|flag)\s+(?:it|this|that)\b/iu,
@@ -231,7 +247,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "change expected close on the Prestige pilot to jan 15", "update the lost reason on Nakatomi platform to …":
   // a field's words, whose it is, then the value.
   const fieldOn =
-    /^(?:change|update|set|edit|fix|move|push|switch)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to(?:\s+|:\s*)(.+)$/i.exec(text) ??
+    /^(?:change|update|set|edit|fix|move|push|switch|extend|bump)\s+(?:the\s+)?(.+?)\s+(?:on|of|for)\s+(?:the\s+)?(.+?)\s+to(?:\s+|:\s*)(.+)$/i.exec(text) ??
     // ("Office move: change end date to end of january", "set source = event for Bjarne Johnson".)
     /^(?:(?:project|task|deal|lead|invoice|customer|contact|employee|candidate|opening)\s+)?(.+?):\s*(?:change|set|update|move|push|extend|bump|raise|increase|lower|drop|cut)\s+(?:the\s+|its\s+)?(.+?)\s+to\s+(.+)$/i
       .exec(text)

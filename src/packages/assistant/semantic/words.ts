@@ -64,6 +64,7 @@ const SHORTHAND: Record<string, string> = {
   projs: "projects",
   projct: "project",
   bc: "because",
+  ops: "operations",
   wich: "which",
   invocie: "invoice",
   invoce: "invoice",
@@ -252,6 +253,16 @@ export function normalize(message: string): string {
     /^(?:we\s+|i\s+)?(?:just\s+)?(?:got|received)\s+(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[$€£]|[a-z]{3}\b)?[^?]*\bfrom\s+\S[^?]*$)/iu,
     "record payment of ",
   );
+  // "which customers are billed in euros": the customers' currency, not what was billed.
+  text = text.replace(/\b(?:are|is|get|gets)\s+(?:billed|invoiced|charged)\s+in\s+(eur|usd|gbp|euros?|dollars?|pounds?)\b/gi, "in $1");
+  // "task count per status": how many tasks.
+  text = text.replace(/\b(task|deal|lead|invoice|contact|customer|employee|candidate|project|payment|opening)s?\s+count\b/gi, "number of $1s");
+  // "how many deals did we open in september": made then, not the ones open now.
+  text = text
+    .replace(/\b(did|have|has)\s+(we|you|they|i)\s+open\b(?!\s+(?:the|a|an|our)\b)/gi, "$1 $2 add")
+    .replace(/\bwe\s+opened\b(?!\s+(?:the|a|an|our)\b)/gi, "we added");
+  // "let's make her an offer": the candidate's stage, not a quote.
+  text = text.replace(/\b(?:let'?s\s+)?make\s+(her|him|them)\s+an\s+offer\b/gi, "move $1 to offer");
   // "one task inside Design system project": in it.
   text = text.replace(/\binside(?: of)?\b/gi, "in");
   // "how many deals in each of those stages": grouped by that field (of the records just talked about).
