@@ -1317,6 +1317,20 @@ describe("actions on every writable resource", () => {
     ]);
     for (const message of ["how old is she?", "find her on linkedin for me"])
       expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    // "bill X 5,000 for …" is one line at that price; "Acme changed their AP inbox": the name the words begin with.
+    await expectRequests(ws.token, [
+      ["bill Acme 5,000 for implementation", "POST", "/invoices", { customer_id: acme.id, items: [{ quantity: 1, unit_amount: 500_000 }] }],
+      ["Acme changed their AP inbox, set their email to payables@acme.example", "PATCH", `/customers/${acme.id}`, { email: "payables@acme.example" }],
+    ]);
+    // Of the drafts just listed, "the zed one" is the one of customer Zed — never the customer itself; "the older one".
+    const zed = await create(ws, "customers", { name: "Zed", email: "ap@zed.example", currency: "USD" });
+    const zedDraft = await create(ws, "invoices", { customer_id: zed.id, currency: "USD", items: [{ description: "Z", quantity: 1, unit_amount: 500 }] });
+    const drafts = await ask(ws.token, "list drafts");
+    const gone = await ask(ws.token, "delete the zed one, i'll redo it from scratch", drafts.conversation_id);
+    expect(await requestOf(ws.token, gone.reply)).toMatchObject({ method: "DELETE", path: `/invoices/${zedDraft.id}` });
+    const acmes = await ask(ws.token, "acme's open invoices");
+    const older = await ask(ws.token, "send them a reminder for the older one", acmes.conversation_id);
+    expect((await requestOf(ws.token, older.reply)).path).toBe(`/invoices/${invoice.id}/remind`);
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

@@ -361,7 +361,12 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
   let currency: string | undefined;
   const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
   // "€300 for the onboarding workshop": one line at that price.
-  const priced = /([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(text);
+  // ("bill Massive Dynamic 5,000 for implementation": without a sign, an amount of three figures or more.)
+  const priced =
+    /([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(text) ??
+    /(?<=\s)()(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+(?:\.\d+)?(?=k))(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(
+      text,
+    );
   const line = (description: string, quantity: number, amount: number) => ({
     description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
     quantity,
@@ -369,7 +374,7 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     ...(tax ? { tax_rate: Number(tax[1]) } : {}),
   });
   if (priced) {
-    currency = SYMBOLS[priced[1]!];
+    currency = priced[1] ? SYMBOLS[priced[1]] : undefined;
     items.push(line(priced[4]!.trim(), 1, Number(priced[2]!.replace(/,/g, "")) * (priced[3] ? 1000 : 1)));
     text = text.replace(priced[0], ",");
     rest = text;
@@ -894,7 +899,13 @@ async function recordOnParent(
 async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, name: string, message: string): Promise<Candidate[]> {
   const required = new Set((R.create ?? []).filter((field) => field.required).map((field) => field.name));
   const parents = [...R.fields.values()].filter((field) => field.target && required.has(field.name) && env.schema.byName.get(field.target)?.nameField);
-  const words = name.split(/\s+/);
+  // ("the tyrell one": whose it is, without the "one" that stands for it.)
+  // ("the globex draft": a state of the record is no part of whose it is.)
+  const states = new Set((R.fields.get("status")?.values ?? []).map((value) => value.replace(/_/g, " ")));
+  const words = name
+    .replace(/\s+ones?$/i, "")
+    .split(/\s+/)
+    .filter((word, i, all) => i === 0 || all.length === 1 || !states.has(word.toLowerCase()));
   for (const parent of parents) {
     const owner = env.schema.byName.get(parent.target!)!;
     let found: Awaited<ReturnType<typeof findNamed>> = { kind: "none" };
@@ -907,8 +918,12 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
       const kept = rows.filter(test);
       if (kept.length > 0) rows = kept;
     };
+    // ("show me the drafts" → "delete the globex one": among what the last answer listed, if some are.)
+    keep((row) => env.listed?.some((choice) => choice.resource === R.name && choice.id === row.id) ?? false);
     if (cue.op === "remind") keep((row) => ["sent", "partially_paid"].includes(String(row.status)));
     if (cue.op === "send") keep((row) => ["draft", "sent", "partially_paid"].includes(String(row.status)));
+    // (Only a draft can be deleted; a sent one is voided.)
+    if (cue.op === "delete" && R.fields.get("status")?.values?.includes("draft")) keep((row) => row.status === "draft");
     // (The verb is no state: "void the hooli invoice" is not one already void.)
     const states = (R.skill?.filters ?? []).filter((filter) => filter.words.some((word) => new RegExp(`\\b${word}\\b`, "i").test(cue.rest)));
     for (const state of states) {
@@ -935,16 +950,19 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
 
 /** "send a reminder on the biggest one", "the oldest one": of what the last answer listed, the first by its measure or date. */
 async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string): Promise<Candidate | null> {
-  const said = /^(?:the\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent)(?:\s+\p{L}+)?$/iu.exec(text.trim());
+  const said =
+    /^(?:the\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent|bigger|larger|smaller|older|newer)(?:\s+\p{L}+)?$/iu.exec(
+      text.trim(),
+    );
   const ids = (env.listed ?? []).filter((choice) => choice.resource === R.name).map((choice) => choice.id);
   if (!said || ids.length < 2) return null;
   const word = said[1]!.toLowerCase();
-  const bySize = /biggest|largest|highest|smallest|lowest/.test(word);
+  const bySize = /biggest|largest|highest|smallest|lowest|bigger|larger|smaller/.test(word);
   const field = bySize ? R.measure : R.defaultDate;
   if (!field) return null;
   const rows = await env.fetch(`/${R.name}?ids=${ids.join(",")}&limit=100`);
   if (!rows.ok || rows.data.length === 0) return null;
-  const first = /biggest|largest|highest|newest|latest|most recent/.test(word) ? -1 : 1;
+  const first = /biggest|largest|highest|newest|latest|most recent|bigger|larger|newer/.test(word) ? -1 : 1;
   const value = (row: ApiRecord) => (bySize ? Number(row[field] ?? 0) : String(row[field] ?? ""));
   const [best] = [...rows.data].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
   return best ? { resource: R, record: best, label: labelOf(R, best) } : null;

@@ -4,7 +4,7 @@ import { type ActionEnv, type ActionRequest, type Built, build, proposal } from 
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
-import { vocabularyOf } from "./lexicon";
+import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findNamed, labelOf } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
@@ -421,7 +421,12 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       [...focused.fields.values()].some(
         (field) => field.kind === "enum" && field.values?.some((value) => w.words.includes(value.replace(/_/g, " ")) || w.words.includes(value)),
       );
-    const R = (fits ? focused : null) ?? actionResource(w, cue, env.schema) ?? focused ?? null;
+    // ("list drafts" → "delete the tyrell one": "the … one" is one of the records just listed, whoever "tyrell" is.)
+    const listedR =
+      state.listed?.length && /\bthe\s+[\p{L}\d .'-]{1,40}?\s+one\b/iu.test(message) && nounsIn(w, env.schema, new Set()).length === 0
+        ? env.schema.byName.get(state.listed[0]!.resource)
+        : undefined;
+    const R = (fits ? focused : null) ?? listedR ?? actionResource(w, cue, env.schema) ?? focused ?? null;
     // "make it high priority…" right after a proposed create: the same record, more fields.
     // (Not another of the API's actions: "resend the last one, they say it never arrived" after a reminder.)
     const another =

@@ -4,6 +4,7 @@ import type { ApiRecord } from "../../../platform/skills";
 import { distance } from "../text";
 import type { Fetch } from "./execute";
 import type { ResourceModel } from "./model";
+import { FILLER } from "./words";
 
 /**
  * Names → records of the workspace: the list route's `?q=` (as the asker), then fuse.js ranks what came
@@ -78,6 +79,16 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
     if (whole.length === 1) return { kind: "one", found: whole[0]! };
     return { kind: "many", options: prefixed.slice(0, 6) };
   }
+  // "Globex changed their AP inbox": a name the words begin with, whole (the longest such), over near spellings.
+  // (Only when talk follows — "changed their …", "we're not …" — not more of a name: "Initech support renewal", "Acme GmbH".)
+  const talkAfter = (name: string) => {
+    const rest = wanted.slice(name.length + 1).split(" ");
+    return rest.length >= 2 && rest.some((word) => FILLER.has(word) || /^(?:we|they|i)re$|^\w{3,}ed$/.test(word));
+  };
+  const leading = found.filter((candidate) => candidate.name.length >= 3 && `${wanted} `.startsWith(`${candidate.name} `) && talkAfter(candidate.name));
+  const longestLead = Math.max(0, ...leading.map((candidate) => candidate.name.length));
+  const led = leading.filter((candidate) => candidate.name.length === longestLead);
+  if (led.length === 1) return { kind: "one", found: led[0]! };
   const ranked = new Fuse(found, { keys: ["name"], includeScore: true, threshold: 0.4, ignoreLocation: true }).search(wanted);
   if (ranked.length === 0) return { kind: "none" };
   const [best, second] = ranked;

@@ -577,7 +577,19 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
           const gap = w.words.slice(first.indexes.at(-1)! + 1, noun.indexes[0]);
           return noun !== first && gap.length >= 1 && gap.length <= 2 && gap.every((word) => !FILLER.has(word) && !GRAMMAR.has(word) && /^[a-z]+$/.test(word));
         })
-      : undefined;
+      : // ("open a Customer Success Manager role": a noun in a title's capitals, then the noun of what is made.)
+        first && cue.op === "create" && /^\p{Lu}/u.test(w.tokens[first.indexes[0]!]!.raw)
+        ? nouns.find((noun) => {
+            const gap = w.tokens.slice(first.indexes.at(-1)! + 1, noun.indexes[0]);
+            return (
+              noun !== first &&
+              gap.length >= 1 &&
+              gap.length <= 3 &&
+              gap.every((token) => /^\p{Lu}/u.test(token.raw)) &&
+              /^\p{Ll}/u.test(w.tokens[noun.indexes[0]!]!.raw)
+            );
+          })
+        : undefined;
   const afterVerb = head ?? first;
   // "send a payment reminder": a reminder goes out for what has the remind action (an invoice), whatever noun is near.
   if (cue.op === "remind" && !afterVerb?.value.operations.some((operation) => operation.name === "remind"))
