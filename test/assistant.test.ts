@@ -1331,6 +1331,22 @@ describe("actions on every writable resource", () => {
     const acmes = await ask(ws.token, "acme's open invoices");
     const older = await ask(ws.token, "send them a reminder for the older one", acmes.conversation_id);
     expect((await requestOf(ws.token, older.reply)).path).toBe(`/invoices/${invoice.id}/remind`);
+    // "how many in engineering" → "and sales?": that department instead ("engineering and sales" in one message is both).
+    const engineering = await ask(ws.token, "how many ppl in engineering");
+    const sales = await ask(ws.token, "and sales?", engineering.conversation_id);
+    expect(sales.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "eq", value: "Sales" })]);
+    expect((await ask(ws.token, "employees in engineering and sales")).reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "department", op: "in" }),
+    ]);
+    // The details first, then the command in a sentence of its own: the command is made with them.
+    await expectRequests(ws.token, [
+      [
+        "Aiko Tanaka, Nakatomi, aiko.tanaka@nakatomi.example, +81 3 5555 0101. can you save her as a contact",
+        "POST",
+        "/contacts",
+        { name: "Aiko Tanaka", email: "aiko.tanaka@nakatomi.example", company: "Nakatomi" },
+      ],
+    ]);
   });
 
   it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {

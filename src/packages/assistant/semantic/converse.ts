@@ -220,6 +220,23 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
     words(sentences.slice(0, -1).join(" ")) >= (lastNamed !== sentences.at(-1) ? 2 : 6) &&
     !sentences.slice(0, -1).some(asks)
   ) {
+    // ("Aiko Tanaka, Nakatomi, aiko@…, +81 … . can you save her as a contact": the details said first are the
+    // command's — read it with them after it.)
+    const context = sentences
+      .slice(0, -1)
+      .join(" ")
+      .replace(/[.!]+$/, "");
+    if (/@|\+?\d[\d\s-]{6,}\d/.test(context) && actionCue(wordsOf(sentences.at(-1)!, env.vocabulary), env.schema)?.at === 0) {
+      const together = await turnWhole(
+        env,
+        `${sentences
+          .at(-1)!
+          .replace(/[.!?]+$/, "")
+          .replace(/\b(?:her|him|them)\b/i, "")}: ${context}`,
+        state,
+      );
+      if (together?.proposal) return together;
+    }
     const last = await turnWhole(env, lastNamed, state);
     if (last && !notUnderstood(last)) return last;
   }
@@ -812,7 +829,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       // ("openings in sales or marketing": the other value said with "or" joins the one already there;
       // "employees outside engineering and sales": both are left out.)
       const joined = match[1] === "or" || match[1] === "and" || / or /.test(w.joined);
-      if (same && "field" in same && joined && same.value !== value.values[0] && (same.op === "eq" || same.op === "ne"))
+      // ("how many ppl in engineering" → "and sales?": a follow-up opening with "and" asks about that value instead.)
+      const instead = previous && match.index === 0 && match[1] === "and" && same && "field" in same && same.op === "eq";
+      if (instead) Object.assign(same, { value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
+      else if (same && "field" in same && joined && same.value !== value.values[0] && (same.op === "eq" || same.op === "ne"))
         Object.assign(same, {
           op: same.op === "eq" ? "in" : "not_in",
           value: [same.value, value.values[0]],
