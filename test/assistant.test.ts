@@ -1338,6 +1338,12 @@ describe("actions on every writable resource", () => {
     expect((await ask(ws.token, "employees in engineering and sales")).reply.data.query.conditions).toEqual([
       expect.objectContaining({ field: "department", op: "in" }),
     ]);
+    // "overdue invoices" → "and the paid ones?": the new state replaces overdue; "who's doing X" is X's assignee.
+    const overdueFirst = await ask(ws.token, "overdue invoices");
+    const paidOnes = await ask(ws.token, "and the paid ones?", overdueFirst.conversation_id);
+    expect(paidOnes.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "paid" })]);
+    const doing = await ask(ws.token, "who's doing write copy?");
+    expect(doing.reply.data.answer).toMatchObject({ ids: [task.id], field: "assignee_id" });
     // The details first, then the command in a sentence of its own: the command is made with them.
     await expectRequests(ws.token, [
       [

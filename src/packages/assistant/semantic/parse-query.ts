@@ -921,7 +921,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         return (
           hit.indexes.length === 1 &&
           at >= 2 &&
-          /^(?:in|at|from|of|the)$/.test(w.words[at - 2]!) &&
+          // (or a name of two words, then its kind, ending the question: "on the data warehouse project")
+          (/^(?:in|at|from|of|the)$/.test(w.words[at - 2]!) ||
+            (R.fields.get(hit.value)?.kind === "reference" &&
+              at >= 3 &&
+              w.words[at - 3] === "the" &&
+              at === w.words.length - 1 &&
+              !FILLER.has(w.words[at - 2]!) &&
+              !GRAMMAR.has(w.words[at - 2]!))) &&
           !FILLER.has(w.words[at - 1]!) &&
           !/['’]/.test(w.text.slice(w.tokens[at - 1]!.end - 2, w.tokens[at - 1]!.end + 1))
         );

@@ -234,6 +234,8 @@ export function normalize(message: string): string {
     /^(?:who(?:'s| is| are)?|what(?:'s| is)?)\s+(?:in|left in)\s+(?:the|our)\s+pipeline\s+for\s+(?:the\s+)?(.+?)\s+(role|opening|position|job)\b/i,
     "candidates for the $1 $2",
   );
+  // "who's doing review exports on …": who it is assigned to (not a task in progress).
+  text = text.replace(/^(who(?:'s| is|s)?)\s+doing\s+/i, "$1 on ");
   // "who's on the support team": the people of that department.
   text = text.replace(/\b(?:on|in) the (\w+) team\b/gi, "in the $1 department");
   // "who's hiring manager for... nvm, which openings are in berlin": what was taken back is no part of the question.
