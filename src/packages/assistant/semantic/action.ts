@@ -901,11 +901,11 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
   const parents = [...R.fields.values()].filter((field) => field.target && required.has(field.name) && env.schema.byName.get(field.target)?.nameField);
   // ("the tyrell one": whose it is, without the "one" that stands for it.)
   // ("the globex draft": a state of the record is no part of whose it is.)
-  const states = new Set((R.fields.get("status")?.values ?? []).map((value) => value.replace(/_/g, " ")));
+  const stateNames = new Set((R.fields.get("status")?.values ?? []).map((value) => value.replace(/_/g, " ")));
   const words = name
     .replace(/\s+ones?$/i, "")
     .split(/\s+/)
-    .filter((word, i, all) => i === 0 || all.length === 1 || !states.has(word.toLowerCase()));
+    .filter((word, i, all) => i === 0 || all.length === 1 || !stateNames.has(word.toLowerCase()));
   for (const parent of parents) {
     const owner = env.schema.byName.get(parent.target!)!;
     let found: Awaited<ReturnType<typeof findNamed>> = { kind: "none" };

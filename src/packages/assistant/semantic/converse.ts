@@ -157,9 +157,7 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
   if (described) {
     const matching = state.listed.filter((record) => record.label.toLowerCase().includes(described[1]!.toLowerCase()));
     if (matching.length === 1) {
-      const name = matching[0]!.label.replace(/\s*\([^)]*\)\s*$/, "");
-      const singular = schema.byName.get(matching[0]!.resource)?.singular;
-      return message.replace(described[0], singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name);
+      return message.replace(described[0], spoken(matching[0]!, schema));
     }
   }
   // "ok mark Edsger as contacted" after a list with one Edsger in it: that one.
@@ -177,11 +175,17 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
   const word = nth[1]!.toLowerCase();
   const picked = state.listed[word === "last" || ORDINALS[word] === -1 ? state.listed.length - 1 : word === "top" ? 0 : (ORDINALS[word] ?? 0)];
   if (!picked) return message;
-  // (A label's own note in brackets — an amount, a project — is no part of the name.)
-  // (Said with its noun — "the deal Globex — platform" — so "the contact on …" reads it as a deal's.)
-  const name = picked.label.replace(/\s*\([^)]*\)\s*$/, "");
-  const singular = schema.byName.get(picked.resource)?.singular;
-  return message.replace(nth[0], singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name);
+  return message.replace(nth[0], spoken(picked, schema));
+}
+
+/**
+ * A listed record as words a message can carry. A label's own note in brackets — an amount, a project — is no
+ * part of the name; the kind is said with it ("the deal Globex — platform"), so "the contact on …" reads it as a deal's.
+ */
+function spoken(choice: { resource: string; label: string }, schema: SchemaModel): string {
+  const name = choice.label.replace(/\s*\([^)]*\)\s*$/, "");
+  const singular = schema.byName.get(choice.resource)?.singular;
+  return singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name;
 }
 
 /**
