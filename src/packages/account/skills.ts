@@ -17,7 +17,7 @@ export const accountSkills: Skill[] = [
       email: { words: ["email", "e-mail", "email address", "billing email"] },
       phone: { words: ["phone", "phone number", "telephone"] },
       currency: { words: ["currency"] },
-      tax_id: { words: ["tax id", "vat", "vat number", "tax number"] },
+      tax_id: { words: ["tax id", "vat", "vat number", "vat id", "tax number"] },
       balance: { words: ["balance", "owe", "owes", "owed"], format: "money" },
       billing: { words: ["billing address", "address", "billing details", "invoice address", "postal address"] },
     },

@@ -721,6 +721,21 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       piece.text = "";
     }
   }
+  // ("create lead Tom Becker, …, from Stark, event": a value after one field's word that the workspace has only in
+  // another field — Stark is a company its leads have, no source — is that other field's; "event" is then the source.)
+  const known = await env.values(R);
+  for (const field of body) {
+    const value = fields[field.name];
+    if (field.kind !== "text" || typeof value !== "string" || !CANONICAL.has(field.name)) continue;
+    if (known.get(field.name)?.some((candidate) => sameWords(candidate, value))) continue;
+    const other = [...known].find(
+      ([name, list]) =>
+        name !== field.name && fields[name] === undefined && body.some((open) => open.name === name) && list.some((candidate) => sameWords(candidate, value)),
+    );
+    if (!other) continue;
+    fields[other[0]] = value;
+    delete fields[field.name];
+  }
   // Pieces that are a value of a text field in the workspace's rows ("finance", "Berlin", "remote"); else a
   // short name left over on a new record with a company field is its company ("…, Northwind, from linkedin").
   for (const piece of free) {
@@ -1086,7 +1101,11 @@ function describeValue(R: ResourceModel, field: string, value: unknown, labels: 
   if (value === null) return "none";
   if (model?.kind === "reference" || labels[field] !== undefined) return labels[field] ?? `#${value}`;
   if (Array.isArray(value)) return value.map(describeLine).join("; ");
-  if (value && typeof value === "object") return Object.values(value).join(", ");
+  // ("billing city Munich, country DE": an object's parts each by name; an e-mail or address line says itself.)
+  if (value && typeof value === "object")
+    return Object.entries(value)
+      .map(([part, said]) => (["email", "address_line1"].includes(part) ? String(said) : `${spaced(part)} ${said}`))
+      .join(", ");
   return spaced(value);
 }
 

@@ -66,6 +66,69 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
     value.country = basedCode;
     rest = rest.replace(based[0], ",");
   }
+  // "Cyberdyne's billing city to Munich", "zip is 10115": one part of the address by its own name.
+  const PARTS: Record<string, string> = { city: "city|town", state: "state|province|region", postal_code: "zip|zip code|postal code|postcode" };
+  for (const [part, names] of Object.entries(PARTS)) {
+    const said = new RegExp(`\\b(?:${field.name}\\s+)?(?:${names})\\s*(?:is\\s+|to\\s+|:\\s*|=\\s*)(?:now\\s+)?([^,;]+?)\\s*(?=,|;|$)`, "i").exec(rest);
+    if (said && parts.has(part) && !value[part]) {
+      value[part] = said[1]!;
+      rest = rest.replace(said[0], ",");
+    }
+  }
+  rest = placesOf(rest, parts, value);
   for (const part of Object.keys(value)) if (!parts.has(part)) delete value[part];
   return Object.keys(value).length > 0 ? { field: field.name, value, rest } : null;
+}
+
+/** A town's name as people write it: one to three capitalised words ("Rotterdam", "San Francisco"). */
+const TOWN = /^\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+){0,2}$/u;
+
+/**
+ * Places said without the word "address", each a piece of its own: "Blue Harbor Ltd, London, GB", "Kessler GmbH -
+ * germany", "they're in Rotterdam", "moved to Munich". A country is a piece that is only a country (a code in
+ * capitals, or its name); the piece just before it, or a place after "in", is the city. The first piece is the
+ * record's name and is never read as a place.
+ */
+function placesOf(text: string, parts: Set<string>, value: Record<string, string>): string {
+  let rest = text;
+  const pieces = text
+    .split(/\s*(?:[,;]|\.(?=\s)|\s[-–—]\s)\s*/)
+    .map((piece) => piece.trim())
+    .filter(Boolean);
+  const countryOf = (piece: string) => (/^[A-Z]{2}$/.test(piece) || (piece.length > 3 && /^[\p{L} .]+$/u.test(piece)) ? countryCode(piece) : null);
+  const take = (piece: string) => {
+    rest = rest.replace(new RegExp(`(^|[\\s,;.-])${piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=$|[\\s,;.])`), "$1,");
+  };
+  // ("Cyberdyne moved to Munich": a move names the new town, in the record's own piece too.)
+  const moved =
+    /\b(?:moved|relocated|moving)\s+(?:their\s+(?:office|offices|hq|headquarters)\s+)?to\s+(\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+){0,2})(?=$|[\s,;.])/u.exec(
+      text,
+    );
+  if (moved && parts.has("city") && !countryOf(moved[1]!)) {
+    value.city = moved[1]!;
+    rest = rest.replace(moved[0], ",");
+  }
+  pieces.forEach((piece, index) => {
+    if (index === 0) return;
+    const country = countryOf(piece);
+    if (country && parts.has("country") && !value.country) {
+      value.country = country;
+      take(piece);
+      const before = index > 1 ? pieces[index - 1]! : "";
+      if (TOWN.test(before) && !countryOf(before) && parts.has("city") && !value.city) {
+        value.city = before;
+        take(before);
+      }
+      return;
+    }
+    const placed = /^(?:(?:they(?:'re|’re| are)|we're|it's|(?:they\s+)?(?:moved|relocated))\s+)?(?:in|to)\s+(?:the\s+)?(.+)$/i.exec(piece);
+    if (!placed || !/^(?:they|we|it|moved|relocated|in\b)/i.test(piece)) return;
+    const place = placed[1]!.trim();
+    const code = countryOf(place);
+    if (code && parts.has("country") && !value.country) value.country = code;
+    else if (!code && TOWN.test(place) && parts.has("city") && !value.city) value.city = place;
+    else return;
+    take(piece);
+  });
+  return rest;
 }

@@ -1,0 +1,394 @@
+import { describe, expect, it } from "vitest";
+import { clock } from "../src/platform/time";
+import { ask, company, expectRequests, noOutboundCalls, requestOf, today } from "./assistant-fixture";
+import { call, create, expectError, recordedEvents, userWithRole } from "./helpers";
+
+noOutboundCalls();
+
+describe("actions on every writable resource", () => {
+  it("creates each kind of record with every field the message gives, and a lead stays a lead", async () => {
+    const { ws, website, ana, acme, opening, task, invoice } = await company();
+    const cases: [string, string, Record<string, unknown>][] = [
+      [
+        "new lead tom baker, tom@contoso.com, from linkedin, worth $8k",
+        "/leads",
+        { name: "Tom Baker", email: "tom@contoso.com", source: "linkedin", value: 800_000 },
+      ],
+      ["add contact Wei Chen wei@umbrella.example at Umbrella", "/contacts", { name: "Wei Chen", email: "wei@umbrella.example", company: "Umbrella" }],
+      ["new customer Blue Bottle Roasters, bills in EUR, ap@bluebottle.example", "/customers", { name: "Blue Bottle Roasters", currency: "EUR" }],
+      [
+        "new deal for acme called Support renewal, €15k, already at proposal",
+        "/deals",
+        { name: "Support renewal", customer_id: acme.id, value: 1_500_000, currency: "EUR", stage: "proposal" },
+      ],
+      ["create project Q1 Audit starting jan 5", "/projects", { name: "Q1 Audit" }],
+      [
+        "create a task Call Acme in Website due friday, high priority, assign to ana",
+        "/tasks",
+        { title: "Call Acme", project_id: website.id, priority: "high", assignee_id: ana.id },
+      ],
+      ["add employee Lena Fischer lena@assist.co in engineering", "/employees", { name: "Lena Fischer", email: "lena@assist.co", department: "Engineering" }],
+      ["open a new job: Bookkeeper, 2 positions", "/job-openings", { title: "Bookkeeper", positions: 2 }],
+      [
+        "new candidate Raj Mehta raj@mail.example for the backend engineer opening",
+        "/candidates",
+        { name: "Raj Mehta", email: "raj@mail.example", job_opening_id: opening.id },
+      ],
+      ["log 90 mins for ana on write copy yesterday", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 90 }],
+      [`record a payment of $500 on ${invoice.number} by bank transfer`, "/payments", { invoice_id: invoice.id, amount: 50_000, method: "bank_transfer" }],
+      [
+        "invoice acme for 10 hours consulting at $150/hr, 19% vat",
+        "/invoices",
+        { customer_id: acme.id, items: [{ description: "Consulting", quantity: 10, unit_amount: 15_000, tax_rate: 19 }] },
+      ],
+    ];
+    for (const [message, path, body] of cases) {
+      const reply = (await ask(ws.token, message)).reply;
+      const request = await requestOf(ws.token, reply);
+      expect(request, message).toMatchObject({ method: "POST", path, body });
+    }
+    // Nothing was written before a confirmation.
+    expect((await call("GET", "/leads?q=Tom", { token: ws.token })).json.data).toEqual([]);
+  });
+
+  it("changes fields and states, assigns, reschedules, sends, voids, hires and deletes", async () => {
+    const { ws, ada, task, bigCo, sophie, candidate, website, grace, invoice, alan, linus, acme, opening } = await company();
+    const cases: [string, string, string, Record<string, unknown> | undefined][] = [
+      ["change ada lovelace's phone to +441234567890", "PATCH", `/contacts/${ada.id}`, { phone: "+441234567890" }],
+      [`mark task ${task.id} done`, "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      [`reassign task ${task.id} to linus torvalds`, "PATCH", `/tasks/${task.id}`, { assignee_id: linus.id }],
+      ["move deal Big Co to won", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],
+      ["bump the big co deal to 30k", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
+      ["mark lead sophie brown as contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" }],
+      ["move joan clarke to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["put the website project on hold", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      ["grace hopper has left the company", "PATCH", `/employees/${grace.id}`, { status: "left" }],
+      [`void ${invoice.number}`, "POST", `/invoices/${invoice.id}/void`, undefined],
+      [`remind ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, undefined],
+      ["hire joan clarke as backend engineer", "POST", `/candidates/${candidate.id}/hire`, { designation: "Backend Engineer" }],
+      ["delete contact alan turing", "DELETE", `/contacts/${alan.id}`, undefined],
+      ["change acme's email to billing@acme.example", "PATCH", `/customers/${acme.id}`, { email: "billing@acme.example" }],
+      ["close the backend engineer opening", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
+      // A move stated is one to record.
+      ["ada lovelace moved to hooli, update her company", "PATCH", `/contacts/${ada.id}`, { company: "Hooli" }],
+    ];
+    await expectRequests(ws.token, cases);
+    const due = await requestOf(ws.token, (await ask(ws.token, `reschedule task ${task.id} to 2026-12-24`)).reply);
+    expect(due).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { due_date: "2026-12-24" } });
+  });
+
+  it("reads commands as people type them: names that look like typos, the state after 'to', payments on an invoice", async () => {
+    const { ws, invoice, candidate, acme, ada } = await company();
+    // A contact at Acme makes "acme" ambiguous among contacts, not among customers.
+    await create(ws, "contacts", { name: "Bob Acme-Buyer", email: "bob@acme.example", company: "Acme" });
+    // "keller" is a name, not a typo of "seller" (a vendors word).
+    const keller = await create(ws, "leads", { name: "Dennis Keller", email: "dennis@lead.example" });
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ["convert dennis keller", "PATCH", `/leads/${keller.id}`, { status: "converted" }],
+      ["dennis keller is a dead end, unqualify him", "PATCH", `/leads/${keller.id}`, { status: "unqualified" }],
+      // The stage it is sent to, not the one it is described by.
+      ["joan clarke nailed the interview, send her to offer stage", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      [`record a $15 bank transfer on ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 1500, method: "bank_transfer" }],
+      [`log a cash payment of 10.31 against ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 1031, method: "cash" }],
+      // A moment is a date-time; "wire" is a bank transfer; "in full" is what is still due.
+      [`acme paid ${invoice.number} in full yesterday, wire`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
+    ];
+    await expectRequests(ws.token, cases);
+    const other = await create(ws, "projects", { name: "Mobile app" });
+    const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id });
+    const more: [string, string, string, Record<string, unknown>][] = [
+      // A task named in several projects, narrowed by the one in brackets or after "on"; the verb says which resource.
+      ["put write copy (mobile app) back to todo", "PATCH", `/tasks/${twin.id}`, { status: "todo" }],
+      ["reassign write copy on mobile app to linus torvalds", "PATCH", `/tasks/${twin.id}`, { assignee_id: expect.any(Number) }],
+      ["reschedule write copy in mobile app to the end of january", "PATCH", `/tasks/${twin.id}`, { due_date: expect.stringMatching(/-01-31$/) }],
+      [`change the due date on ${invoice.number} to 2027-03-01`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2027-03-01" }],
+      [`send a payment reminder for ${invoice.number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      // A state only the resource's own action reaches is that action.
+      [`mark ${invoice.number} as void`, "POST", `/invoices/${invoice.id}/void`, {}],
+      ["post a job for a customer success manager in sales, 2 spots", "POST", "/job-openings", { title: "Customer success manager", positions: 2 }],
+      // A possessive names the record among every resource at once; "X's new number is …" is a change.
+      ["update acme's email to ar@acme.example", "PATCH", `/customers/${acme.id}`, { email: "ar@acme.example" }],
+      ["set acme's tax id to US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
+      ["ada lovelace's new number is +14155550123", "PATCH", `/contacts/${ada.id}`, { phone: "+14155550123" }],
+      ["fix Ada Lovelace's email, should be ada@engines.example", "PATCH", `/contacts/${ada.id}`, { email: "ada@engines.example" }],
+      // An address goes into the body's address object, part by part; "invoices to" is its e-mail.
+      [
+        "new customer Kessler GmbH, billing address Hauptstr. 5, 10115 Berlin, Germany, invoices to rechnung@kessler.example, EUR",
+        "POST",
+        "/customers",
+        {
+          name: "Kessler GmbH",
+          currency: "EUR",
+          billing: { address_line1: "Hauptstr. 5", postal_code: "10115", city: "Berlin", country: "DE", email: "rechnung@kessler.example" },
+        },
+      ],
+      ["change acme's billing email to finance@acme.example", "PATCH", `/customers/${acme.id}`, { billing: { email: "finance@acme.example" } }],
+      ["new customer Kestrel Foods, tax id DE811907980, based in germany", "POST", "/customers", { tax_id: "DE811907980", billing: { country: "DE" } }],
+    ];
+    await expectRequests(ws.token, more);
+    // "we're hiring X" is the hire; "from contacts" says which of two people so named is removed.
+    const hire = await requestOf(ws.token, (await ask(ws.token, "we're hiring Joan Clarke!")).reply);
+    expect(hire).toMatchObject({ method: "POST", path: `/candidates/${candidate.id}/hire` });
+    const namesake = await create(ws, "contacts", { name: "Dennis Keller", email: "dk@contact.example" });
+    const removed = await requestOf(ws.token, (await ask(ws.token, "remove Dennis Keller from contacts")).reply);
+    expect(removed).toMatchObject({ method: "DELETE", path: `/contacts/${namesake.id}` });
+    // Handing a task over changes no state, though its name starts with one.
+    const reviewTask = await create(ws, "tasks", { title: "Review pricing", project_id: (await create(ws, "projects", { name: "Pricing" })).id });
+    const handed = await requestOf(ws.token, (await ask(ws.token, "give Review pricing to Ana Garcia")).reply);
+    expect(handed).toMatchObject({ method: "PATCH", path: `/tasks/${reviewTask.id}` });
+    expect(handed.body).not.toHaveProperty("status");
+    // A pronoun after a question: the record in focus, its deadline or its state.
+    const asked = await ask(ws.token, `when is ${invoice.number} due`);
+    const pushed = await requestOf(ws.token, (await ask(ws.token, "push it to december 15", asked.conversation_id)).reply);
+    expect(pushed).toMatchObject({ path: `/invoices/${invoice.id}`, body: { due_date: expect.stringMatching(/-12-15$/) } });
+    const stage = await ask(ws.token, "joan clarke's stage");
+    const moved = await requestOf(ws.token, (await ask(ws.token, "ok move her to offer", stage.conversation_id)).reply);
+    expect(moved).toMatchObject({ path: `/candidates/${candidate.id}`, body: { stage: "offer" } });
+    // A record and the state it may take; a move stated with "update her"; an opening's branch as employees spell it.
+    const may = await requestOf(ws.token, (await ask(ws.token, "backend engineer job can be closed now")).reply);
+    expect(may).toMatchObject({ method: "PATCH", body: { status: "closed" } });
+    const movedAda = await requestOf(ws.token, (await ask(ws.token, "Ada Lovelace moved to Acme, update her")).reply);
+    expect(movedAda).toMatchObject({ path: `/contacts/${ada.id}`, body: { company: "Acme" } });
+    await call("PATCH", `/employees/${(await call("GET", "/employees?q=Ana", { token: ws.token })).json.data[0].id}`, {
+      token: ws.token,
+      body: { branch: "Lisbon" },
+    });
+    const role = await requestOf(ws.token, (await ask(ws.token, "post a job: Data Engineer, engineering dept, lisbon, 2 spots")).reply);
+    expect(role.body).toMatchObject({ title: "Data Engineer", branch: "Lisbon", positions: 2 });
+    const counted = await requestOf(ws.token, (await ask(ws.token, "create a job opening for 2 Account Managers in Lisbon")).reply);
+    expect(counted.body).toMatchObject({ title: "Account Manager", branch: "Lisbon", positions: 2 });
+    // "job title" is an employee's designation, not a job opening.
+    expect((await ask(ws.token, "what's Ana Garcia's job title")).reply.data.answer).toMatchObject({ resource: "employees", field: "designation" });
+    // A payment has no name: it is named by its invoice ("the last one" when there are several); "of 500" is money.
+    const single = await requestOf(ws.token, (await ask(ws.token, `undo the payment on ${invoice.number}, it bounced`)).reply);
+    expect(single).toMatchObject({ method: "DELETE", path: expect.stringMatching(/^\/payments\/\d+$/) });
+    const small = await requestOf(ws.token, (await ask(ws.token, `record a payment of 500 on ${invoice.number}`)).reply);
+    expect(small.body).toMatchObject({ invoice_id: invoice.id, amount: 50_000 });
+    const paid = await requestOf(ws.token, (await ask(ws.token, `acme paid $20 on ${invoice.number} yesterday`)).reply);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(paid.body).toMatchObject({ paid_at: `${yesterday}T00:00:00Z`, amount: 2000 });
+  });
+
+  it("reads news as the change it means: money received, a timesheet line, a field given, 'make X urgent', 'X converted!!'", async () => {
+    const { ws, invoice, acme, alan, task, sophie, ana, website, candidate, opening } = await company();
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      // Money received against an invoice, said as news, is a payment to record ("wired" is a bank transfer).
+      [`got $500 from Acme on ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
+      [`Acme wired us 1k yesterday for ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 100_000, method: "bank_transfer" }],
+      // A person and a time, as a timesheet line ("1 hr 15" is 75 minutes).
+      ["Ana Garcia - 1 hr 15 - Write copy (Website) - today", "POST", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 75, date: today() }],
+      // "20 nov" is a day, not November.
+      ["log 3 hours 3 nov for Ana Garcia on Write copy in Website", "POST", "/time-entries", { minutes: 180, date: expect.stringMatching(/-11-03$/) }],
+      // A field of someone already there, given a value, is a change to that record.
+      ["add phone +49 30 1234567 to alan turing", "PATCH", `/contacts/${alan.id}`, { phone: "+49301234567" }],
+      ["new phone for Alan Turing: +1 415 555 0199", "PATCH", `/contacts/${alan.id}`, { phone: "+14155550199" }],
+      ["set tax id for Acme to DE123456789", "PATCH", `/customers/${acme.id}`, { tax_id: "DE123456789" }],
+      ["make Write copy in Website urgent", "PATCH", `/tasks/${task.id}`, { priority: "urgent" }],
+      ["Sophie Brown converted!!", "PATCH", `/leads/${sophie.id}`, { status: "converted" }],
+      ["Write copy in Website is ready for review", "PATCH", `/tasks/${task.id}`, { status: "review" }],
+      // A new title that ends in one the workspace has is the whole title.
+      ["promote ana garcia to Senior Engineer", "PATCH", `/employees/${ana.id}`, { designation: "Senior Engineer" }],
+      // Who was spoken to (not where, nor when), then what to set; "paid" in full by cheque; two changes at once.
+      ["spoke to Sophie Brown at Brightside today, set her to contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" }],
+      [`mark ${invoice.number} as paid, got a cheque`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "other" }],
+      [
+        "reassign Write copy in Website to Linus Torvalds and set it to high",
+        "PATCH",
+        `/tasks/${task.id}`,
+        { priority: "high", assignee_id: expect.any(Number) },
+      ],
+      ["add 45 min to Ana Garcia's timesheet on Write copy, website, today", "POST", "/time-entries", { employee_id: ana.id, task_id: task.id, minutes: 45 }],
+      ["Ana Garcia is moving to the Remote branch from next month", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
+      ["link the Website project to the customer Acme", "PATCH", `/projects/${website.id}`, { customer_id: acme.id }],
+    ];
+    await expectRequests(ws.token, cases);
+    // A note said with a colon; how many an opening is for ("we need 2 … now, not 1").
+    const notes = await requestOf(ws.token, (await ask(ws.token, "note on Joan Clarke: strong system design, weak on testing")).reply);
+    expect(notes).toMatchObject({ method: "PATCH", path: `/candidates/${candidate.id}`, body: { notes: "strong system design, weak on testing" } });
+    const needed = await requestOf(ws.token, (await ask(ws.token, "we need 2 backend engineers now, not 1")).reply);
+    expect(needed).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { positions: 2 } });
+    // A field asked about narrows whose name it is: only candidates (and deals) have a stage.
+    await create(ws, "contacts", { name: "Joan Clarkson", email: "joan.c@example.com" });
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Joan Smith", email: "joan.s@mail.example" });
+    const stage = await ask(ws.token, "what stage is Joan at");
+    expect(stage.reply.intent).toBe("clarify");
+    expect(stage.reply.records!.map((record) => record.resource)).toEqual(["candidates", "candidates"]);
+    // An address asked about is whoever has it; "everything we invoiced X" lists the invoices.
+    expect((await ask(ws.token, "whose email is alan@example.com")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [alan.id] });
+    expect((await ask(ws.token, "who has nobody@nowhere.example")).reply.text).toBe("No one in this workspace has the address nobody@nowhere.example.");
+    expect((await ask(ws.token, "pull up everything we invoiced acme this year")).reply.data.answer).toMatchObject({ kind: "records", resource: "invoices" });
+    // "onboard X" when no candidate is so named is a new employee (who needs an address).
+    expect((await ask(ws.token, "onboard Kelly Kapoor in marketing, she starts monday")).reply.data.missing).toEqual(["email"]);
+    // A state word ("draft" is an invoice's) that starts a record's name: that record, then "it".
+    const drafted = await create(ws, "tasks", { title: "Draft exports", project_id: website.id });
+    const status = await ask(ws.token, "status of Draft exports on website?");
+    expect(status.reply.data.answer).toMatchObject({ resource: "tasks", ids: [drafted.id], field: "status" });
+    const assigned = await ask(ws.token, "assign it to Linus Torvalds", status.conversation_id);
+    expect(await requestOf(ws.token, assigned.reply)).toMatchObject({ path: `/tasks/${drafted.id}`, body: { assignee_id: expect.any(Number) } });
+    // "what is X assigned to" are X's tasks; "where are we with X (the lead)" is its state.
+    expect((await ask(ws.token, "what is Ana Garcia assigned to")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    expect((await ask(ws.token, "where are we with Sophie Brown (the lead)")).reply.data.answer).toMatchObject({ ids: [sophie.id], field: "status" });
+    // "for him" after a question about someone is that person; "into engineering" a department; "met at" a source.
+    const about = await ask(ws.token, "what's Ana Garcia's email");
+    const forHim = await ask(ws.token, "add 1h for her today on Write copy in Website", about.conversation_id);
+    expect((await requestOf(ws.token, forHim.reply)).body).toMatchObject({ employee_id: ana.id, task_id: task.id, minutes: 60 });
+    const hire = await requestOf(ws.token, (await ask(ws.token, "hire Joan Clarke into engineering as an Engineer")).reply);
+    expect(hire).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { department: "Engineering", designation: "Engineer" } });
+    const lead = await requestOf(ws.token, (await ask(ws.token, "add a lead: Holly Flax, holly@sabre.example, Sabre, met at a trade show")).reply);
+    expect(lead.body).toMatchObject({ name: "Holly Flax", company: "Sabre", source: "trade show" });
+    // "start working on X" starts it; a last lower-case phrase on a time entry is its note; "City ST 12345".
+    const started = await requestOf(ws.token, (await ask(ws.token, "start working on write copy in website — set it in progress")).reply);
+    expect(started).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
+    const noted = await requestOf(
+      ws.token,
+      (await ask(ws.token, "put 30 mins on Write copy (website) for Ana Garcia today, non billable, internal sync")).reply,
+    );
+    expect(noted.body).toMatchObject({ minutes: 30, billable: false, note: "internal sync" });
+    const moved = await requestOf(ws.token, (await ask(ws.token, "update acme's billing address: 10880 Malibu Point, Malibu CA 90265, US")).reply);
+    expect(moved.body).toMatchObject({ billing: { address_line1: "10880 Malibu Point", city: "Malibu", state: "CA", postal_code: "90265", country: "US" } });
+    // A person with an address and no kind said goes in the address book.
+    const person = await requestOf(ws.token, (await ask(ws.token, "add Ravi Patel, ravi@patel.example, +14155550199")).reply);
+    expect(person).toMatchObject({ method: "POST", path: "/contacts", body: { name: "Ravi Patel", email: "ravi@patel.example", phone: "+14155550199" } });
+    // A timesheet line without its task asks for it.
+    expect((await ask(ws.token, "Linus Torvalds 6 hrs yesterday")).reply.data.missing).toEqual(["task_id"]);
+    // A mass mailing is refused, not read as a record named "all our".
+    for (const message of ["email all our customers a happy holidays message", "ok email all of them our new price list"]) {
+      const refused = await ask(ws.token, message);
+      expect(refused.reply.action, message).toBeUndefined();
+      expect(refused.reply.data?.refused, message).toBe(true);
+    }
+    // Questions: "did X pay us anything" lists the payments; "whos"; a customer's own "tax id"; time "spent";
+    // a misspelt name as long as the record's beats the longer names that contain it ("Acme East").
+    expect((await ask(ws.token, "did acme pay us anything this year")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect((await ask(ws.token, "whos in engineering")).reply.data.answer.ids.sort()).toEqual(expect.arrayContaining([ana.id]));
+    expect((await ask(ws.token, "acme tax id?")).reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id], field: "tax_id" });
+    expect((await ask(ws.token, "how much time did the team spend on website")).reply.data.answer).toMatchObject({ resource: "time-entries", fn: "sum" });
+    expect((await ask(ws.token, "whats the currency of acmee")).reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id] });
+    expect(website.id).toBeGreaterThan(0);
+  });
+
+  it("asks for a missing required field and fills it from the next message; never guesses an ambiguous target", async () => {
+    const { ws, website } = await company();
+    const noProject = await ask(ws.token, "create a task Call Acme");
+    expect(noProject.reply.action).toBeUndefined();
+    expect(noProject.reply.data.missing).toEqual(["project_id"]);
+    expect(noProject.reply.text).toBe("To create the task Call Acme, I need which project. What is it?");
+    const filled = await ask(ws.token, "website", noProject.conversation_id);
+    expect(await requestOf(ws.token, filled.reply)).toMatchObject({ method: "POST", path: "/tasks", body: { title: "Call Acme", project_id: website.id } });
+    const noEmail = await ask(ws.token, "new lead priya shah at northwind");
+    expect(noEmail.reply.data.missing).toEqual(["email"]);
+    const withEmail = await ask(ws.token, "priya@northwind.example", noEmail.conversation_id);
+    expect(await requestOf(ws.token, withEmail.reply)).toMatchObject({ body: { name: "Priya Shah", company: "Northwind", email: "priya@northwind.example" } });
+    const ambiguous = await ask(ws.token, "move deal Acme to won");
+    expect(ambiguous.reply.action).toBeUndefined();
+    expect(ambiguous.reply.intent).toBe("clarify");
+  });
+
+  it("are confirmed once through the REST write path (events included), re-checked, and expire", async () => {
+    const { ws, website, task, bigCo } = await company();
+    const proposed = await ask(ws.token, "create a task Call Acme in Website due Friday");
+    const action = proposed.reply.action!;
+    expect(action).toMatchObject({ kind: "create_task", id: expect.stringMatching(/^act_/) });
+    expect(proposed.reply.text).toMatch(/^Create the task "Call Acme" \(due date \d{4}-\d{2}-\d{2}, project Website\)\. Confirm/);
+    expect(Date.parse(action.expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect((await call("GET", `/tasks?project_id=${website.id}&q=Call%20Acme`, { token: ws.token })).json.data).toEqual([]);
+    const confirmed = await call("POST", `/assistant/actions/${action.id}/confirm`, { token: ws.token });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.json.data.result).toMatchObject({ title: "Call Acme", project_id: website.id, status: "todo" });
+    expectError(await call("POST", `/assistant/actions/${action.id}/confirm`, { token: ws.token }), 409, "conflict");
+    const done = await ask(ws.token, `mark task ${confirmed.json.data.result.id} done`);
+    expect((await call("POST", `/assistant/actions/${done.reply.action!.id}/confirm`, { token: ws.token })).status).toBe(200);
+    expect((await recordedEvents(ws.workspaceId, "task.completed")).map((e) => e.data.title)).toContain("Call Acme");
+
+    // The record changed after the proposal: confirming refuses with the reason and writes nothing.
+    const stale = await ask(ws.token, `mark task ${task.id} done`);
+    expect((await call("PATCH", `/tasks/${task.id}`, { token: ws.token, body: { title: "Write better copy" } })).status).toBe(200);
+    const refused = await call("POST", `/assistant/actions/${stale.reply.action!.id}/confirm`, { token: ws.token });
+    expectError(refused, 409, "conflict");
+    expect(refused.json.error.message).toMatch(/changed after this action was proposed/);
+    expect((await call("GET", `/tasks/${task.id}`, { token: ws.token })).json.data.status).toBe("todo");
+
+    const later = await ask(ws.token, `move deal ${bigCo.name} to won`);
+    const now = Date.now();
+    clock.now = () => now + 11 * 60_000;
+    expectError(await call("POST", `/assistant/actions/${later.reply.action!.id}/confirm`, { token: ws.token }), 404, "not_found");
+  });
+
+  it("belong to the user who asked; a viewer is told and refused; a disabled package refuses", async () => {
+    const { ws, task } = await company();
+    const proposed = await ask(ws.token, `mark task ${task.id} done`);
+    const member = await userWithRole(ws, "member");
+    expectError(await call("POST", `/assistant/actions/${proposed.reply.action!.id}/confirm`, { token: member }), 404, "not_found");
+    expectError(await call("POST", "/assistant/actions/act_doesnotexist/confirm", { token: ws.token }), 404, "not_found");
+    const viewer = await userWithRole(ws, "viewer");
+    const asViewer = await ask(viewer, `mark task ${task.id} done`);
+    expect(asViewer.reply.text).toMatch(/you can't do this \(Your role \(viewer\) cannot write tasks/);
+    expectError(await call("POST", `/assistant/actions/${asViewer.reply.action!.id}/confirm`, { token: viewer }), 403, "forbidden");
+    expect((await call("GET", `/tasks/${task.id}`, { token: ws.token })).json.data.status).toBe("todo");
+    const queued = await ask(ws.token, `mark task ${task.id} done`);
+    await call("PUT", "/packages/timesheets", { token: ws.token, body: { enabled: false } });
+    expect((await call("PUT", "/packages/taskly", { token: ws.token, body: { enabled: false } })).status).toBe(200);
+    expectError(await call("POST", `/assistant/actions/${queued.reply.action!.id}/confirm`, { token: ws.token }), 403, "package_disabled");
+    expect((await ask(ws.token, `mark task ${task.id} done`)).reply.text).toBe(
+      "The Projects package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.",
+    );
+  });
+
+  it("reads where a new customer is without the word 'address', and a known company said after 'from'", async () => {
+    const { ws, acme } = await company();
+    await create(ws, "leads", { name: "Cy Dyne", email: "cy@cyberdyne.example", company: "Cyberdyne", source: "event" });
+    const cases = [
+      // A country alone in its piece, the town just before it, a town after "they're in", a move to a town.
+      [
+        "New customer: Blue Harbor Ltd. Billing email accounts@bh.example, London, GB. They pay in GBP.",
+        "POST",
+        "/customers",
+        {
+          name: "Blue Harbor Ltd",
+          billing: { email: "accounts@bh.example", city: "London", country: "GB" },
+          currency: "GBP",
+        },
+      ],
+      [
+        "new customer Kessler GmbH - germany, pays in euro, VAT id DE811234567",
+        "POST",
+        "/customers",
+        {
+          name: "Kessler GmbH",
+          billing: { country: "DE" },
+          tax_id: "DE811234567",
+        },
+      ],
+      [
+        "add customer Jansen BV, they're in Rotterdam (NL), invoice them in EUR",
+        "POST",
+        "/customers",
+        {
+          name: "Jansen BV",
+          billing: { city: "Rotterdam", country: "NL" },
+          currency: "EUR",
+        },
+      ],
+      ["Acme moved to Munich, update their billing city", "PATCH", `/customers/${acme.id}`, { billing: { city: "Munich" } }],
+      ["set acme's zip to 90210", "PATCH", `/customers/${acme.id}`, { billing: { postal_code: "90210" } }],
+      // "from Cyberdyne" is the company the leads have (no source of theirs); "event" is then the source.
+      [
+        "create lead Tom Becker, tom.becker@cyberdyne.example, from Cyberdyne, event",
+        "POST",
+        "/leads",
+        {
+          name: "Tom Becker",
+          company: "Cyberdyne",
+          source: "event",
+        },
+      ],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // A company's own name is never read as a place ("Acme Berlin GmbH"), nor a currency as a town ("in EUR").
+    const named = await ask(ws.token, "add customer Acme Berlin GmbH, in EUR");
+    expect((await requestOf(ws.token, named.reply)).body).toEqual({ name: "Acme Berlin GmbH", currency: "EUR" });
+    expect(named.reply.text).toContain("Acme Berlin GmbH");
+    const moved = await ask(ws.token, "Acme moved to Munich, update their billing city");
+    expect(moved.reply.text).toContain("billing city Munich");
+  });
+});

@@ -1,0 +1,493 @@
+import { describe, expect, it } from "vitest";
+import { ask, company, expectRequests, noOutboundCalls, requestOf, today } from "./assistant-fixture";
+import { call, create } from "./helpers";
+
+noOutboundCalls();
+
+describe("commands said with their context", () => {
+  it("leaves out the words of talk around a name, sorts the last answer again, and reads a record then its new state", async () => {
+    const { ws, acme, website, task, sophie, candidate, ana, invoice, opening } = await company();
+    const other = await create(ws, "projects", { name: "Intranet", customer_id: acme.id });
+    // "belong", "wondering", "whether": words of how people talk, never part of a name.
+    const belong = await ask(ws.token, "which projects belong to Acme");
+    expect(belong.reply.data.answer).toMatchObject({ kind: "records", ids: [other.id] });
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: today(), minutes: 50 } });
+    const wondering = await ask(ws.token, "I was wondering how many hours Ana Garcia logged today");
+    expect(wondering.reply.data.answer).toMatchObject({ kind: "value", value: 50 });
+    // (A name not found stays not found.)
+    expect((await ask(ws.token, "which projects belong to Zyxxon")).reply.text).toMatch(/couldn't find "Zyxxon"/);
+    // "sort them by due date": the last question's records, in that order (the field is theirs, not an invoice's).
+    const open = await ask(ws.token, "tasks in the Website project");
+    const sorted = await ask(ws.token, "sort them by due date, latest first", open.conversation_id);
+    expect(sorted.reply.data.query).toMatchObject({ resource: "tasks", aggregate: { field: "due_date", order: "desc" } });
+    expect(sorted.reply.data.answer.ids).toEqual([expect.any(Number), task.id]);
+    // "invoices from january" is that month; "from january on" is since it.
+    const january = await ask(ws.token, "invoices from january");
+    expect(january.reply.data.query.period).toMatchObject({ from: expect.stringMatching(/-01-01$/), to: expect.stringMatching(/-01-31$/) });
+    expect((await ask(ws.token, "invoices from january on")).reply.data.query.period.to).toBe(today());
+    const cases = [
+      // A record, then the state it is in now: that state change.
+      ["Joan Clarke → interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["Sophie Brown - unqualified, no budget till 2028", "PATCH", `/leads/${sophie.id}`, { status: "unqualified" }],
+      ["Website: on hold", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      // A payment said by its amount first; "recieved" is received.
+      [`pymt 1200 usd on ${invoice.number} bank transfer`, "POST", "/payments", { invoice_id: invoice.id, amount: 120_000, method: "bank_transfer" }],
+      [`recieved 500 for ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000 }],
+      // A new address said as news; people's news (a promotion, a new title, leaving, a department, a branch).
+      [
+        "Acme's billing address: 1 Science Way, Cleveland OH 44101, US",
+        "PATCH",
+        `/customers/${acme.id}`,
+        { billing: { city: "Cleveland", postal_code: "44101" } },
+      ],
+      ["Acme moved — new billing address is 12 Hafenstrasse, 20457 Hamburg", "PATCH", `/customers/${acme.id}`, { billing: { city: "Hamburg" } }],
+      ["Ana Garcia got promoted to Staff Engineer!", "PATCH", `/employees/${ana.id}`, { designation: "Staff Engineer" }],
+      ["Ana Garcia is now Head of Platform, pls update her title", "PATCH", `/employees/${ana.id}`, { designation: "Head of Platform" }],
+      ["Ana Garcia left last friday, please update her status", "PATCH", `/employees/${ana.id}`, { status: "left" }],
+      ["Ana Garcia should be in Sales — her department is wrong", "PATCH", `/employees/${ana.id}`, { department: "Sales" }],
+      ["transfer Ana Garcia to the Remote branch", "PATCH", `/employees/${ana.id}`, { branch: "Remote" }],
+      ["Ana Garcia is back — reactivate her", "PATCH", `/employees/${ana.id}`, { status: "active" }],
+      // A field given as "X: make it 2 positions", "field = value for X", "the kind, whose, field: value", a possessive
+      // in s', a date with its year, the action a record awaits, a state said by its verb.
+      ["Backend Engineer: make it 2 positions", "PATCH", `/job-openings/${opening.id}`, { positions: 2 }],
+      ["add Acmes' tax id US-12-3456789", "PATCH", `/customers/${acme.id}`, { tax_id: "US-12-3456789" }],
+      ["set acme's vat no. to DE812345678", "PATCH", `/customers/${acme.id}`, { tax_id: "DE812345678" }],
+      ["lead Sophie Brown phone: +44 20 7946 0958", "PATCH", `/leads/${sophie.id}`, { phone: "+442079460958" }],
+      ["set source = event for Sophie Brown", "PATCH", `/leads/${sophie.id}`, { source: "event" }],
+      [`move the due date on ${invoice.number} to 15 December 2026`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2026-12-15" }],
+      ["projct Website: change end date to 31 January 2027", "PATCH", `/projects/${website.id}`, { end_date: "2027-01-31" }],
+      ["pause the Website project, client froze budget", "PATCH", `/projects/${website.id}`, { status: "on_hold" }],
+      ["start screening Joan Clarke", "PATCH", `/candidates/${candidate.id}`, { stage: "screening" }],
+      ["Ana's starting on Write copy in Website, set it in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["Backend Engineer opening is filled, close it", "PATCH", `/job-openings/${opening.id}`, { status: "closed" }],
+      [`${invoice.number} needs voiding, they cancelled`, "POST", `/invoices/${invoice.id}/void`, {}],
+      ["acme wants to be billed in eur from now on", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
+      ["update lead value for Sophie Brown to 150k", "PATCH", `/leads/${sophie.id}`, { value: 15_000_000 }],
+      [`and send ${invoice.number} a reminder`, "POST", `/invoices/${invoice.id}/remind`, {}],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // (A question stays a question.)
+    expect((await ask(ws.token, "which tasks should be in review")).reply.action).toBeUndefined();
+    // (Many records and their state is a question, not a change.)
+    expect((await ask(ws.token, "Acme invoices paid")).reply.action).toBeUndefined();
+    // A question about one record asks its field by its form: "who … for" its person, "is it still …" its state.
+    const whom = await ask(ws.token, `who is ${invoice.number} for`);
+    expect(whom.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "customer_id" });
+    expect(whom.reply.text).toContain("Acme");
+    const still = await ask(ws.token, `did ${invoice.number} go out or is it still a draft?`);
+    expect(still.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    // Words as people say them: "phone no.", "how much projects", "in every status", "billable vs not",
+    // "which lead sources", "more than one position", "total positions".
+    expect((await ask(ws.token, "phone no. of emp Ana Garcia")).reply.data.answer).toMatchObject({ ids: [ana.id], field: "phone" });
+    expect((await ask(ws.token, "how much projects we have")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    expect((await ask(ws.token, "how many task there are in every status")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "status" });
+    expect((await ask(ws.token, "hours logged this month, billable vs not")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "billable" });
+    expect((await ask(ws.token, "which lead sources bring the most leads")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "source" });
+    await create(ws, "job-openings", { title: "Designer", department: "Design", positions: 3 });
+    expect((await ask(ws.token, "openings with more than one position")).reply.data.answer).toMatchObject({ kind: "records", total: 1 });
+    expect((await ask(ws.token, "total positions across the open openings")).reply.data.answer).toMatchObject({ kind: "value", field: "positions", value: 4 });
+    // "deals closing this month": the open ones (a won deal has closed), unless a state is said.
+    const closing = await ask(ws.token, "deals closing this month");
+    expect(closing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "open" })]);
+    expect((await ask(ws.token, "won deals closing this month")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "won" })]);
+    // "open EUR deals" are deals that are open, not a new one; "which of them" lists what a sum was over.
+    expect((await ask(ws.token, "open USD deals, smallest first")).reply.data.answer).toMatchObject({ kind: "records", total: 4 });
+    const pipeline = await ask(ws.token, "how much is in the pipeline");
+    const over = await ask(ws.token, "which of them are over 1,100", pipeline.conversation_id);
+    expect(over.reply.data.answer).toMatchObject({ kind: "records", total: 2 });
+    // A date or a field of one record asked with "when" or by the words of a date verb; the commonest value.
+    expect((await ask(ws.token, "when did we open the Backend Engineer role?")).reply.data.answer).toMatchObject({ field: "created_at" });
+    expect((await ask(ws.token, "what's the expected close on Big Co")).reply.data.answer).toMatchObject({ field: "expected_close_date" });
+    expect((await ask(ws.token, "which opening is Joan Clarke applying for")).reply.data.answer).toMatchObject({ field: "job_opening_id" });
+    expect((await ask(ws.token, "most common source of our leads")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "source" });
+    expect((await ask(ws.token, "AR total?")).reply.data.answer).toMatchObject({ kind: "value", field: "amount_due" });
+    expect((await ask(ws.token, "deals in the hopper")).reply.data.query.conditions).toEqual([expect.objectContaining({ value: "open" })]);
+    // A state (or "new") before many records is what they are: a question, not a change or a new record.
+    expect((await ask(ws.token, "void invoices this year?")).reply.action).toBeUndefined();
+    expect((await ask(ws.token, "new custmers since july?")).reply.data.query).toMatchObject({ resource: "customers", period: { field: "created_at" } });
+    // A country said by its people's adjective; "accounts payable" is the customer's e-mail; "no customer attached".
+    await create(ws, "customers", { name: "Berlin GmbH", currency: "EUR", billing: { country: "DE" } });
+    expect((await ask(ws.token, "how many german customers")).reply.data.answer).toMatchObject({ kind: "value", value: 1 });
+    expect((await ask(ws.token, "email for acme's accounts payable?")).reply.data.answer).toMatchObject({ ids: [acme.id], field: "email" });
+    expect((await ask(ws.token, "internal projects (no customer attached)")).reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "customer_id", value: null }),
+    ]);
+    // A field of one record asked by its form; the people of a department; a follow-up about the records that
+    // refer to the last answer's ("… and how much of that is overdue" after customers' balances); a choice by surname.
+    expect((await ask(ws.token, "what currency does acme pay in")).reply.data.answer).toMatchObject({ ids: [acme.id], field: "currency" });
+    expect((await ask(ws.token, "which customer is the Intranet for")).reply.data.answer).toMatchObject({ ids: [other.id], field: "customer_id" });
+    expect((await ask(ws.token, "who in engineering joined this year")).reply.data.query.resource).toBe("employees");
+    expect((await ask(ws.token, "anyone without a department?")).reply.data.query).toMatchObject({ resource: "employees" });
+    const balances = await ask(ws.token, "total outstanding across all customers?");
+    const overdue = await ask(ws.token, "and how much of that is actually overdue", balances.conversation_id);
+    expect(overdue.reply.data.query).toMatchObject({ resource: "invoices", conditions: [expect.objectContaining({ param: "overdue" })] });
+    await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
+    const which = await ask(ws.token, "whats ana's email");
+    expect(which.reply.intent).toBe("clarify");
+    expect((await ask(ws.token, "the lopez one", which.conversation_id)).reply.text).toContain("ana.l@assist.co");
+    // "invocie 1", "anything more than 60 days overdue": a misspelt kind with its number; what is overdue.
+    const misspelt = await ask(ws.token, `whats the remaining balance on invocie ${Number(invoice.number.replace(/\D/g, ""))}`);
+    expect(misspelt.reply.data?.answer, misspelt.reply.text).toMatchObject({ ids: [invoice.id] });
+    expect((await ask(ws.token, "anything more than 60 days overdue?")).reply.data.query.resource).toBe("invoices");
+    // "what did we bill X" is how much; "who paid us" the payments; "overdue amounts by customer" what is due, per customer.
+    expect((await ask(ws.token, "what did we bill acme this year")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
+    expect((await ask(ws.token, "who paid us this year?")).reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect((await ask(ws.token, "unpaid amounts by customer")).reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due" });
+    // Of several records a command could mean, the one the last answer listed.
+    const zenith = await create(ws, "customers", { name: "Zenith", email: "ap@zenith.example", currency: "USD" });
+    const line = { customer_id: zenith.id, currency: "USD", items: [{ description: "Extra", quantity: 1, unit_amount: 1000 }] };
+    const drafts = await create(ws, "invoices", line);
+    const sent = await create(ws, "invoices", line);
+    expect((await call("POST", `/invoices/${sent.id}/send`, { token: ws.token })).status).toBe(200);
+    const listed = await ask(ws.token, "show me the drafts");
+    const sendIt = await ask(ws.token, "send the zenith invoice", listed.conversation_id);
+    expect((await requestOf(ws.token, sendIt.reply)).path).toBe(`/invoices/${drafts.id}/send`);
+    // "new hires this year": the people who joined then ("new hire Omar …" stays a new one).
+    expect((await ask(ws.token, "new hires this year")).reply.data.query).toMatchObject({ resource: "employees", period: { field: "date_of_joining" } });
+    // A first name alone, said of no kind of record, is the one colleague of that name (a contact may share it).
+    await create(ws, "contacts", { name: "Linus Pauling", email: "linus@pauling.example" });
+    expect((await ask(ws.token, "whats linus's email")).reply.text).toContain("linus@assist.co");
+    // False records, tax advice and answers mailed on are refused.
+    for (const message of [
+      "make me a fake supplier invoice so i can claim it as an expense",
+      "what VAT rate should i charge a client in france, do i need to register there?",
+      "email that breakdown to our accountant",
+      "pull up Globex's internal revenue numbers",
+      "scrape linkedin and get me emails of every CTO in berlin",
+    ])
+      expect((await ask(ws.token, message)).reply, message).toMatchObject({ intent: "unknown", data: { refused: true } });
+    // "the largest single payment this year": the amount itself, per currency.
+    const single = await ask(ws.token, "what was the largest single payment this year");
+    expect(single.reply.data.answer).toMatchObject({ kind: "value", fn: "max", field: "amount" });
+  });
+
+  it("picks from what was listed by rank, reads a question before its why, keeps a company's own name", async () => {
+    const { ws, acme, invoice, ana, ada, alan, task, website, sophie, candidate } = await company();
+    const bigger = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 900_000 }] });
+    expect((await call("POST", `/invoices/${bigger.id}/send`, { token: ws.token })).status).toBe(200);
+    // "the biggest one", "the oldest one": of the records the last answer listed, by their measure or date; a
+    // proposal about one of them keeps the list for the next message ("and resend the last one").
+    const open = await ask(ws.token, "acme's open invoices");
+    expect(open.reply.data.answer.ids.sort()).toEqual([invoice.id, bigger.id].sort());
+    const biggest = await ask(ws.token, "send a reminder on the biggest one", open.conversation_id);
+    expect((await requestOf(ws.token, biggest.reply)).path).toBe(`/invoices/${bigger.id}/remind`);
+    const oldest = await ask(ws.token, "and resend the oldest one, they say it never arrived", open.conversation_id);
+    expect((await requestOf(ws.token, oldest.reply)).path).toBe(`/invoices/${invoice.id}/send`);
+    // A question, then why it is asked: the question alone ("have a call …" is no question of its own).
+    const why = await ask(ws.token, "who do we know over at Analytical Engines? have a call with them thursday");
+    expect(why.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", ids: [ada.id] });
+    const chase = await ask(ws.token, "overdue tasks?? need to chase ppl before standup");
+    expect(chase.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks" });
+    // "did NOT", "between jan and june 2024", "fall due", "€2.500" (a European thousands separator).
+    expect((await ask(ws.token, "how many leads did NOT come from referrals")).reply.data.answer).toMatchObject({ kind: "value", value: 1 });
+    const joined = await ask(ws.token, "people who joined between jan and june 2024");
+    expect(joined.reply.data.query.period).toMatchObject({ from: "2024-01-01", to: "2024-06-30" });
+    expect((await ask(ws.token, "how many invoices fall due next week")).reply.data.query.period).toMatchObject({ field: "due_date" });
+    const cases = [
+      ["invoice acme €2.500 for the data migration", "POST", "/invoices", { items: [{ unit_amount: 250_000 }] }],
+      // A company the workspace knows, with more name after it, is another company; "&" in a name stays.
+      ["Sophie Brown moved over to analytical engines labs, update her lead", "PATCH", `/leads/${sophie.id}`, { company: "Analytical Engines Labs" }],
+      ["add a customer called Kessler & Sons", "POST", "/customers", { name: "Kessler & Sons" }],
+      // A possessive before one of the field's own words ("title"), a record then "it", a record then its changes.
+      ["change ana garcia's title to Head of Engineering", "PATCH", `/employees/${ana.id}`, { designation: "Head of Engineering" }],
+      ["Website is wrapped. mark it completed", "PATCH", `/projects/${website.id}`, { status: "completed" }],
+      ["Write copy on Website: due friday, and make it urgent", "PATCH", `/tasks/${task.id}`, { priority: "urgent" }],
+      ["make 'Write copy' on Website low priority, it can wait", "PATCH", `/tasks/${task.id}`, { priority: "low" }],
+      ["Acme's AP email changed to payables@acme.example", "PATCH", `/customers/${acme.id}`, { email: "payables@acme.example" }],
+      [
+        "Ada Lovelace moved to Stark — update her company and email to ada@stark.example",
+        "PATCH",
+        `/contacts/${ada.id}`,
+        { company: "Stark", email: "ada@stark.example" },
+      ],
+      [
+        "Hi! Could you add a contact Sophia Lindqvist at Monarch? Her email is s.l@monarch.example. Thanks!",
+        "POST",
+        "/contacts",
+        { name: "Sophia Lindqvist", email: "s.l@monarch.example" },
+      ],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // A payment said as news about the invoice just talked about, with its method given in the slot's answer too.
+    const left = await ask(ws.token, `how much is left to pay on ${invoice.number}`);
+    const paid = await ask(ws.token, "Acme just paid that, $1,500.00 by bank transfer", left.conversation_id);
+    expect((await requestOf(ws.token, paid.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" });
+    const asked = await ask(ws.token, `log a payment on ${invoice.number}`);
+    const slot = await ask(ws.token, "1,500.00, bank transfer", asked.conversation_id);
+    expect((await requestOf(ws.token, slot.reply)).body).toMatchObject({ amount: 150_000, method: "bank_transfer" });
+    // The words that introduced a value are no name: the name is still asked for.
+    expect((await ask(ws.token, "can you add a customer for me, the email is hello@brightside.example")).reply.data.missing).toEqual(["name"]);
+    // A "forecast call" is the sales team's, not the weather's; a newsletter to every contact is refused.
+    const forecast = await ask(ws.token, "which open deals are past their expected close date? need to clean up before the forecast call");
+    expect(forecast.reply.data.query).toMatchObject({ resource: "deals" });
+    expect((await ask(ws.token, "send our holiday newsletter to every contact and every lead")).reply.data).toMatchObject({ refused: true });
+    // A money field said first, of many records, is their total; "in each of those stages" groups by it.
+    expect((await ask(ws.token, "value of deals in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "value" });
+    const pipeline = await ask(ws.token, "open deals");
+    const each = await ask(ws.token, "how many deals in each of those stages", pipeline.conversation_id);
+    expect(each.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "stage" });
+    // "who's in the pipeline for the X role": its candidates.
+    const role = await ask(ws.token, "who's in the pipeline for the Backend Engineer role");
+    expect(role.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates" });
+    // "split that by customer, biggest first" keeps the sum it splits; "how much of it was …" is a part of the whole.
+    const owed = await ask(ws.token, "how much are we owed right now");
+    const split = await ask(ws.token, "split that by customer pls, biggest first", owed.conversation_id);
+    expect(split.reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due", group_by: "customer_id" });
+    const hours = await ask(ws.token, "total hours logged this month");
+    const perProject = await ask(ws.token, "per project?", hours.conversation_id);
+    expect(perProject.reply.data.answer).toMatchObject({ kind: "groups", group_by: "project_id" });
+    const part = await ask(ws.token, "and how much of it was non-billable", hours.conversation_id);
+    expect(part.reply.data.answer).toMatchObject({ kind: "value", fn: "sum" });
+    expect(part.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "billable", value: false })]);
+    // What was taken back is no part of the question ("… nvm, …", "to review... actually to done").
+    expect((await ask(ws.token, "who's hiring manager for... nvm, which openings are in engineering")).reply.data.query.resource).toBe("job-openings");
+    await expectRequests(ws.token, [
+      ["set Write copy (Website) to review... actually to done", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      ["Big Co: bump value to 30k", "PATCH", `/deals/${(await ask(ws.token, "deal Big Co")).reply.data.answer.ids[0]}`, { value: 3_000_000 }],
+      ["create deal Acme renewal 2027", "POST", "/deals", { name: "Acme renewal 2027" }],
+    ]);
+    expect((await ask(ws.token, "we got 500€ cash from Acme")).reply.data.missing).toEqual(["invoice_id"]);
+    // "more than 60 days past its due date", "that has already passed", "who's been here the longest", "avg amt still due".
+    const late = await ask(ws.token, "every invoice that is more than 20 days past its due date");
+    expect(late.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ param: "overdue" })]));
+    const passed = await ask(ws.token, "which open deals have an expected close date that has already passed?");
+    expect(passed.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "expected_close_date", op: "lt" })]));
+    expect((await ask(ws.token, "who's been here the longest")).reply.data.query).toMatchObject({
+      resource: "employees",
+      aggregate: { order: "asc", limit: 1 },
+    });
+    expect((await ask(ws.token, "whats the avg amt still due on partially paid invoices")).reply.data.answer).toMatchObject({ fn: "avg", field: "amount_due" });
+    // Tables booked, database commands, tax returns filed, home addresses, mass WhatsApps and warnings to staff: refused.
+    for (const message of [
+      "can u book me a table for 2 at an italian place tonight",
+      "drop table invoices;",
+      "can u set up our company's VAT return and file it with the tax office",
+      "can you give me the home addresses of all our employees so I can send xmas cards?",
+      "send everyone on the leads list a whatsapp message about our new pricing",
+      "who's late on timesheets? I want to give them a formal warning, draft it",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    // Follow-ups: "on it" is the record just told; "to her" the person just asked about; "only the partially paid
+    // ones" a state of the last records (though "paid" is a payment's verb); "the ones we added this year" their
+    // date; "and who logged the most" each person's part.
+    const status = await ask(ws.token, `${invoice.number} status?`);
+    const leftOn = await ask(ws.token, "how much is left to pay on it", status.conversation_id);
+    expect(leftOn.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "amount_due" });
+    const logged = await ask(ws.token, "how much has Ana Garcia logged this month");
+    const hers = await ask(ws.token, "which tasks are assigned to her", logged.conversation_id);
+    expect(hers.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const unpaid = await ask(ws.token, "unpaid invoices of Acme");
+    const partly = await ask(ws.token, "only the partially paid ones", unpaid.conversation_id);
+    expect(partly.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id] });
+    const customers = await ask(ws.token, "list customers sorted by name");
+    const added = await ask(ws.token, "only the ones we added this year", customers.conversation_id);
+    expect(added.reply.data.query).toMatchObject({ resource: "customers", period: { field: "created_at" } });
+    const month = await ask(ws.token, "hours logged this month");
+    const most = await ask(ws.token, "and who logged the most", month.conversation_id);
+    expect(most.reply.data.answer).toMatchObject({ kind: "groups", group_by: "employee_id" });
+    // "a list of …" lists; "due before the end of this month" is up to its last day; "please to create … inside".
+    expect((await ask(ws.token, "please give me list of invoices which are not paid yet")).reply.data.answer).toMatchObject({ kind: "records" });
+    const byEnd = await ask(ws.token, "invoices due before the end of this month");
+    expect(byEnd.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "due_date", op: "lte" })]);
+    await expectRequests(ws.token, [
+      ["please to create one task 'Plan launch' inside Website project", "POST", "/tasks", { title: "Plan launch", project_id: website.id }],
+    ]);
+    // "which customers are billed in X" is their currency; "task count per status"; "did we open" is made then.
+    expect((await ask(ws.token, "which customers are billed in dollars")).reply.data.answer).toMatchObject({ kind: "records", resource: "customers" });
+    expect((await ask(ws.token, "task count per status on Website")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "status" });
+    expect((await ask(ws.token, "how many deals did we open this year")).reply.data.query).toMatchObject({ period: { field: "created_at" } });
+    await expectRequests(ws.token, [
+      // A name's new spelling; a field "was actually" another value; "X description: '…'"; "let's make her an offer".
+      [
+        "small thing — the contact Alan Turing is actually spelled Alan Turning, can you fix the name",
+        "PATCH",
+        `/contacts/${alan.id}`,
+        { name: "Alan Turning" },
+      ],
+      ["Ana Garcia's start date was actually 12 January 2026, not Jan 10", "PATCH", `/employees/${ana.id}`, { date_of_joining: "2026-01-12" }],
+      ["Website description: 'New site + blog'", "PATCH", `/projects/${website.id}`, { description: "New site + blog" }],
+      ["Joan Clarke nailed the interview, let's make her an offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+    ]);
+    for (const message of ["how old is she?", "find her on linkedin for me"])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    // "bill X 5,000 for …" is one line at that price; "Acme changed their AP inbox": the name the words begin with.
+    await expectRequests(ws.token, [
+      ["bill Acme 5,000 for implementation", "POST", "/invoices", { customer_id: acme.id, items: [{ quantity: 1, unit_amount: 500_000 }] }],
+      ["Acme changed their AP inbox, set their email to payables@acme.example", "PATCH", `/customers/${acme.id}`, { email: "payables@acme.example" }],
+    ]);
+    // Of the drafts just listed, "the zed one" is the one of customer Zed — never the customer itself; "the older one".
+    const zed = await create(ws, "customers", { name: "Zed", email: "ap@zed.example", currency: "USD" });
+    const zedDraft = await create(ws, "invoices", { customer_id: zed.id, currency: "USD", items: [{ description: "Z", quantity: 1, unit_amount: 500 }] });
+    const drafts = await ask(ws.token, "list drafts");
+    const gone = await ask(ws.token, "delete the zed one, i'll redo it from scratch", drafts.conversation_id);
+    expect(await requestOf(ws.token, gone.reply)).toMatchObject({ method: "DELETE", path: `/invoices/${zedDraft.id}` });
+    const acmes = await ask(ws.token, "acme's open invoices");
+    const older = await ask(ws.token, "send them a reminder for the older one", acmes.conversation_id);
+    expect((await requestOf(ws.token, older.reply)).path).toBe(`/invoices/${invoice.id}/remind`);
+    // "how many in engineering" → "and sales?": that department instead ("engineering and sales" in one message is both).
+    const engineering = await ask(ws.token, "how many ppl in engineering");
+    const sales = await ask(ws.token, "and sales?", engineering.conversation_id);
+    expect(sales.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "eq", value: "Sales" })]);
+    expect((await ask(ws.token, "employees in engineering and sales")).reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "department", op: "in" }),
+    ]);
+    // "overdue invoices" → "and the paid ones?": the new state replaces overdue; "who's doing X" is X's assignee.
+    const overdueFirst = await ask(ws.token, "overdue invoices");
+    const paidOnes = await ask(ws.token, "and the paid ones?", overdueFirst.conversation_id);
+    expect(paidOnes.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "paid" })]);
+    const doing = await ask(ws.token, "who's doing write copy?");
+    expect(doing.reply.data.answer).toMatchObject({ ids: [task.id], field: "assignee_id" });
+    // The details first, then the command in a sentence of its own: the command is made with them.
+    await expectRequests(ws.token, [
+      [
+        "Aiko Tanaka, Nakatomi, aiko.tanaka@nakatomi.example, +81 3 5555 0101. can you save her as a contact",
+        "POST",
+        "/contacts",
+        { name: "Aiko Tanaka", email: "aiko.tanaka@nakatomi.example", company: "Nakatomi" },
+      ],
+    ]);
+  });
+
+  it("finds the request in a message said with its context: a clause that commands, a pronoun for the name it opened with", async () => {
+    const { ws, task, alan, grace, linus, candidate, acme, bigCo, website, invoice, sophie } = await company();
+    await create(ws, "employees", { name: "Sam Coast", email: "sam@assist.co", branch: "San Francisco" });
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ["client found a bug in the copy — move Write copy in Website back to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["Joan Clarke passed the phone screen, move her to interview", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" }],
+      ["Joan Clarke didn't make it past screening, reject her", "PATCH", `/candidates/${candidate.id}`, { stage: "rejected" }],
+      ["Ana Garcia is off sick so give her Write copy task in Website to Linus Torvalds", "PATCH", `/tasks/${task.id}`, { assignee_id: linus.id }],
+      // An address no field of the call takes names the record; "the employee record for" names nothing.
+      ["remove the contact alan@example.com, bounced twice", "DELETE", `/contacts/${alan.id}`, {}],
+      ["delete the employee record for Grace Hopper, it was a test entry", "DELETE", `/employees/${grace.id}`, {}],
+      // Whose, a field, then its value; a field's words, whose, then "to"; "link" through the reference that takes the name.
+      ["acme's new VAT number is DE123456789", "PATCH", `/customers/${acme.id}`, { tax_id: "DE123456789" }],
+      ["alan turing has a new email: alan@turing.example", "PATCH", `/contacts/${alan.id}`, { email: "alan@turing.example" }],
+      ["change expected close on the Big Co deal to jan 15", "PATCH", `/deals/${bigCo.id}`, { expected_close_date: expect.stringMatching(/-01-15$/) }],
+      ["attach the Big Co deal to the Acme customer record", "PATCH", `/deals/${bigCo.id}`, { customer_id: acme.id }],
+      ["switch Acme to euro billing going forward", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
+      ["mark the Website project complete", "PATCH", `/projects/${website.id}`, { status: "completed" }],
+      // ("to offer": a candidate's stage, not the quotes' noun.)
+      ["move Joan Clarke to offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      // Money said as news: a share of what is due, "sent … towards", "the rest".
+      [`Acme paid half of ${invoice.number} today`, "POST", "/payments", { invoice_id: invoice.id, amount: 75_000 }],
+      [`Acme sent 500 by card towards ${invoice.number}`, "POST", "/payments", { invoice_id: invoice.id, amount: 50_000, method: "card" }],
+      [`${invoice.number} - acme wired the rest`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
+      // Work started, finished, pushed on; where someone is now; a description given with a colon.
+      ["starting on Write copy in Website, set it to in progress", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["ana garcia finished Write copy in Website", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      ["push the Big Co deal to proposal and bump the value to 30k", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal", value: 3_000_000 }],
+      ["Sophie Brown is at Globex now, not Brightside", "PATCH", `/leads/${sophie.id}`, { company: "Globex" }],
+      ["add a description to Website: the spring relaunch", "PATCH", `/projects/${website.id}`, { description: "the spring relaunch" }],
+      ["unassign Write copy in Website, Ana is overloaded", "PATCH", `/tasks/${task.id}`, { assignee_id: null }],
+      ["new contact at initech — Joanna Kim, joanna.kim@initech.example", "POST", "/contacts", { name: "Joanna Kim", company: "Initech" }],
+      // Initials stand for the one value they begin: "in SF" is the branch San Francisco.
+      ["add a job opening for a part-time bookkeeper in SF", "POST", "/job-openings", { branch: "San Francisco" }],
+      ["Bob Stone came from the website, pls set the source", "PATCH", expect.stringMatching(/^\/leads\/\d+$/), { source: "website" }],
+      // "it" is what the message opened with news of.
+      ["Big Co signed!!! mark it won 🎉", "PATCH", `/deals/${bigCo.id}`, { stage: "won" }],
+      // A line said as what it is for then its price; "net 15"; a country said "US based"; a proper name after "from".
+      [
+        "draft an invoice to Acme for the setup fee, 500 dollars, net 15",
+        "POST",
+        "/invoices",
+        { customer_id: acme.id, items: [{ description: "Setup fee", quantity: 1, unit_amount: 50_000 }], currency: "USD", due_date: expect.any(String) },
+      ],
+      ["add customer Kestrel Aviation, accounts@kestrel.aero, US based", "POST", "/customers", { name: "Kestrel Aviation", billing: { country: "US" } }],
+      [
+        "add a lead: Priya Natarajan from Halcyon Foods, priya@halcyon.example, came in via linkedin",
+        "POST",
+        "/leads",
+        { name: "Priya Natarajan", company: "Halcyon Foods", source: "linkedin" },
+      ],
+    ];
+    await expectRequests(ws.token, cases);
+    // An invoice told by its customer and its amount (a reminder only for what is owed); several left are offered.
+    const second = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 120000 }] });
+    await call("POST", `/invoices/${second.id}/send`, { token: ws.token });
+    const nudge = await requestOf(ws.token, (await ask(ws.token, "nudge Acme about the $1,200 invoice")).reply);
+    expect(nudge).toMatchObject({ method: "POST", path: `/invoices/${second.id}/remind` });
+    const which = await ask(ws.token, "remind acme about their invoice");
+    expect(which.reply.intent).toBe("clarify");
+    // Context, then the question in a sentence of its own: that sentence; "as lost, reason …" keeps the state.
+    const collections = await ask(ws.token, "doing collections today and want to start with the worst ones first — which invoices are overdue?");
+    expect(collections.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "overdue" })]);
+    const lostWithReason = await requestOf(ws.token, (await ask(ws.token, "please mark the Small Fry deal as lost, reason budget")).reply);
+    expect(lostWithReason.body).toMatchObject({ stage: "lost", lost_reason: "budget" });
+    // "the lost reason" is the field's words, no state.
+    const reason = await requestOf(ws.token, (await ask(ws.token, "update the lost reason on Big Co to 'budget freeze'")).reply);
+    expect(reason.body).toEqual({ lost_reason: "budget freeze" });
+    // "the ship one" after a list with one such; "assign her the …" after a question about one person.
+    const open = await ask(ws.token, "tasks in website");
+    const shipIt = await requestOf(ws.token, (await ask(ws.token, "move the ship one to review", open.conversation_id)).reply);
+    expect(shipIt).toMatchObject({ path: expect.stringMatching(/^\/tasks\/\d+/), body: { status: "review" } });
+    const who = await ask(ws.token, "what is grace hopper's email");
+    const given = await requestOf(ws.token, (await ask(ws.token, "assign her the Write copy task in website", who.conversation_id)).reply);
+    expect(given).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: grace.id } });
+    // Reminders to oneself, other sites, letters to write, other companies' figures: refused.
+    for (const message of [
+      "remind me to call my mom at 6",
+      "can you log into acme's supplier portal and check our PO",
+      "draft a termination letter for Ana Garcia",
+      "what's the total market size for ERP consulting in Europe",
+      "what's Acme's annual revenue? thinking of upselling them",
+      "what do acme's competitors charge? want to make sure we're not too cheap",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    // A clause that is neither a command nor a question is no request of its own.
+    expect((await ask(ws.token, "order pizza for the team, 12 people")).reply.data?.answer).toBeUndefined();
+  });
+
+  it("keeps the words around a value with it: labels, brackets, 'worth about', a state's own noun, a bare company", async () => {
+    const { ws, acme, website, ana } = await company();
+    const cases: [string, string, Record<string, unknown>][] = [
+      [
+        "create a deal for Initech support renewal worth 12.5k in proposal stage",
+        "/deals",
+        { name: "Initech support renewal", value: 1_250_000, stage: "proposal" },
+      ],
+      [
+        "add a lead: Omar Haddad, omar@northwind.example, Northwind, from linkedin, worth about $8k",
+        "/leads",
+        { name: "Omar Haddad", email: "omar@northwind.example", company: "Northwind", value: 800_000 },
+      ],
+      ["new contact: mei lin <mei@oscorp.example>", "/contacts", { name: "Mei Lin", email: "mei@oscorp.example" }],
+      ["start a new project 'Q1 rebrand' for acme, kicks off 2026-12-07, ends 2027-03-31", "/projects", { customer_id: acme.id, start_date: "2026-12-07" }],
+      [
+        "onboard Nora Feld as a backend engineer in engineering, nora.feld@demo.example, starts 2026-12-01",
+        "/employees",
+        { name: "Nora Feld", designation: "Backend Engineer", department: "Engineering", date_of_joining: "2026-12-01" },
+      ],
+    ];
+    // A noun, what it belongs to, a colon, then the title; a quoted note is that text alone.
+    cases.push(
+      [
+        "task for Ana Garcia in Website: reconcile october payments, due 2026-12-30",
+        "/tasks",
+        { title: "Reconcile october payments", project_id: website.id, assignee_id: ana.id, due_date: "2026-12-30" },
+      ],
+      ["new candidate for the backend engineer job: Mia Chen, mia.chen@mail.example", "/candidates", { name: "Mia Chen", email: "mia.chen@mail.example" }],
+      [
+        "bill acme for 2 training sessions at 736 each, note 'thanks for your business'",
+        "/invoices",
+        { customer_id: acme.id, notes: "thanks for your business" },
+      ],
+    );
+    for (const [message, path, body] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method: "POST", path });
+      expect(request.body, message).toMatchObject(body);
+    }
+    // The confirmation reads an invoice's lines as people write them.
+    const billed = await ask(ws.token, "invoice acme for 2 training sessions at 736 each, 19% vat");
+    expect(billed.reply.text).toContain("2 × Training session at 736.00 (19 % tax)");
+    // The label is no name: the name is still missing.
+    for (const message of ["create customer with phone +14155550188", "create lead lena@brightside.example, company Brightside, €12k potential"]) {
+      expect((await ask(ws.token, message)).reply.data.missing, message).toEqual(["name"]);
+    }
+    for (const message of ["email a 20% discount promo to all our contacts", "book the big meeting room for 3pm"]) {
+      const refused = await ask(ws.token, message);
+      expect(refused.reply.action, message).toBeUndefined();
+      expect(refused.reply.data?.refused, message).toBe(true);
+    }
+  });
+});

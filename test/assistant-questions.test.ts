@@ -1,0 +1,664 @@
+import { describe, expect, it } from "vitest";
+import { ask, company, noOutboundCalls, requestOf, today } from "./assistant-fixture";
+import { call, create, signup } from "./helpers";
+
+noOutboundCalls();
+
+describe("questions are read as queries over the resources' definitions", () => {
+  it("keeps every filter: negation, comparisons on money and dates, states and references combined", async () => {
+    const { ws, task, shipped, bigCo, smallFry, invoice, alan } = await company();
+    // "not paid" is the negation of paid (drafts included), not "unpaid".
+    const draft = await create(ws, "invoices", {
+      customer_id: (await create(ws, "customers", { name: "Drafty", email: "d@drafty.example" })).id,
+      items: [{ description: "x", quantity: 1, unit_amount: 100 }],
+    });
+    expect((await ask(ws.token, "invoices that aren't paid")).reply.data.answer.ids.sort()).toEqual([invoice.id, draft.id].sort());
+    expect((await ask(ws.token, "unpaid invoices")).reply.data.answer.ids).toEqual([invoice.id]);
+    // "not … yet" is a state before it in the field's order; "nobody has …" is a question, not a change.
+    const notYet = await ask(ws.token, "tasks nobody has done yet");
+    expect(notYet.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["todo", "in_progress", "review"] })]);
+    expect(notYet.reply.data.answer.ids).toEqual([task.id]);
+    const notDone = await ask(ws.token, "tasks that arent done");
+    expect(notDone.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    expect(notDone.reply.data.answer.ids).not.toContain(shipped.id);
+    const big = await ask(ws.token, "open deals in negotiation over 10k");
+    expect(big.reply.data.answer.ids).toEqual([bigCo.id]);
+    const small = await ask(ws.token, "deals under $1,000");
+    expect(small.reply.data.answer.ids).toEqual([smallFry.id]);
+    // "overdue by more than 60 days" is a date comparison, not an amount of 60.
+    const late = await ask(ws.token, "invoices overdue by more than 60 days");
+    expect(late.reply.data.answer.ids).toEqual([invoice.id]);
+    expect(late.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "due_date", op: "lt" })]));
+    const mine = await ask(ws.token, "tasks due this week assigned to Ana");
+    expect(mine.reply.data.answer.ids).toEqual([task.id]);
+    const leads = await ask(ws.token, "leads from the website");
+    expect(leads.reply.records!.map((r) => r.label)).toEqual(["Sophie Brown"]);
+    // Days in either order; periods between two months, or a half year; a negation across a list.
+    for (const message of ["invoices more than 60 days overdue", "invoices issued between january and march", "invoices issued in h1"]) {
+      expect((await ask(ws.token, message)).reply.data.answer.ids, message).toEqual([invoice.id]);
+    }
+    expect((await ask(ws.token, "invoices issued between march and may")).reply.data.answer.ids).toEqual([]);
+    await create(ws, "contacts", { name: "Hal Hooli", email: "hal@hooli.example", company: "Hooli" });
+    const outside = await ask(ws.token, "contacts not at analytical engines or hooli");
+    expect(outside.reply.data.answer.ids).toEqual([alan.id]);
+    // "product marketer candidates": the first noun is a name's word; "applied for" is applying, not a stage.
+    const marketer = await create(ws, "job-openings", { title: "Product Marketer", department: "Marketing" });
+    const kim = await create(ws, "candidates", { job_opening_id: marketer.id, name: "Kim Lee", email: "kim@mail.example" });
+    await create(ws, "candidates", { job_opening_id: marketer.id, name: "Rejected Ray", email: "ray@mail.example", stage: "rejected" });
+    expect((await ask(ws.token, "product marketer candidates that aren't rejected")).reply.data.answer.ids).toEqual([kim.id]);
+    expect((await ask(ws.token, "how many applied for product marketer")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
+  });
+
+  it("compares what a party owes on its own field, keeps a follow-up's date field, and tells shared state words apart", async () => {
+    const { ws, acme, ana, bigCo } = await company();
+    const zero = await create(ws, "customers", { name: "Zero Owing", email: "z@zero.example", currency: "USD" });
+    // "who owes us more than 1k": the customers whose balance is over it, not every customer's invoices added up.
+    const owing = await ask(ws.token, "who owes us more than 1k");
+    expect(owing.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id] });
+    expect(owing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", op: "gt", value: 100_000 })]);
+    expect((await ask(ws.token, "usd customers who owe nothing")).reply.data.answer.ids).toEqual([zero.id]);
+    // "and last year?" after deals won this year: still dated by when they closed.
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } });
+    const won = await ask(ws.token, "avg size of deals we won this year");
+    expect(won.reply.data.query.period.field).toBe("closed_at");
+    const lastYear = await ask(ws.token, "and last year?", won.conversation_id);
+    expect(lastYear.reply.data.query.period).toMatchObject({ field: "closed_at", from: `${new Date().getUTCFullYear() - 1}-01-01` });
+    // "hasn't been paid" is an unpaid invoice, not an amount of payments.
+    const unpaid = await ask(ws.token, "anything falling due this year that hasnt been paid?");
+    expect(unpaid.reply.data.answer.resource).toBe("invoices");
+    // "in progress" is an open deal's synonym but a task's own state: "what's Ana got in progress" is tasks.
+    const busy = await ask(ws.token, "whats ana garcia got in progress");
+    expect(busy.reply.data.query).toMatchObject({
+      resource: "tasks",
+      conditions: expect.arrayContaining([expect.objectContaining({ field: "assignee_id", value: ana.id })]),
+    });
+    // "with acme" in a new deal: the customer named Acme, not the contacts who work there.
+    await create(ws, "contacts", { name: "Brian Acmeson", email: "b@acme.example", company: "Acme" });
+    await create(ws, "contacts", { name: "Grace Acmeton", email: "g@acme.example", company: "Acme" });
+    const deal = await ask(ws.token, "new deal North expansion for $40k with acme");
+    expect((await requestOf(ws.token, deal.reply)).body).toMatchObject({ name: "North expansion", value: 4_000_000, customer_id: acme.id });
+  });
+
+  it("reads slips and everyday words: swapped letters, a misspelt month or value, 'people we know', 'across everyone'", async () => {
+    const { ws, ada, alan, task, ana, sophie } = await company();
+    // Two letters swapped in a short domain word; a misspelt month is still the month; a value a slip away.
+    expect((await ask(ws.token, "taks due this week")).reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const month = new Date().toLocaleString("en-US", { month: "long", timeZone: "UTC" }).toLowerCase();
+    const slip = `${month.slice(0, 2)}${month[3]}${month[2]}${month.slice(4)}`;
+    expect((await ask(ws.token, `contacts we added in ${slip}`)).reply.data.query.period.from).toMatch(/-01$/);
+    expect((await ask(ws.token, "leads from webiste")).reply.data.answer.ids).toEqual([sophie.id]);
+    // "people we know" and an "address book" are contacts; "works where" asks a contact's company.
+    expect((await ask(ws.token, "people we know at analytical engines")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
+    expect((await ask(ws.token, "ada lovelace works where again?")).reply.data.answer).toMatchObject({ ids: [ada.id], field: "company" });
+    expect((await ask(ws.token, "who is in our address book")).reply.data.answer.ids.sort()).toEqual([ada.id, alan.id].sort());
+    // Hours compared after the number; "across everyone" is one total, not a row per person.
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 240 });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 30 });
+    expect((await ask(ws.token, "time entires of 4 hours or more")).reply.data.answer.total).toBe(1);
+    expect((await ask(ws.token, "entries of at most 30 minutes")).reply.data.answer.total).toBe(1);
+    const across = (await ask(ws.token, "total time logged across everyone this week")).reply;
+    expect(across.data.answer, JSON.stringify(across)).toMatchObject({ kind: "value", value: 270 });
+    // "time logged on the Write copy task": the task is what the time is on, not what is asked about.
+    const onTask = (await ask(ws.token, "how much time was logged on the Write copy task")).reply.data.answer;
+    expect(onTask).toMatchObject({ resource: "time-entries", fn: "sum", value: 270 });
+    // "put 45 min on Write copy for Ana": time put on a task is a time entry; a task named in two projects is
+    // narrowed by the one said with it.
+    const put = await requestOf(ws.token, (await ask(ws.token, "put 45 min on Write copy for Ana Garcia yesterday")).reply);
+    expect(put).toMatchObject({ method: "POST", path: "/time-entries", body: { minutes: 45, task_id: task.id, employee_id: ana.id } });
+    const other = await create(ws, "projects", { name: "Intranet" });
+    const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id });
+    const narrowed = await requestOf(ws.token, (await ask(ws.token, "2 hrs for Ana Garcia yesterday, Write copy on the intranet")).reply);
+    expect(narrowed.body, JSON.stringify(narrowed)).toMatchObject({ minutes: 120, task_id: twin.id });
+    // A day worked is behind us: "on monday" in a time entry is the last one.
+    const logged = await requestOf(ws.token, (await ask(ws.token, "log 30 mins for ana garcia on write copy (website) on monday")).reply);
+    expect(new Date(`${logged.body!.date}T00:00:00Z`).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("reads who is meant: applicants by their verb, a record by its noun, a department after 'in', people for 'who'", async () => {
+    const { ws, opening, candidate, grace, ana, linus } = await company();
+    const applied = await ask(ws.token, "how many people applied for the backend engineer job");
+    expect(applied.reply.data.answer).toMatchObject({ resource: "candidates", fn: "count", value: 1 });
+    expect(applied.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "job_opening_id", value: opening.id })]);
+    expect((await ask(ws.token, "people who applied this year")).reply.data.answer).toMatchObject({ resource: "candidates", ids: [candidate.id] });
+    // "sales" is also revenue's word: after "in", it is the department its records use (with another, either).
+    expect((await ask(ws.token, "people in sales")).reply.data.answer).toMatchObject({ resource: "employees", ids: [grace.id] });
+    const either = (await ask(ws.token, "employees in engineering or sales")).reply.data.answer.ids;
+    expect(either.sort()).toEqual([ana.id, linus.id, grace.id].sort());
+    // "who's in engineering": people first, though an opening is in Engineering too (and is near in spelling).
+    expect((await ask(ws.token, "who's in engineering")).reply.data.answer.ids.sort()).toEqual([ana.id, linus.id].sort());
+    // "close the backend engineer opening": the noun after the name's words is what the command is about.
+    const close = await requestOf(ws.token, (await ask(ws.token, "close the backend engineer opening, we filled it")).reply);
+    expect(close).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { status: "closed" } });
+    const rename = await requestOf(ws.token, (await ask(ws.token, "rename the Backend Engineer job to Platform Engineer")).reply);
+    expect(rename).toMatchObject({ method: "PATCH", path: `/job-openings/${opening.id}`, body: { title: "Platform Engineer" } });
+  });
+
+  it("reads dates as people mean them: a weekday gone by, 'since' after a name, 'by card' is no deadline; 'how much is that'", async () => {
+    const { ws } = await company();
+    // A weekday in a question about the past is the last one (not the same date a year ago).
+    const friday = (await ask(ws.token, "did ana garcia log anything on friday?")).reply.data.query.period;
+    expect(Date.parse(friday.from)).toBeLessThanOrEqual(Date.now());
+    expect(Date.now() - Date.parse(friday.from)).toBeLessThan(8 * 86_400_000);
+    // "from Acme since march": the name's "from" is no start; "since march" runs to today.
+    const since = (await ask(ws.token, "payments from acme since january")).reply.data.query;
+    expect(since.period).toMatchObject({ from: `${new Date().getUTCFullYear()}-01-01`, to: today() });
+    // "paid by card last week": "by" is the method here, the period is last week.
+    const byCard = (await ask(ws.token, "what was paid by card last week")).reply.data.query;
+    expect(byCard.period?.field).toBe("paid_at");
+    expect(byCard.conditions).toEqual([expect.objectContaining({ field: "method", value: "card" })]);
+    // "applied before october": a comparison on the date the verb names; a preposition ending the question is grammar.
+    const before = (await ask(ws.token, "candidates who applied before october")).reply.data.query;
+    expect(before.conditions).toEqual([expect.objectContaining({ field: "created_at", op: "lt" })]);
+    expect((await ask(ws.token, "what department is the backend engineer job under")).reply.data.answer).toMatchObject({ field: "department" });
+    // The amount asked of whoever did it is a minimum or maximum; names "called" X, domains of e-mail addresses.
+    const least = (await ask(ws.token, "smallest amount anyone paid us this year")).reply.data.answer;
+    expect(least).toMatchObject({ kind: "value", fn: "min", field: "amount", value: { USD: 3_450 } });
+    expect((await ask(ws.token, "least we've ever billed on a single invoice")).reply.data.answer).toMatchObject({ fn: "min", field: "total" });
+    await create(ws, "contacts", { name: "Ada King", email: "ada@king.example" });
+    expect((await ask(ws.token, "contacts called ada")).reply.data.answer.total).toBe(2);
+    expect((await ask(ws.token, "contacts with a king.example email")).reply.data.answer.total).toBe(1);
+    expect((await ask(ws.token, "jobs we advertised this year")).reply.data.query.period.field).toBe("created_at");
+    // "overdue invoices" → "how much is that": what is still due on them, not their totals.
+    const overdue = await ask(ws.token, "overdue invoices");
+    const much = await ask(ws.token, "how much is that", overdue.conversation_id);
+    expect(much.reply.data.answer).toMatchObject({ fn: "sum", field: "amount_due", value: { USD: 150_000 } });
+  });
+
+  it("reads the values the workspace uses in its text fields: a kind of person, a branch, a lost reason, a lead's source", async () => {
+    const { ws, ana, sophie } = await company();
+    const staff = await create(ws, "employees", {
+      name: "Joan Staff",
+      email: "joan@assist.co",
+      department: "Engineering",
+      designation: "Staff Engineer",
+      branch: "Berlin",
+      date_of_joining: "2025-02-01",
+    });
+    const manager = await create(ws, "employees", {
+      name: "Edsger Manager",
+      email: "edsger@assist.co",
+      department: "Engineering",
+      designation: "Engineering Manager",
+      branch: "Berlin",
+      date_of_joining: "2025-02-01",
+    });
+    await call("PATCH", `/employees/${ana.id}`, { token: ws.token, body: { branch: "Remote" } });
+    // "engineers": every designation whose words include engineer (not "Engineering Manager"), in any branch asked.
+    const engineers = await ask(ws.token, "engineers in berlin");
+    expect(engineers.reply.data.answer).toMatchObject({ resource: "employees", ids: [staff.id] });
+    expect(engineers.reply.data.answer.ids).not.toContain(manager.id);
+    // "staff engineers": a noun of employees ("staff") that starts a designation is that designation, not "engineers".
+    expect((await ask(ws.token, "staff engineers")).reply.data.answer.ids).toEqual([staff.id]);
+    // "the berlin office" is the branch; "ppl" are employees.
+    expect((await ask(ws.token, "how many ppl work out of the berlin office")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
+    // "sales managers in SF": a value that starts with another resource's word ("sales"), a branch by its initials.
+    const seller = await create(ws, "employees", {
+      name: "Sal Seller",
+      email: "sal@assist.co",
+      department: "Sales",
+      designation: "Sales Manager",
+      branch: "San Francisco",
+      date_of_joining: "2025-02-01",
+    });
+    expect((await ask(ws.token, "sales managers in SF")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
+    // A follow-up's value replaces the last one on that field.
+    const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
+    expect(remote.reply.data.answer.ids).toEqual([ana.id]);
+    const lost = await create(ws, "deals", { name: "Gone", value: 10_000, currency: "USD", stage: "lost", lost_reason: "competitor" });
+    await create(ws, "deals", { name: "Too dear", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    const competitors = await ask(ws.token, "deals we lost to competitors");
+    expect(competitors.reply.data.answer.ids).toEqual([lost.id]);
+    // "met him at an event": a value of a lead's source the workspace uses, not a company called Event.
+    await call("PATCH", `/leads/${sophie.id}`, { token: ws.token, body: { source: "event" } });
+    const lead = await ask(ws.token, "add lead - Marco Rossi, marco@rossi.example, met him at an event");
+    expect((await requestOf(ws.token, lead.reply)).body).toEqual({ name: "Marco Rossi", email: "marco@rossi.example", source: "event" });
+  });
+
+  it("answers 'when' with the date the verb names, 'X's plate' with open tasks, 'other than' as a negation", async () => {
+    const { ws, invoice, task, shipped, bigCo, ana, acme } = await company();
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { expected_close_date: "2026-12-15" } });
+    const due = await ask(ws.token, `when is ${invoice.number} due`);
+    expect(due.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    // A state word that starts a record's name ("Review launch") is the name, not the state.
+    const mobile = await create(ws, "projects", { name: "Mobile" });
+    const review = await create(ws, "tasks", { title: "Review launch", project_id: mobile.id, due_date: "2026-12-01" });
+    await create(ws, "tasks", { title: "Review launch", project_id: (await create(ws, "projects", { name: "Intranet" })).id });
+    const reviewDue = await ask(ws.token, "when is review launch on the mobile project due");
+    expect(reviewDue.reply.data.answer).toMatchObject({ ids: [review.id], field: "due_date" });
+    expect(reviewDue.reply.data.query.conditions).not.toEqual(expect.arrayContaining([expect.objectContaining({ field: "status" })]));
+    // The record named by its number decides ("left" is also an employee's state); a field's words after an
+    // amount name it, with the states it means something in; a resource noun counted is no command.
+    const left = await ask(ws.token, `how much is left on ${invoice.number}`);
+    expect(left.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "amount_due" });
+    const stillDue = await ask(ws.token, "invoices with more than 1k still due");
+    expect(stillDue.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "amount_due", op: "gt", value: 100_000 }), expect.objectContaining({ field: "status" })]),
+    );
+    expect(stillDue.reply.data.answer.ids).toEqual([invoice.id]);
+    // A ranking by what the state is about; "total overdue" sums what is due.
+    const second = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2026-01-06",
+      due_date: "2026-02-06",
+      items: [{ description: "More work", quantity: 1, unit_amount: 200_000 }],
+    });
+    expect((await call("POST", `/invoices/${second.id}/send`, { token: ws.token })).status).toBe(200);
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: second.id, amount: 190_000 } });
+    const smallest = await ask(ws.token, "smallest outstanding invoice?");
+    expect(smallest.reply.data.answer.ids).toEqual([second.id]);
+    expect((await ask(ws.token, "total overdue in usd")).reply.data.answer).toMatchObject({ fn: "sum", field: "amount_due", value: { USD: 160_000 } });
+    const byStatus = await ask(ws.token, "invoice count by status");
+    expect(byStatus.reply.data.answer).toMatchObject({ kind: "groups", group_by: "status", groups: [{ key: "partially_paid", value: 2 }] });
+    // "due" is an invoice's word and a task's: the names decide.
+    const taskDue = await ask(ws.token, "when is write copy in website due");
+    expect(taskDue.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "due_date" });
+    const close = await ask(ws.token, "when's the big co deal expected to close?");
+    expect(close.reply.data.answer).toMatchObject({ ids: [bigCo.id], field: "expected_close_date" });
+    await call("PATCH", `/tasks/${shipped.id}`, { token: ws.token, body: { assignee_id: ana.id } });
+    const plate = await ask(ws.token, "whats on ana garcia's plate");
+    expect(plate.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id] });
+    // "most recent" is the newest (not the most of something); a date verb standing for the record means one.
+    for (const message of ["most recent hire?", "who joined most recently"]) {
+      const newest = await ask(ws.token, message);
+      expect(newest.reply.data.answer, message).toMatchObject({ resource: "employees", ids: [ana.id] });
+    }
+    const lead = await create(ws, "leads", { name: "Tom Baker", email: "tom@lead.example", company: "Initech", status: "converted" });
+    const open = await create(ws, "leads", { name: "Ann Baker", email: "ann@lead.example", company: "Initech" });
+    const initech = await ask(ws.token, "initech leads other than the converted ones");
+    expect(initech.reply.data.answer.ids).toEqual([open.id]);
+    expect(initech.reply.data.answer.ids).not.toContain(lead.id);
+  });
+
+  it("dates a period by the verb's own date field (won → closed_at, joined → date_of_joining)", async () => {
+    const { ws, bigCo, linus } = await company();
+    expect((await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } })).status).toBe(200);
+    const won = await ask(ws.token, "deals we won this month");
+    expect(won.reply.data.query.period.field).toBe("closed_at");
+    expect(won.reply.data.answer.ids).toEqual([bigCo.id]);
+    // The period is always said.
+    expect(won.reply.text).toMatch(/closed in [A-Z][a-z]+ \d{4}/);
+    // "the last 2 weeks" is a period, not a top 2.
+    const recent = await ask(ws.token, "deals created in the last 2 weeks");
+    expect(recent.reply.data.query.aggregate.limit).toBeNull();
+    expect(recent.reply.data.answer.total).toBe(4);
+    const joined = await ask(ws.token, "who joined in 2025");
+    expect(joined.reply.data.query).toMatchObject({ resource: "employees", period: { field: "date_of_joining", from: "2025-01-01", to: "2025-12-31" } });
+    expect(joined.reply.data.answer.ids).toEqual([linus.id]);
+  });
+
+  it("reads the verb's date and the thing counted: tasks closed, invoices sent out, seats we're hiring, why deals are lost", async () => {
+    const { ws, acme, ada } = await company();
+    const closed = await ask(ws.token, "how many tasks did we close this month");
+    expect(closed.reply.data.query).toMatchObject({ resource: "tasks", period: { field: "completed_at" }, aggregate: { fn: "count" } });
+    const sent = await ask(ws.token, "how many invoices did we send out in oct");
+    expect(sent.reply.data.query).toMatchObject({ resource: "invoices", period: { field: "sent_at" }, aggregate: { fn: "count" } });
+    const seats = await ask(ws.token, "total number of seats we're hiring for");
+    expect(seats.reply.data.answer).toMatchObject({ resource: "job-openings", fn: "sum", field: "positions", value: 1 });
+    const open = await ask(ws.token, "how many open positions do we have in total");
+    expect(open.reply.data.answer).toMatchObject({ fn: "sum", field: "positions" });
+    const who = await ask(ws.token, "who put hours on the website this week and how many");
+    expect(who.reply.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "employee_id" });
+    const why = await ask(ws.token, "why are we losing deals");
+    expect(why.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "lost_reason" } });
+    expect(why.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "lost" })]);
+    // "by amount due" ranks by that number; "due" alone would have grouped by the due date.
+    const top = await ask(ws.token, "top 5 unpaid invoices by amount due");
+    expect(top.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "amount_due", order: "desc", limit: 5, groupBy: null });
+    // "outside engineering and sales": both left out.
+    const outside = await ask(ws.token, "employees outside engineering and sales");
+    expect(outside.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "not_in", value: ["Engineering", "Sales"] })]);
+    expect(outside.reply.data.answer.total).toBe(0);
+    // Politeness is no name, and "which company we have the most contacts at" is one winner.
+    const busiest = await ask(ws.token, "any chance you can tell me which company we have the most contacts at");
+    expect(busiest.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "company", order: "desc", limit: 1 });
+    // Everyday words for fields and values: an address (said as one), "paid up", "us customers", "who do we know".
+    await call("PUT", `/customers/${acme.id}`, { token: ws.token, body: { billing: { address_line1: "1 Main St", city: "Springfield", country: "US" } } });
+    const address = await ask(ws.token, "billing address for acme?");
+    expect(address.reply.text).toBe("The billing address of Acme is 1 Main St, Springfield, US.");
+    const paidUp = await ask(ws.token, "which clients are all paid up");
+    expect(paidUp.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", value: 0 })]);
+    expect((await ask(ws.token, "us customers")).reply.data.answer.ids).toEqual([acme.id]);
+    expect((await ask(ws.token, "who do we know at analytical engines")).reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
+  });
+
+  it("aggregates: counts, sums per currency, averages, grouping and rankings", async () => {
+    const { ws, acme, bigCo, west, task } = await company();
+    expect((await ask(ws.token, "how many deals are in negotiation")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    // Ranked rows that are values of a field ("which company … the most contacts", "top 3 companies by number of
+    // contacts"), or days ("which day … had the most time logged").
+    await create(ws, "contacts", { name: "Charles Babbage", email: "cb@engines.example", company: "Analytical Engines" });
+    const most = await ask(ws.token, "which company do we have the most contacts at");
+    expect(most.reply.data.answer).toMatchObject({ group_by: "company", groups: [{ key: "Analytical Engines", value: 2 }] });
+    const companies = await ask(ws.token, "top 3 companies by number of contacts");
+    expect(companies.reply.data.answer).toMatchObject({ group_by: "company", fn: "count" });
+    const ana = (await call("GET", "/employees?q=Ana", { token: ws.token })).json.data[0];
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 120 });
+    const day = await ask(ws.token, "which day this week had the most time logged");
+    expect(day.reply.data.answer).toMatchObject({ group_by: "date", groups: [{ key: today(), value: 120 }] });
+    const pipeline = await ask(ws.token, "total value of open deals");
+    expect(pipeline.reply.data.answer).toMatchObject({ fn: "sum", field: "value", value: { USD: 2_770_000 } });
+    // "who owes us money", "which customers haven't paid": what is due, by the customer it belongs to.
+    for (const message of ["who owes us money", "which customers haven't paid"]) {
+      const owed = await ask(ws.token, message);
+      expect(owed.reply.data.answer, message).toMatchObject({
+        kind: "groups",
+        group_by: "customer_id",
+        field: "amount_due",
+        groups: [{ key: acme.id, value: { USD: 150_000 } }],
+      });
+    }
+    const byStage = await ask(ws.token, "deals by stage");
+    expect(byStage.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
+    expect(Object.fromEntries(byStage.reply.data.answer.groups.map((g: { key: string; value: number }) => [g.key, g.value]))).toEqual({
+      negotiation: 2,
+      initial_contact: 2,
+    });
+    const owed = await ask(ws.token, "which customers owe us the most");
+    expect(owed.reply.data.answer).toMatchObject({
+      kind: "groups",
+      group_by: "customer_id",
+      groups: [{ key: acme.id, label: "Acme", value: { USD: 150_000 } }],
+    });
+    const top = await ask(ws.token, "top 2 deals by value");
+    expect(top.reply.data.answer.ids).toEqual([bigCo.id, west.id]);
+    expect((await ask(ws.token, "biggest deal")).reply.data.answer.ids).toEqual([bigCo.id]);
+    expect((await ask(ws.token, "average deal size")).reply.data.answer).toMatchObject({ fn: "avg", value: { USD: 692_500 } });
+    // Over a period, "the biggest deal" is the amount itself (per currency, which one record cannot give).
+    expect((await ask(ws.token, "biggest deal created this month")).reply.data.answer).toMatchObject({ kind: "value", fn: "max", value: { USD: 2_500_000 } });
+    // A one-word state's plural is the state ("ignore negotiations"); "by" before a field groups, it does not look forward.
+    expect((await ask(ws.token, "how many deals, ignore negotiations")).reply.data.answer).toMatchObject({ fn: "count", value: 2 });
+    const grouped = await ask(ws.token, "total deal value by stage in q1");
+    expect(grouped.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage" });
+    expect(grouped.reply.data.query.period.from <= today(), "a bare quarter looks back").toBe(true);
+    // Words no project has are a task's states: the question is about the tasks, across all projects.
+    const todo = await ask(ws.token, "medium stuff still in todo, all projects");
+    expect(todo.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    // …or a field of it: "what priority is write copy in the website project".
+    const priority = await ask(ws.token, "what priority is write copy in the website project");
+    expect(priority.reply.data.answer).toMatchObject({ resource: "tasks", ids: [task.id], field: "priority" });
+    // An amount field named with no noun is its resource's ("total tax": the invoices' tax).
+    const tax = await ask(ws.token, "total tax this year");
+    expect(tax.reply.data.answer).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "tax_total" });
+    expect(tax.reply.text).toMatch(/^Total tax of invoices \(/);
+    // "customers we bill in dollars": the business's own verb is no name to look for.
+    expect((await ask(ws.token, "customers we bill in usd")).reply.data.answer.ids).toEqual([acme.id]);
+  });
+
+  it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {
+    const { ws, ana, task, ada, invoice } = await company();
+    const owes = await ask(ws.token, "does acme owe us anything");
+    expect(owes.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "amount_due", value: { USD: 150_000 } });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 150 });
+    const hours = await ask(ws.token, "how many hours did ana garcia log this month");
+    expect(hours.reply.data.answer).toMatchObject({ fn: "sum", field: "minutes", value: 150 });
+    expect(hours.reply.text).toContain("2 h 30 min");
+    // "by billable hours" says which rows (and the noun groups); "hours by billable" groups by it.
+    const top = await ask(ws.token, "top 3 projects by billable hours this month");
+    expect(top.reply.data.answer).toMatchObject({ kind: "groups", group_by: "project_id", groups: [{ key: task.project_id, value: 150 }] });
+    const split = await ask(ws.token, "hours by billable");
+    expect(split.reply.data).toMatchObject({ answer: { group_by: "billable" }, query: { conditions: [] } });
+    const phone = await ask(ws.token, "phone of ada lovelce");
+    expect(phone.reply).toMatchObject({
+      intent: "lookup",
+      records: [{ resource: "contacts", id: ada.id }],
+      data: { answer: { ids: [ada.id], field: "phone" } },
+    });
+    expect(phone.reply.text).toBe("The phone of Ada Lovelace is +442071234567.");
+    // "who did INV-… go to? which email": the address it was sent to ("go" is no name).
+    const sentTo = await ask(ws.token, `who did ${invoice.number} go to? which email`);
+    expect(sentTo.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "sent_to" });
+    const status = await ask(ws.token, `status of ${invoice.number}`);
+    expect(status.reply.text).toBe(`The status of ${invoice.number} (1,534.50 USD) is partially paid.`);
+    // "who's the contact on …": one record grouped by a person is that field of it.
+    const pilot = await create(ws, "deals", { name: "Lovelace pilot", value: 10_000, currency: "USD", contact_id: ada.id });
+    const contact = await ask(ws.token, "who's the contact on the lovelace pilot deal");
+    expect(contact.reply.data.answer).toMatchObject({ ids: [pilot.id], field: "contact_id" });
+    expect(contact.reply.text).toContain("is Ada Lovelace");
+    // "finish" dates a task by when it was completed.
+    const finished = await ask(ws.token, "how many tasks did ana finish this month");
+    expect(finished.reply.data.query.period).toMatchObject({ field: "completed_at" });
+  });
+
+  it("follows up on the last question, and asks back a name that fits several records ('the second one')", async () => {
+    const { ws, invoice, east, west, opening, bigCo, ada } = await company();
+    const first = await ask(ws.token, "overdue invoices");
+    expect(first.reply.data.answer.ids).toEqual([invoice.id]);
+    const count = await ask(ws.token, "how many is that", first.conversation_id);
+    expect(count.reply.data.answer).toMatchObject({ fn: "count", value: 1 });
+    const deals = await ask(ws.token, "deals in negotiation", first.conversation_id);
+    const eur = await ask(ws.token, "only the EUR ones", deals.conversation_id);
+    expect(eur.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "stage", value: "negotiation" }), expect.objectContaining({ field: "currency", value: "EUR" })]),
+    );
+    expect(eur.reply.data.answer.total).toBe(0);
+
+    const which = await ask(ws.token, "how much is the Acme deal worth");
+    expect(which.reply.intent).toBe("clarify");
+    expect(which.reply.records!.map((r) => r.label)).toEqual(["Acme East (1,000.00 USD)", "Acme West (1,200.00 USD)"]);
+    const second = await ask(ws.token, "the second one", which.conversation_id);
+    expect(second.reply.data.answer).toMatchObject({ ids: [west.id], field: "value" });
+    expect(second.reply.text).toBe("The value of Acme West (1,200.00 USD) is 1,200.00 USD.");
+
+    // A field asked in the plural after a list groups the records by it.
+    const stages = await ask(ws.token, "what were the stages", deals.conversation_id);
+    expect(stages.reply.data.answer).toMatchObject({ kind: "groups", group_by: "stage", fn: "count" });
+    // "how many candidates for each?" after a list of openings: grouped by the opening they applied for.
+    const openings = await ask(ws.token, "open job openings");
+    const each = await ask(ws.token, "how many candidates for each?", openings.conversation_id);
+    expect(each.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "job_opening_id", groups: [{ key: opening.id, value: 1 }] });
+
+    // No deal refers to the customer Acme, but two are named after it: those; "leave out …" narrows them.
+    const named = await ask(ws.token, "deals for acme");
+    expect(named.reply.data.answer.ids.toSorted()).toEqual([east.id, west.id].toSorted());
+    const narrowed = await ask(ws.token, "leave out the lost ones", named.conversation_id);
+    expect(narrowed.reply.data.query.conditions).toEqual([
+      expect.objectContaining({ field: "name", op: "contains", value: "Acme" }),
+      expect.objectContaining({ field: "stage", op: "ne", value: "lost" }),
+    ]);
+    expect(narrowed.reply.data.answer.total).toBe(2);
+
+    // A command about "that" is about the record just answered.
+    const left = await ask(ws.token, `how much is left on ${invoice.number}`);
+    const paid = await ask(ws.token, "they just paid $12 of that by card", left.conversation_id);
+    expect((await requestOf(ws.token, paid.reply)).body).toEqual({ invoice_id: invoice.id, amount: 1200, method: "card" });
+
+    // A follow-up reorders, ranks, narrows or lists what was just answered.
+    const byStage = await ask(ws.token, "deals by stage");
+    const most = await ask(ws.token, "which one had the most", byStage.conversation_id);
+    expect(most.reply.data.query.aggregate).toMatchObject({ groupBy: "stage", order: "desc", limit: 1 });
+    const negotiation = await ask(ws.token, "open deals");
+    const sorted = await ask(ws.token, "sort by value lowest first", negotiation.conversation_id);
+    expect(sorted.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "value", order: "asc" });
+    expect(sorted.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "status", value: "open" })]));
+    const owed = await ask(ws.token, "how much does acme owe us");
+    const behind = await ask(ws.token, "can you show me the invoices behind that", owed.conversation_id);
+    expect(behind.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    const reminder = await ask(ws.token, "send them a reminder", owed.conversation_id);
+    expect(await requestOf(ws.token, reminder.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    // "the second one" after a list is that record; "the contact on …" a field of the record the noun names.
+    const biggest = await ask(ws.token, "top 3 deals by value");
+    const secondDeal = await ask(ws.token, "what stage is the second one in", biggest.conversation_id);
+    expect(secondDeal.reply.data.answer).toMatchObject({ ids: [biggest.reply.data.answer.ids[1]], field: "stage" });
+    const again = await ask(ws.token, "top 3 deals by value");
+    const done = await ask(ws.token, "mark the first one won", again.conversation_id);
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: `/deals/${biggest.reply.data.answer.ids[0]}`, body: { stage: "won" } });
+    await call("PUT", `/deals/${bigCo.id}`, { token: ws.token, body: { contact_id: ada.id } });
+    const contact = await ask(ws.token, "who's the contact on the big co deal");
+    expect(contact.reply.data.answer).toMatchObject({ resource: "deals", ids: [bigCo.id], field: "contact_id" });
+    // A follow-up naming a record the last answer's records refer to narrows the same question to it.
+    const byStageAgain = await ask(ws.token, "how many candidates are in each stage");
+    const forJob = await ask(ws.token, "just for the backend engineer job", byStageAgain.conversation_id);
+    expect(forJob.reply.data.query).toMatchObject({
+      resource: "candidates",
+      aggregate: { fn: "count", groupBy: "stage" },
+      conditions: [expect.objectContaining({ field: "job_opening_id", value: opening.id })],
+    });
+    const website = await ask(ws.token, "projects");
+    const withCustomer = await ask(ws.token, "which of them have a customer", website.conversation_id);
+    expect(withCustomer.reply.data.query).toMatchObject({ resource: "projects", conditions: [{ field: "customer_id", op: "ne", value: null }] });
+    expect(withCustomer.reply.data.answer.total).toBe(0);
+  });
+
+  it("refuses what is outside the workspace's data, and never reads another workspace's", async () => {
+    const { ws } = await company();
+    for (const message of [
+      "whats the weather in berlin tomorrow",
+      "delete everything",
+      "write me a poem about invoices",
+      "how much revenue did apple make last quarter",
+      // What no API here does, and what this workspace does not keep or must not select people by.
+      "call ada lovelace for me",
+      "wire €2,000 to Acme's bank account",
+      "book a meeting with alan turing thursday 3pm",
+      "post the backend engineer job on linkedin for me",
+      "what's the euro to dollar rate today",
+      "send all the rejected candidates a nice email saying no thanks",
+      "which candidates are over 50? reject them",
+      "what's Ana Garcia's salary",
+    ]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(reply.intent, message).toBe("unknown");
+      expect(reply.action, message).toBeUndefined();
+      expect(reply.data?.answer, message).toBeUndefined();
+    }
+    // ("phone of …" is a question, not a call.)
+    expect((await ask(ws.token, "phone of ada lovelace")).reply.data.answer).toMatchObject({ field: "phone" });
+    const other = await signup("Zeta Co");
+    await create(other, "customers", { name: "Zeta Corp" });
+    // Zeta Corp is the other workspace's: here it is nobody, whatever the rest of the message names.
+    const mixed = await ask(ws.token, "invoices for zeta corp and acme");
+    expect(mixed.reply.data?.answer?.ids ?? []).toEqual([]);
+    expect((await ask(other.token, "phone of Ada Lovelace")).reply.data?.answer).toBeUndefined();
+  });
+
+  it("reads only what the caller could: token scopes, disabled packages", async () => {
+    const { ws, ada, acme } = await company();
+    const contactsOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "c", scopes: ["contacts:read"] } })).json.data.token;
+    const refused = await ask(contactsOnly, "overdue invoices");
+    expect(refused.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
+    expect(refused.reply.records).toBeUndefined();
+    expect((await ask(contactsOnly, "phone of Ada Lovelace")).reply.data.answer.ids).toEqual([ada.id]);
+    // Sums computed in D1 refuse as the list route would, for the caller: no scope, no number.
+    const sum = await ask(contactsOnly, "how much is outstanding");
+    expect(sum.reply.text).toMatch(/^You don't have access to that\. .*invoices:read/);
+    expect(sum.reply.data?.answer).toBeUndefined();
+    // Grouped by customer, with invoices:read only: the amounts, but no customer's name.
+    const invoicesOnly = (await call("POST", "/api-tokens", { token: ws.token, body: { name: "i", scopes: ["invoices:read"] } })).json.data.token;
+    const owed = await ask(invoicesOnly, "which customers owe us the most");
+    expect(owed.reply.data.answer.groups).toEqual([{ key: acme.id, label: String(acme.id), value: { USD: 150_000 } }]);
+    for (const name of ["quotes", "helpdesk"]) await call("PUT", `/packages/${name}`, { token: ws.token, body: { enabled: false } }); // both need sales
+    expect((await call("PUT", "/packages/sales", { token: ws.token, body: { enabled: false } })).status).toBe(200);
+    const disabled = await ask(ws.token, "open deals");
+    expect(disabled.reply.text).toBe("The Sales package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
+    expect(disabled.reply.records).toBeUndefined();
+    const total = await ask(ws.token, "total value of open deals");
+    expect(total.reply.text).toBe("The Sales package is disabled for this workspace, so I can't use its data. An admin can enable it under Packages.");
+    expect(total.reply.data?.answer).toBeUndefined();
+  });
+
+  it("reads who asks, what is awaited and which record a value names: 'hasn't been paid', 'the sales job', 'work on'", async () => {
+    const { ws, website, ana, acme, invoice, sophie, grace } = await company();
+    // Awaited payment is the workspace's "unpaid" (a draft awaits nothing); "aren't paid" stays the plain negation.
+    const awaited = await ask(ws.token, "invoices due this year that haven't been paid, the accountant is asking");
+    expect(awaited.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "in", value: ["sent", "partially_paid"] })]);
+    const plain = await ask(ws.token, "invoices that aren't paid");
+    expect(plain.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "ne", value: "paid" })]);
+    // Another company's figures, said to be a competitor's, are refused.
+    const rival = await ask(ws.token, "pull up Globex's pipeline, theyre our biggest competitor");
+    expect(rival.reply).toMatchObject({ intent: "unknown", data: { refused: true } });
+    // "work on last monday": the verb's "on", the hours' date.
+    const worked = await ask(ws.token, "what did Ana Garcia work on yesterday");
+    expect(worked.reply.data.query).toMatchObject({ resource: "time-entries", period: { field: "date" } });
+    // The one opening a department's word names; many names with a word in common, each of them.
+    await create(ws, "job-openings", { title: "Account Executive", department: "Sales" });
+    const sales = await ask(ws.token, "applicants for the engineering job, newest first");
+    expect(sales.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "job_opening_id" })]);
+    await create(ws, "customers", { name: "Acme Holdings", currency: "USD" });
+    await create(ws, "customers", { name: "Wonka Holdings", currency: "USD" });
+    const holdings = await ask(ws.token, "the holdings customers");
+    expect(holdings.reply.data.answer).toMatchObject({ kind: "records", total: 2 });
+    expect((await ask(ws.token, "customers with acme in the name")).reply.data.answer.ids).toContain(acme.id);
+    // A to-do with its title after a colon; a title in capitals, then where it goes; "put her straight in interview".
+    const todo = await requestOf(ws.token, (await ask(ws.token, "todo on the website project: fix the footer, due dec 5")).reply);
+    expect(todo).toMatchObject({
+      method: "POST",
+      path: "/tasks",
+      body: { title: "Fix the footer", project_id: website.id, due_date: expect.stringMatching(/-12-05$/) },
+    });
+    const role = await requestOf(ws.token, (await ask(ws.token, "open a new role: Data Engineer in Engineering, 2 positions")).reply);
+    expect(role).toMatchObject({ method: "POST", path: "/job-openings", body: { title: "Data Engineer", department: "Engineering", positions: 2 } });
+    const placed = await ask(
+      ws.token,
+      "new candidate for backend engineer: Mia Chen, mia@mail.example - she did screening elsewhere, put her straight in interview",
+    );
+    expect((await requestOf(ws.token, placed.reply)).body).toMatchObject({ name: "Mia Chen", stage: "interview" });
+    expect(ana.id).toBeGreaterThan(0);
+    // "due" is an invoice's and a task's: the one whose state is named; "nobody is assigned to" is unassigned.
+    const open = await ask(ws.token, "whats due this week that isn't done");
+    expect(open.reply.data.query.resource).toBe("tasks");
+    const nobody = await ask(ws.token, "urgent tasks that nobody is assigned to");
+    expect(nobody.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "assignee_id", op: "eq", value: null }));
+    // "where did most … come from": grouped by that field, the top one.
+    await create(ws, "leads", { name: "Web Two", email: "two@lead.example", source: "website" });
+    const from = await ask(ws.token, "where did most of our leads come from");
+    expect(from.reply.data.answer).toMatchObject({ kind: "groups", group_by: "source", groups: [{ key: "website", value: 2 }] });
+    // A follow-up's country replaces the last question's.
+    await create(ws, "customers", { name: "Berliner", currency: "EUR", billing: { country: "DE" } });
+    await create(ws, "customers", { name: "Austin Co", currency: "USD", billing: { country: "US" } });
+    const german = await ask(ws.token, "customers in germany");
+    const american = await ask(ws.token, "and how many in the US?", german.conversation_id);
+    expect(american.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "country", value: "US" })]);
+    // "how much is outstanding on those": those records, whatever "outstanding" would filter on its own.
+    const partly = await ask(ws.token, "partially paid invoices");
+    const onThose = await ask(ws.token, "how much is outstanding on those", partly.conversation_id);
+    expect(onThose.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "partially_paid" })]);
+    // "just sales" after a question about people: a value of theirs, not revenue.
+    const joined = await ask(ws.token, "who joined this year");
+    const justSales = await ask(ws.token, "just sales", joined.conversation_id);
+    expect(justSales.reply.data.query).toMatchObject({ resource: "employees", conditions: [expect.objectContaining({ field: "department", value: "Sales" })] });
+    // A missing letter, a field named with the verb's word, a holiday, time "burned", "don't have a customer attached".
+    expect((await ask(ws.token, `whats the staus of ${invoice.number}`)).reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    expect((await ask(ws.token, `${invoice.number} due date?`)).reply.data.answer).toMatchObject({ ids: [invoice.id], field: "due_date" });
+    const christmas = await ask(ws.token, "open deals expected to close before christmas");
+    expect(christmas.reply.data.query.conditions).toContainEqual(
+      expect.objectContaining({ field: "expected_close_date", op: "lt", value: expect.stringMatching(/-12-25$/) }),
+    );
+    expect((await ask(ws.token, "how many hours have we burned on website")).reply.data.query.resource).toBe("time-entries");
+    const loose = await ask(ws.token, "which projects don't have a customer attached");
+    expect(loose.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "customer_id", value: null })]);
+    expect((await ask(ws.token, "what will we win next quarter?")).reply.data).toMatchObject({ refused: true });
+    // "is the acme invoice paid yet?": the state of Acme's invoices is what is asked, not a filter.
+    const paidYet = await ask(ws.token, "is the acme invoice paid yet?");
+    expect(paidYet.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "status" });
+    // A first name said after a list with one such record in it: that record.
+    await create(ws, "leads", { name: "Sophie Green", email: "green@lead.example", source: "referral" });
+    const leads = await ask(ws.token, "leads from the website");
+    const marked = await ask(ws.token, "ok mark Sophie as contacted", leads.conversation_id);
+    expect(await requestOf(ws.token, marked.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "contacted" } });
+    // A noun that starts a record's name; "who's the customer on X" when X is a record that has one.
+    await create(ws, "projects", { name: "Customer portal", end_date: "2026-12-31" });
+    expect((await ask(ws.token, "when does the customer portal end")).reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
+    await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { customer_id: acme.id } });
+    expect((await ask(ws.token, "who's the client on website?")).reply.data.answer).toMatchObject({ ids: [website.id], field: "customer_id" });
+    // The longest field phrase: "where did X come from" asks the source, not the status "where" is a word of.
+    expect((await ask(ws.token, "where did Sophie Brown come from")).reply.data.answer).toMatchObject({ field: "source" });
+    // "our longest serving employee that's still active": the first who joined, among the active.
+    const longest = await ask(ws.token, "who's our longest serving employee that's still active");
+    expect(longest.reply.data.query.aggregate).toMatchObject({ field: "date_of_joining", order: "asc", limit: 1 });
+    // A count compared as said (an opening's positions), a small number in words.
+    const many = await ask(ws.token, "which job ads are for more than one person");
+    expect(many.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "positions", op: "gt", value: 1 })]);
+    // Of several so named, the one in the department said; "how many X are we looking for" is that opening's positions.
+    await create(ws, "employees", { name: "Ana Lopez", email: "ana.l@assist.co", department: "Sales" });
+    const anaInSales = await ask(ws.token, "email for Ana in engineering?");
+    expect(anaInSales.reply.data.answer, anaInSales.reply.text).toMatchObject({ field: "email", ids: [ana.id] });
+    // ("grace from sales": after a person's "from", the measure's word is their department.)
+    expect((await ask(ws.token, "whats grace from sales' email")).reply.data.answer).toMatchObject({ field: "email", ids: [grace.id] });
+    const opening = await ask(ws.token, "how many backend engineers are we looking for");
+    expect(opening.reply.data.answer).toMatchObject({ resource: "job-openings", field: "positions" });
+    // One letter from one name and further from the rest: that one.
+    await create(ws, "contacts", { name: "Ada Lovecraft", email: "ada.l@example.com" });
+    expect((await ask(ws.token, "which company is Ada Lovelase with")).reply.data.answer).toMatchObject({ ids: [expect.any(Number)], field: "company" });
+  });
+});
