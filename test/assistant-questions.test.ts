@@ -661,4 +661,36 @@ describe("questions are read as queries over the resources' definitions", () => 
     await create(ws, "contacts", { name: "Ada Lovecraft", email: "ada.l@example.com" });
     expect((await ask(ws.token, "which company is Ada Lovelase with")).reply.data.answer).toMatchObject({ ids: [expect.any(Number)], field: "company" });
   });
+
+  it("reads who is on a team now, what is left out, the ones picked by an amount, and an order that is no pick", async () => {
+    const { ws, grace, invoice, opening, ana, task } = await company();
+    await create(ws, "employees", { name: "Old Timer", email: "old@assist.co", department: "Sales", status: "left", date_of_joining: "2020-01-01" });
+    // "who's on the sales team": the people there now, not an opening in Sales, not who left.
+    const team = await ask(ws.token, "who's on the sales team");
+    expect(team.reply.data.answer).toMatchObject({ resource: "employees", ids: [grace.id] });
+    // "leaving out anything voided" is a negation.
+    const voided = await ask(ws.token, "total value of invoices, leaving out anything voided");
+    expect(voided.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "ne", value: "void" })]);
+    // After a list, "just the ones with more than 10 still owing" are those records picked by what they owe.
+    const overdue = await ask(ws.token, "overdue invoices");
+    const picked = await ask(ws.token, "just the ones with more than 10 still owing", overdue.conversation_id);
+    expect(picked.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    expect(picked.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ param: "overdue" })]));
+    // "who did we send INV-… to": the address it went to.
+    const sent = await ask(ws.token, `who did we send ${invoice.number} to`);
+    expect(sent.reply.text).toBe(`${invoice.number} (1,534.50 USD) was sent to ap@acme.example.`);
+    // "X by number of Y": the Xs ranked by how many Ys they have.
+    const ranked = await ask(ws.token, "top 3 openings by number of candidates");
+    expect(ranked.reply.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "job_opening_id" });
+    expect(ranked.reply.data.query.aggregate).toMatchObject({ order: "desc", limit: 3 });
+    expect(ranked.reply.data.answer.groups).toEqual([expect.objectContaining({ key: opening.id, value: 1 })]);
+    // "most valuable", and "i mean …" is what is meant again, not an average.
+    const valuable = await ask(ws.token, "most valuable open leads - i mean new, contacted or qualified");
+    expect(valuable.reply.data.query).toMatchObject({ resource: "leads", aggregate: { fn: "list", field: "value", order: "desc" } });
+    // What someone still has open is their tasks; "soonest due first" orders them all.
+    const open = await ask(ws.token, "what does Ana Garcia still have open, soonest due first");
+    expect(open.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    expect(open.reply.data.query.aggregate).toMatchObject({ field: "due_date", order: "asc", limit: null });
+    expect(open.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "assignee_id", value: ana.id })]));
+  });
 });

@@ -53,6 +53,8 @@ export const salesSkills: Skill[] = [
       { words: ["qualified"], query: { status: "qualified" }, label: "qualified" },
       { words: ["unqualified", "disqualified"], query: { status: "unqualified" }, label: "unqualified" },
       { words: ["converted", "convert"], query: { status: "converted" }, label: "converted" },
+      // (A lead still being worked: neither converted nor ruled out.)
+      { words: ["open", "active", "in play", "still open"], query: { status: "new,contacted,qualified" }, label: "open" },
     ],
     values: [
       { words: ["from", "via", "source", "sourced from", "coming from", "came from"], param: "source" },

@@ -42,7 +42,17 @@ export type QueryDraft = {
   /** The measure's name, when a measure word asked for the number. */
   title?: string;
   /** Which parts were said (a follow-up keeps the rest). */
-  said: { resource: boolean; aggregate: boolean; period: boolean; fn: boolean; noun?: boolean; dateField?: boolean; field?: boolean; onlyOrder?: boolean };
+  said: {
+    resource: boolean;
+    aggregate: boolean;
+    period: boolean;
+    fn: boolean;
+    noun?: boolean;
+    dateField?: boolean;
+    field?: boolean;
+    onlyOrder?: boolean;
+    impliedState?: boolean;
+  };
 };
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
@@ -329,7 +339,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // ("how much is left on INV-000141": the record named by its number decides before a state word of another resource.)
     // ("what's due this week that isn't done": of the resources "due" is said of, the one whose state is named.)
     const verbOwners = dateVerbHits.filter((hit) => hit.indexes[0] === dateVerbHits[0]!.indexes[0]).map((hit) => hit.value.resource);
-    const stated = verbOwners.length > 1 ? statedAmong(w, verbOwners, taken) : null;
+    const stated = verbOwners.length > 1 ? (statedAmong(w, verbOwners, taken) ?? someonesOwn(w, verbOwners)) : null;
     resource =
       measure?.value.resource ??
       (stated && verbOwners.includes(stated) ? stated : null) ??
@@ -430,7 +440,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         conditions.push({ field: field!, op: "in", value: before, label: `not ${hit.value.label} yet` });
         continue;
       }
-      conditions.push(...conditionsOf(R, hit.value.query, negate ? `not ${hit.value.label}` : hit.value.label, negate, today));
+      conditions.push(...conditionsOf(R, hit.value.query, negate ? notSaid(hit.value.label) : hit.value.label, negate, today));
     }
     // Currencies: "in EUR", "the euro ones".
     if (R.fields.has("currency")) {
@@ -755,7 +765,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           // ("pull up everything we invoiced Umbrella", "stuff Tim logged on data warehouse": the records.)
           /\b(?:everything|stuff|all the (?:stuff|things|entries))\b/.test(text) ||
           // ("give me list of invoices which are not paid yet": a list asked for by that word.)
-          /\b(?:(?:a |the )?list of|give me (?:a |the )?list)\b/.test(text)) &&
+          /\b(?:(?:a |the )?list of|give me (?:a |the )?list)\b/.test(text) ||
+          // ("just the ones with more than 10k still owing": the amount is what they are picked by.)
+          /\b(?:the ones|those|ones|them)\s+(?:with|having|that have|that still have|where)\s+(?:more than|less than|over|under|above|below|at least|at most)\b/.test(
+            text,
+          )) &&
         !sumCue &&
         !countCue &&
         !avgCue;
@@ -770,8 +784,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
       if (m.where) {
         for (const [param, raw] of Object.entries(m.where)) {
-          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || (param === "status" && "param" in c && c.param === "overdue")))
+          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || (param === "status" && "param" in c && c.param === "overdue"))) {
             conditions.push(...conditionsOf(R, { [param]: raw }, raw.replace(/^!/, "not ").replace(/,/g, " or ").replace(/_/g, " "), false, today));
+            // (A state the measure implies — what is owed is on sent invoices — is no state said: a follow-up keeps its own.)
+            if (["status", "stage"].includes(param)) said.impliedState = true;
+          }
         }
       }
     }
@@ -827,6 +844,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
+    // ("soonest due first", "biggest balance first": an order for the records, not one of them.)
+    const ordering =
+      /\b(?:earliest|oldest|newest|latest|biggest|largest|smallest|highest|lowest|most|least)\s+(?:\w+\s+){0,2}(?:first|on top|at the top)\b/.test(text);
     if (desc || asc) {
       order = desc ? "desc" : "asc";
       if (groupBy && !limit && (oneWinner || commonestOne)) limit = 1;
@@ -835,7 +855,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         field = numericFieldNamed(w, R, taken) ?? field ?? stateMeasureOf(R, conditions) ?? R.measure;
         const singular = nouns.find((noun) => noun.value === R && !noun.plural);
         // "the biggest invoice", "largest single payment": one record.
-        if (!limit && (singular || /\bsingle\b/.test(text)) && !groupBy) limit = 1;
+        if (!limit && (singular || /\bsingle\b/.test(text)) && !groupBy && !ordering) limit = 1;
       } else if (!groupBy && fn === "sum" && !countCue && /\b(which|who)\b/.test(text) === false) {
         // "the biggest invoice", "the smallest outstanding invoice": the record (ranked by the measure), not a sum.
         fn = "list";
@@ -879,7 +899,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           Boolean(nouns.find((noun) => noun.value === R && !noun.plural)) ||
           (!nouns.some((noun) => noun.value === R) && dateVerbHits.some((hit) => hit.value.resource === R && !/s$/.test(w.words[hit.indexes.at(-1)!]!))) ||
           /^(?:who|whos|who's)\b/.test(text);
-        if (!limit) limit = singular ? 1 : null;
+        if (!limit) limit = singular && !ordering ? 1 : null;
       }
     }
     if (limit && fn === "list" && !order) {
@@ -1119,16 +1139,25 @@ function statedAmong(w: Words, owners: ResourceModel[], taken: Set<number>): Res
   return spelt?.value ?? (owning.length === 1 ? owning[0]! : null);
 }
 
+/** "what does grace lamarr still have open": what someone has is theirs to do — of these, a resource with a person of its own. */
+function someonesOwn(w: Words, owners: ResourceModel[]): ResourceModel | null {
+  const someoneHas = /^(?:what|which|anything|how many|how much)\b.*\b(?:does|do|has|have)\b.+\b(?:have|got|has)\b/.test(w.joined);
+  return someoneHas ? (owners.find((owner) => owner.skill?.person) ?? null) : null;
+}
+
 function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): ResourceModel | null {
   // (Each resource's words on their own: "in progress" is an open deal's and a task's.)
-  const hits = schema.resources.flatMap((resource) =>
+  const ranked = schema.resources.flatMap((resource) =>
     matchPhrases(
       w.words,
-      (resource.skill?.filters ?? []).map((filter) => ({ phrases: filter.words, value: resource })),
+      (resource.skill?.filters ?? []).map((filter, rank) => ({ phrases: filter.words, value: { resource, rank } })),
       new Set(taken),
     ),
   );
-  if (hits.length === 0) return null;
+  if (ranked.length === 0) return null;
+  // (A word that is one resource's first state and another's later one is the first's: "open" is a deal's before
+  // it is a lead's.)
+  const hits = [...ranked].sort((a, b) => a.value.rank - b.value.rank).map((hit) => ({ ...hit, value: hit.value.resource }));
   const asksMoney = /\b(how much|total|sum|amount|value|worth)\b/.test(w.joined);
   const owners = [...new Set(hits.map((hit) => hit.value))];
   // "late on the task board": a resource named anywhere, even after a preposition, is the one.
@@ -1143,7 +1172,12 @@ function stateResource(w: Words, schema: SchemaModel, taken: Set<number>): Resou
         hit.value === owner && hit.indexes.length > 1 && [...owner.fields.values()].some((f) => f.values?.some((value) => value.replace(/_/g, " ") === phrase))
       );
     });
-  return (asksMoney ? owners.find((owner) => [...owner.fields.values()].some((field) => field.kind === "money")) : null) ?? owners.find(spelt) ?? owners[0]!;
+  return (
+    (asksMoney ? owners.find((owner) => [...owner.fields.values()].some((field) => field.kind === "money")) : null) ??
+    someonesOwn(w, owners) ??
+    owners.find(spelt) ??
+    owners[0]!
+  );
 }
 
 /** The date field a period is about: the verb nearest before it, the resource's own date words, else its default. */
@@ -1333,4 +1367,10 @@ function pendingOnly(R: ResourceModel | null, period: Period | null, conditions:
   if (!R || !date?.where || conditions.some((c) => "field" in c && ["status", "stage"].includes(c.field))) return conditions;
   const label = Object.values(date.where).join(" or ").replace(/,/g, " or ").replace(/_/g, " ");
   return [...conditions, ...conditionsOf(R, date.where, label, false, today)];
+}
+
+/** A state's label, negated as people say it: "not paid", but "who haven't left" (not "not who left"). */
+function notSaid(label: string): string {
+  const who = /^who\s+(\S+)(.*)$/.exec(label);
+  return who ? `who haven't ${who[1]}${who[2]}` : `not ${label}`;
 }

@@ -46,7 +46,7 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   const keys = new Set(draft.conditions.map(conditionKey));
   // ("overdue invoices" → "and the paid ones?": a new state replaces the last one's, also one the API filters by a
   // parameter of its own — overdue is a state of unpaid invoices.)
-  const stateSaid = draft.conditions.some((c) => "field" in c && ["status", "stage"].includes(c.field));
+  const stateSaid = !draft.said.impliedState && draft.conditions.some((c) => "field" in c && ["status", "stage"].includes(c.field));
   const stateParams = new Set((R?.skill?.filters ?? []).flatMap((filter) => Object.keys(filter.query)).filter((param) => !R?.fields.has(param)));
   if (stateSaid) for (const param of stateParams) keys.add(param);
   // ("partially paid invoices" → "how much is outstanding on those": those records, whatever the new words

@@ -198,6 +198,9 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
       // ("created at" reads as its verb: "Grace Allen: applied 2026-11-03".)
       if (rows.length === 1 && /_at$/.test(show) && !R.fields.get(show)?.words.some((word) => word.includes(" ") && !/ at$/.test(word)))
         return `${labelOf(R, rows[0]!)}: ${dateVerb(R, show)} ${value(rows[0]!).slice(0, 10)}.`;
+      // ("sent to": a field named by a verb says what happened — "INV-000305 was sent to ap@…".)
+      const verbal = /^[a-z]+(?:ed|ent|t)\s+(?:to|by|from|on)$/.test(fieldWords(R, show));
+      if (rows.length === 1 && verbal) return `${labelOf(R, rows[0]!)} was ${fieldWords(R, show)} ${value(rows[0]!)}.`;
       if (rows.length === 1) return `The ${fieldWords(R, show)} of ${labelOf(R, rows[0]!)} is ${value(rows[0]!)}.`;
       const lines = rows.slice(0, SHOWN).map((row) => `• ${labelOf(R, row)}: ${value(row)}`);
       return `${fieldWords(R, show)[0]!.toUpperCase()}${fieldWords(R, show).slice(1)} of ${formatCount(rows.length)} ${R.plural} ${what}:\n${lines.join("\n")}`;

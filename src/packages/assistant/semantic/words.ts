@@ -167,6 +167,27 @@ export function normalize(message: string): string {
   );
   text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
   text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
+  // "open leads - i mean new, contacted or qualified": what is meant, said again (no average).
+  text = text.replace(/\s*[-–—,(]?\s*\b(?:i mean|i\.e\.|ie|that is)\s+/gi, ", ");
+  // "top 3 openings by number of candidates": the ones with the most of them.
+  text = text.replace(
+    /\b([a-z]+s)\s+by\s+(?:the\s+)?(?:number|count|amount|#|no\.?)\s+of\s+([a-z]+s)\b/gi,
+    (_, owners: string, counted: string) => `${counted} per ${owners.replace(/ies$/, "y").replace(/s$/, "")}, top first`,
+  );
+  // "who did we send INV-000305 to", "where did we email it": whom it was sent to.
+  text = text.replace(
+    /^(?:who|what address|which address|where)\s+(?:did|do)\s+(?:we|you|i)\s+(?:send|e-?mail)\s+(.+?)(?:\s+to)?\s*[?.!]*$/i,
+    "recipient of $1",
+  );
+  // "soonest due first": the earliest.
+  text = text.replace(/\bsoonest\b/gi, "earliest");
+  // "the most valuable open leads": the biggest by their amount.
+  text = text.replace(/\bmost valuable\b/gi, "biggest").replace(/\bleast valuable\b/gi, "smallest");
+  // "who's on the support team", "who works in the finance department": the people there now (a team is no opening).
+  text = text.replace(
+    /^(?:who(?:'s|’s|s| is| are)?|who all is|who works|who all work)\s+(?:on|in)\s+(?:the\s+|our\s+)?([a-z]+(?:\s[a-z]+)?)\s+(?:team|department|dept)\s*[?.!]*$/i,
+    "employees in $1 excluding former",
+  );
   // "what did we bill Globex last month": how much; "who paid us last week": the payments themselves.
   text = text.replace(/^what\s+(?:did|have|has)\s+we\s+(bill(?:ed)?|invoice(?:d)?|charge(?:d)?)\b/i, "how much did we $1");
   text = text.replace(/^who\s+(?:has\s+|have\s+)?paid(?:\s+us)?\b(?!.*\b(?:most|least|biggest|largest|more|less|top)\b)/i, "payments received");
