@@ -693,4 +693,20 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(open.reply.data.query.aggregate).toMatchObject({ field: "due_date", order: "asc", limit: null });
     expect(open.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "assignee_id", value: ana.id })]));
   });
+
+  it("lets 'the first one' pick a group's record, and asks a field of the record named with its noun", async () => {
+    const { ws, acme } = await company();
+    // Groups by a reference are records: "the first one" is the first group's customer ("unpaid balance" is what is owed).
+    const top = await ask(ws.token, "top 5 custmers by unpaid balance pls");
+    expect(top.reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due", group_by: "customer_id" });
+    expect(top.reply.records).toEqual([{ resource: "customers", id: acme.id, label: "Acme" }]);
+    const email = await ask(ws.token, "whats the billing email of the first one", top.conversation_id);
+    expect(email.reply.text).toBe("The email of Acme is ap@acme.example.");
+    // After a list of invoices, a field invoices lack, asked of "the customer X", is the customer's.
+    const open = await ask(ws.token, "unpaid invoices");
+    const field = await ask(ws.token, "whats the email for the customer Acme", open.conversation_id);
+    expect(field.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id], field: "email" });
+    // "customers with an open balance" are those who owe us.
+    expect((await ask(ws.token, "customers with an open balance")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id" });
+  });
 });

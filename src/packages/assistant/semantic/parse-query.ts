@@ -281,6 +281,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   }
   let resource: ResourceModel | null = (forced ? fallback : undefined) ?? free[0]?.value ?? null;
   let by: ResourceModel | null = null;
+  let fieldOwner = false;
   let measure: Hit<{ resource: ResourceModel; measure: NonNullable<ResourceModel["skill"]>["measures"] extends (infer M)[] | undefined ? M : never }> | null =
     null;
   const ownMeasure = (candidate: ResourceModel) => measureHits.find((hit) => hit.value.resource === candidate) ?? null;
@@ -332,8 +333,20 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     }
   } else if (fallback && !measureHits.some((hit) => hit.value.resource !== fallback && !ownMeasure(fallback))) {
-    resource = fallback;
-    measure = ownMeasure(fallback);
+    // ("whats the email for the customer Wonka Labs" after a list of invoices: a field the last resource lacks, asked
+    // of a record named with its own noun, is that record's.)
+    const fieldOf = (candidate: ResourceModel) =>
+      matchPhrases(
+        w.words,
+        [...candidate.fields.values()]
+          .filter((f) => f.kind !== "reference")
+          .map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name })),
+        new Set(taken),
+      ).length > 0;
+    const owner = fieldOf(fallback) ? undefined : nouns.find((noun) => noun.object && noun.value !== fallback && fieldOf(noun.value));
+    fieldOwner = Boolean(owner);
+    resource = owner?.value ?? fallback;
+    measure = ownMeasure(resource);
   } else {
     measure = measureHits[0] ?? null;
     // ("how much is left on INV-000141": the record named by its number decides before a state word of another resource.)
@@ -358,7 +371,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   if (forced && resource) for (const noun of nouns) if ([...resource.fields.values()].some((field) => field.target === noun.value.name)) claim(noun.indexes);
   for (const hit of measureHits) if (hit.value.resource === resource) claim(hit.indexes);
   const said: QueryDraft["said"] = {
-    resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0])),
+    resource: Boolean(free[0]) || (resource !== null && resource !== fallback && Boolean(measure || dateVerbHits[0] || fieldOwner)),
     // The resource named by its noun (not only implied by a verb such as "due" that several resources share).
     noun: Boolean(free[0]),
     aggregate: false,

@@ -64,7 +64,16 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
           })),
         };
       }
-      return { intent: "metric", text: sentence(R, query, answer, []), data: { answer, query } };
+      // Groups by a reference are records of their own ("Stark", "Wonka Labs"): "the second one" can pick them.
+      const target = answer.kind === "groups" && answer.group_by ? R.fields.get(answer.group_by)?.target : undefined;
+      const records =
+        answer.kind === "groups" && target
+          ? answer.groups
+              .filter((group) => group.key !== null && Number.isInteger(Number(group.key)))
+              .slice(0, GROUPS_SHOWN)
+              .map((group) => ({ resource: target, id: Number(group.key), label: String(group.label) }))
+          : [];
+      return { intent: "metric", text: sentence(R, query, answer, []), data: { answer, query }, ...(records.length > 0 ? { records } : {}) };
     }
   }
   const params = pushdown(R, query);

@@ -43,7 +43,8 @@ export function stateOf(reply: { data?: Record<string, unknown>; records?: { res
   const answer = data.answer as { kind?: string; ids?: number[]; resource?: string } | undefined;
   if (reply.records?.length === 1) state.focus = reply.records[0];
   else if (answer?.kind === "records" && answer.ids?.length === 1 && reply.records?.[0]) state.focus = reply.records[0];
-  if (answer?.kind === "records" && (reply.records?.length ?? 0) > 1) state.listed = reply.records;
+  // (Groups by a reference list the records they are of: "top 5 clients by balance" → "the second one".)
+  if ((answer?.kind === "records" && (reply.records?.length ?? 0) > 1) || (answer?.kind === "groups" && reply.records?.length)) state.listed = reply.records;
   // (A proposal made about one of a list keeps the list: "send the first one", then "and the last one".)
   else if (data.listed) state.listed = data.listed;
   return state;

@@ -179,6 +179,11 @@ export function normalize(message: string): string {
     /^(?:who|what address|which address|where)\s+(?:did|do)\s+(?:we|you|i)\s+(?:send|e-?mail)\s+(.+?)(?:\s+to)?\s*[?.!]*$/i,
     "recipient of $1",
   );
+  // "customers with an open balance": those who owe us.
+  text = text.replace(
+    /\b(customers?|clients?|accounts)\s+(?:with|that have|who have|having)\s+(?:an?\s+)?(?:unpaid|open|outstanding)\s+balances?\b/gi,
+    "$1 who owe us",
+  );
   // "soonest due first": the earliest.
   text = text.replace(/\bsoonest\b/gi, "earliest");
   // "the most valuable open leads": the biggest by their amount.
