@@ -490,4 +490,25 @@ describe("commands said with their context", () => {
       expect(refused.reply.data?.refused, message).toBe(true);
     }
   });
+
+  it("reads news as its command: a record's number for 'it', a move in progress, an accepted offer, a deal that fell through", async () => {
+    const { ws, invoice, linus, candidate, smallFry, bigCo } = await company();
+    const digits = String(Number(invoice.number.replace(/\D/g, "")));
+    const cases = [
+      // "it" in a clause of its own is the one record the message names by its number.
+      [`acme says they never got ${invoice.number}, resend it`, "POST", `/invoices/${invoice.id}/send`, {}],
+      [`${invoice.number} was issued by mistake, cancel it please`, "POST", `/invoices/${invoice.id}/void`, {}],
+      ["Linus Torvalds is moving over to Sales", "PATCH", `/employees/${linus.id}`, { department: "Sales" }],
+      ["Joan Clarke accepted the offer, starts dec 1", "POST", `/candidates/${candidate.id}/hire`, { date_of_joining: expect.stringMatching(/-12-01$/) }],
+      // A state in the skill's own words ("fell through" is lost), with "is" or "the" before it; why, when said.
+      ["the Small Fry deal fell through", "PATCH", `/deals/${smallFry.id}`, { stage: "lost" }],
+      ["Big Co is lost, they went with a competitor", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "competitor" }],
+      ["Big Co deal is now 30k", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
+      // "inv 1": an invoice by its number; cash "dropped off" is a payment.
+      [`acme dropped off cash for inv ${digits}, 15 bucks`, "POST", "/payments", { invoice_id: invoice.id, amount: 1_500, method: "cash" }],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    // A question in those words stays a question.
+    expect((await ask(ws.token, "who's interviewing")).reply.action).toBeUndefined();
+  });
 });

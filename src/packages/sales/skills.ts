@@ -9,7 +9,7 @@ const STAGE_WORDS: Record<string, string[]> = {
   proposal: ["proposal", "proposals", "proposal stage", "quoted"],
   negotiation: ["negotiation", "negotiating", "in negotiation"],
   won: ["won", "win", "closed won", "success"],
-  lost: ["lost", "lose", "losing", "closed lost", "dead"],
+  lost: ["lost", "lose", "losing", "closed lost", "dead", "fell through", "fallen through"],
 };
 
 export const salesSkills: Skill[] = [

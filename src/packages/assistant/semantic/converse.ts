@@ -303,9 +303,13 @@ function pronounsOf(message: string): (clause: string) => string {
   const opener = /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1];
   // ("Globex pilot signed!!! mark it won": "it" is what the message opened with news of.)
   const news = /^(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(message.trim())?.[1];
+  // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
+  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g);
+  const record = numbered && new Set(numbered).size === 1 ? numbered[0] : undefined;
   return (clause: string) => {
     const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
-    return news && !person.includes(news) ? person.replace(/\bit\b/i, news) : person;
+    const named = news ?? record;
+    return named && !person.includes(named) ? person.replace(/\bit\b/i, named) : person;
   };
 }
 

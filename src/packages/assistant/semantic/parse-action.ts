@@ -340,16 +340,23 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       ["status", "stage"].flatMap((name) => (resource.fields.get(name)?.values ?? []).map((value) => value.replace(/_/g, " "))),
     ),
   );
+  // ("the wonka pilot is dead": a state said in the skill's own words for one value, when they are words of weight.)
+  for (const resource of schema.resources)
+    for (const filter of resource.skill?.filters ?? []) {
+      const [entry, ...more] = Object.entries(filter.query);
+      if (!entry || more.length > 0 || !["status", "stage"].includes(entry[0]) || entry[1].includes(",") || entry[1].startsWith("$")) continue;
+      for (const word of filter.words) if (word.length >= 4 && !/^(?:open|active|current|new|closed)$/.test(word)) states.add(word);
+    }
   const alternatives = [...states].sort((a, b) => b.length - a.length).join("|");
   const news = alternatives
     ? new RegExp(
-        `^([\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,5}?)\\s*(?:→|->|=>|:|\\s-|—|–)?\\s*(?:(?:we|they|she|he)\\s+(?:just\\s+)?)?(?:moved\\s+to\\s+|went\\s+to\\s+|to\\s+)?(${alternatives})\\b(?:\\s+(?:it|that one|the deal|them|her|him))?\\s*(?:[!.,;:—–-].*|[\\p{Extended_Pictographic}\\s]*)$`,
+        `^(?:the\\s+)?([\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,5}?)\\s*(?:→|->|=>|:|\\s-|—|–)?\\s*(?:(?:we|they|she|he)\\s+(?:just\\s+)?)?(?:(?:is|was|has been|is now)\\s+)?(?:moved\\s+to\\s+|went\\s+to\\s+|to\\s+)?(${alternatives})\\b(?:\\s+(?:it|that one|the deal|them|her|him))?\\s*(?:[!.,;:—–-].*|[\\p{Extended_Pictographic}\\s]*)$`,
         "iu",
       ).exec(text)
     : null;
   const state = news?.[2]?.toLowerCase();
   // (Not "grace allen accepted — hire her": a command after it says what to do.)
-  const rest = news ? text.slice(news[1]!.length) : "";
+  const rest = news ? text.slice(text.indexOf(news[1]!) + news[1]!.length) : "";
   const after = state ? rest.slice(rest.toLowerCase().indexOf(state) + state.length) : "";
   const commandAfter = /^[\s!.,;:—–-]*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
   if (
@@ -360,13 +367,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // (A name, not a command or a question: no verb first, no glue or question words in it.)
     !VERBS.some((verb) => verb.words.includes(news[1]!.split(/\s+/)[0]!.toLowerCase())) &&
     !news[1]!.split(/\s+/).some((word) => FILLER.has(word.toLowerCase()) || GRAMMAR.has(word.toLowerCase())) &&
+    !/^(?:who|whos|who's|what|whats|what's|which|how|when|where|why|any|anyone|anybody|is|are)\b/i.test(news[1]!) &&
     // (Not "Acme invoices paid": many records, a question about them.)
     !news[1]!
       .toLowerCase()
       .split(/\s+/)
       .some((word) => schema.resources.some((resource) => resource.nouns.includes(word) && (word === resource.nouns[0] || /s$/.test(word))))
   )
-    return { op: "update", verb: "mark", at: 0, rest: `${news[1]} as ${state}` };
+    // ("Globex pilot is lost, they went with a competitor": why, when it is said, goes with the state.)
+    return { op: "update", verb: "mark", at: 0, rest: `${news[1]} as ${state}${/\b(?:because|reason|lost to|went with|due to)\b/i.test(after) ? after : ""}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   // ("make 'Build emails' on billing v2 low priority, it can wait": the field's noun and an aside after it.)
@@ -453,7 +462,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
-    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+)?(?:moved|transferred|relocated|switched)\s+(?:over\s+)?to\s+(.+?)(?:\s*(?:[,;]|\s[—–-])\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?(?:\s+and\s+(e-?mail|phone|title)\s+(?:to\s+)?(\S+))?)?\s*[.!]?$/iu.exec(
+    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+|is\s+|will\s+be\s+)?(?:moved|transferred|relocated|switched|moving|transferring|switching)\s+(?:over\s+)?to\s+(.+?)(?:\s*(?:[,;]|\s[—–-])\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?(?:\s+and\s+(e-?mail|phone|title)\s+(?:to\s+)?(\S+))?)?\s*[.!]?$/iu.exec(
       text,
     );
   // ("moved to the Remote branch", "to the sales team": the field is said after its value.)

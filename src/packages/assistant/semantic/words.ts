@@ -115,6 +115,11 @@ const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|w
 
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
+  // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
+  text = text.replace(
+    /\binv(?:oice\s+no\.?|oice\s*#|\s*#|\s+no\.?|\.?)\s*(\d{1,9})\b(?!\s*(?:%|k\b|hours?|days?|minutes?))/gi,
+    (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
+  );
   text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
   text = text.replace(/\b(\d+)\s*h\s*(\d{1,2})\b(?!\s*(?:am|pm))/gi, (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`);
   // "1 hr 15", "2 hours 30 min": hours and minutes said apart ("3 hours 20 nov" is a date after them).
@@ -178,6 +183,18 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(?:who|what address|which address|where)\s+(?:did|do)\s+(?:we|you|i)\s+(?:send|e-?mail)\s+(.+?)(?:\s+to)?\s*[?.!]*$/i,
     "recipient of $1",
+  );
+  // "Grace Allen accepted the offer, starts dec 1": a candidate to hire, from that day.
+  text = text.replace(
+    /^(.+?)\s+(?:has\s+|just\s+)?accepted\s+(?:the|our|my|their)\s+(?:job\s+)?offer\b[!.]*(?:\s*[,;—–-]?\s*(?:and\s+)?(?:she|he|they)?(?:'s|’s| is| will be)?\s*(?:starts?|starting|joins?|joining|first day(?: is)?)\s+(?:on\s+)?(.+?))?[!.]*$/i,
+    (_, who: string, from?: string) => `hire ${who}${from ? `, starting ${from}` : ""}`,
+  );
+  // "umbrella dropped off cash for inv 213": money handed over is a payment.
+  text = text.replace(/\b(dropped off|handed (?:us|over)|brought (?:in|over|by))\s+(cash|a check|a cheque|a money order)\b/gi, "paid $2");
+  // "the Initech platform deal is now 75k": the deal's value changed.
+  text = text.replace(
+    /^(?:the\s+)?(.+?\s+deal)\s+(?:is now|is|now|went up to|went down to|dropped to|increased to|grew to)\s+((?:[$€£]\s?)?\d[\d.,]*\s?k?(?:\s?(?:usd|eur|gbp|euros?|dollars?))?)\s*[.!]*$/i,
+    "set $1's value to $2",
   );
   // "customers with an open balance": those who owe us.
   text = text.replace(
