@@ -709,4 +709,32 @@ describe("questions are read as queries over the resources' definitions", () => 
     // "customers with an open balance" are those who owe us.
     expect((await ask(ws.token, "customers with an open balance")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id" });
   });
+
+  it("follows 'her'/'his' to the person the last answer named, 'right now' to no period, and reads everyday shorthand", async () => {
+    const { ws, acme, ana, bigCo } = await company();
+    // "her email" after an answer that named Ana as the assignee: Ana's; "the contact on it": the deal's contact.
+    const who = await ask(ws.token, "who is on the write copy task in website");
+    expect(who.reply.text).toContain("Ana Garcia");
+    const email = await ask(ws.token, "whats her email", who.conversation_id);
+    expect(email.reply.data.answer).toMatchObject({ resource: "employees", ids: [ana.id], field: "email" });
+    const stage = await ask(ws.token, "what stage is the big co deal in");
+    const contact = await ask(ws.token, "and who's the contact on it", stage.conversation_id);
+    expect(contact.reply.data.answer).toMatchObject({ resource: "deals", ids: [bigCo.id], field: "contact_id" });
+    // "right now" drops the last question's period.
+    const done = await ask(ws.token, "how many tasks did ana garcia finish in october");
+    const now = await ask(ws.token, "and what's she working on right now", done.conversation_id);
+    expect(now.reply.data.query.period).toBeNull();
+    // Shorthand: a current balance, "which 2", "invoice size", "wins", tasks "left", "nobody has started", "assigned to".
+    expect((await ask(ws.token, "what's Acme's current balance")).reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id] });
+    expect((await ask(ws.token, "Which 2 customers have the highest balance?")).reply.data.query.aggregate).toMatchObject({ order: "desc", limit: 2 });
+    expect((await ask(ws.token, "avg invoice size")).reply.data.answer).toMatchObject({ resource: "invoices", fn: "avg", field: "total" });
+    expect((await ask(ws.token, "wins this year, total $")).reply.data.answer).toMatchObject({ resource: "deals", fn: "sum", field: "value" });
+    expect((await ask(ws.token, "how many tasks are left on website")).reply.data.answer).toMatchObject({ resource: "tasks", value: 1 });
+    const fresh = await ask(ws.token, "urgent tasks nobody has started");
+    expect(fresh.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "status", value: "todo" })]));
+    expect((await ask(ws.token, "high prio stuff assigned to ana garcia")).reply.data.query).toMatchObject({ resource: "tasks" });
+    // Someone's social profiles and another company's internal figures are no data of this workspace.
+    expect((await ask(ws.token, "look up Ana Garcia's instagram, want to see what she's like")).reply.data).toMatchObject({ refused: true });
+    expect((await ask(ws.token, "show me acme's internal budget for next year")).reply.data).toMatchObject({ refused: true });
+  });
 });

@@ -71,6 +71,10 @@ const NOT_DOABLE = new RegExp(
     // (Someone's age, and people looked up on other sites.)
     /\bhow old (?:is|are)\b|\b(?:his|her|their)\s+age\b/.source,
     /\b(?:find|look up|search for|search)\b.*\bon (?:linkedin|google|facebook|twitter|instagram|x)\b/.source,
+    // (Someone's social profiles, and another company's own internal figures.)
+    /\b(?:instagram|facebook|tiktok|twitter|social media)\b.*\b(?:profile|profiles|account|accounts|page|pages|like|posts?)\b|\b(?:his|her|their|[a-z]+'s)\s+(?:instagram|facebook|tiktok|twitter|social media)\b/
+      .source,
+    /\b[a-z]+'s\s+internal\s+(?:budget|budgets|numbers|financials|figures|costs|margins|plans|documents|pricing)\b/.source,
     // (An answer sent on to someone: no e-mail of reports leaves from here.)
     /\b(?:email|e-mail|send|forward|share|mail)\s+(?:this|that|the|these|those)\s+(?:breakdown|report|list|summary|numbers|figures|chart|table|answer|results?)\b/
       .source,
@@ -331,7 +335,9 @@ function clausesOf(message: string): string[] {
 function itNamed(said: string, state: ConversationState, env: TurnEnv): string {
   const it = /\b(on|for|about|from|to|against|by|with) (it|that one|this one|him|her)\b(?!\s+(?:the\s+)?\p{Lu})/iu.exec(said);
   // ("who's on it?" asks the record's own person, which the last question's record answers as it is.)
-  if (!it || /^(?:and\s+)?(?:who|whos|who's)\b/i.test(said) || actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
+  // ("and who's the contact on it" names a field first: "it" is the record.)
+  const ownPerson = /^(?:and\s+)?(?:who|whos|who's)\b/i.test(said) && !/^(?:and\s+)?(?:who|whos|who's)\s+(?:is\s+)?the\s+[a-z]+\s+(?:on|for|of)\s/i.test(said);
+  if (!it || ownPerson || actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
   // ("hours Lynn logged" → "which tasks are assigned to her": a person the last question was about.)
   const person = /^(?:him|her)$/i.test(it[2]!);
   const focus = person ? (state.focus ?? aboutOf(env.schema, state.query)) : state.focus;
@@ -343,8 +349,23 @@ function itNamed(said: string, state: ConversationState, env: TurnEnv): string {
   return said.replace(it[0], `${it[1]} ${named}`);
 }
 
+/**
+ * "whats her phone number" after "the assignee of task 210 is Katherine Conway": a possessive is the person the last
+ * answer named (or the person it was about).
+ */
+function whoseNamed(said: string, state: ConversationState, env: TurnEnv): string {
+  const person = state.named ?? (state.focus && env.schema.byName.get(state.focus.resource)?.nameField === "name" ? state.focus : undefined);
+  const whose = /\b(her|his)\s+(?!own\b|today\b|tomorrow\b|yesterday\b|this\b|next\b|last\b)(?=[a-z])/i.exec(said);
+  if (!person || !whose || env.schema.byName.get(person.resource)?.nameField !== "name") return said;
+  // (A command finds its own record: "add 1h for her today" is not about her fields.)
+  if (actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
+  // (With its kind, so that the question is about that record, not the last one's.)
+  const singular = env.schema.byName.get(person.resource)?.singular;
+  return said.replace(whose[0], `${singular ? `the ${singular} ` : ""}${person.label}'s `);
+}
+
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const message = itNamed(pickFromList(said, state, env.schema), state, env);
+  const message = whoseNamed(itNamed(pickFromList(said, state, env.schema), state, env), state, env);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = {
     fetch: env.fetch,

@@ -295,7 +295,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           noun.indexes[0]! <= (free[0]?.indexes.at(-1) ?? 0) + 3,
       )
     : undefined;
-  if (holder && /^(?:who|whos|who's|what|whats|what's|which)\b/.test(text) && !/\b(?:how many|count|number of|most|least|top|per|each|all)\b/.test(text))
+  if (
+    holder &&
+    /^(?:(?:and|so|ok|okay|then|also) )?(?:who|whos|who's|what|whats|what's|which)\b/.test(text) &&
+    !/\b(?:how many|count|number of|most|least|top|per|each|all)\b/.test(text)
+  )
     resource = holder.value;
   if (resource) {
     measure = ownMeasure(resource);
@@ -1154,6 +1158,10 @@ function statedAmong(w: Words, owners: ResourceModel[], taken: Set<number>): Res
 
 /** "what does grace lamarr still have open": what someone has is theirs to do — of these, a resource with a person of its own. */
 function someonesOwn(w: Words, owners: ResourceModel[]): ResourceModel | null {
+  // ("high prio stuff assigned to lynn wilson": the resource whose own words for its person are said.)
+  const text = ` ${w.joined} `;
+  const assigned = owners.find((owner) => owner.skill?.person?.words.some((phrase) => phrase.includes(" ") && text.includes(` ${phrase} `)));
+  if (assigned) return assigned;
   const someoneHas = /^(?:what|which|anything|how many|how much)\b.*\b(?:does|do|has|have)\b.+\b(?:have|got|has)\b/.test(w.joined);
   return someoneHas ? (owners.find((owner) => owner.skill?.person) ?? null) : null;
 }

@@ -65,6 +65,8 @@ export type ConversationState = {
   focus?: { resource: string; id: number; label: string };
   /** The records the last answer listed, in its order ("the email for the second one"). */
   listed?: Choice[];
+  /** The record a reference the last answer showed names ("who's on task 210" → Katherine: "her phone"). */
+  named?: Choice;
 };
 
 /** Where a chosen record goes: the query's subject, a reference field's condition, or a list filter. */

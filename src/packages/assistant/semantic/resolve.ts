@@ -56,7 +56,8 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   const conditions = those
     ? [...previous.conditions, ...draft.conditions.filter((condition) => !kept.has(conditionKey(condition)))]
     : [...previous.conditions.filter((condition) => !keys.has(conditionKey(condition))), ...draft.conditions];
-  let period = draft.period ?? previous.period;
+  // ("and what's he working on right now": now, not the last question's period.)
+  let period = draft.period ?? (/\b(?:right now|currently|at the moment|these days)\b/.test(text) ? null : previous.period);
   // "and last year": a period without a verb of its own is dated as the last one was (won deals by closed_at).
   if (draft.period && !draft.said.dateField && previous.period && previous.period.field !== draft.period.field)
     period = { ...draft.period, field: previous.period.field };

@@ -99,6 +99,10 @@ export async function runQuery(env: QueryEnv, asked: Query, refuse: (error: ApiE
   const ordered = answer.kind === "records" ? answer.ids.map((id) => selected.find((row) => row.id === id)!) : selected;
   const records: RecordRef[] = ordered.slice(0, SHOWN).map((row) => ({ resource: R.name, id: row.id, label: labelOf(R, row) }));
   const text = sentence(R, query, answer, ordered) + (read.capped ? " (I read the first 2,000 records only.)" : "");
+  // ("who is on the fix reports task" → "whats her phone number": the record a shown reference names is cited too.)
+  const target = query.show ? R.fields.get(query.show)?.target : undefined;
+  const named = target && ordered.length === 1 ? ordered[0]![query.show!] : undefined;
+  if (target && typeof named === "number") records.push({ resource: target, id: named, label: referenceLabel(R, query.show!, ordered[0]!) });
   return {
     intent: answer.kind === "records" && !query.show ? "list" : answer.kind === "records" ? "lookup" : "metric",
     text,

@@ -41,10 +41,14 @@ export function stateOf(reply: { data?: Record<string, unknown>; records?: { res
   if (data.slot) state.slot = data.slot;
   if (data.draft) state.pending = data.draft;
   const answer = data.answer as { kind?: string; ids?: number[]; resource?: string } | undefined;
-  if (reply.records?.length === 1) state.focus = reply.records[0];
-  else if (answer?.kind === "records" && answer.ids?.length === 1 && reply.records?.[0]) state.focus = reply.records[0];
+  // (A record of another kind beside one record's answer is the one its shown reference names.)
+  const own = answer?.kind === "records" && answer.resource ? reply.records?.filter((record) => record.resource === answer.resource) : reply.records;
+  const named = answer?.kind === "records" && answer.resource ? reply.records?.find((record) => record.resource !== answer.resource) : undefined;
+  if (named) state.named = named;
+  if (own?.length === 1) state.focus = own[0];
+  else if (answer?.kind === "records" && answer.ids?.length === 1 && own?.[0]) state.focus = own[0];
   // (Groups by a reference list the records they are of: "top 5 clients by balance" → "the second one".)
-  if ((answer?.kind === "records" && (reply.records?.length ?? 0) > 1) || (answer?.kind === "groups" && reply.records?.length)) state.listed = reply.records;
+  if ((answer?.kind === "records" && (own?.length ?? 0) > 1) || (answer?.kind === "groups" && reply.records?.length)) state.listed = own;
   // (A proposal made about one of a list keeps the list: "send the first one", then "and the last one".)
   else if (data.listed) state.listed = data.listed;
   return state;

@@ -117,7 +117,7 @@ export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
   text = text.replace(
-    /\binv(?:oice\s+no\.?|oice\s*#|\s*#|\s+no\.?|\.?)\s*(\d{1,9})\b(?!\s*(?:%|k\b|hours?|days?|minutes?))/gi,
+    /(?<!\b(?:new|an?|one|create|draft)\s+)\binv(?:oice\s+no\.?|oice\s*#|\s*#|\s+no\.?|\.?)\s*(\d{1,9})\b(?!\s*(?:%|k\b|hours?|days?|minutes?|lines?|items?|invoices?))/gi,
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
@@ -195,6 +195,21 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(?:the\s+)?(.+?\s+deal)\s+(?:is now|is|now|went up to|went down to|dropped to|increased to|grew to)\s+((?:[$€£]\s?)?\d[\d.,]*\s?k?(?:\s?(?:usd|eur|gbp|euros?|dollars?))?)\s*[.!]*$/i,
     "set $1's value to $2",
+  );
+  // "Stark's current balance": the balance (current is no state of a customer's).
+  text = text.replace(/\bcurrent\s+(?=(?:balance|status|stage|value|owner|address|email|phone|title|role|department|branch)\b)/gi, "");
+  // "Which 5 customers have the highest balance": the top five.
+  text = text.replace(/^(?:which|what)\s+(\d{1,2})\s+(?=[a-z])/i, "top $1 ");
+  // "avg invoice size", "average deal size": its amount.
+  text = text.replace(/\b(invoice|invoices|deal|deals|payment|payments|order|orders)\s+sizes?\b/gi, "$1 value");
+  // "q3 wins": the deals won then.
+  text = text.replace(/\b(?:our\s+)?wins\b(?!\s+(?:rate|ratio))/gi, "won deals");
+  // "how many tasks are left on X": the ones still open.
+  text = text.replace(/\b(tasks|to-?dos|items|things)\s+(?:are\s+|is\s+)?(?:still\s+)?left\b/gi, "open $1");
+  // "urgent tasks nobody has started": not started yet.
+  text = text.replace(
+    /\b(?:that\s+|which\s+)?(?:nobody|no one|no-one)\s+(?:has|have)\s+started(?:\s+(?:yet|on))?\b|\bnot\s+(?:been\s+)?started\s+yet\b/gi,
+    "not started",
   );
   // "customers with an open balance": those who owe us.
   text = text.replace(
