@@ -511,4 +511,19 @@ describe("commands said with their context", () => {
     // A question in those words stays a question.
     expect((await ask(ws.token, "who's interviewing")).reply.action).toBeUndefined();
   });
+
+  it("reads a new number said as news, a name in lower case before its clause, and 'hire her' after a question about her", async () => {
+    const { ws, alan, linus, candidate } = await company();
+    const cases = [
+      ["alan turing got a new number +1 (415) 555-2290", "PATCH", `/contacts/${alan.id}`, { phone: "+14155552290" }],
+      // A title of address is no part of the name.
+      ["Mister Alan Turing has new mobile number: +1 415 555 0199, please change", "PATCH", `/contacts/${alan.id}`, { phone: "+14155550199" }],
+      // People who only share a surname are no reading of the name: the clause "make him active again" is.
+      ["linus torvalds is back from leave, make him active again", "PATCH", `/employees/${linus.id}`, { status: "active" }],
+    ] as const;
+    await expectRequests(ws.token, cases);
+    const about = await ask(ws.token, "email of joan clarke (candidate)");
+    const hire = await ask(ws.token, "hire her as an Engineer in engineering, starting dec 1", about.conversation_id);
+    expect(await requestOf(ws.token, hire.reply)).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { designation: "Engineer" } });
+  });
 });

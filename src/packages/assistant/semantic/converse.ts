@@ -297,6 +297,11 @@ function notUnderstood(turn: Turn | null): boolean {
   const { reply } = turn;
   if (turn.proposal || (reply.data as { refused?: boolean } | undefined)?.refused) return false;
   if (reply.intent === "unknown") return true;
+  // ("ken wirth is back from leave, make him active again": people who only share a surname with the name are no
+  // reading of it; its clauses are tried.)
+  const asked = reply.intent === "clarify" ? /records match "([^"]+)"/.exec(reply.text)?.[1] : undefined;
+  const first = asked?.split(/\s+/)[0]?.toLowerCase();
+  if (first && asked!.includes(" ") && !(reply.records ?? []).some((option) => option.label.toLowerCase().includes(first))) return true;
   const missing = (reply.data as { missing?: string[] } | undefined)?.missing;
   return /^I (?:couldn't (?:find|tell)|need a different)/.test(reply.text) || (missing?.length === 1 && ["fields", "target"].includes(missing[0]!));
 }
@@ -304,7 +309,10 @@ function notUnderstood(turn: Turn | null): boolean {
 /** The clauses of a message said with its context: sentences and dashed asides, then comma pieces. */
 /** A clause with its pronoun named by what the message opened with ("Carl Wilson passed the screen, move him on"). */
 function pronounsOf(message: string): (clause: string) => string {
-  const opener = /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1];
+  const opener =
+    /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1] ??
+    // ("ken wirth is back from leave": a name in lower case, then what happened to them.)
+    /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished)\b/u.exec(message.trim())?.[1];
   // ("Globex pilot signed!!! mark it won": "it" is what the message opened with news of.)
   const news = /^(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(message.trim())?.[1];
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
@@ -356,12 +364,19 @@ function itNamed(said: string, state: ConversationState, env: TurnEnv): string {
 function whoseNamed(said: string, state: ConversationState, env: TurnEnv): string {
   const person = state.named ?? (state.focus && env.schema.byName.get(state.focus.resource)?.nameField === "name" ? state.focus : undefined);
   const whose = /\b(her|his)\s+(?!own\b|today\b|tomorrow\b|yesterday\b|this\b|next\b|last\b)(?=[a-z])/i.exec(said);
-  if (!person || !whose || env.schema.byName.get(person.resource)?.nameField !== "name") return said;
-  // (A command finds its own record: "add 1h for her today" is not about her fields.)
-  if (actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
-  // (With its kind, so that the question is about that record, not the last one's.)
+  if (!person || env.schema.byName.get(person.resource)?.nameField !== "name") return said;
   const singular = env.schema.byName.get(person.resource)?.singular;
-  return said.replace(whose[0], `${singular ? `the ${singular} ` : ""}${person.label}'s `);
+  const kind = singular ? `the ${singular} ` : "";
+  // (Only in a question: a command finds its own record — "add 1h for her today" — except the person it acts on
+  // right after its verb: "hire her as account executive".)
+  const question =
+    /\?\s*$/.test(said) ||
+    /^(?:(?:and|so|ok|okay|then)\s+)?(?:what|whats|what's|when|where|which|who|whos|who's|how|is|does|do|did|tell me|show me)\b/i.test(said);
+  const object = /^((?:(?:ok|okay|great|then|so|pls|please)[,\s]+)?(?:hire|reject|promote|onboard|advance))\s+(her|him)\b/i.exec(said);
+  if (object) return said.replace(object[0], `${object[1]} ${kind}${person.label}`);
+  if (!question || !whose) return said;
+  // (With its kind, so that the question is about that record, not the last one's.)
+  return said.replace(whose[0], `${kind}${person.label}'s `);
 }
 
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {

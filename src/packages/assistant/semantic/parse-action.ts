@@ -321,7 +321,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     ).exec(text) ??
     // ("lead Mary Ritchie phone: +44 …": the kind, whose, the field, then the value.)
     new RegExp(`^(?:the\\s+)?(?:lead|contact|customer|employee|candidate|client)\\s+(.+?)\\s+(${FIELDS})\\s*[:=]\\s*(.+)$`, "i").exec(text) ??
-    new RegExp(`^(.+?)\\s+has\\s+(?:a\\s+)?new\\s+(${FIELDS})(?:\\s+(?:now|too))?\\s*(?::|,|-|—|of|which is|it's|its)?\\s*(.+)$`, "i").exec(text);
+    new RegExp(
+      `^(.+?)\\s+(?:has|have|got|gets|has got)\\s+(?:a\\s+)?new\\s+(${FIELDS})(?:\\s+number)?(?:\\s+(?:now|too))?\\s*(?::|,|-|—|of|which is|it's|its)?\\s*(.+)$`,
+      "i",
+    ).exec(text);
   if (owned && /[\d@]/.test(owned[3]!) && !/^(?:what|whats|who|which|how|when|where|is|are|does|do)\b/i.test(owned[1]!)) {
     const field = owned[2]!.toLowerCase() === "number" ? "phone" : owned[2]!;
     return { op: "update", verb: "set", at: 0, rest: `${owned[1]!.trim()}'s ${field} to ${owned[3]!.trim()}` };
@@ -379,9 +382,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   // ("make 'Build emails' on billing v2 low priority, it can wait": the field's noun and an aside after it.)
-  const made = /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+?)\s+((?:in\s+)?[a-z_]+)(?:\s+priority)?\s*(?:[,;—–-]\s*(?:it|that|this|they)\b.*)?[.!]*$/i.exec(
-    text,
-  );
+  const made =
+    /^make\s+(?!(?:a|an|new|the new|me|us)\b)(.+?)\s+((?:in\s+)?[a-z_]+)(?:\s+priority)?(?:\s+again)?\s*(?:[,;—–-]\s*(?:it|that|this|they)\b.*)?[.!]*$/i.exec(
+      text,
+    );
   if (made) {
     const value = made[2]!.toLowerCase();
     const takes = schema.resources.some((resource) =>

@@ -196,6 +196,8 @@ export function normalize(message: string): string {
     /^(?:the\s+)?(.+?\s+deal)\s+(?:is now|is|now|went up to|went down to|dropped to|increased to|grew to)\s+((?:[$€£]\s?)?\d[\d.,]*\s?k?(?:\s?(?:usd|eur|gbp|euros?|dollars?))?)\s*[.!]*$/i,
     "set $1's value to $2",
   );
+  // ("Mister Carl Boyd", "Dr. Ada Lovelace": a title of address is no part of the name.)
+  text = text.replace(/\b(?:mister|mr|mrs|ms|miss|dr)\.?\s+(?=\p{Lu})/giu, "");
   // "Stark's current balance": the balance (current is no state of a customer's).
   text = text.replace(/\bcurrent\s+(?=(?:balance|status|stage|value|owner|address|email|phone|title|role|department|branch)\b)/gi, "");
   // "Which 5 customers have the highest balance": the top five.
