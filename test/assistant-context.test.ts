@@ -526,4 +526,34 @@ describe("commands said with their context", () => {
     const hire = await ask(ws.token, "hire her as an Engineer in engineering, starting dec 1", about.conversation_id);
     expect(await requestOf(ws.token, hire.reply)).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { designation: "Engineer" } });
   });
+
+  it("repeats the last proposal's verb for another listed record, puts 'the 2nd one - …' first, and reads work said in the past", async () => {
+    const { ws, acme, task, bigCo, smallFry, east, west } = await company();
+    const beta = await create(ws, "customers", { name: "Beta Works", email: "ap@beta.example", currency: "USD" });
+    const draftOf = async (customer: number) =>
+      create(ws, "invoices", { customer_id: customer, currency: "USD", items: [{ description: "Work", quantity: 1, unit_amount: 10_000 }] });
+    const [acmeDraft, betaDraft] = [await draftOf(acme.id), await draftOf(beta.id)];
+    // "send the acme one" → "and the beta one too but to …": the same verb, another record of the list.
+    const drafts = await ask(ws.token, "drafts pls");
+    const first = await ask(ws.token, "send the acme one", drafts.conversation_id);
+    expect((await requestOf(ws.token, first.reply)).path).toBe(`/invoices/${acmeDraft.id}/send`);
+    const again = await ask(ws.token, "and the beta one too but to billing@beta.example", drafts.conversation_id);
+    expect(await requestOf(ws.token, again.reply)).toMatchObject({ path: `/invoices/${betaDraft.id}/send`, body: { to: "billing@beta.example" } });
+    // "the 2nd one - push it to proposal": the record picked, then the command on "it".
+    const biggest = await ask(ws.token, "biggest 2 open deals");
+    const second = await ask(ws.token, "the 2nd one - push it to proposal", biggest.conversation_id);
+    expect(await requestOf(ws.token, second.reply)).toMatchObject({ path: `/deals/${west.id}`, body: { stage: "proposal" } });
+    // "by how much is still due" sorts by the amount due.
+    const unpaid = await ask(ws.token, "unpaid invoices");
+    const sorted = await ask(ws.token, "sort those by how much is still due, biggest first", unpaid.conversation_id);
+    expect(sorted.reply.data.query.aggregate).toMatchObject({ field: "amount_due", order: "desc" });
+    const cases = [
+      ["we closed the Small Fry deal today!! please update it", "PATCH", `/deals/${smallFry.id}`, { stage: "won" }],
+      ["moved the Acme East deal to meeting after todays call", "PATCH", `/deals/${east.id}`, { stage: "meeting" }],
+      ["ana garcia started on write copy for website", "PATCH", `/tasks/${task.id}`, { status: "in_progress" }],
+      ["finished write copy on website", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      ["Big Co deal slipped, new expected close end of january", "PATCH", `/deals/${bigCo.id}`, { expected_close_date: expect.stringMatching(/-01-31$/) }],
+    ] as const;
+    await expectRequests(ws.token, cases);
+  });
 });

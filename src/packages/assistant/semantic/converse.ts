@@ -179,6 +179,9 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
   const word = nth[1]!.toLowerCase();
   const picked = state.listed[word === "last" || ORDINALS[word] === -1 ? state.listed.length - 1 : word === "top" ? 0 : (ORDINALS[word] ?? 0)];
   if (!picked) return message;
+  // ("the 2nd one - push it to negotiation": the record first, then the command on "it".)
+  const first = new RegExp(`^\\s*${nth[0]}\\s*[-–—:,]\\s*(.+)$`, "i").exec(message);
+  if (first && /\b(?:it|that one)\b/i.test(first[1]!)) return first[1]!.replace(/\b(?:it|that one)\b/i, spoken(picked, schema));
   return message.replace(nth[0], spoken(picked, schema));
 }
 
@@ -379,8 +382,16 @@ function whoseNamed(said: string, state: ConversationState, env: TurnEnv): strin
   return said.replace(whose[0], `${kind}${person.label}'s `);
 }
 
+/** "send the tyrell one" → "and the soylent one too": the last proposal's verb, for another record of the list. */
+function sameAgain(said: string, state: ConversationState): string {
+  const verbs: Record<string, string> = { send: "send", remind: "send a reminder for", void: "void", delete: "delete" };
+  const verb = state.pending ? verbs[state.pending.operation] : undefined;
+  const again = /^(?:and|also|plus|same for|same with)\s+(the\s+.+?\s+one)(?:\s+too|\s+as well)?\b(.*)$/i.exec(said.trim());
+  return verb && again ? `${verb} ${again[1]}${again[2]}` : said;
+}
+
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const message = whoseNamed(itNamed(pickFromList(said, state, env.schema), state, env), state, env);
+  const message = whoseNamed(itNamed(pickFromList(sameAgain(said, state), state, env.schema), state, env), state, env);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = {
     fetch: env.fetch,

@@ -49,6 +49,12 @@ export function stateOf(reply: { data?: Record<string, unknown>; records?: { res
   else if (answer?.kind === "records" && answer.ids?.length === 1 && own?.[0]) state.focus = own[0];
   // (Groups by a reference list the records they are of: "top 5 clients by balance" → "the second one".)
   if ((answer?.kind === "records" && (own?.length ?? 0) > 1) || (answer?.kind === "groups" && reply.records?.length)) state.listed = own;
+  // (Records the answer counted beyond those it showed are listed too, by number: "drafts pls" → "send the tyrell one".)
+  if (answer?.kind === "records" && answer.resource && state.listed && (answer.ids?.length ?? 0) > state.listed.length) {
+    const shown = new Set(state.listed.map((record) => record.id));
+    const more = answer.ids!.filter((id) => !shown.has(id)).map((id) => ({ resource: answer.resource!, id, label: `#${id}` }));
+    state.listed = [...state.listed, ...more];
+  }
   // (A proposal made about one of a list keeps the list: "send the first one", then "and the last one".)
   else if (data.listed) state.listed = data.listed;
   return state;

@@ -198,6 +198,29 @@ export function normalize(message: string): string {
   );
   // ("Mister Carl Boyd", "Dr. Ada Lovelace": a title of address is no part of the name.)
   text = text.replace(/\b(?:mister|mr|mrs|ms|miss|dr)\.?\s+(?=\p{Lu})/giu, "");
+  // News of work said in the past, as the change it asks for: "we closed the prestige expansion deal" (won),
+  // "moved the globex pilot to meeting", "bjarne started on plan reports for partner api" (in progress), "finished
+  // fix checkout on website" (done), "gringotts platform deal slipped, new expected close end of january".
+  text = text.replace(
+    /^(?:we(?:'ve| have)?\s+(?:just\s+)?|just\s+)?closed\s+((?:the\s+)?.+?\s+deal)\b(?:\s+(?:today|yesterday|this morning))?[\s!.]*(?:please|pls)?\s*(?:update it)?\s*[.!]*$/i,
+    "mark $1 as won",
+  );
+  text = text.replace(/\s+after\s+(?:today'?s|the|our|this morning'?s|yesterday'?s)\s+(?:call|meeting|demo|chat|conversation)\b/i, "");
+  text = text.replace(/^(?:i\s+|we\s+|just\s+)?(moved|pushed|bumped)\s+(the\s+.+?\s+to\s+.+)$/i, "move $2");
+  text = text.replace(
+    /^(?:[a-z]+(?:\s+[a-z]+)?\s+)?(?:has\s+|just\s+)?started\s+(?:on|working on)\s+(.+?)\s+(?:for|on|in)\s+(?:the\s+)?(.+?)(?:\s+project)?\s*[.!]*$/i,
+    "mark $1 on $2 as in progress",
+  );
+  text = text.replace(
+    /^(?:i\s+|we\s+|just\s+)?(?:finished|completed|wrapped up)\s+(?!(?:tasks?|projects?|deals?|this|last|today|yesterday)\b)(.+?)\s+(on|in|for)\s+(?:the\s+)?(.+?)\s*[.!]*$/i,
+    "mark $1 $2 $3 as done",
+  );
+  text = text.replace(
+    /^(?:the\s+)?(.+?\s+deal)\s+(?:slipped|slips|is slipping|got pushed|was pushed)\s*[,;—–-]?\s*(?:the\s+)?(?:new\s+)?(?:expected\s+)?close(?:\s+date)?\s+(?:is\s+)?(?:now\s+)?(.+)$/i,
+    "push the $1 to $2",
+  );
+  // "sort those by how much is still due": by the amount due.
+  text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
   text = text.replace(/\bcurrent\s+(?=(?:balance|status|stage|value|owner|address|email|phone|title|role|department|branch)\b)/gi, "");
   // "Which 5 customers have the highest balance": the top five.
