@@ -556,4 +556,25 @@ describe("commands said with their context", () => {
     ] as const;
     await expectRequests(ws.token, cases);
   });
+
+  it("reads a value handed over, an address after 'moved offices', someone who quit, and 'assign X' in a new task", async () => {
+    const { ws, acme, linus, ana, website } = await company();
+    const cases = [
+      ["Acme gave us their VAT number: DE811907980", "PATCH", `/customers/${acme.id}`, { tax_id: "DE811907980" }],
+      [
+        "acme moved offices - new billing addr is Friedrichstr. 68, 10117 Berlin",
+        "PATCH",
+        `/customers/${acme.id}`,
+        { billing: { address_line1: "Friedrichstr. 68", postal_code: "10117", city: "Berlin" } },
+      ],
+      [
+        "hi, bit of sad news - linus torvalds quit, his last day was friday. can you update his status in the system",
+        "PATCH",
+        `/employees/${linus.id}`,
+        { status: "left" },
+      ],
+      ["add a task 'Migrate invoices' to Website, assign Ana Garcia, high priority", "POST", "/tasks", { project_id: website.id, assignee_id: ana.id }],
+    ] as const;
+    await expectRequests(ws.token, cases);
+  });
 });

@@ -93,7 +93,7 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
 }
 
 const REFERENCE_TRIGGERS =
-  /\b(?:for customer|customer|for contact|contact|for project|in project|on project|project|under|assign(?:ed)? it to|assign(?:ed)? to|give it to|give to|hand it to|for the|for|in the|in|on the|on|to|at|from|with|by)\s+/i;
+  /\b(?:for customer|customer|for contact|contact|for project|in project|on project|project|under|assign(?:ed)? it to|assign(?:ed)? to|assign(?:ed)?|give it to|give to|hand it to|for the|for|in the|in|on the|on|to|at|from|with|by)\s+/i;
 
 /** Text fields a word introduces ("department finance", "as support specialist", "note: …"). */
 function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pattern: RegExp }[] {
@@ -1007,7 +1007,7 @@ async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[
     if (target.nouns.some((noun) => trigger.includes(noun))) return 10;
     if (/assign|give|hand/.test(trigger) && field.name === (person ?? "assignee_id")) return 9;
     if (/^(in|on|in the|on the|under)$/.test(trigger) && field.target === "projects") return 8;
-    if (/^(for|to|by|with)$/.test(trigger) && (field.name === person || field.target === "employees")) return 6;
+    if (/^(for|to|by|with|assign|assigned)$/.test(trigger) && (field.name === person || field.target === "employees")) return 6;
     if (/^(for|for the|to)$/.test(trigger) && field.target === "customers") return 5;
     return 1;
   }

@@ -170,7 +170,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     .replace(/^(?:customer\s+)?(.+?)\s+(?:has|got)\s+(?:a\s+)?new\s+(?:billing\s+)?address\s*(?::|\s-|—|,)?\s*(.+)$/iu, "change $1's billing address to $2")
     .replace(
-      /^(?:customer\s+)?(.+?)\s+(?:has\s+)?moved\s*(?:[—–,;.]|\s-)\s*(?:their\s+|the\s+|(?:pls|please)\s+(?:set|update)\s+(?:the\s+)?)?(?:new\s+)?(?:billing\s+)?address\s*(?:is\s*|:|to\s+)?:?\s*(.+)$/iu,
+      /^(?:customer\s+)?(.+?)\s+(?:has\s+)?moved(?:\s+(?:offices?|hq|premises|address))?\s*(?:[—–,;.]|\s-)\s*(?:their\s+|the\s+|(?:pls|please)\s+(?:set|update)\s+(?:the\s+)?)?(?:new\s+)?(?:billing\s+)?address\s*(?:is\s*|:|to\s+)?:?\s*(.+)$/iu,
       "change $1's billing address to $2",
     )
     // People's news: "X got promoted to Senior Engineer", "X is now Head of Partnerships, pls update his title",
@@ -185,7 +185,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       "set $1's designation to $2",
     )
     .replace(
-      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:has\s+)?left\b(?:\s+(?:the company|us|last \w+|yesterday|today|on [\w ]+?|this \w+))*\s*[,.;—–-]\s*(?:(?:pls|please|can you|could you)\s+)?(?:update|change|set|mark)\s+(?:his|her|their)\s+status\b.*$/iu,
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:has\s+)?left\b(?:\s+(?:the company|us|last \w+|yesterday|today|on [\w ]+?|this \w+))*\s*[,.;—–-]\s*(?:[^.]*\.\s*)?(?:(?:pls|please|can you|could you)\s+)?(?:update|change|set|mark)\s+(?:his|her|their)\s+status\b.*$/iu,
       "mark $1 as left",
     )
     .replace(
@@ -321,6 +321,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     ).exec(text) ??
     // ("lead Mary Ritchie phone: +44 …": the kind, whose, the field, then the value.)
     new RegExp(`^(?:the\\s+)?(?:lead|contact|customer|employee|candidate|client)\\s+(.+?)\\s+(${FIELDS})\\s*[:=]\\s*(.+)$`, "i").exec(text) ??
+    // ("Nakatomi gave us their VAT number: DE…": a value handed over is the record's.)
+    new RegExp(
+      `^(.+?)\\s+(?:gave us|sent us|sent|shared|provided)\\s+(?:their|his|her|the|its)\\s+(?:new\\s+)?(${FIELDS})\\s*(?::|is|-|—)?\\s*(.+)$`,
+      "i",
+    ).exec(text) ??
     new RegExp(
       `^(.+?)\\s+(?:has|have|got|gets|has got)\\s+(?:a\\s+)?new\\s+(${FIELDS})(?:\\s+number)?(?:\\s+(?:now|too))?\\s*(?::|,|-|—|of|which is|it's|its)?\\s*(.+)$`,
       "i",

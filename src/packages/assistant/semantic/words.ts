@@ -219,6 +219,11 @@ export function normalize(message: string): string {
     /^(?:the\s+)?(.+?\s+deal)\s+(?:slipped|slips|is slipping|got pushed|was pushed)\s*[,;—–-]?\s*(?:the\s+)?(?:new\s+)?(?:expected\s+)?close(?:\s+date)?\s+(?:is\s+)?(?:now\s+)?(.+)$/i,
     "push the $1 to $2",
   );
+  // "hi, bit of sad news - …": the news's announcement is no part of it; "addr" is an address.
+  text = text.replace(/^(?:(?:hi|hey|hello)[,!\s]+)?(?:a\s+)?(?:bit of|some|quick)\s+(?:sad|bad|good|great)?\s*news\s*[-–—:,]+\s*/i, "");
+  text = text.replace(/\baddr\b\.?/gi, "address");
+  // ("tim wilson quit, …", "she resigned last friday": gone, as "left" says it.)
+  text = text.replace(/\b(?:quit|resigned|has resigned|has quit)\b(?=\s*(?:[,.;!—–-]|$|\s+(?:the company|us|last|yesterday|today|on|this)\b))/gi, "left");
   // "sort those by how much is still due": by the amount due.
   text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
