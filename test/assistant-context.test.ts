@@ -577,4 +577,13 @@ describe("commands said with their context", () => {
     ] as const;
     await expectRequests(ws.token, cases);
   });
+
+  it("reads money said as news for the invoice in focus, and 'X is for Y, link it'", async () => {
+    const { ws, invoice, website, acme } = await company();
+    const balance = await ask(ws.token, `whats the open balance on ${invoice.number}?`);
+    const rest = await ask(ws.token, "they just wired the rest", balance.conversation_id);
+    expect(await requestOf(ws.token, rest.reply)).toMatchObject({ path: "/payments", body: { invoice_id: invoice.id, method: "bank_transfer" } });
+    const link = await ask(ws.token, "the Website project is for Acme, link it pls");
+    expect(await requestOf(ws.token, link.reply)).toMatchObject({ path: `/projects/${website.id}`, body: { customer_id: acme.id } });
+  });
 });

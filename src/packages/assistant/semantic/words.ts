@@ -224,6 +224,11 @@ export function normalize(message: string): string {
   text = text.replace(/\baddr\b\.?/gi, "address");
   // ("tim wilson quit, …", "she resigned last friday": gone, as "left" says it.)
   text = text.replace(/\b(?:quit|resigned|has resigned|has quit)\b(?=\s*(?:[,.;!—–-]|$|\s+(?:the company|us|last|yesterday|today|on|this)\b))/gi, "left");
+  // "the Data warehouse project is for Initech, link it pls": the link asked for.
+  text = text.replace(
+    /^(?:the\s+)?(.+?)\s+is\s+for\s+(.+?)\s*[,.;—–-]\s*(?:pls\s+|please\s+|can you\s+)?(?:link|attach|connect|tie)\s+(?:it|them|those)(?:\s+up)?\b.*$/i,
+    "link the $1 to $2",
+  );
   // "sort those by how much is still due": by the amount due.
   text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
