@@ -1,0 +1,165 @@
+import type { SchemaModel } from "./model";
+import { actionCue } from "./parse-action";
+import type { Choice, ConversationState, Query } from "./query";
+import { wordsOf } from "./words";
+
+/**
+ * What a message's pronouns, ordinals and "the X one" refer to, from the conversation's last reply: each helper
+ * rewrites the message with the record named, so that the rest of the reading sees a name ("the email for the
+ * second one" → "the email for the customer Wonka Labs", "whats her phone" → "whats the employee Katherine
+ * Conway's phone").
+ */
+
+type Said = { schema: SchemaModel; vocabulary: Set<string> };
+
+/** The message with what the conversation's last reply makes of its pronouns and picks. */
+export function referentsNamed(said: string, state: ConversationState, env: Said): string {
+  return whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(said, state), state), state, env.schema), state, env), state, env);
+}
+
+const ORDINALS: Record<string, number> = {
+  first: 0,
+  "1st": 0,
+  one: 0,
+  second: 1,
+  "2nd": 1,
+  two: 1,
+  third: 2,
+  "3rd": 2,
+  three: 2,
+  fourth: 3,
+  "4th": 3,
+  fifth: 4,
+  last: -1,
+};
+
+/** "the second one", "2", "#3", "the last", or a name among the options. */
+export function chosen(message: string, options: Choice[]): Choice | null {
+  const lower = message.toLowerCase().trim();
+  const number = /^(?:#|no\.?\s*|number\s*|option\s*)?(\d)\b/.exec(lower);
+  if (number) return options[Number(number[1]) - 1] ?? null;
+  const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|last)\b/.exec(lower);
+  if (ordinal && lower.split(/\s+/).length <= 5) return ordinal[1] === "last" ? (options.at(-1) ?? null) : (options[ORDINALS[ordinal[1]!]!] ?? null);
+  // ("the sagan one", "the one in engineering", "I mean Grace": what only one option's label has.)
+  const said = lower
+    .replace(/[?.!]+$/, "")
+    .replace(/^(?:the one (?:for|called|named|in)|i mean|it's|its|the)\s+/, "")
+    .replace(/\s+one$/, "");
+  const named = options.filter((option) => option.label.toLowerCase().includes(said));
+  return named.length === 1 ? named[0]! : null;
+}
+
+/** After "timesheet for Linus last month": the record the last question was restricted to (Linus), if one. */
+export function aboutOf(schema: SchemaModel, query: Query | undefined): ConversationState["focus"] {
+  const R = query ? schema.byName.get(query.resource) : undefined;
+  const about = query?.conditions.find(
+    (c): c is Extract<typeof c, { field: string }> =>
+      "field" in c && c.op === "eq" && typeof c.value === "number" && R?.fields.get(c.field)?.kind === "reference",
+  );
+  if (!about || !R) return undefined;
+  return { resource: R.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") };
+}
+
+/** "the email for the second one" after a list: that record, by its name. */
+function pickFromList(said: string, state: ConversationState, schema: SchemaModel): string {
+  // "assign her the Test emails task" after a question about one person: that person is who it goes to.
+  const given = /^(assign|give|hand)\s+(him|her|them)\s+(?!to\b)(.+)$/i.exec(said.trim());
+  const message =
+    given && state.focus && schema.byName.get(state.focus.resource)?.name === "employees" ? `${given[1]} ${given[3]} to ${state.focus.label}` : said;
+  if (!state.listed?.length || state.choose) return message;
+  // "move the fix dashboard one to review" after a list with one such: that record.
+  const described = /\bthe ([\p{L}\d][\p{L}\d .'-]{1,40}?) one\b/iu.exec(message);
+  if (described) {
+    const matching = state.listed.filter((record) => record.label.toLowerCase().includes(described[1]!.toLowerCase()));
+    if (matching.length === 1) {
+      return message.replace(described[0], spoken(matching[0]!, schema));
+    }
+  }
+  // "ok mark Edsger as contacted" after a list with one Edsger in it: that one.
+  const firstNames = state.listed.map((record) => record.label.split(/\s+/)[0]!.toLowerCase());
+  for (const word of message.match(/\b\p{Lu}\p{Ll}{2,}\b/gu) ?? []) {
+    const at = firstNames.indexOf(word.toLowerCase());
+    const record = state.listed[at];
+    if (at < 0 || firstNames.lastIndexOf(word.toLowerCase()) !== at || !record || /[(—]/.test(record.label)) continue;
+    if (new RegExp(`\\b${word}\\s+\\p{Lu}`, "u").test(message)) continue;
+    const singular = schema.byName.get(record.resource)?.singular;
+    return message.replace(new RegExp(`\\b${word}\\b`), singular ? `the ${singular} ${record.label}` : record.label);
+  }
+  const nth = /\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|top) (?:one|record|entry|item)\b/i.exec(message);
+  if (!nth) return message;
+  const word = nth[1]!.toLowerCase();
+  const picked = state.listed[word === "last" || ORDINALS[word] === -1 ? state.listed.length - 1 : word === "top" ? 0 : (ORDINALS[word] ?? 0)];
+  if (!picked) return message;
+  // ("the 2nd one - push it to negotiation": the record first, then the command on "it".)
+  const first = new RegExp(`^\\s*${nth[0]}\\s*[-–—:,]\\s*(.+)$`, "i").exec(message);
+  if (first && /\b(?:it|that one)\b/i.test(first[1]!)) return first[1]!.replace(/\b(?:it|that one)\b/i, spoken(picked, schema));
+  return message.replace(nth[0], spoken(picked, schema));
+}
+
+/**
+ * A listed record as words a message can carry. A label's own note in brackets — an amount, a project — is no
+ * part of the name; the kind is said with it ("the deal Globex — platform"), so "the contact on …" reads it as a deal's.
+ */
+function spoken(choice: { resource: string; label: string }, schema: SchemaModel): string {
+  const name = choice.label.replace(/\s*\([^)]*\)\s*$/, "");
+  const singular = schema.byName.get(choice.resource)?.singular;
+  return singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name;
+}
+
+/**
+ * "INV-000397 status?" → "how much is left to pay on it": in a question, "it" after a preposition is the one
+ * record the last answer was about (commands find it on their own; "how much of it" is a part of a whole).
+ */
+function itNamed(said: string, state: ConversationState, env: Said): string {
+  const it = /\b(on|for|about|from|to|against|by|with) (it|that one|this one|him|her)\b(?!\s+(?:the\s+)?\p{Lu})/iu.exec(said);
+  // ("who's on it?" asks the record's own person, which the last question's record answers as it is.)
+  // ("and who's the contact on it" names a field first: "it" is the record.)
+  const ownPerson = /^(?:and\s+)?(?:who|whos|who's)\b/i.test(said) && !/^(?:and\s+)?(?:who|whos|who's)\s+(?:is\s+)?the\s+[a-z]+\s+(?:on|for|of)\s/i.test(said);
+  if (!it || ownPerson || actionCue(wordsOf(said, env.vocabulary), env.schema)?.at === 0) return said;
+  // ("hours Lynn logged" → "which tasks are assigned to her": a person the last question was about.)
+  const person = /^(?:him|her)$/i.test(it[2]!);
+  const focus = person ? (state.focus ?? aboutOf(env.schema, state.query)) : state.focus;
+  if (!focus || (person && env.schema.byName.get(focus.resource)?.nameField !== "name")) return said;
+  // (A record told by its kind and number — `task 86 "Ship permissions"` — by those alone.)
+  const name = /^([a-z][a-z -]*? \d+)\b/.exec(focus.label)?.[1] ?? focus.label.replace(/\s*\([^)]*\)\s*$/, "");
+  const singular = person ? undefined : env.schema.byName.get(focus.resource)?.singular;
+  const named = singular && !name.toLowerCase().startsWith(singular) && !/^[A-Z]{2,5}-\d+$/.test(name) ? `the ${singular} ${name}` : name;
+  return said.replace(it[0], `${it[1]} ${named}`);
+}
+
+/**
+ * "whats her phone number" after "the assignee of task 210 is Katherine Conway": a possessive is the person the last
+ * answer named (or the person it was about).
+ */
+function whoseNamed(said: string, state: ConversationState, env: Said): string {
+  const person = state.named ?? (state.focus && env.schema.byName.get(state.focus.resource)?.nameField === "name" ? state.focus : undefined);
+  const whose = /\b(her|his)\s+(?!own\b|today\b|tomorrow\b|yesterday\b|this\b|next\b|last\b)(?=[a-z])/i.exec(said);
+  if (!person || env.schema.byName.get(person.resource)?.nameField !== "name") return said;
+  const singular = env.schema.byName.get(person.resource)?.singular;
+  const kind = singular ? `the ${singular} ` : "";
+  // (Only in a question: a command finds its own record — "add 1h for her today" — except the person it acts on
+  // right after its verb: "hire her as account executive".)
+  const question =
+    /\?\s*$/.test(said) ||
+    /^(?:(?:and|so|ok|okay|then)\s+)?(?:what|whats|what's|when|where|which|who|whos|who's|how|is|does|do|did|tell me|show me)\b/i.test(said);
+  const object = /^((?:(?:ok|okay|great|then|so|pls|please)[,\s]+)?(?:hire|reject|promote|onboard|advance))\s+(her|him)\b/i.exec(said);
+  if (object) return said.replace(object[0], `${object[1]} ${kind}${person.label}`);
+  if (!question || !whose) return said;
+  // (With its kind, so that the question is about that record, not the last one's.)
+  return said.replace(whose[0], `${kind}${person.label}'s `);
+}
+
+/** "send the tyrell one" → "and the soylent one too": the last proposal's verb, for another record of the list. */
+function sameAgain(said: string, state: ConversationState): string {
+  const verbs: Record<string, string> = { send: "send", remind: "send a reminder for", void: "void", delete: "delete" };
+  const verb = state.pending ? verbs[state.pending.operation] : undefined;
+  const again = /^(?:and|also|plus|same for|same with)\s+(the\s+.+?\s+one)(?:\s+too|\s+as well)?\b(.*)$/i.exec(said.trim());
+  return verb && again ? `${verb} ${again[1]}${again[2]}` : said;
+}
+
+/** "whats the open balance on INV-000397?" → "they just wired the rest": money said as news is for the invoice in focus. */
+function paidOnFocus(said: string, state: ConversationState): string {
+  const number = state.focus?.resource === "invoices" ? /^[A-Z]{2,5}-\d+/.exec(state.focus.label)?.[0] : undefined;
+  const paid = /\b(?:wired|paid|sent|transferred|settled)\b.*\b(?:the rest|the remainder|the balance|in full|half|it all)\b/i.test(said);
+  return number && paid && !/\b[A-Z]{2,5}-\d+\b|\binv(?:oice)?\s*#?\d/i.test(said) ? `${said.trim()} for ${number}` : said;
+}
