@@ -197,7 +197,8 @@ export function normalize(message: string): string {
     "set $1's value to $2",
   );
   // ("Mister Carl Boyd", "Dr. Ada Lovelace": a title of address is no part of the name.)
-  text = text.replace(/\b(?:mister|mr|mrs|ms|miss|dr)\.?\s+(?=\p{Lu})/giu, "");
+  // (Case matters here: "we miss the deadline" keeps its verb.)
+  text = text.replace(/\b(?:[Mm]ister|MISTER|[Mm]rs?|[Mm]s|Miss|[Dd]r)\.?\s+(?=\p{Lu})/gu, "");
   // News of work said in the past, as the change it asks for: "we closed the prestige expansion deal" (won),
   // "moved the globex pilot to meeting", "bjarne started on plan reports for partner api" (in progress), "finished
   // fix checkout on website" (done), "gringotts platform deal slipped, new expected close end of january".
