@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../src/platform/time";
-import { ask, company, expectRequests, noOutboundCalls, requestOf, today } from "./assistant-fixture";
-import { call, create, expectError, recordedEvents, userWithRole } from "./helpers";
+import { ask, company, expectRequests, requestOf, today } from "./assistant-fixture";
+import { call, create, expectError, noOutboundCalls, recordedEvents, userWithRole } from "./helpers";
 
 noOutboundCalls();
 

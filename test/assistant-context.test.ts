@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ask, company, expectRequests, noOutboundCalls, requestOf, today } from "./assistant-fixture";
-import { call, create } from "./helpers";
+import { ask, company, expectRequests, requestOf, today } from "./assistant-fixture";
+import { call, create, noOutboundCalls } from "./helpers";
 
 noOutboundCalls();
 

@@ -1,25 +1,10 @@
-import { afterEach, beforeEach, expect, vi } from "vitest";
-import { clock } from "../src/platform/time";
+import { expect } from "vitest";
 import { call, create, setPlan, signup } from "./helpers";
 
 /**
  * What the assistant's tests share: the guard that it never calls out, asking and reading a proposed call, and a
  * small company the answers can be checked against.
  */
-
-/** Any fetch from the worker during a test fails it: the assistant never calls out. Call at a file's top. */
-export function noOutboundCalls() {
-  const realNow = clock.now;
-  let outbound: ReturnType<typeof vi.spyOn>;
-  beforeEach(() => {
-    outbound = vi.spyOn(globalThis, "fetch");
-  });
-  afterEach(() => {
-    expect(outbound).not.toHaveBeenCalled();
-    vi.restoreAllMocks();
-    clock.now = realNow;
-  });
-}
 
 export type Reply = {
   text: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ask, company, noOutboundCalls, requestOf, today } from "./assistant-fixture";
-import { call, create, signup } from "./helpers";
+import { ask, company, requestOf, today } from "./assistant-fixture";
+import { call, create, noOutboundCalls, signup } from "./helpers";
 
 noOutboundCalls();
 

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { platform } from "../src/index";
 import { skills } from "../src/packages/assistant/understand";
 import { planWithModel } from "../src/packages/assistant/workers-ai";
-import { ask, company, noOutboundCalls } from "./assistant-fixture";
-import { call, expectError, fetchWith, userWithRole } from "./helpers";
+import { ask, company } from "./assistant-fixture";
+import { call, expectError, fetchWith, noOutboundCalls, userWithRole } from "./helpers";
 
 noOutboundCalls();
 

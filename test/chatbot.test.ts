@@ -1,20 +1,10 @@
 import { exports } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { clock } from "../src/platform/time";
-import { BASE, call, create, env, expectError, freshIp, setPlan, signup, userWithRole, type Workspace } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { BASE, call, create, env, expectError, freshIp, noOutboundCalls, setPlan, signup, userWithRole, type Workspace } from "./helpers";
 import { page, signIn, submit } from "./pages";
 
-const realNow = clock.now;
-let outbound: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  // Answers go in the HTTP response: no response_url, no Bot API call, no fetch at all.
-  outbound = vi.spyOn(globalThis, "fetch");
-});
-afterEach(() => {
-  expect(outbound).not.toHaveBeenCalled();
-  vi.restoreAllMocks();
-  clock.now = realNow;
-});
+// Answers go in the HTTP response: no response_url, no Bot API call, no fetch at all.
+noOutboundCalls();
 
 const encoder = new TextEncoder();
 async function hmac(key: Uint8Array, data: Uint8Array) {

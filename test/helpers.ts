@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect, vi } from "vitest";
+import { clock } from "../src/platform/time";
 
 export const BASE = "http://127.0.0.1:8787/api/v1";
 
@@ -205,4 +206,21 @@ export async function fetchWith(overrides: Record<string, unknown>, method: stri
     json = undefined;
   }
   return { status: response.status, headers: response.headers, json, text };
+}
+
+/**
+ * Any fetch from the worker during a test fails it (the assistant and the chat bot never call out: answers go in
+ * the HTTP response); the clock is put back after each test. Call at a file's top.
+ */
+export function noOutboundCalls() {
+  const realNow = clock.now;
+  let outbound: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    outbound = vi.spyOn(globalThis, "fetch");
+  });
+  afterEach(() => {
+    expect(outbound).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    clock.now = realNow;
+  });
 }
