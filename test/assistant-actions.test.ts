@@ -391,4 +391,76 @@ describe("actions on every writable resource", () => {
     const moved = await ask(ws.token, "Acme moved to Munich, update their billing city");
     expect(moved.reply.text).toContain("billing city Munich");
   });
+  it("reads an invoice by its bare number, a lost deal's reason in the workspace's words, and a record said before its command", async () => {
+    const { ws, acme, bigCo, website, ana } = await company();
+    // (Numbers of two figures or more: a single figure is a count more often than an invoice.)
+    const filler = await create(ws, "customers", { name: "Filler Co", currency: "USD" });
+    const line = { description: "Work", quantity: 1, unit_amount: 10_000 };
+    for (let i = 0; i < 9; i++) await create(ws, "invoices", { customer_id: filler.id, currency: "USD", items: [line] });
+    const invoice = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [line] });
+    expect((await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token })).status).toBe(200);
+    const number = Number(invoice.number.replace(/\D/g, ""));
+    expect(number).toBeGreaterThanOrEqual(10);
+    const draft = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2026-10-14",
+      items: [{ description: "Setup", quantity: 1, unit_amount: 50_000 }],
+    });
+    await create(ws, "deals", { name: "Globex pilot", value: 900_000, currency: "USD", stage: "proposal" });
+    await create(ws, "tasks", { title: "Draft reports", project_id: website.id });
+    const drafted = (await call("GET", `/tasks?q=${encodeURIComponent("Draft reports")}`, { token: ws.token })).json.data[0];
+    const cases = [
+      // A number beside what is done to an invoice already out is its number; an amount or a count is not.
+      [`remind acme about ${number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      [`acme still hasnt paid ${number}, send them a reminder`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      [`acme says they never got ${number}, can you resend`, "POST", `/invoices/${invoice.id}/send`, {}],
+      [`acme paid 1.5k on ${number} by card`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "card" }],
+      [`acme's ${number} was a duplicate — kill it`, "POST", `/invoices/${invoice.id}/void`, {}],
+      // ("send … to acme": an address field takes an address; the customer is whom it goes to already.)
+      [`shoot inv ${number} over to acme`, "POST", `/invoices/${invoice.id}/send`, {}],
+      ["trash the acme draft", "DELETE", `/invoices/${draft.id}`, undefined],
+      ["pls send out the acme draft", "POST", `/invoices/${draft.id}/send`, {}],
+      // The reason is one of the values the workspace uses when it is said in other words; typed as one, it stays.
+      ["big co is dead, they said we are too expensive", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "price" }],
+      ["globex pilot is lost, they went with a competitor", "PATCH", "/deals/", { stage: "lost", lost_reason: "competitor" }],
+      ["mark the big co deal as lost, reason: budget cut", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "budget cut" }],
+      // A record, then what to do with it; a record said to be stuck, then "move it".
+      ["Write copy on website: reassign to ana and make it due the 30th", "PATCH", "/tasks/", { assignee_id: ana.id }],
+      [
+        "draft reports (website) is stuck, move it back to todo and lower priority to low",
+        "PATCH",
+        `/tasks/${drafted.id}`,
+        { status: "todo", priority: "low" },
+      ],
+      // Lines priced after their names, with the sign after the number, or "each" said after more words.
+      [
+        "new invoice for acme: implementation package €4,140 plus 2 training sessions at €736 each",
+        "POST",
+        "/invoices",
+        {
+          customer_id: acme.id,
+          currency: "EUR",
+          items: [
+            { description: "Implementation package", quantity: 1, unit_amount: 414_000 },
+            { description: "Training session", quantity: 2, unit_amount: 73_600 },
+          ],
+        },
+      ],
+      [
+        "invoice acme for the 3 consulting days we did for them, $1,200 each",
+        "POST",
+        "/invoices",
+        { items: [{ description: "Consulting day", quantity: 3, unit_amount: 120_000 }] },
+      ],
+      ["pls invoice acme: 20 licence seats x 45€", "POST", "/invoices", { currency: "EUR", items: [{ quantity: 20, unit_amount: 4_500 }] }],
+    ] as const;
+    for (const [message, method, path, body] of cases) {
+      const { reply } = await ask(ws.token, message);
+      const request = await requestOf(ws.token, reply);
+      expect(request.method, message).toBe(method);
+      expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
+      if (body) expect(request.body ?? {}, message).toMatchObject(body);
+    }
+  });
 });

@@ -383,6 +383,19 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(tax.reply.text).toMatch(/^Total tax of invoices \(/);
     // "customers we bill in dollars": the business's own verb is no name to look for.
     expect((await ask(ws.token, "customers we bill in usd")).reply.data.answer.ids).toEqual([acme.id]);
+    // "who has the most overdue invoices": the party with the most of them, one winner; "which source gives us the
+    // most …" is one winner too.
+    const mostOverdue = await ask(ws.token, "who has the most overdue invoices");
+    expect(mostOverdue.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "customer_id", order: "desc", limit: 1 });
+    await create(ws, "leads", { name: "Cal Vee", email: "cal@lead.example", source: "website", status: "converted" });
+    const source = await ask(ws.token, "which source gives us the most converted leads");
+    expect(source.reply.data.answer).toMatchObject({ group_by: "source", groups: [{ key: "website", value: 1 }] });
+    expect(source.reply.data.answer.groups).toHaveLength(1);
+    // "supposed to close this month" is the expected date of open deals; "going on" is open.
+    const closing = await ask(ws.token, "which deals are supposed to close this month");
+    expect(closing.reply.data.query.period.field).toBe("expected_close_date");
+    const going = await ask(ws.token, "any deals with acme going on?");
+    expect(going.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ label: "open" })]));
   });
 
   it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {

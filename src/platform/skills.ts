@@ -17,6 +17,12 @@ export type FieldSkill = {
   format?: ValueFormat;
   /** For money: the field holding the currency (default "currency"). */
   currencyField?: string;
+  /**
+   * For a free-text field with a vocabulary of its own: the words that mean each of its usual values
+   * ("too expensive" → price), and the change that says it (a lost reason only when the stage becomes lost).
+   */
+  means?: Record<string, string[]>;
+  when?: Record<string, string>;
 };
 
 /** Words that select records: "overdue" → `?overdue=true`, "in negotiation" → `?stage=negotiation&status=open`. */

@@ -13,6 +13,7 @@ import writerK from "./writer-k.json";
 import writerL from "./writer-l.json";
 import writerM from "./writer-m.json";
 import writerN from "./writer-n.json";
+import writerO from "./writer-o.json";
 
 export type Item = {
   id: string;
@@ -62,6 +63,8 @@ export const SETS: WriterSet[] = [
   { name: "tuning-m", writer: "the thirteenth writer's", role: "tuning", items: writerM as unknown as Item[] },
   // The evaluation's own crowd again, 46 % actions over all twelve resources, a third money, 41 follow-ups.
   { name: "tuning-n", writer: "the fourteenth writer's", role: "tuning", items: writerN as unknown as Item[] },
+  // The evaluation's own crowd again, 46 % actions, 40 % invoices, customers and payments, 42 follow-ups.
+  { name: "tuning-o", writer: "the fifteenth writer's", role: "tuning", items: writerO as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

@@ -75,10 +75,19 @@ export const salesSkills: Skill[] = [
       value: { words: ["value", "worth", "amount", "size", "how much"], format: "money" },
       stage: { words: ["stage", "status", "state", "where"] },
       expected_close_date: { words: ["close date", "expected close", "closing date", "when will it close"], format: "date" },
-      lost_reason: { words: ["reason", "reasons", "lost reason", "why", "lost to"] },
+      lost_reason: {
+        words: ["reason", "reasons", "lost reason", "why", "lost to"],
+        means: {
+          price: ["price", "pricing", "too expensive", "expensive", "pricey", "cost", "costs", "cheaper", "too much money"],
+          competitor: ["competitor", "competition", "went with", "another vendor", "someone else", "other vendor", "chose", "picked"],
+          "no budget": ["budget", "no money", "afford", "funding", "no funds"],
+          timing: ["timing", "not now", "next year", "bad time", "on hold", "postpone", "later", "not the right time"],
+        },
+        when: { stage: "lost" },
+      },
     },
     filters: [
-      { words: ["open", "active", "ongoing", "in progress"], query: { status: "open" }, label: "open" },
+      { words: ["open", "active", "ongoing", "in progress", "going on", "in play", "still alive"], query: { status: "open" }, label: "open" },
       ...Object.entries(STAGE_WORDS).map(([stage, list]) => ({ words: list, query: { stage }, label: `in ${words(stage)}` })),
     ],
     amount: { min: "value_min", max: "value_max" },
@@ -86,7 +95,24 @@ export const salesSkills: Skill[] = [
     dateFields: [
       { words: ["closed", "won", "lost", "signed", "close", "win", "lose"], field: "closed_at" },
       // (A deal won or lost has closed: "closing this month" asks about the open ones.)
-      { words: ["expected to close", "expected close", "closing", "close date", "expected"], field: "expected_close_date", where: { status: "open" } },
+      {
+        words: [
+          "expected to close",
+          "expected close",
+          "closing",
+          "close date",
+          "expected",
+          "supposed to close",
+          "due to close",
+          "should close",
+          "set to close",
+          "slated to close",
+          "going to close",
+          "scheduled to close",
+        ],
+        field: "expected_close_date",
+        where: { status: "open" },
+      },
       { words: ["created", "opened", "added", "came in"], field: "created_at" },
     ],
     measures: [{ words: ["pipeline", "pipeline value", "open pipeline"], field: "value", fn: "sum", where: { status: "open" }, title: "Open pipeline" }],

@@ -26,6 +26,8 @@ export type ActionEnv = {
   values: Values;
   /** The records the conversation's last answer listed ("send the aperture one" picks among them). */
   listed?: Choice[];
+  /** The message as typed (a clause of it may be what is built: the reason for a change is often beside it). */
+  message?: string;
 };
 
 export type Built =
@@ -109,6 +111,12 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
     const single = (R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ") && word !== field.name);
     if (single.length > 0)
       out.push({ field: field.name, pattern: new RegExp(`(?:['’]s|\\b(?:his|her|their))\\s+(?:${single.join("|")})\\s+(?:to|=|:)\\s*(.+)$`, "i") });
+  }
+  // ("…, Support department", "Berlin office": a value, then its field's one-word name.)
+  for (const name of ["department", "branch"]) {
+    const single = (R.fields.get(name)?.words ?? []).filter((word) => /^[a-z]+$/.test(word));
+    if (has(name) && single.length > 0)
+      out.push({ field: name, pattern: new RegExp(`^(?:the\\s+)?(\\p{Lu}[\\p{L}&-]*(?:\\s+\\p{L}[\\p{L}&-]*)?)\\s+(?:${single.join("|")})$`, "u") });
   }
   if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
   if (has("note")) out.push({ field: "note", pattern: /\bnotes?\s*[:]\s*(.+)$/i });
@@ -349,7 +357,13 @@ export function extract(
 }
 
 const LINE =
-  /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
+  /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
+/** "the 3 consulting days we did for them, $1,200 each": a count of something, more words, then the price of each. */
+const EACH =
+  /\b(\d+(?:\.\d+)?)\s+([a-z]+(?:\s+(?!(?:we|that|which|i|you|they|for|to|on|in|last|this|from)\b)[a-z]+){0,2})\b[^$€£\d,;]{0,40},\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|per (?:day|hour|unit|session|seat))\b/i;
+
+const SIGNED =
+  /(?<=(?:^|[:,;]|\bplus\b|\band\b)\s*)((?!(?:a|an|the|for|and|plus|at)\b)[a-z]+(?:\s+[a-z]+){0,3})\s+([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?(?!\s*(?:each|apiece|per\b|\/|an hour|a day))\b/gi;
 
 const SYMBOLS: Readonly<Record<string, string>> = { $: "USD", "€": "EUR", "£": "GBP" };
 
@@ -379,12 +393,31 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     text = text.replace(priced[0], ",");
     rest = text;
   }
+  const each = priced ? null : EACH.exec(text);
+  if (each) {
+    currency = SYMBOLS[each[3] ?? each[6] ?? ""] ?? currency;
+    const quantity = Number(each[1]);
+    const description = each[2]!.trim().replace(/^(?:hours?|hrs?|units?|pcs|pieces?)\s+(?=\S)/i, "");
+    items.push(
+      line(quantity > 1 ? description.replace(/(?<=[a-z]{3})s$/i, "") : description, quantity, Number(each[4]!.replace(/,/g, "")) * (each[5] ? 1000 : 1)),
+    );
+    text = text.replace(each[0], ",");
+    rest = text;
+  }
+  // ("…: implementation package €4,140 plus 2 training sessions …": a line named, then its price with its sign.)
+  for (const match of priced ? [] : text.matchAll(SIGNED)) {
+    currency = SYMBOLS[match[2]!] ?? currency;
+    items.push(line(match[1]!.trim(), 1, Number(match[3]!.replace(/,/g, "")) * (match[4] ? 1000 : 1)));
+    text = text.replace(match[0], ",");
+    rest = text;
+  }
   // "for the setup fee, 500 dollars", "for the audit - €1,200": what it is for, then its price.
-  const named = priced
-    ? null
-    : /\bfor\s+(?:the\s+|a\s+|an\s+)?([\p{L}][\p{L} -]{2,40}?)\s*(?:,|-|–|—|:|at)\s*(?:([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?|(\d[\d,]*(?:\.\d+)?)(k)?\s*(dollars?|euros?|pounds?|usd|eur|gbp|bucks))\b/iu.exec(
-        text,
-      );
+  const named =
+    priced || each
+      ? null
+      : /\bfor\s+(?:the\s+|a\s+|an\s+)?([\p{L}][\p{L} -]{2,40}?)\s*(?:,|-|–|—|:|at)\s*(?:([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?|(\d[\d,]*(?:\.\d+)?)(k)?\s*(dollars?|euros?|pounds?|usd|eur|gbp|bucks))\b/iu.exec(
+          text,
+        );
   if (named) {
     const code = named[7]?.toLowerCase();
     currency = named[2] ? SYMBOLS[named[2]] : code ? (/^(?:euro|eur)/.test(code) ? "EUR" : /^(?:pound|gbp)/.test(code) ? "GBP" : "USD") : undefined;
@@ -404,7 +437,7 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");
     const amount = Number(match[4]!.replace(/,/g, "")) * (match[5] ? 1000 : 1);
     if (!Number.isFinite(amount) || amount <= 0 || !Number.isFinite(quantity) || quantity <= 0) continue;
-    if (match[3]) currency = SYMBOLS[match[3]];
+    if (match[3] ?? match[6]) currency = SYMBOLS[(match[3] ?? match[6])!];
     items.push(line(description, quantity, amount));
     rest = rest.replace(match[0], ",");
   }
@@ -522,7 +555,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
       // told by whose it is and what it is.
       if (found.kind === "none") {
-        const ranked = await rankedFromListed(env, R, cleaned);
+        const ranked = (await rankedFromListed(env, R, cleaned)) ?? (await datedOne(env, R, cleaned, w.text));
         if (ranked) found = { kind: "one", found: ranked };
       }
       if (found.kind === "none") {
@@ -772,6 +805,19 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     if (field.kind !== "text" || typeof value !== "string" || !CANONICAL.has(field.name)) continue;
     fields[field.name] = await canonical(env, operation === "hire" ? (env.schema.byName.get("employees") ?? R) : R, field.name, value);
   }
+  // ("wonka pilot is dead, they said we are too expensive": a reason said in words the skill gives for one of the
+  // field's usual values is that value, when the change is the one that says it.)
+  for (const field of body) {
+    const skill = R.skill?.fields[field.name];
+    const said = fields[field.name];
+    // (A reason typed as one — "reason: budget cut" — stays as typed.)
+    const typed = new RegExp(`\\b(?:${(R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ")).join("|") || "-"})\\b\\s*(?::|is|=)?\\s*\\p{L}`, "iu");
+    if (!skill?.means || (said !== undefined && (typeof said !== "string" || typed.test(env.message ?? w.text)))) continue;
+    if (skill.when && !Object.entries(skill.when).every(([name, value]) => fields[name] === value)) continue;
+    const text = typeof said === "string" ? said : (env.message ?? w.text);
+    const meant = Object.entries(skill.means).find(([, list]) => list.some((word) => new RegExp(`\\b${word.replace(/ /g, "\\s+")}\\b`, "i").test(text)));
+    if (meant) fields[field.name] = meant[0];
+  }
   // "they just paid $1.2k of that": a reference still empty is the record the conversation is about, if it is one.
   if (focus && /\b(?:it|that|this|them|those)\b/i.test(w.text)) {
     for (const field of referenceFields) {
@@ -781,6 +827,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       }
     }
   }
+  // ("send INV-000233 to globex": an address field takes an address; a name there is whom it is for already.)
+  for (const name of ["to", "cc", "bcc"])
+    if (typeof fields[name] === "string" && !String(fields[name]).includes("@") && operation !== "create" && operation !== "update") delete fields[name];
   // Time is logged by someone on a task: a task's project is not a task.
   if (R.name === "time-entries" && operation === "create" && typeof fields.project_id === "number") delete fields.project_id;
 
@@ -964,6 +1013,34 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
 }
 
 /** "send a reminder on the biggest one", "the oldest one": of what the last answer listed, the first by its measure or date. */
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/**
+ * "void the one from september", "the draft one from october": the one record (of the last list, else of all) in
+ * that state whose own date falls in that month — the latest such month up to now.
+ */
+async function datedOne(env: ActionEnv, R: ResourceModel, name: string, text: string): Promise<Candidate | null> {
+  const said = /^(?:(\p{L}+)\s+)?one$/iu.exec(name.trim());
+
+  const month = /\b(?:from|in|of)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(text)?.[1]?.toLowerCase();
+  if (!said || !month || !R.defaultDate) return null;
+  const state = said[1]?.toLowerCase();
+  if (state && !R.fields.get("status")?.values?.includes(state)) return null;
+  const now = new Date(env.now);
+  const index = MONTHS.indexOf(month);
+  const year = index > now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
+  const from = new Date(Date.UTC(year, index, 1)).toISOString().slice(0, 10);
+  const to = new Date(Date.UTC(year, index + 1, 0)).toISOString().slice(0, 10);
+  const ids = (env.listed ?? []).filter((choice) => choice.resource === R.name).map((choice) => choice.id);
+  const rows = await env.fetch(`/${R.name}?${ids.length > 0 ? `ids=${ids.join(",")}&` : ""}${state ? `status=${state}&` : ""}limit=100`);
+  if (!rows.ok) return null;
+  const inMonth = rows.data.filter((row) => {
+    const date = String(row[R.defaultDate] ?? "").slice(0, 10);
+    return date >= from && date <= to;
+  });
+  return inMonth.length === 1 ? { resource: R, record: inMonth[0]!, label: labelOf(R, inMonth[0]!) } : null;
+}
+
 async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string): Promise<Candidate | null> {
   const said =
     /^(?:the\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent|bigger|larger|smaller|older|newer)(?:\s+\p{L}+)?$/iu.exec(

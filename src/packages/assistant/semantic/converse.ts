@@ -16,7 +16,7 @@ import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
 import { categoricalFields, matchValue, type Values } from "./values";
-import { FILLER, GRAMMAR, type Words, wordsOf } from "./words";
+import { FILLER, GRAMMAR, normalize, type Words, wordsOf } from "./words";
 
 /**
  * One turn of the conversation: a choice answering the last clarification ("the second one"), a value
@@ -36,6 +36,8 @@ export type TurnEnv = {
   refuse(error: ApiErrorBody): string;
   aggregate?: Aggregator;
   values: Values;
+  /** The whole message as typed, while one of its clauses is read. */
+  typed?: string;
 };
 
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
@@ -113,7 +115,7 @@ export function refusal(text: string): Reply {
  * clause is tried, a person's pronoun standing for the name the message opened with.
  */
 export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const result = await turnOf(env, said, state);
+  const result = await turnOf({ ...env, typed: said }, said, state);
   // "send a reminder for the first one", then "and resend the last one": a proposal about one of the records the
   // last answer listed keeps that list, so the next message can still pick from it.
   const data = result?.reply.data as Record<string, unknown> | undefined;
@@ -126,6 +128,14 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
   // "doing collections today and want the worst first — which invoices are more than 60 days overdue?": context,
   // then the request in a sentence of its own — that sentence is what is asked.
   // (Not a refusal of the whole, nor a fragment: "only the unpaid ones — how many?" is one question.)
+  // ("draft reports (mobile app) is stuck, move it back to todo": the command about what the news was of — even
+  // when the news alone reads as one, "draft reports" being a verb and a noun.)
+  const stated = STATED.exec(said.trim());
+  const then = stated ? /^[^,;—–]*?(?:[,;—–]|\s-)\s*(.+)$/.exec(said.trim().slice(stated[0].length))?.[1] : undefined;
+  if (stated && then && /\bit\b/i.test(then) && !state.choose && !state.slot) {
+    const command = await turnWhole(env, then.replace(/\bit\b/i, stated[1]!), state);
+    if (command?.proposal) return command;
+  }
   const whole = await turnWhole(env, said, state);
   if (whole?.proposal || state.choose || state.slot || (whole?.reply.data as { refused?: boolean } | undefined)?.refused) return whole;
   const sentences = said
@@ -183,6 +193,16 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
     const wholeRead = !notUnderstood(whole) && whole?.reply.intent !== "clarify";
     if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify" && (!wholeRead || resourceOf(alone) !== resourceOf(whole))) return alone;
   }
+  // "Review emails on design system: reassign to Hedy Dijkstra and make it due the 30th": the record, then what to
+  // do with it — that command said of the record.
+  const told = /^([^:]{3,80}?)\s*:\s+(\p{L}+)\s+(.+)$/u.exec(said);
+  if (told && (notUnderstood(whole) || whole?.reply.intent === "clarify") && !/[@\d]/.test(told[1]!)) {
+    const command = `${told[2]} ${told[1]} ${told[3]}`;
+    if (actionCue(wordsOf(command, env.vocabulary), env.schema)?.at === 0) {
+      const again = await turnWhole(env, command, state);
+      if (again?.proposal) return again;
+    }
+  }
   const clauses = clausesOf(said).map((text) => {
     const cue = actionCue(wordsOf(text, env.vocabulary), env.schema);
     return { text, command: cue !== null && cue.at === 0 };
@@ -191,7 +211,12 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
   clauses.sort((a, b) => Number(b.command) - Number(a.command));
   if (!notUnderstood(whole)) {
     // "Dennis is gone so give his task to Sophie": read as a question, but a clause of it is a command.
-    const command = ["action", "clarify"].includes(whole!.reply.intent) ? undefined : clauses.find((clause) => clause.command);
+    // (Also when the whole only asked which of some names: a command on a record named by its number knows which.)
+    const numbered = (text: string) => /\b(?:[A-Z]{2,5}|invoice)-\d{3,}\b/i.test(text);
+    const command =
+      whole!.reply.intent === "action" || (whole!.reply.intent === "clarify" && !clauses.some((clause) => clause.command && numbered(clause.text)))
+        ? undefined
+        : clauses.find((clause) => clause.command && (whole!.reply.intent !== "clarify" || numbered(clause.text)));
     const again = command ? await turnWhole(env, command.text, state) : null;
     return again?.proposal ? again : whole;
   }
@@ -230,15 +255,28 @@ function pronounsOf(message: string): (clause: string) => string {
     /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished)\b/u.exec(message.trim())?.[1];
   // ("Globex pilot signed!!! mark it won": "it" is what the message opened with news of.)
   const news = /^(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(message.trim())?.[1];
+  // ("draft reports (mobile app) is stuck, move it back to todo": "it" is what the message said was stuck.)
+  const stated = STATED.exec(message.trim())?.[1];
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
-  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g);
+  // (Also as the words read it: "tyrell's 287 was a duplicate — cancel it".)
+  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g) ?? normalize(message).match(/\binvoice-\d{6,}\b/g);
   const record = numbered && new Set(numbered).size === 1 ? numbered[0] : undefined;
   return (clause: string) => {
     const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
-    const named = news ?? record;
-    return named && !person.includes(named) ? person.replace(/\bit\b/i, named) : person;
+    const named = news ?? stated ?? record;
+    if (!named || person.includes(named)) return person;
+    // ("globex says they never got 143, can you resend": a command with nothing to act on acts on the record named.)
+    const bare =
+      /^((?:(?:can|could) you\s+|pls\s+|please\s+)?(?:resend|re-send|send|void|remind|chase|cancel|delete))\s*(?:again|pls|please|now|asap)?[?.!]*$/i.exec(
+        person,
+      );
+    if (bare && record) return `${bare[1]} ${record}`;
+    return person.replace(/\bit\b/i, named);
   };
 }
+
+/** A record, then news of it: "draft reports (mobile app) is stuck". */
+const STATED = /^(.+?)\s+(?:is|was|has been|got)\s+(?:stuck|blocked|on hold|late|behind|delayed|waiting|paused|wrong|broken|cancelled|canceled)\b/i;
 
 function clausesOf(message: string): string[] {
   const named = pronounsOf(message);
@@ -261,6 +299,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     refuse: env.refuse,
     values: env.values,
     listed: state.listed ?? (state.focus ? [state.focus] : undefined),
+    message: env.typed ?? said,
   };
 
   // An answer to the last question asked.

@@ -24,7 +24,7 @@ const VERBS: Verb[] = [
   { words: ["log", "book", "record", "track", "clock", "took", "collected"], op: "log" },
   { words: ["delete", "remove", "get rid of", "drop", "trash", "erase", "reverse", "undo"], op: "delete" },
   { words: ["resend", "send", "email", "e-mail", "deliver"], op: "send" },
-  { words: ["void", "cancel"], op: "void" },
+  { words: ["void", "cancel", "kill"], op: "void" },
   { words: ["remind", "chase", "nudge", "follow up on", "follow up with"], op: "remind" },
   { words: ["hire", "onboard"], op: "hire" },
   { words: ["assign", "reassign", "give", "hand", "hand over"], op: "assign" },
@@ -199,7 +199,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "send them a reminder", "send a reminder on the biggest one": a reminder is a remind.
     .replace(
-      /^send\s+(?:(them|him|her|it)\s+)?an?\s+(?:reminder|nudge|chaser|follow[- ]?up)(?:\s+(?:for|on|about|of)\s+(.+))?$/iu,
+      /^send\s+(?:(them|him|her|it|[a-z]{2,7}-\d{3,})\s+)?an?\s+(?:reminder|nudge|chaser|follow[- ]?up)(?:\s+(?:for|on|about|of)\s+(.+))?$/iu,
       (_m, who?: string, what?: string) => `remind ${what ?? who ?? "it"}`,
     )
     // "Prestige Labs wants to be billed in USD from now on": its currency.
@@ -314,6 +314,14 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // "cyberdyne's new VAT number is DE…", "grace borg has a new email: …", "save Joan's number pls: +44 …":
   // whose, the field, then the value.
   const FIELDS = `${FIELD}|number`;
+  // "hooli's AP moved to invoices@hooli.example, update the billing email": where a company's bills go now is its
+  // billing e-mail.
+  const billsTo =
+    /^(.+?)['’]s?\s+(?:ap|a\/p|accounts payable|billing|invoicing|bookkeeping|accounting|finance|e-?mail)(?:\s+(?:team|dept|department|contact|address|inbox))?\s+(?:moved|changed|switched|is now|has moved|now)\s+(?:to\s+|over to\s+)?([^\s@,]+@[^\s@,]+\.[a-z]{2,})\b/i.exec(
+      text,
+    );
+  if (billsTo && schema.resources.some((resource) => resource.update?.some((field) => field.parts?.includes("email"))))
+    return { op: "update", verb: "set", at: 0, rest: `${billsTo[1]}'s ${/\bbilling\b/i.test(text) ? "billing " : ""}email to ${billsTo[2]}` };
   const owned =
     new RegExp(
       `^(?:add|save|store|update|change|set)?\\s*(.+?)(?:['’]s|s['’])\\s+(?:new\\s+)?(?:(?:ap|work|main|office)\\s+)?(${FIELDS})(?:\\s+(?:pls|please))?\\s*(?:(?:has\\s+)?changed to|is changing to|is now|is|:|=|to|as|(?=[A-Z+\\d][\\w+-]*\\d))\\s*(.+)$`,
@@ -355,6 +363,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       if (!entry || more.length > 0 || !["status", "stage"].includes(entry[0]) || entry[1].includes(",") || entry[1].startsWith("$")) continue;
       for (const word of filter.words) if (word.length >= 4 && !/^(?:open|active|current|new|closed)$/.test(word)) states.add(word);
     }
+  // "Carl Perlman signed with us - lead converted": a person named, news, then the record's kind and its new state.
+  const tagged = /^(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){1,3})\s+\p{Ll}.*?(?:\s[-—–:]|[,;])\s*(\p{L}+(?:\s+\p{L}+)?)\s*[.!]*$/u.exec(text);
+  if (tagged && !text.includes("?")) {
+    const [noun, ...rest] = tagged[2]!.toLowerCase().split(/\s+/);
+    const kind = schema.resources.find((resource) => resource.singular === noun);
+    const value = rest.join(" ").replace(/ /g, "_");
+    if (kind && ["status", "stage"].some((name) => kind.fields.get(name)?.values?.includes(value)))
+      return { op: "update", verb: "mark", at: 0, rest: `${kind.singular} ${tagged[1]} as ${rest.join(" ")}` };
+  }
   const alternatives = [...states].sort((a, b) => b.length - a.length).join("|");
   const news = alternatives
     ? new RegExp(
@@ -503,7 +520,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       .replace(/\s+(?:today|yesterday|this morning|this afternoon|earlier|just now|on the phone)\s*$/i, "")
       .replace(/\s+(?:at|from)\s+\p{Lu}[\p{L} .&-]*$/u, "");
     const rest = later[2]!.replace(/^(?:her|him|them|it)\b\s*(?:as\s+)?/i, "");
-    return { op: VERBS.find((verb) => verb.words.includes(later[1]!.toLowerCase()))!.op, verb: later[1]!.toLowerCase(), at: 0, rest: `${about}, ${rest}` };
+    // ("…, send them a reminder": a reminder sent is a remind.)
+    const reminder = later[1]!.toLowerCase() === "send" && /^(?:an?\s+)?(?:payment\s+)?(?:reminder|nudge|chaser)\b/i.test(rest);
+    const op = reminder ? "remind" : VERBS.find((verb) => verb.words.includes(later[1]!.toLowerCase()))!.op;
+    return {
+      op,
+      verb: later[1]!.toLowerCase(),
+      at: 0,
+      rest: `${about}, ${reminder ? rest.replace(/^(?:an?\s+)?(?:payment\s+)?(?:reminder|nudge|chaser)\b/i, "") : rest}`,
+    };
   }
   // "lead: olga petrova …", "task: call the movers", "task for Alan in Billing v2: reconcile payments": a noun, what
   // it belongs to, and a colon make a new record (whose title follows the colon: extract() reads it).
@@ -656,6 +681,13 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
         ),
     );
     if (from) return from.value;
+  }
+  // "trash the vandelay labs draft": no noun, but a state only records of some kinds are in — the first of them
+  // (the core package's before add-ons).
+  if (cue.op === "delete" || cue.op === "update") {
+    const state = /\b(?:the\s+)?(?:[\p{L}&.'-]+\s+){1,3}(draft|pending|submitted)\s*(?:one|invoice)?\s*[.!]*$/iu.exec(w.text)?.[1]?.toLowerCase();
+    const holder = state ? schema.resources.find((resource) => resource.fields.get("status")?.values?.includes(state) && resource.deletable) : undefined;
+    if (holder) return holder;
   }
   // "add Ravi Patel, ravi@patel.example, +1415…": a person with an address and no kind said goes in the address book.
   if (cue.op === "create" && nouns.length === 0 && /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(w.text) && schema.byName.get("contacts"))

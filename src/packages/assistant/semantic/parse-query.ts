@@ -745,7 +745,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // "who owes us money", "who hasn't paid": an amount of a resource with no person of its own is answered by
       // the party it belongs to (an invoice's customer). ("who's at offer stage" lists the candidates themselves.)
       const party = (R.skill?.parents ?? []).find((parent) => R.fields.get(parent.param)?.kind === "reference");
-      if (party && measure?.value.resource === R) groupBy = party.param;
+      // ("who has the most overdue invoices": the party with the most of them.)
+      const mostOf = new RegExp(`\\b(?:most|fewest|least)\\s+(?:[a-z]+\\s+){0,2}(?:${R.nouns.filter((noun) => /s$/.test(noun)).join("|") || "-"})\\b`).test(
+        text,
+      );
+      if (party && (measure?.value.resource === R || mostOf)) groupBy = party.param;
     }
 
     // The aggregate.
@@ -858,7 +862,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
       /^where (?:do|did|does) most\b/.test(text) ||
-      /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
+      /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|gives|give|gave|sends|sent|makes|made|wins|won|converts|converted|delivers|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
     // ("soonest due first", "biggest balance first": an order for the records, not one of them.)

@@ -113,6 +113,39 @@ const DEMONYMS: Record<string, string> = {
 
 const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|would)n[’']?t\b/gi;
 
+/** What is done to an invoice that is already out: a bare number beside it is the invoice's. */
+const INVOICE_DEED =
+  /\b(?:remind(?:er)?|chase|nudge|void|cancel|kill|resend|re-send|send|sent|trash|delete|paid|pay|pays|got|due|draft|billed|duplicate|wrong)\b/i;
+const NOT_AN_INVOICE =
+  /^(?:[.,:/-]\d|\s*(?:%|k\b|st\b|nd\b|rd\b|th\b|hours?|hrs?|h\b|days?|weeks?|months?|years?|minutes?|mins?|each|usd|eur|gbp|dollars?|euros?|bucks|pounds?|seats?|sessions?|licen[cs]es?|people|employees|units?|pcs|x\b|at\b|@|reminders?|invoices?|emails?|items?|lines?|times?|on\b|for\b|to\b|of\b|in\b))/i;
+
+/**
+ * "remind stark about 116", "void 109 pls", "tyrell's 287 was a duplicate", "stark paid 1.5k on 216": a bare
+ * number of two to four figures beside what is done to invoices already out is an invoice's number — unless
+ * it is an amount, a date, a count of something or a year, or the message creates an invoice.
+ */
+function bareInvoiceNumbers(text: string): string {
+  if (!INVOICE_DEED.test(text) || /\bINV-\d/.test(text)) return text;
+  if (/^(?:(?:pls|please|can you|could you)\s+)?(?:new|create|make|raise|draft an?|invoice|bill)\b|\b(?:new|create|raise)\s+(?:an?\s+)?invoice\b/i.test(text))
+    return text;
+  if (
+    /[$€£]|\b(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i.test(
+      text.replace(/\bpaid\s+[$€£]?\d[\d,.]*k?\s*(?:usd|eur|gbp|dollars?|euros?|bucks)?\s+(?:on|for|of|to)\b/gi, ""),
+    )
+  )
+    return text;
+  const months = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december";
+  const lead = new RegExp(
+    `(\\b(?:on|for|about|of|remind|chase|nudge|void|cancel|kill|resend|re-send|send|trash|delete|draft|paid|got|invoice|number|no\\.?|says|said)\\s+(?:the\\s+|invoice\\s+|inv\\s+|#\\s*)?|['’]s\\s+|#)(?<!\\b(?:${months})\\s+)(\\d{2,4})\\b`,
+    "gi",
+  );
+  return text.replace(lead, (match, before: string, digits: string, at: number) => {
+    const after = text.slice(at + match.length);
+    if (NOT_AN_INVOICE.test(after) || (/^(?:19|20)\d\d$/.test(digits) && digits.length === 4)) return match;
+    return `${before}INV-${digits.padStart(6, "0")}`;
+  });
+}
+
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
@@ -120,6 +153,15 @@ export function normalize(message: string): string {
     /(?<!\b(?:new|an?|one|create|draft)\s+)\binv(?:oice\s+no\.?|oice\s*#|\s*#|\s+no\.?|\.?)\s*(\d{1,9})\b(?!\s*(?:%|k\b|hours?|days?|minutes?|lines?|items?|invoices?))/gi,
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
+  text = bareInvoiceNumbers(text);
+  // "send out the initech draft", "send the cyberdyne draft out today", "shoot INV-… over to globex": sent.
+  text = text
+    .replace(/\b(send|resend)\s+out\s+/gi, "$1 ")
+    .replace(
+      /^((?:(?:pls|please|can you|could you)\s+)?(?:send|resend)\s+(?:the\s+)?[\p{L}\d&.' -]{2,40}?)\s+out\b(?:\s+(?:today|now|asap|pls|please))*\s*[.!]*$/iu,
+      "$1",
+    )
+    .replace(/^((?:pls|please)\s+)?(?:shoot|fire|pop)\s+(.+?)\s+over\s+(?=to\b)/i, "$1send $2 ");
   text = text.replace(NEGATED, (_m, verb: string) => `${verb.toLowerCase() === "ca" ? "can" : verb.toLowerCase() === "wo" ? "will" : verb} not`);
   text = text.replace(/\b(\d+)\s*h\s*(\d{1,2})\b(?!\s*(?:am|pm))/gi, (_m, h: string, m: string) => `${Number(h) * 60 + Number(m)} minutes`);
   // "1 hr 15", "2 hours 30 min": hours and minutes said apart ("3 hours 20 nov" is a date after them).
