@@ -586,4 +586,37 @@ describe("commands said with their context", () => {
     const link = await ask(ws.token, "the Website project is for Acme, link it pls");
     expect(await requestOf(ws.token, link.reply)).toMatchObject({ path: `/projects/${website.id}`, body: { customer_id: acme.id } });
   });
+
+  it("reads whom news is of and what 'it' is after a question, a dash for a colon, and 'the oldest one' as one record", async () => {
+    const { ws, acme, bigCo, candidate, website, ana, invoice } = await company();
+    const stage = await ask(ws.token, "what stage is the big co deal at");
+    // ("we just signed it!!": "it" is the deal the conversation is about, not "we just".)
+    const won = await ask(ws.token, "we just signed it!! mark it won", stage.conversation_id);
+    expect(await requestOf(ws.token, won.reply)).toMatchObject({ path: `/deals/${bigCo.id}`, body: { stage: "won" } });
+    await expectRequests(ws.token, [
+      ["joan clarke signed the offer, go ahead and hire her", "POST", `/candidates/${candidate.id}/hire`, {}],
+      ["not moving fwd with joan clarke, reject pls", "PATCH", `/candidates/${candidate.id}`, { stage: "rejected" }],
+      ["task for website - fix the footer, give it to ana", "POST", "/tasks", { title: "Fix the footer", project_id: website.id, assignee_id: ana.id }],
+    ]);
+    // "whats the oldest one" after a list is one record, and "it" then is that one.
+    const later = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      items: [{ description: "More", quantity: 1, unit_amount: 2_000_000 }],
+    });
+    await call("POST", `/invoices/${later.id}/send`, { token: ws.token });
+    const unpaid = await ask(ws.token, "unpaid invoices for acme");
+    expect(unpaid.reply.data.answer.total).toBe(2);
+    const oldest = await ask(ws.token, "whats the oldest one", unpaid.conversation_id);
+    expect(oldest.reply.data.answer.ids).toEqual([invoice.id]);
+    const remind = await ask(ws.token, "send them a reminder for it", unpaid.conversation_id);
+    expect(await requestOf(ws.token, remind.reply)).toMatchObject({ path: `/invoices/${invoice.id}/remind` });
+    // "only where they still owe more than 10k" after the overdue ones keeps them overdue and compares what is owed.
+    const overdue = await ask(ws.token, "whats overdue rn");
+    const over = await ask(ws.token, "only where they still owe more than 1k", overdue.conversation_id);
+    expect(over.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ param: "overdue" }), expect.objectContaining({ field: "amount_due", op: "gt", value: 100_000 })]),
+    );
+    expect(over.reply.data.answer).toMatchObject({ kind: "records", ids: [invoice.id] });
+  });
 });

@@ -472,7 +472,7 @@ export type Outcome = ({ status: "ok"; expectations: Expectation[] } | { status:
 
 type Matcher =
   | { t: "eq"; v: unknown }
-  | { t: "text"; v: string; loose: boolean }
+  | { t: "text"; v: string; loose: boolean; compact?: boolean }
   | { t: "date"; v: string }
   | { t: "obj"; fields: Record<string, Matcher> }
   | { t: "arr"; items: Matcher[] };
@@ -894,7 +894,8 @@ function matcherOf(truth: Truth, action: Action, field: string, value: unknown, 
     };
   }
   if (typeof value === "object") return { t: "obj", fields: objectMatchers(truth, action, value as Record<string, unknown>, schema, variant, call) };
-  if (typeof value === "string") return { t: "text", v: value, loose: LOOSE_TEXT_FIELDS.has(field) };
+  // ("+1 415 555 0199" and "+14155550199" are one number: spacing is no part of a phone number.)
+  if (typeof value === "string") return { t: "text", v: value, loose: LOOSE_TEXT_FIELDS.has(field), compact: field === "phone" };
   return { t: "eq", v: value };
 }
 
@@ -1086,7 +1087,8 @@ function fits(matcher: Matcher, got: unknown): boolean {
       return got === matcher.v || (typeof matcher.v === "number" && typeof got === "string" && got.trim() !== "" && Number(got) === matcher.v);
     case "text": {
       if (typeof got !== "string") return false;
-      const [a, b] = [textOf(got), textOf(matcher.v)];
+      const squeeze = (text: string) => (matcher.compact ? text.replace(/[\s().-]/g, "") : text);
+      const [a, b] = [squeeze(textOf(got)), squeeze(textOf(matcher.v))];
       return matcher.loose ? a.includes(b) || b.includes(a) : a === b;
     }
     case "date":

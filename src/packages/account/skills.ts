@@ -51,6 +51,8 @@ export const accountSkills: Skill[] = [
           "balance",
           "outstanding",
           "still owed",
+          "still owing",
+          "still owe",
           "remaining",
           "still due",
           "left",

@@ -363,7 +363,8 @@ const EACH =
   /\b(\d+(?:\.\d+)?)\s+([a-z]+(?:\s+(?!(?:we|that|which|i|you|they|for|to|on|in|last|this|from)\b)[a-z]+){0,2})\b[^$€£\d,;]{0,40},\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|per (?:day|hour|unit|session|seat))\b/i;
 
 const SIGNED =
-  /(?<=(?:^|[:,;]|\bplus\b|\band\b)\s*)((?!(?:a|an|the|for|and|plus|at)\b)[a-z]+(?:\s+[a-z]+){0,3})\s+([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?(?!\s*(?:each|apiece|per\b|\/|an hour|a day))\b/gi;
+  /(?<=(?:^|[:,;]|\s[-–—]|\bplus\b|\band\b)\s*)(?:the\s+|a\s+|an\s+|one\s+)?((?!(?:a|an|the|for|and|plus|at|due|net|issue|issued|pay|paid|in|within|by|on)\b)[a-z]+(?:\s+[a-z]+){0,3})\s+(?:([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?|()(\d{1,3}(?:,\d{3})+|\d{3,})(k)?)(?!\s*(?:each|apiece|per\b|\/|an hour|a day|days?|weeks?|months?|hours?|hrs?|minutes?|mins?|%|x\b))\b/gi;
+/(?<=(?:^|[:,;]|\bplus\b|\band\b)\s*)((?!(?:a|an|the|for|and|plus|at)\b)[a-z]+(?:\s+[a-z]+){0,3})\s+([$€£])\s?(\d[\d,]*(?:\.\d+)?)(k)?(?!\s*(?:each|apiece|per\b|\/|an hour|a day))\b/gi;
 
 const SYMBOLS: Readonly<Record<string, string>> = { $: "USD", "€": "EUR", "£": "GBP" };
 
@@ -381,12 +382,16 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     /(?<=\s)()(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+(?:\.\d+)?(?=k))(k)?\s+for\s+(?:the\s+|a\s+|an\s+)?([\p{L}][^,;$€£%\d]*?)\s*(?=,|;|$)/iu.exec(
       text,
     );
-  const line = (description: string, quantity: number, amount: number) => ({
-    description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
-    quantity,
-    unit_amount: Math.round(amount * 100),
-    ...(tax ? { tax_rate: Number(tax[1]) } : {}),
-  });
+  const line = (said: string, quantity: number, amount: number) => {
+    // ("one implementation package": the count is the quantity, not the name.)
+    const description = said.replace(/^(?:one|a|an|single|the)\s+(?=\S)/i, "");
+    return {
+      description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
+      quantity,
+      unit_amount: Math.round(amount * 100),
+      ...(tax ? { tax_rate: Number(tax[1]) } : {}),
+    };
+  };
   if (priced) {
     currency = priced[1] ? SYMBOLS[priced[1]] : undefined;
     items.push(line(priced[4]!.trim(), 1, Number(priced[2]!.replace(/,/g, "")) * (priced[3] ? 1000 : 1)));
@@ -406,8 +411,10 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
   }
   // ("…: implementation package €4,140 plus 2 training sessions …": a line named, then its price with its sign.)
   for (const match of priced ? [] : text.matchAll(SIGNED)) {
-    currency = SYMBOLS[match[2]!] ?? currency;
-    items.push(line(match[1]!.trim(), 1, Number(match[3]!.replace(/,/g, "")) * (match[4] ? 1000 : 1)));
+    // (Without a sign, only beside another line or after the customer's colon: "…: data migration 2500 plus …".)
+    if (!match[2] && !/[:]|\bplus\b|\band\b|\bat\b|\beach\b/i.test(text)) continue;
+    currency = SYMBOLS[match[2] ?? ""] ?? currency;
+    items.push(line(match[1]!.trim(), 1, Number((match[3] ?? match[6])!.replace(/,/g, "")) * (match[4] || match[7] ? 1000 : 1)));
     text = text.replace(match[0], ",");
     rest = text;
   }
@@ -430,8 +437,8 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     const quantity = Number(match[1]);
     const words = match[2]!.trim().split(/\s+/);
     // "10 hours consulting": the unit is hours, the line is consulting; "1 training day": the line is a training day.
-    const unitWord = /^(hours?|hrs?|days?|units?|pcs|pieces?)$/i;
-    const described = words.length > 1 && unitWord.test(words[0]!) ? words.slice(1) : words;
+    const unitWord = /^(hours?|hrs?|days?|units?|pcs|pieces?|months?|weeks?|years?)$/i;
+    const described = (words.length > 1 && unitWord.test(words[0]!) ? words.slice(1) : words).filter((word, i) => !(i === 0 && word === "of"));
     if (described.every((word) => /^(for|at|of|and|the|a|an|with|to)$/i.test(word))) continue;
     let description = described.join(" ");
     if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");
@@ -442,6 +449,10 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     rest = rest.replace(match[0], ",");
   }
   if (tax && items.length > 0) rest = rest.replace(tax[0], ",");
+  // Lines in the order they were said.
+  const lower = message.toLowerCase();
+  const at = (item: Record<string, unknown>) => lower.indexOf(String(item.description).toLowerCase().split(" ")[0]!);
+  items.sort((a, b) => at(a) - at(b));
   return { items, rest, ...(currency ? { currency } : {}) };
 }
 
@@ -811,7 +822,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const skill = R.skill?.fields[field.name];
     const said = fields[field.name];
     // (A reason typed as one — "reason: budget cut" — stays as typed.)
-    const typed = new RegExp(`\\b(?:${(R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ")).join("|") || "-"})\\b\\s*(?::|is|=)?\\s*\\p{L}`, "iu");
+    const typed = new RegExp(
+      `\\b(?:${(R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ")).join("|") || "-"})\\b\\s*(?::|is|=)?\\s*\\p{L}`,
+      "iu",
+    );
     if (!skill?.means || (said !== undefined && (typeof said !== "string" || typed.test(env.message ?? w.text)))) continue;
     if (skill.when && !Object.entries(skill.when).every(([name, value]) => fields[name] === value)) continue;
     const text = typeof said === "string" ? said : (env.message ?? w.text);

@@ -252,9 +252,19 @@ function pronounsOf(message: string): (clause: string) => string {
   const opener =
     /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1] ??
     // ("ken wirth is back from leave": a name in lower case, then what happened to them.)
-    /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished)\b/u.exec(message.trim())?.[1];
+    /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined)\b/u.exec(
+      message.trim(),
+    )?.[1] ??
+    // ("not moving fwd with john conway, reject pls": whom the message is about.)
+    /^(?:not\s+(?:moving|going)\s+(?:fwd|forward|ahead)|passing|we(?:'re| are)\s+passing|no\s+go)\s+(?:with|on)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
+      message.trim(),
+    )?.[1];
   // ("Globex pilot signed!!! mark it won": "it" is what the message opened with news of.)
-  const news = /^(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(message.trim())?.[1];
+  // (Not "we just signed it!! mark it won": "it" there is what the conversation is about.)
+  const news =
+    /^(?!(?:we|i|they|he|she|you)\b(?:\s+just)?\s+(?:signed|closed|accepted|agreed))(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(
+      message.trim(),
+    )?.[1];
   // ("draft reports (mobile app) is stuck, move it back to todo": "it" is what the message said was stuck.)
   const stated = STATED.exec(message.trim())?.[1];
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
@@ -263,6 +273,12 @@ function pronounsOf(message: string): (clause: string) => string {
   const record = numbered && new Set(numbered).size === 1 ? numbered[0] : undefined;
   return (clause: string) => {
     const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
+    // ("…, reject pls": a command with no one to act on acts on whom the message opened with.)
+    const alone =
+      /^((?:(?:can|could) you\s+|pls\s+|please\s+)?(?:reject|hire|decline|disqualify|unqualify|qualify|convert|archive))\s*(?:pls|please|now|asap)?[?.!]*$/i.exec(
+        person,
+      );
+    if (alone && opener) return `${alone[1]} ${opener}`;
     const named = news ?? stated ?? record;
     if (!named || person.includes(named)) return person;
     // ("globex says they never got 143, can you resend": a command with nothing to act on acts on the record named.)

@@ -532,7 +532,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   }
   // "lead: olga petrova …", "task: call the movers", "task for Alan in Billing v2: reconcile payments": a noun, what
   // it belongs to, and a colon make a new record (whose title follows the colon: extract() reads it).
-  const labelled = /^(?:(?:a|an)\s+)?([a-z][a-z-]{1,20}(?:\s[a-z-]{1,20})?)\b([^:]{0,80}):\s*(.+)$/i.exec(text);
+  // ("task for mobile app - fix push notifications": a dash after what it belongs to is the colon.)
+  const dashed = /^((?:(?:a|an)\s+)?[a-z][a-z-]{1,20}\s+(?:for|in|on|under)\s+[^:–—-]{2,40}?)\s+[-–—]\s+(.+)$/i.exec(text);
+  const labelled = /^(?:(?:a|an)\s+)?([a-z][a-z-]{1,20}(?:\s[a-z-]{1,20})?)\b([^:]{0,80}):\s*(.+)$/i.exec(dashed ? `${dashed[1]}: ${dashed[2]}` : text);
   const labelNoun =
     labelled && [labelled[1]!, labelled[1]!.split(" ")[0]!].find((noun) => schema.resources.some((resource) => resource.nouns.includes(noun.toLowerCase())));
   if (
@@ -540,7 +542,12 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     labelNoun &&
     (labelled[2]!.trim() === "" || /^\s*(?:for|in|on|under|at|with)\b/i.test(text.slice(labelled[0].indexOf(labelNoun) + labelNoun.length)))
   )
-    return { op: "create", verb: "new", at: 0, rest: text.replace(/^(?:(?:a|an)\s+)/i, "") };
+    return {
+      op: "create",
+      verb: "new",
+      at: 0,
+      rest: labelled[0].replace(/^(?:(?:a|an)\s+)/i, "").replace(/,\s*(?:give|hand)\s+(?:it|this)\s+to\s+/i, ", assign to "),
+    };
   // "we lost the vandelay deal", "ken keller has left the company", "globex pilot is lost", "donald -> interview".
   if (/^we (won|lost|closed)\b/.test(lower)) return { op: "update", verb: "state", at: 0, rest: text.replace(/^we\s+/i, "") };
   // "Dennis Keller converted!!": a name and what happened to it.

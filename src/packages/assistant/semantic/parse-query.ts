@@ -503,8 +503,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         // an unpaid invoice) brings those states, unless the message says its own.
         const measure = target !== R.measure ? R.skill?.measures?.find((m) => m.field === target && m.where) : undefined;
         for (const [param, raw] of Object.entries(measure?.where ?? {})) {
-          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || ("param" in c && c.param === "overdue")))
+          if (!conditions.some((c) => ("field" in c ? c.field : c.param) === param || ("param" in c && c.param === "overdue"))) {
             conditions.push(...conditionsOf(R, { [param]: raw }, raw.replace(/^!/, "not ").replace(/,/g, " or ").replace(/_/g, " "), false, today));
+            // (Implied, not said: a follow-up keeps the state the last question named — "overdue" → "only where they
+            // still owe more than 10k".)
+            if (["status", "stage"].includes(param)) said.impliedState = true;
+          }
         }
       }
     }
@@ -790,7 +794,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           // ("just the ones with more than 10k still owing": the amount is what they are picked by.)
           /\b(?:the ones|those|ones|them)\s+(?:with|having|that have|that still have|where)\s+(?:more than|less than|over|under|above|below|at least|at most)\b/.test(
             text,
-          )) &&
+          ) ||
+          // ("only where they still owe more than 10k": the records picked by it.)
+          /^(?:only|just)\s+(?:where|when|if)\b.*\b(?:more than|less than|over|under|above|below|at least|at most)\b/.test(text)) &&
         !sumCue &&
         !countCue &&
         !avgCue;
@@ -876,7 +882,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         field = numericFieldNamed(w, R, taken) ?? field ?? stateMeasureOf(R, conditions) ?? R.measure;
         const singular = nouns.find((noun) => noun.value === R && !noun.plural);
         // "the biggest invoice", "largest single payment": one record.
-        if (!limit && (singular || /\bsingle\b/.test(text)) && !groupBy && !ordering) limit = 1;
+        if (!limit && (singular || /\bsingle\b|\b(?:biggest|largest|highest|smallest|lowest)\s+one\b/.test(text)) && !groupBy && !ordering) limit = 1;
       } else if (!groupBy && fn === "sum" && !countCue && /\b(which|who)\b/.test(text) === false) {
         // "the biggest invoice", "the smallest outstanding invoice": the record (ranked by the measure), not a sum.
         fn = "list";
@@ -919,7 +925,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         const singular =
           Boolean(nouns.find((noun) => noun.value === R && !noun.plural)) ||
           (!nouns.some((noun) => noun.value === R) && dateVerbHits.some((hit) => hit.value.resource === R && !/s$/.test(w.words[hit.indexes.at(-1)!]!))) ||
-          /^(?:who|whos|who's)\b/.test(text);
+          /^(?:who|whos|who's)\b/.test(text) ||
+          // ("whats the oldest one" after a list: one of them.)
+          /\b(?:oldest|newest|latest|earliest|most recent)\s+one\b/.test(text);
         if (!limit) limit = singular && !ordering ? 1 : null;
       }
     }
@@ -1238,6 +1246,14 @@ function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start):
       if (at >= 0 && (!best || at > best.at)) best = { field: field.name, at };
       const ahead = new RegExp(`^\\s*${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(after) ? 0 : -1;
       if (ahead === 0 && (!next || word.length > next.at)) next = { field: field.name, at: word.length };
+    }
+  }
+  // ("where they still owe more than 10k": a measure's words name the field it adds up.)
+  for (const measure of R.skill?.measures ?? []) {
+    if (!measure.field || !["money", "number"].includes(R.fields.get(measure.field)?.kind ?? "")) continue;
+    for (const word of measure.words) {
+      const at = before.search(new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b(?!.*\\b${word}\\b)`));
+      if (word.length > 2 && at >= 0 && (!best || at > best.at)) best = { field: measure.field, at };
     }
   }
   return next?.field ?? best?.field ?? null;

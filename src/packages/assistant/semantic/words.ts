@@ -154,6 +154,10 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // "go ahead and hire her", "pls go ahead and send it": the command itself.
+  text = text.replace(/\bgo ahead and\s+/gi, "");
+  // "due end of the month", "by end of week": the one we are in.
+  text = text.replace(/\b(end|start|beginning)\s+of\s+(?:the\s+)?(month|week|quarter|year)\b/gi, "$1 of this $2");
   // "send out the initech draft", "send the cyberdyne draft out today", "shoot INV-… over to globex": sent.
   text = text
     .replace(/\b(send|resend)\s+out\s+/gi, "$1 ")
