@@ -619,4 +619,22 @@ describe("commands said with their context", () => {
     );
     expect(over.reply.data.answer).toMatchObject({ kind: "records", ids: [invoice.id] });
   });
+
+  it("reads who we have somewhere, who applied for a role, a new applicant, an opening's seats, 'billed in' and 'there'", async () => {
+    const { ws, acme, opening, ada } = await company();
+    const known = await ask(ws.token, "who do we have at analytical engines");
+    expect(known.reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
+    const there = await ask(ws.token, "add Kenji Sato there too, kenji@engines.example", known.conversation_id);
+    expect(await requestOf(ws.token, there.reply)).toMatchObject({ path: "/contacts", body: { name: "Kenji Sato", company: "Analytical Engines" } });
+    const applied = await ask(ws.token, "who applied for the backend engineer role");
+    expect(applied.reply.data.answer).toMatchObject({ resource: "candidates" });
+    await create(ws, "employees", { name: "Otto Berliner", email: "otto@assist.co", branch: "Berlin", date_of_joining: "2024-01-01" });
+    const berlin = await ask(ws.token, "who's in the berlin office");
+    expect(berlin.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "branch", value: "Berlin" })]);
+    await expectRequests(ws.token, [
+      ["add Tomás Ruiz (tomas.ruiz@mail.example) applying for backend engineer", "POST", "/candidates", { name: "Tomás Ruiz", job_opening_id: opening.id }],
+      ["bump backend engineer openings to 3", "PATCH", `/job-openings/${opening.id}`, { positions: 3 }],
+      ["Acme is now billed in EUR", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
+    ]);
+  });
 });

@@ -204,7 +204,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "Prestige Labs wants to be billed in USD from now on": its currency.
     .replace(
-      /^(.+?)\s+(?:wants?|would like|asked|needs?)\s+to\s+(?:be\s+)?(?:billed|invoiced|charged|pay)\s+in\s+([a-z]{3}|euros?|dollars?|pounds?)\b.*$/iu,
+      /^(.+?)\s+(?:(?:wants?|would like|asked|needs?)\s+to\s+(?:be\s+)?|(?:is|are)\s+(?:now\s+)?|should\s+(?:now\s+)?be\s+|will\s+(?:now\s+)?be\s+)(?:billed|invoiced|charged|pay|paying)\s+in\s+([a-z]{3}|euros?|dollars?|pounds?)\b.*$/iu,
       "set $1's currency to $2",
     )
     // "INV-000287 needs voiding", "X has to be sent": the action it awaits.

@@ -14,7 +14,16 @@ type Said = { schema: SchemaModel; vocabulary: Set<string> };
 
 /** The message with what the conversation's last reply makes of its pronouns and picks. */
 export function referentsNamed(said: string, state: ConversationState, env: Said): string {
-  return whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(said, state), state), state, env.schema), state, env), state, env);
+  return therePlaced(whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(said, state), state), state, env.schema), state, env), state, env), state);
+}
+
+/** "add Kenji Sato there too" after "who do we know at Nakatomi": at the company the last question was about. */
+function therePlaced(said: string, state: ConversationState): string {
+  const company = state.query?.conditions.find(
+    (c): c is Extract<typeof c, { field: string }> => "field" in c && c.field === "company" && c.op === "eq" && typeof c.value === "string",
+  );
+  if (!company || !/^(?:add|create|save|new)\b/i.test(said.trim())) return said;
+  return said.replace(/\bthere(?:\s+too|\s+as well)?\b/i, `at ${company.value}`);
 }
 
 const ORDINALS: Record<string, number> = {

@@ -154,6 +154,19 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // "who do we have at nakatomi": the people we know there; "who's in the berlin office": the people working there.
+  text = text
+    .replace(/^who\s+(?:do|have)\s+(?:we|i)\s+(?:got|have|know)\s+(at|from|in)\s+/i, "who do we know $1 ")
+    .replace(/^who(?:'s| is| are|'re)\s+(?:in|at)\s+(?:the\s+)?(.+?)\s+(office|branch)\b/i, "employees in the $1 $2")
+    // ("who applied for the senior engineer role": the candidates for that opening.)
+    .replace(/^who(?:'s| has)?\s+(?:applied|applying)\s+(?:for|to)\s+(?:the\s+)?(.+?)\s+(?:role|job|position|opening)\b/i, "candidates for the $1 opening")
+    // ("add Tomás Ruiz (…) applying for finance analyst": a new candidate for that opening.)
+    .replace(/^(?:add|new)\s+(?!candidate\b)(.+?)\s+(?:applying|who applied|applied)\s+(?:for|to)\s+(?:the\s+)?/i, "new candidate $1 for ")
+    // ("bump senior engineer openings to 3": that opening's positions.)
+    .replace(
+      /^(?:bump|raise|increase|up|change|set)\s+(?:the\s+)?(.+?)\s+(?:openings|positions|seats|headcount)\s+to\s+(\d{1,3})\b/i,
+      "set $1's positions to $2",
+    );
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
