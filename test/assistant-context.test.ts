@@ -637,4 +637,22 @@ describe("commands said with their context", () => {
       ["Acme is now billed in EUR", "PATCH", `/customers/${acme.id}`, { currency: "EUR" }],
     ]);
   });
+
+  it("reads everyday verbs: 'drop X to', 'fire off', 'take down', 'take … off', 'make X an offer', 'X applied to', 'we closed the …'", async () => {
+    const { ws, bigCo, opening, candidate, invoice, acme } = await company();
+    const paid = (await call("GET", `/payments?invoice_id=${invoice.id}`, { token: ws.token })).json.data[0];
+    await expectRequests(ws.token, [
+      ["drop the big co value to 20k", "PATCH", `/deals/${bigCo.id}`, { value: 2_000_000 }],
+      ["let's make joan clarke an offer", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      ["Noah Fischer applied to backend engineer, noah@mail.example", "POST", "/candidates", { name: "Noah Fischer", job_opening_id: opening.id }],
+      [`take the payment off ${invoice.number}, they charged it back`, "DELETE", `/payments/${paid.id}`],
+      ["take down the backend engineer posting", "DELETE", `/job-openings/${opening.id}`],
+    ]);
+    const listed = await ask(ws.token, "overdue invoices for acme");
+    const fired = await ask(ws.token, "fire off a reminder for that one", listed.conversation_id);
+    expect(await requestOf(ws.token, fired.reply)).toMatchObject({ path: `/invoices/${invoice.id}/remind` });
+    const deal = await create(ws, "deals", { name: "Acme migration", value: 300_000, currency: "USD", customer_id: acme.id });
+    const closed = await ask(ws.token, "we closed the acme migration!! mark it won");
+    expect(await requestOf(ws.token, closed.reply)).toMatchObject({ path: `/deals/${deal.id}`, body: { stage: "won" } });
+  });
 });

@@ -31,7 +31,7 @@ export const hrmSkills: Skill[] = [
       email: { words: ["email", "e-mail", "email address", "work email"] },
       phone: { words: ["phone", "phone number", "telephone", "mobile", "extension"] },
       department: { words: ["department", "team", "which team", "dept", "which department"] },
-      designation: { words: ["designation", "title", "job title", "role", "position"] },
+      designation: { words: ["designation", "title", "job title", "role", "position", "do here", "job here"] },
       branch: { words: ["branch", "office", "location", "where does"] },
       date_of_joining: {
         words: ["joining date", "date of joining", "start date", "when did", "joined", "join", "started", "start", "hired", "hire date", "when was"],

@@ -74,7 +74,10 @@ export const salesSkills: Skill[] = [
     fields: {
       value: { words: ["value", "worth", "amount", "size", "how much"], format: "money" },
       stage: { words: ["stage", "status", "state", "where"] },
-      expected_close_date: { words: ["close date", "expected close", "closing date", "when will it close"], format: "date" },
+      expected_close_date: {
+        words: ["close date", "expected close", "closing date", "when will it close", "supposed to close", "expected to close", "due to close"],
+        format: "date",
+      },
       lost_reason: {
         words: ["reason", "reasons", "lost reason", "why", "lost to"],
         means: {

@@ -265,6 +265,8 @@ function pronounsOf(message: string): (clause: string) => string {
     /^(?!(?:we|i|they|he|she|you)\b(?:\s+just)?\s+(?:signed|closed|accepted|agreed))(.+?)\s+(?:signed|closed|came through|went through|is done|accepted|agreed|fell through|is dead)\b[\s!.]*/i.exec(
       message.trim(),
     )?.[1];
+  // ("we closed the acme migration!! mark it won": what we closed.)
+  const ours = /^(?:we|i)\s+(?:just\s+)?(?:signed|closed|won|landed)\s+(the\s+.+?)\s*[!.]/i.exec(message.trim())?.[1];
   // ("draft reports (mobile app) is stuck, move it back to todo": "it" is what the message said was stuck.)
   const stated = STATED.exec(message.trim())?.[1];
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
@@ -279,7 +281,7 @@ function pronounsOf(message: string): (clause: string) => string {
         person,
       );
     if (alone && opener) return `${alone[1]} ${opener}`;
-    const named = news ?? stated ?? record;
+    const named = news ?? ours ?? stated ?? record;
     if (!named || person.includes(named)) return person;
     // ("globex says they never got 143, can you resend": a command with nothing to act on acts on the record named.)
     const bare =

@@ -167,6 +167,20 @@ export function normalize(message: string): string {
       /^(?:bump|raise|increase|up|change|set)\s+(?:the\s+)?(.+?)\s+(?:openings|positions|seats|headcount)\s+to\s+(\d{1,3})\b/i,
       "set $1's positions to $2",
     );
+  text = text
+    // ("drop the nakatomi renewal value to 95k", "drop X to low priority": lowered, not deleted.)
+    .replace(/^(?:(?:pls|please)\s+)?drop\s+(?!(?:all|every)\b)(.+?)\s+to\s+(?=\S)/i, "set $1 to ")
+    // ("fire off a reminder", "take down the … posting", "take the payment off INV-…": sent, deleted.)
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?(?:fire|shoot|send)\s+off\s+/i, "send ")
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?take\s+down\s+/i, "delete ")
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?take\s+(the\s+.+?)\s+off\s+(?:of\s+)?/i, "delete $1 on ")
+    // ("let's make hedy hopper an offer": moved to offer.)
+    .replace(/^(?:let'?s\s+|lets\s+|we(?:'ll| will| want to)?\s+)?(?:make|extend|send)\s+(.+?)\s+an\s+offer\b/i, "move $1 to offer")
+    // ("Noah Fischer applied to senior engineer, noah@…": a new candidate for that opening.)
+    .replace(/^(\p{Lu}[\p{L}'-]*\s+\p{Lu}[\p{L}'-]*)\s+(?:just\s+)?(?:applied|is applying|applies)\s+(?:to|for)\s+(?:the\s+)?/u, "new candidate $1 for ")
+    // ("who billed the most hrs": time logged; "busiest first": most first.)
+    .replace(/\bbilled\s+(the\s+)?(most|least|fewest)\s+(hrs|hours|time)\b/gi, "logged $1$2 $3")
+    .replace(/\bbusiest\b/gi, "most");
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
