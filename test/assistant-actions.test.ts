@@ -420,6 +420,9 @@ describe("actions on every writable resource", () => {
       // ("send … to acme": an address field takes an address; the customer is whom it goes to already.)
       [`shoot inv ${number} over to acme`, "POST", `/invoices/${invoice.id}/send`, {}],
       ["trash the acme draft", "DELETE", `/invoices/${draft.id}`, undefined],
+      [`get rid of the acme draft ${draft.number}`, "DELETE", `/invoices/${draft.id}`, undefined],
+      [`scrap invoice ${number}, its a duplicate`, "POST", `/invoices/${invoice.id}/void`, {}],
+      [`send a payment remnder for invoice ${number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
       ["pls send out the acme draft", "POST", `/invoices/${draft.id}/send`, {}],
       // The reason is one of the values the workspace uses when it is said in other words; typed as one, it stays.
       ["big co is dead, they said we are too expensive", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "price" }],

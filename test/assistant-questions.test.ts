@@ -398,6 +398,27 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(going.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ label: "open" })]));
   });
 
+  it("reads an invoice's lines, whom it went to, what has not gone out, and 'neither … nor', 'non-X staff', 'nobody has touched'", async () => {
+    const { ws, invoice, acme, task, website } = await company();
+    const lines = await ask(ws.token, `what was on ${invoice.number}`);
+    expect(lines.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "items" });
+    expect(lines.reply.text).toContain("1 × Work at 1,534.50");
+    const sent = await ask(ws.token, `who did ${invoice.number} get emailed to?`);
+    expect(sent.reply.text).toContain("was sent to ap@acme.example");
+    const draft = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "Big", quantity: 1, unit_amount: 2_000_000 }] });
+    const notOut = await ask(ws.token, "any invoice above $10k that hasnt gone out yet?");
+    expect(notOut.reply.data.answer.ids).toEqual([draft.id]);
+    expect((await ask(ws.token, "what currency do we bill acme in")).reply.text).toContain("USD");
+    const review = await create(ws, "tasks", { title: "Check copy", project_id: website.id, status: "review" });
+    const neither = await ask(ws.token, "website tasks that are neither done nor in review");
+    expect(neither.reply.data.answer.ids).toEqual([task.id]);
+    expect(neither.reply.data.answer.ids).not.toContain(review.id);
+    const staff = await ask(ws.token, "non-engineering staff");
+    expect(staff.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "ne" })]);
+    const untouched = await ask(ws.token, "leads nobody has touched yet");
+    expect(untouched.reply.data.query.conditions).toEqual([expect.objectContaining({ label: "not contacted yet" })]);
+  });
+
   it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {
     const { ws, ana, task, ada, invoice } = await company();
     const owes = await ask(ws.token, "does acme owe us anything");

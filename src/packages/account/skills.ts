@@ -64,6 +64,7 @@ export const accountSkills: Skill[] = [
       due_date: { words: ["due date", "when is it due", "due", "deadline"], format: "date" },
       issue_date: { words: ["issue date", "issued", "date"], format: "date" },
       sent_to: { words: ["sent to", "recipient", "which email", "what email", "email it went to"] },
+      items: { words: ["line items", "lines", "invoice lines", "what's on it", "billed for"] },
       tax_total: { words: ["tax", "taxes", "vat", "tax total"], format: "money" },
     },
     filters: [

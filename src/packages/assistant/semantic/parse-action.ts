@@ -24,7 +24,7 @@ const VERBS: Verb[] = [
   { words: ["log", "book", "record", "track", "clock", "took", "collected"], op: "log" },
   { words: ["delete", "remove", "get rid of", "drop", "trash", "erase", "reverse", "undo"], op: "delete" },
   { words: ["resend", "send", "email", "e-mail", "deliver"], op: "send" },
-  { words: ["void", "cancel", "kill"], op: "void" },
+  { words: ["void", "cancel", "kill", "scrap"], op: "void" },
   { words: ["remind", "chase", "nudge", "follow up on", "follow up with"], op: "remind" },
   { words: ["hire", "onboard"], op: "hire" },
   { words: ["assign", "reassign", "give", "hand", "hand over"], op: "assign" },
@@ -688,6 +688,11 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
         ),
     );
     if (from) return from.value;
+  }
+  // ("get rid of the globex draft INV-000233": no noun of its own, but a number only one kind of record has.)
+  if (cue.op === "delete") {
+    const referenced = schema.resources.filter((resource) => resource.skill?.reference?.pattern.test(w.text));
+    if (referenced.length === 1 && !nouns.some((noun) => noun.value !== referenced[0] && !noun.object)) return referenced[0]!;
   }
   // "trash the vandelay labs draft": no noun, but a state only records of some kinds are in — the first of them
   // (the core package's before add-ons).

@@ -156,6 +156,21 @@ export function shown(R: ResourceModel, field: string | null, value: unknown, ro
     const parts = entries.filter(([, part]) => part !== null && part !== undefined && part !== "").map(([, part]) => String(part));
     return parts.length === 0 ? "not set" : parts.join(", ");
   }
+  // A list of lines ("what was on INV-000305"): each said by its description, count and price.
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "none";
+    const currency = String(row?.currency ?? "USD");
+    return value
+      .map((entry) => {
+        if (!entry || typeof entry !== "object") return String(entry);
+        const line = entry as Record<string, unknown>;
+        const name = String(line.description ?? line.name ?? line.title ?? "item");
+        const count = line.quantity !== undefined ? `${line.quantity} × ` : "";
+        const price = typeof line.unit_amount === "number" ? ` at ${formatMoney(line.unit_amount, currency)}` : "";
+        return `${count}${name}${price}`;
+      })
+      .join("; ");
+  }
   switch (model?.kind) {
     case "money":
       return formatMoney(Number(value), String(row?.[model.currencyField ?? "currency"] ?? "USD"));
@@ -214,7 +229,7 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
       // ("sent to": a field named by a verb says what happened — "INV-000305 was sent to ap@…".)
       const verbal = /^[a-z]+(?:ed|ent|t)\s+(?:to|by|from|on)$/.test(fieldWords(R, show));
       if (rows.length === 1 && verbal) return `${labelOf(R, rows[0]!)} was ${fieldWords(R, show)} ${value(rows[0]!)}.`;
-      if (rows.length === 1) return `The ${fieldWords(R, show)} of ${labelOf(R, rows[0]!)} is ${value(rows[0]!)}.`;
+      if (rows.length === 1) return `The ${fieldWords(R, show)} of ${labelOf(R, rows[0]!)} ${Array.isArray(rows[0]![show]) ? "are" : "is"} ${value(rows[0]!)}.`;
       const lines = rows.slice(0, SHOWN).map((row) => `• ${labelOf(R, row)}: ${value(row)}`);
       return `${fieldWords(R, show)[0]!.toUpperCase()}${fieldWords(R, show).slice(1)} of ${formatCount(rows.length)} ${R.plural} ${what}:\n${lines.join("\n")}`;
     }

@@ -67,6 +67,9 @@ const SHORTHAND: Record<string, string> = {
   ops: "operations",
   wich: "which",
   invocie: "invoice",
+  remnder: "reminder",
+  reminer: "reminder",
+  remider: "reminder",
   invoce: "invoice",
   invioce: "invoice",
   inovice: "invoice",
@@ -243,6 +246,26 @@ export function normalize(message: string): string {
     /^(?:what|which)\s+currency\s+(?:is|does|do|are)\s+(.+?)\s+(?:pay(?:ing)?|paid|billed|invoiced|bill|invoice|using|use)(?:\s+(?:us\s+)?in)?\s*[?.!]*$/i,
     "what is the currency of $1",
   );
+  // ("what currency do we bill prestige holdings in": the same, said of what we do.)
+  text = text.replace(/^(?:what|which)\s+currency\s+do\s+we\s+(?:bill|invoice|charge)\s+(.+?)\s+in\s*[?.!]*$/i, "what is the currency of $1");
+  text = text
+    // ("what was on INV-000305", "what's on inv 12": its lines; "who did INV-… get emailed to": whom it was sent to.)
+    .replace(/^what(?:'s|s| is| was| were)\s+on\s+((?:invoice|INV)-\d+)(?:\s*,?\s*which lines)?\s*[?.!]*$/i, "lines of $1")
+    .replace(
+      /^who\s+did\s+((?:invoice|INV)-\d+)\s+(?:get|go|get sent|get emailed|get mailed)\s+(?:sent\s+|emailed\s+|mailed\s+)?to\s*[?.!]*$/i,
+      "who did we send $1 to",
+    )
+    // ("that hasnt gone out yet": not sent.)
+    .replace(/\b(?:has|have|had|is|are)\s+not\s+(?:gone|been sent|been emailed)\s+out(?:\s+yet)?\b/gi, "not sent")
+    // ("nobody has touched yet": not contacted.)
+    .replace(/\b(?:nobody|no one|noone)\s+(?:has|have)\s+(?:touched|reached out to|called|contacted)(?:\s+yet)?\b/gi, "not contacted yet")
+    .replace(/\buntouched\b/gi, "not contacted yet")
+    // ("non-engineering staff": people not in engineering; "neither done nor in review": not either.)
+    .replace(/\bnon-?(?!billable\b)(\p{L}+)\s+(staff|people|employees|folks|ppl|team members)\b/giu, "$2 not in $1")
+    .replace(/\bneither\s+(.+?)\s+nor\s+(?:in\s+)?(.+?)(?=[,.?!]|$)/gi, "not $1 and not $2")
+    // ("todo items": tasks in todo; "closed this month either way": won or lost, both.)
+    .replace(/\b(todo|to-do|to do)\s+items\b/gi, "todo tasks")
+    .replace(/\s*,?\s*\b(?:either way|won or lost|win or lose)\b/gi, "");
   text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
   text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
   // "open leads - i mean new, contacted or qualified": what is meant, said again (no average).
