@@ -655,4 +655,24 @@ describe("commands said with their context", () => {
     const closed = await ask(ws.token, "we closed the acme migration!! mark it won");
     expect(await requestOf(ws.token, closed.reply)).toMatchObject({ path: `/deals/${deal.id}`, body: { stage: "won" } });
   });
+
+  it("reads two fields set in one breath, a project's run, a contact's move, a kind in brackets, a note asked for, and refuses a change to all", async () => {
+    const { ws, linus, ada, sophie, invoice, opening } = await company();
+    await expectRequests(ws.token, [
+      [
+        "linus torvalds: set department to finance and title to accountant",
+        "PATCH",
+        `/employees/${linus.id}`,
+        { department: "Finance", designation: "Accountant" },
+      ],
+      ["new project 'Year-end close', runs dec 1 to jan 15", "POST", "/projects", { name: "Year-end close", start_date: "2026-12-01", end_date: "2027-01-15" }],
+      ["ada lovelace left analytical engines, she's at umbrella now", "PATCH", `/contacts/${ada.id}`, { company: "Umbrella" }],
+      ["sophie brown (lead) converted, update her", "PATCH", `/leads/${sophie.id}`, { status: "converted" }],
+      [`${invoice.number} needs PO reference 88213 in the notes`, "PATCH", `/invoices/${invoice.id}`, { notes: "PO reference 88213" }],
+      ["we need one more backend engineer, make it 3 positions", "PATCH", `/job-openings/${opening.id}`, { positions: 3 }],
+    ]);
+    const all = await ask(ws.token, "mark every single invoice as paid so the dashboard looks clean");
+    expect(all.reply.data).toMatchObject({ refused: true });
+    expect(all.reply.action).toBeUndefined();
+  });
 });

@@ -82,6 +82,10 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
   }
   // "review exports (mobile app)": what is in brackets is where the record is.
   text = text.replace(/\s*\(([^)]*)\)/g, ", in $1,");
+  // ("set department to finance and title to accountant": a second field with its value is a piece of its own.)
+  const names = [...R.fields.values()].flatMap((field) => [field.name.replace(/_/g, " "), ...field.words]).filter((word) => /^[a-z ]{2,30}$/.test(word));
+  if (names.length > 0)
+    text = text.replace(new RegExp(`\\s+and\\s+(?=(?:(?:his|her|their|its|the)\\s+)?(?:${names.join("|")})\\s+(?:to|=|:|is)\\s)`, "gi"), ", ");
   return (
     text
       // (A sentence's end too: "…, Sophia Lindqvist. Her email is …" — not an abbreviation's dot, "Ltd. Billing".)
@@ -109,8 +113,11 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
     out.push({ field: field.name, pattern: new RegExp(`\\b${name}s?\\s*(?::|is|=)?\\s+(.+)$`, "i") });
     // "evelyn's title to …", "his role to …": after a possessive, the skill's one-word names of the field too.
     const single = (R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ") && word !== field.name);
-    if (single.length > 0)
+    if (single.length > 0) {
       out.push({ field: field.name, pattern: new RegExp(`(?:['’]s|\\b(?:his|her|their))\\s+(?:${single.join("|")})\\s+(?:to|=|:)\\s*(.+)$`, "i") });
+      // ("… and title to accountant": a piece of its own that starts with the field's word.)
+      out.push({ field: field.name, pattern: new RegExp(`^(?:the\\s+)?(?:${single.join("|")})\\s+(?:to|=|:)\\s*(.+)$`, "i") });
+    }
   }
   // ("…, Support department", "Berlin office": a value, then its field's one-word name.)
   for (const name of ["department", "branch"]) {

@@ -99,6 +99,9 @@ const NOT_DOABLE = new RegExp(
 );
 /** A person's pay or private details: refused unless some resource here keeps them. */
 const PRIVATE = /\b(salary|salaries|wage|wages|compensation|payslip|ssn|social security|home address|date of birth|birthday|medical)\b/i;
+/** "mark every single invoice as paid": a change to all the records of a kind at once. */
+const BULK_CHANGE =
+  /^(?:(?:pls|please|can you|could you|just)\s+)?(?:mark|set|move|change|close|update)\s+(?:every|all(?:\s+the)?|each)\s+(?:single\s+)?(?:one\s+of\s+(?:the|our)\s+)?[a-z]+s?\s+(?:as|to)\b/i;
 const BULK_DELETE = /\b(delete|erase|wipe|remove|clear|purge|drop|nuke)\b.*\b(everything|all|every|entire|whole)\b|\bclean slate\b|\bstart over\b/i;
 
 export function refusal(text: string): Reply {
@@ -363,6 +366,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   if (/\b(rate|ratio|traffic|visitors|pageviews|page views|bounce|conversion)\b/i.test(message) && !/\b(hourly rate|rate of \$)/i.test(message)) return null;
   if (env.metricPhrases?.some((phrase) => ` ${w.words.join(" ")} `.includes(` ${phrase} `))) return null;
   if (BULK_DELETE.test(message)) return { reply: refusal("I can't delete records in bulk.") };
+  if (BULK_CHANGE.test(message)) return { reply: refusal("I change one record at a time, and only when you confirm it.") };
   if (state.slot) {
     const filled = await fillSlot(env, actionEnv, message, state.slot);
     if (filled) return filled;

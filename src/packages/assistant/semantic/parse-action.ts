@@ -363,6 +363,18 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       if (!entry || more.length > 0 || !["status", "stage"].includes(entry[0]) || entry[1].includes(",") || entry[1].startsWith("$")) continue;
       for (const word of filter.words) if (word.length >= 4 && !/^(?:open|active|current|new|closed)$/.test(word)) states.add(word);
     }
+  // ("grace hopper (lead) converted, update her": a name, its kind in brackets, then its new state.)
+  const bracketed = /^(.+?)\s*\((\p{L}+)\)\s+(?:is\s+(?:now\s+)?)?([\p{L} ]+?)(?:\s*[,;—–!.-].*)?$/u.exec(text);
+  if (bracketed) {
+    const kind = schema.resources.find((resource) => resource.singular === bracketed[2]!.toLowerCase());
+    const value = bracketed[3]!.toLowerCase().trim();
+    if (kind && ["status", "stage"].some((name) => kind.fields.get(name)?.values?.includes(value.replace(/ /g, "_"))))
+      return { op: "update", verb: "mark", at: 0, rest: `${kind.singular} ${bracketed[1]} as ${value}` };
+  }
+  // ("INV-000133 needs PO reference 88213 in the notes": that text in its notes.)
+  const noted = /^(.+?)\s+(?:needs|should have|gets|wants)\s+(.+?)\s+(?:in|on|added to)\s+(?:the|its|their)\s+(notes?|description)\s*[.!]*$/i.exec(text);
+  if (noted)
+    return { op: "update", verb: "note", at: 0, rest: `${noted[1]}, ${noted[3]!.toLowerCase().startsWith("desc") ? "description" : "note"}: ${noted[2]}` };
   // "Carl Perlman signed with us - lead converted": a person named, news, then the record's kind and its new state.
   const tagged = /^(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){1,3})\s+\p{Ll}.*?(?:\s[-—–:]|[,;])\s*(\p{L}+(?:\s+\p{L}+)?)\s*[.!]*$/u.exec(text);
   if (tagged && !text.includes("?")) {

@@ -184,6 +184,22 @@ export function normalize(message: string): string {
     // ("who billed the most hrs": time logged; "busiest first": most first.)
     .replace(/\bbilled\s+(the\s+)?(most|least|fewest)\s+(hrs|hours|time)\b/gi, "logged $1$2 $3")
     .replace(/\bbusiest\b/gi, "most");
+  text = text
+    // ("new project 'Year-end close', runs dec 1 to jan 15": its start and end.)
+    .replace(
+      /\bruns?\s+(?:from\s+)?([a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})\s+(?:to|until|till|through|thru|-)\s+/gi,
+      "starting $1, ending ",
+    )
+    // ("joan ritchie left massive dynamic, she's at umbrella now": her company now.)
+    .replace(
+      /^(.+?)\s+(?:left|quit)\s+.+?,\s*(?:she|he|they)(?:'s|'re| is| are)\s+(?:now\s+)?(?:at|with|working at|over at)\s+(.+?)(?:\s+now)?\s*[.!]*$/i,
+      "set $1's company to $2",
+    )
+    // ("we need one more support specialist, make it 3 positions").
+    .replace(
+      /^we\s+need\s+(?:one|\d+|a couple)\s+more\s+(.+?)s?\s*,\s*make\s+it\s+(\d{1,3})\s+(?:positions|seats|openings|people)\b.*$/i,
+      "set $1's positions to $2",
+    );
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
