@@ -417,6 +417,15 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(staff.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "ne" })]);
     const untouched = await ask(ws.token, "leads nobody has touched yet");
     expect(untouched.reply.data.query.conditions).toEqual([expect.objectContaining({ label: "not contacted yet" })]);
+    // "fell overdue this month" is overdue and due this month; "collected" is money received; "supposed to close"
+    // is the expected date, "close" alone the closing one.
+    const fell = await ask(ws.token, "which invoices fell overdue this month");
+    expect(fell.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "overdue" })]);
+    expect(fell.reply.data.query.period).toMatchObject({ field: "due_date" });
+    const collected = await ask(ws.token, "collected per currency since july");
+    expect(collected.reply.data.answer).toMatchObject({ resource: "payments", fn: "sum", group_by: "currency" });
+    const expected = await ask(ws.token, "when is the big co deal supposed to close");
+    expect(expected.reply.data.answer).toMatchObject({ field: "expected_close_date" });
   });
 
   it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {

@@ -1013,7 +1013,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "when is INV-000305 due", "when does the erp migration end": the date the verb names, shown of the record.
     if (!show && fn === "list" && !groupBy && !order && /^(?:when|whens|when's)\b/.test(text)) {
       const said = (word: string) => occurrences(w.words, word).length > 0;
-      const byVerb = R.dateWords.find((date) => date.words.some(said) && R.fields.has(date.field));
+      // (The longest phrase said: "supposed to close" is the expected date, not "close" the closing one.)
+      const longest = (date: (typeof R.dateWords)[number]) => Math.max(0, ...date.words.filter(said).map((word) => word.length));
+      const byVerb = R.dateWords.filter((date) => longest(date) > 0 && R.fields.has(date.field)).sort((a, b) => longest(b) - longest(a))[0];
       // A field whose own name is said ("expected … close" → expected_close_date) beats a verb's field (closed_at).
       const named = [...R.fields.values()]
         .filter((f) => f.kind === "date" || f.kind === "datetime")

@@ -200,6 +200,13 @@ export function normalize(message: string): string {
       /^we\s+need\s+(?:one|\d+|a couple)\s+more\s+(.+?)s?\s*,\s*make\s+it\s+(\d{1,3})\s+(?:positions|seats|openings|people)\b.*$/i,
       "set $1's positions to $2",
     );
+  text = text
+    // ("which invoices fell overdue this month": overdue, and due then.)
+    .replace(/^(which|what|any|how many)\s+(invoices|bills)\s+(?:fell|went|became|turned|have gone|have become|got)\s+overdue\b/i, "$1 overdue $2 due")
+    // ("collected per currency since july": what came in.)
+    .replace(/^(?:total\s+)?collected\b/i, "how much did we collect")
+    // ("sent invoices with no payment at all": sent is nothing paid yet.)
+    .replace(/\b(sent\s+invoices)\s+with\s+no\s+payments?(?:\s+(?:at all|yet|received))?\s*,?/gi, "$1");
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
