@@ -426,6 +426,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(collected.reply.data.answer).toMatchObject({ resource: "payments", fn: "sum", group_by: "currency" });
     const expected = await ask(ws.token, "when is the big co deal supposed to close");
     expect(expected.reply.data.answer).toMatchObject({ field: "expected_close_date" });
+    // "when did acme pay INV-…", "how did they pay INV-… — card or bank?": the payments on it.
+    for (const message of [`when did acme pay ${invoice.number}`, `how did acme pay ${invoice.number} - card or bank?`]) {
+      const paid = await ask(ws.token, message);
+      expect(paid.reply.data.answer, message).toMatchObject({ kind: "records", resource: "payments", total: 1 });
+    }
+    const nothing = await ask(ws.token, "invoices sent where nothing's been paid yet");
+    expect(nothing.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "status", value: "sent" })]);
   });
 
   it("answers metrics of one record: what a customer owes, hours a person logged, a field of a record", async () => {

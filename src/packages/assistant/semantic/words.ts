@@ -205,8 +205,15 @@ export function normalize(message: string): string {
     .replace(/^(which|what|any|how many)\s+(invoices|bills)\s+(?:fell|went|became|turned|have gone|have become|got)\s+overdue\b/i, "$1 overdue $2 due")
     // ("collected per currency since july": what came in.)
     .replace(/^(?:total\s+)?collected\b/i, "how much did we collect")
-    // ("sent invoices with no payment at all": sent is nothing paid yet.)
-    .replace(/\b(sent\s+invoices)\s+with\s+no\s+payments?(?:\s+(?:at all|yet|received))?\s*,?/gi, "$1");
+    // ("sent invoices with no payment at all", "invoices sent where nothing's been paid yet": sent is nothing paid yet.)
+    .replace(/\b(sent\s+invoices)\s+with\s+no\s+payments?(?:\s+(?:at all|yet|received))?\s*,?/gi, "$1")
+    .replace(/^(invoices)\s+sent\s+(?:where|with|that have|and)\s+nothing(?:'s| has|s)?\s+(?:been\s+)?paid(?:\s+(?:on them|yet|so far))*/i, "sent $1")
+    // ("when did acme pay INV-000117", "how did wayne pay INV-000019 - card or bank?": the payments on it.)
+    .replace(
+      /^when\s+(?:did|was)\s+.*?\b((?:invoice|INV)-\d+)\s+(?:paid|get paid)\s*[?.!]*$|^when\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\s*[?.!]*$/i,
+      (_m, a?: string, b?: string) => `payments on ${a ?? b}`,
+    )
+    .replace(/^how\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\b.*$/i, "payments on $1");
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
