@@ -675,4 +675,15 @@ describe("commands said with their context", () => {
     expect(all.reply.data).toMatchObject({ refused: true });
     expect(all.reply.action).toBeUndefined();
   });
+
+  it("asks what is missing rather than taking 'as a contact' for a name or 'new due date' for a new record", async () => {
+    const { ws, invoice, ana, task } = await company();
+    const saved = await ask(ws.token, "save procurement@stark.example as a contact under stark");
+    expect(saved.reply.data).toMatchObject({ missing: ["name"] });
+    const time = await ask(ws.token, `put in time for ana on write copy, yesterday`);
+    expect(time.reply.data.missing).toEqual(["minutes"]);
+    expect(time.reply.data.slot.draft.fields).toMatchObject({ employee_id: ana.id, task_id: task.id });
+    const later = await ask(ws.token, `give acme two more weeks on ${invoice.number}, new due date dec 23`);
+    expect(await requestOf(ws.token, later.reply)).toMatchObject({ path: `/invoices/${invoice.id}`, body: { due_date: expect.stringMatching(/-12-23$/) } });
+  });
 });

@@ -27,7 +27,7 @@ export const salesSkills: Skill[] = [
       phone: { words: ["phone", "phone number", "telephone", "mobile", "cell", "number"] },
       company: { words: ["company", "employer", "organisation", "organization", "work for", "works for", "work at", "works at", "works where", "work where"] },
     },
-    values: [{ words: ["at", "from company", "working at", "who work at", "company"], param: "company" }],
+    values: [{ words: ["at", "from company", "working at", "who work at", "company", "under"], param: "company" }],
   },
   {
     kind: "resource",

@@ -80,6 +80,8 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
       break;
     }
   }
+  // ("save procurement@stark.example as a contact under stark": the kind it is saved as is no name.)
+  for (const noun of R.nouns) text = text.replace(new RegExp(`\\s+as\\s+(?:an?\\s+)?(?:new\\s+)?${noun.replace(/[-\s]/g, "[-\\s]")}\\b`, "i"), " ");
   // "review exports (mobile app)": what is in brackets is where the record is.
   text = text.replace(/\s*\(([^)]*)\)/g, ", in $1,");
   // ("set department to finance and title to accountant": a second field with its value is a piece of its own.)

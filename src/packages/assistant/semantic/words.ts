@@ -214,6 +214,11 @@ export function normalize(message: string): string {
       (_m, a?: string, b?: string) => `payments on ${a ?? b}`,
     )
     .replace(/^how\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\b.*$/i, "payments on $1");
+  text = text
+    // ("put in time for ada on data warehouse": time logged.)
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?put\s+in\s+(?:some\s+)?(?:time|hours)\b/i, "log time")
+    // ("give massive dynamic two more weeks on INV-000155, new due date dec 23": that invoice's due date moved.)
+    .replace(/^.*?\b((?:invoice|INV)-\d+)\b.*?,?\s*(?:the\s+)?new\s+due\s+date\s+(?:is\s+|to\s+|of\s+|:\s*)?(.+?)\s*[.!]*$/i, "move the due date of $1 to $2");
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
