@@ -964,7 +964,7 @@ function matches(expectation: Expectation, { status, reply, request }: Reply): b
     case "action":
       return Boolean(reply.action?.id && request) && actionMatches(expectation, request!);
     case "records":
-      return recordsMatch(expectation, answer);
+      return recordsMatch(expectation, answer) || latestDateMatch(expectation, answer);
     // A value is compared by its value (and aggregate), whatever resource it was read from ("what the EUR
     // customers owe" is the same amount from their balances or their invoices); ids need their resource.
     case "count":
@@ -993,6 +993,23 @@ function recordsMatch(expectation: Extract<Expectation, { kind: "records" }>, an
   // A long list answers with its first page (at least 100 ids) and its total: the total must be exact, every id right.
   if (wanted.size > 100 && got.size < wanted.size) return Number(answer.total) === wanted.size && got.size >= 100 && [...got].every((id) => wanted.has(id));
   return got.size === wanted.size && [...got].every((id) => wanted.has(id));
+}
+
+/**
+ * "When did acme last pay us": the latest record by a date answers with its date, and so does the latest date
+ * itself — max (or min, for the earliest) of that date field, over the same records, is the same answer. Only for
+ * dates: the biggest invoice is a record, its amount alone is not.
+ */
+function latestDateMatch(expectation: Extract<Expectation, { kind: "records" }>, answer: any): boolean {
+  const rank = expectation.rank;
+  if (!rank || rank.limit !== 1 || answer?.kind !== "value" || !sameResource(answer, expectation.resource) || answer.field !== rank.field) return false;
+  if (answer.fn !== (rank.order === "desc" ? "max" : "min")) return false;
+  const dates = [...rank.values.values()]
+    .filter((value): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value))
+    .map((value) => value.slice(0, 10));
+  if (dates.length === 0 || dates.length !== rank.values.size) return false;
+  const best = dates.sort()[rank.order === "desc" ? dates.length - 1 : 0];
+  return typeof answer.value === "string" && answer.value.slice(0, 10) === best;
 }
 
 /** `got` is N of the keys with the best values, every strictly better one included (ties at the edge either way). */
