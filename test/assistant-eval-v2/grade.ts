@@ -1002,7 +1002,7 @@ function recordsMatch(expectation: Extract<Expectation, { kind: "records" }>, an
  */
 function latestDateMatch(expectation: Extract<Expectation, { kind: "records" }>, answer: any): boolean {
   const rank = expectation.rank;
-  if (!rank || rank.limit !== 1 || answer?.kind !== "value" || !sameResource(answer, expectation.resource) || answer.field !== rank.field) return false;
+  if (rank?.limit !== 1 || answer?.kind !== "value" || !sameResource(answer, expectation.resource) || answer.field !== rank.field) return false;
   if (answer.fn !== (rank.order === "desc" ? "max" : "min")) return false;
   const dates = [...rank.values.values()]
     .filter((value): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value))
