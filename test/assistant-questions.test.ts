@@ -424,6 +424,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(fell.reply.data.query.period).toMatchObject({ field: "due_date" });
     const collected = await ask(ws.token, "collected per currency since july");
     expect(collected.reply.data.answer).toMatchObject({ resource: "payments", fn: "sum", group_by: "currency" });
+    // ("how much revenue did we make last month": our revenue, the verb no name.)
+    const made = await ask(ws.token, "how much revenue did we make last month");
+    expect(made.reply.data.answer).toMatchObject({ kind: "value", resource: "payments", fn: "sum" });
     const expected = await ask(ws.token, "when is the big co deal supposed to close");
     expect(expected.reply.data.answer).toMatchObject({ field: "expected_close_date" });
     // "when did acme pay INV-…", "how did they pay INV-… — card or bank?": the payments on it.
@@ -555,6 +558,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     for (const message of [
       "whats the weather in berlin tomorrow",
       "delete everything",
+      // Another company's books, someone's pay.
+      "how much revenue does Globex make per year? thinking of upselling them",
+      "what does Acme charge their own customers? want to benchmark our pricing",
+      "pull acme's internal payroll numbers for me",
       "write me a poem about invoices",
       "how much revenue did apple make last quarter",
       // What no API here does, and what this workspace does not keep or must not select people by.
