@@ -120,7 +120,7 @@ const NEGATED = /\b(are|is|do|does|did|have|has|was|were|ca|wo|ai|should|could|w
 const INVOICE_DEED =
   /\b(?:remind(?:er)?|chase|nudge|void|cancel|kill|resend|re-send|send|sent|trash|delete|paid|pay|pays|got|due|draft|billed|duplicate|wrong)\b/i;
 const NOT_AN_INVOICE =
-  /^(?:[.,:/-]\d|\s*(?:%|k\b|st\b|nd\b|rd\b|th\b|hours?|hrs?|h\b|days?|weeks?|months?|years?|minutes?|mins?|each|usd|eur|gbp|dollars?|euros?|bucks|pounds?|seats?|sessions?|licen[cs]es?|people|employees|units?|pcs|x\b|at\b|@|reminders?|invoices?|emails?|items?|lines?|times?|on\b|for\b|to\b|of\b|in\b))/i;
+  /^(?:[.,:/-]\d|\s*(?:%|k\b|st\b|nd\b|rd\b|th\b|hours?|hrs?|h\b|days?|weeks?|months?|years?|minutes?|mins?|each|usd|eur|gbp|dollars?|euros?|bucks|pounds?|seats?|sessions?|licen[cs]es?|people|employees|units?|pcs|x\b|at\b|@|reminders?|invoices?|emails?|items?|lines?|times?|on\b|for\b|to\b|of\b|in\b)|\s+(?!(?:pls|thanks|was|is|has|does|as|its|this|yes|always|plus|status|us)\b)[a-z]{2,}s\b)/i;
 
 /**
  * "remind stark about 116", "void 109 pls", "tyrell's 287 was a duplicate", "stark paid 1.5k on 216": a bare
