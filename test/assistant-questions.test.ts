@@ -424,6 +424,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(fell.reply.data.query.period).toMatchObject({ field: "due_date" });
     const collected = await ask(ws.token, "collected per currency since july");
     expect(collected.reply.data.answer).toMatchObject({ resource: "payments", fn: "sum", group_by: "currency" });
+    // "customers that still have a balance": a balance above nothing.
+    const balance = await ask(ws.token, "customers that still have a balance");
+    expect(balance.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", op: "gt", value: 0 })]);
+    expect(balance.reply.data.answer.ids).toEqual([acme.id]);
     // ("how much revenue did we make last month": our revenue, the verb no name.)
     const made = await ask(ws.token, "how much revenue did we make last month");
     expect(made.reply.data.answer).toMatchObject({ kind: "value", resource: "payments", fn: "sum" });

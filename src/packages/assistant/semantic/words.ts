@@ -219,6 +219,11 @@ export function normalize(message: string): string {
     .replace(/^(?:(?:pls|please|can you|could you)\s+)?put\s+in\s+(?:some\s+)?(?:time|hours)\b/i, "log time")
     // ("give massive dynamic two more weeks on INV-000155, new due date dec 23": that invoice's due date moved.)
     .replace(/^.*?\b((?:invoice|INV)-\d+)\b.*?,?\s*(?:the\s+)?new\s+due\s+date\s+(?:is\s+|to\s+|of\s+|:\s*)?(.+?)\s*[.!]*$/i, "move the due date of $1 to $2");
+  // ("german customers that still have a balance": a balance above nothing.)
+  text = text.replace(
+    /\b(?:that|who|which)?\s*(?:still\s+)?(?:have|has|with|carrying|carry)\s+(?:a|any)\s+balance\b(?!\s+(?:over|above|under|below|of|more|less|greater|bigger|smaller|higher|lower)\b)/gi,
+    " with a balance over 0",
+  );
   // ("how much revenue did we make last month": the revenue.)
   text = text.replace(
     /\b(revenue|money|sales|income)\s+(?:did|have|has)\s+(?:we|i|the company)\s+(?:make|made|earn|earned|bring in|brought in|do|done|generate|generated)\b/gi,
