@@ -424,6 +424,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(fell.reply.data.query.period).toMatchObject({ field: "due_date" });
     const collected = await ask(ws.token, "collected per currency since july");
     expect(collected.reply.data.answer).toMatchObject({ resource: "payments", fn: "sum", group_by: "currency" });
+    // "went out" and "gone out" are sent (a draft issued this week did not go out); "worst offenders first" ranks.
+    await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "Draft", quantity: 1, unit_amount: 100 }] });
+    const out = await ask(ws.token, "what invoices went out this year");
+    expect(out.reply.data.query.period).toMatchObject({ field: "sent_at" });
+    expect(out.reply.data.answer.ids).toEqual([invoice.id]);
+    const worst = await ask(ws.token, "count overdue invoices per customer, worst offenders first");
+    expect(worst.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "customer_id", order: "desc" });
     // "customers that still have a balance": a balance above nothing.
     const balance = await ask(ws.token, "customers that still have a balance");
     expect(balance.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "balance", op: "gt", value: 0 })]);

@@ -89,7 +89,9 @@ export const accountSkills: Skill[] = [
         default: true,
       },
     ],
-    dateFields: [{ words: ["sent", "emailed", "mailed", "send out", "sent out", "send"], field: "sent_at" }],
+    dateFields: [
+      { words: ["sent", "emailed", "mailed", "send out", "sent out", "send", "went out", "gone out", "go out", "goes out", "got sent"], field: "sent_at" },
+    ],
     measure: "total",
     measures: [
       {

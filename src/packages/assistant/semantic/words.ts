@@ -183,7 +183,9 @@ export function normalize(message: string): string {
     .replace(/^(\p{Lu}[\p{L}'-]*\s+\p{Lu}[\p{L}'-]*)\s+(?:just\s+)?(?:applied|is applying|applies)\s+(?:to|for)\s+(?:the\s+)?/u, "new candidate $1 for ")
     // ("who billed the most hrs": time logged; "busiest first": most first.)
     .replace(/\bbilled\s+(the\s+)?(most|least|fewest)\s+(hrs|hours|time)\b/gi, "logged $1$2 $3")
-    .replace(/\bbusiest\b/gi, "most");
+    .replace(/\bbusiest\b/gi, "most")
+    // ("worst offenders first": the most first.)
+    .replace(/\bworst\s+(?:offenders|ones|payers|first)\s+first\b|\bworst\s+offenders\b/gi, "most first");
   text = text
     // ("new project 'Year-end close', runs dec 1 to jan 15": its start and end.)
     .replace(
