@@ -805,4 +805,43 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "look up Ana Garcia's instagram, want to see what she's like")).reply.data).toMatchObject({ refused: true });
     expect((await ask(ws.token, "show me acme's internal budget for next year")).reply.data).toMatchObject({ refused: true });
   });
+
+  it("reads a field left empty, a value of many records as their sum, a stage said before its noun and a reason in its own words", async () => {
+    const { ws, ana, linus, bigCo, acme } = await company();
+    const untitledOne = await create(ws, "employees", { name: "No Title", email: "nt@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    await create(ws, "employees", { name: "Gone Away", email: "ga@assist.co", department: "Sales", date_of_joining: "2020-01-01", status: "left" });
+    await create(ws, "deals", { name: "Lost Cause", value: 300_000, currency: "USD", stage: "lost", lost_reason: "timing" });
+    await create(ws, "deals", { name: "Too Dear", value: 700_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    await create(ws, "deals", { name: "Fresh Start", value: 3_000_000, currency: "USD", stage: "initial_contact" });
+    // "missing a job title": the field is empty.
+    const untitled = await ask(ws.token, "employees missing a job title");
+    expect(untitled.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "designation", value: null })]);
+    expect(untitled.reply.data.answer.ids).toContain(untitledOne.id);
+    expect(untitled.reply.data.answer.ids).not.toContain(ana.id);
+    // "ppl who have left or gone inactive": a question about states, not a change to make.
+    const gone = await ask(ws.token, "ppl who have left or gone inactive");
+    expect(gone.reply.intent).toBe("list");
+    expect(gone.reply.data.answer.ids).not.toContain(linus.id);
+    // The value of many records is their sum; the value of one is that record's.
+    const lost = await ask(ws.token, "value of everything we lost this year");
+    expect(lost.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "value", value: { USD: 1_000_000 } });
+    const bySource = await ask(ws.token, "deal value split by stage");
+    expect(bySource.reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", field: "value", group_by: "stage" });
+    expect((await ask(ws.token, "what's the value of the big co deal")).reply.data.answer).toMatchObject({ kind: "records", ids: [bigCo.id], field: "value" });
+    // "initial contact deals": a stage, though "contact" is also a noun of its own.
+    const early = await ask(ws.token, "initial contact deals between 20k and 50k");
+    expect(early.reply.data.answer).toMatchObject({ kind: "records", resource: "deals" });
+    expect(early.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "stage", value: "initial_contact" })]));
+    // A lost reason said in the workspace's own vocabulary ("bad timing", "too expensive").
+    const timing = await ask(ws.token, "total value lost to bad timing");
+    expect(timing.reply.data.answer).toMatchObject({ kind: "value", value: { USD: 300_000 } });
+    const dear = await ask(ws.token, "deals we lost because they were too expensive");
+    expect(dear.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "lost_reason", value: "price" })]));
+    // "outside the states" is outside the US; a field's word in the plural; "wat" is "what".
+    await create(ws, "customers", { name: "Yankee Co", currency: "USD", billing: { country: "US" } });
+    const abroad = await ask(ws.token, "dollar customers based outside the states");
+    expect(abroad.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ param: "country", value: "US", negate: true })]));
+    expect((await ask(ws.token, "sum of customer balances, usd only")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "balance" });
+    expect((await ask(ws.token, "wat is acme's email")).reply.data.answer).toMatchObject({ ids: [acme.id], field: "email" });
+  });
 });

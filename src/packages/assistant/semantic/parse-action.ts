@@ -571,7 +571,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     ) &&
     !/\?$/.test(lower) &&
     // "leads nobody has contacted yet": a question about a state not reached.
-    !/\b(nobody|no one|noone|anyone|anybody|never|not|yet)\s+(is|are|has|have|was)\b/.test(lower)
+    !/\b(nobody|no one|noone|anyone|anybody|never|not|yet)\s+(is|are|has|have|was)\b/.test(lower) &&
+    // "people who have left or gone inactive", "deals that are won": records picked by a state, not a change.
+    !/^(?:(?:show|list|all|any|the)\s+)*[a-z]+\s+(?:who|that|which)\s+(?:is|are|has|have|was|were)\b/.test(lower)
   )
     return { op: "update", verb: "state", at: 0, rest: text };
   if (

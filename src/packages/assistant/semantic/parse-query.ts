@@ -211,6 +211,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     )
       nouns.splice(i, 1);
   }
+  // "initial contact deals": a noun that ends one of the next noun's own values (a deal's stage) is that value.
+  for (let i = nouns.length - 2; i >= 0; i--) {
+    const [first, head] = [nouns[i]!, nouns[i + 1]!];
+    const at = first.indexes.at(-1)!;
+    const phrase = `${w.words[first.indexes[0]! - 1]} ${w.words.slice(first.indexes[0]!, at + 1).join(" ")}`;
+    const valueOfHead = [...head.value.fields.values()].some((field) => field.values?.some((value) => value.replace(/_/g, " ") === phrase));
+    if (head.indexes[0] === at + 1 && head.value !== first.value && valueOfHead) nouns.splice(i, 1);
+  }
   // Each resource's words are matched on their own: "due" is an invoice's and a task's date word at once.
   const free0 = () => new Set([...taken, ...nouns.flatMap((noun) => noun.indexes)]);
   const measureHits = schema.resources
@@ -557,7 +565,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // ("projects with a customer", "which of them have a customer": a field that is filled in.)
     for (const match of text.matchAll(
-      /\b(?:(without an?|with no|no|without|missing|lacking)|(?:with|(?:that|which|who|them|those|these|ones) (?:have|has)|having) (?:a|an))\s+([a-z]+(?: [a-z]+)?)/g,
+      /\b(?:(without an?|with no|no|without|(?:missing|lacking)(?: an?)?)|(?:with|(?:that|which|who|them|those|these|ones) (?:have|has)|having) (?:a|an))\s+([a-z]+(?: [a-z]+)?)/g,
     )) {
       const empty = match[1] !== undefined;
       const words = match[2]!.split(" ");
@@ -861,7 +869,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const named = R.nameField ? R.fields.get(R.nameField)?.kind === "text" && R.nameField !== "id" : false;
       const amounts = !named && R.measure && !countCue;
       // ("overdue amounts by customer": money said in the plural, added up per group — what the states are about.)
-      const moneyAsked = Boolean(R.measure) && !countCue && /\b(?:amounts?|totals|sums|values|money)\b/.test(text);
+      const moneyAsked =
+        Boolean(R.measure) &&
+        !countCue &&
+        // ("which source brings in the most lead value": the value itself, unless it picks records — "value over 10k".)
+        /\b(?:amounts?|totals|sums|values|money|value(?! (?:above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller|between|at least|at most)\b))\b/.test(
+          text,
+        );
       fn = (measure?.value.resource === R && field) || amounts || moneyAsked ? "sum" : "count";
       if ((amounts || moneyAsked) && !field) field = moneyAsked ? (stateMeasureOf(R, conditions) ?? R.measure) : R.measure;
     }
@@ -1000,7 +1014,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         R.fields.get(asked.value)?.kind === "money" &&
         lead.every((word) => ["what", "whats", "what's", "is", "was", "the", "total", "combined"].includes(word)) &&
         w.words[asked.indexes.at(-1)! + 1] === "of" &&
-        nouns.some((noun) => noun.value === R && noun.plural && noun.indexes[0]! <= asked.indexes.at(-1)! + 4);
+        (nouns.some((noun) => noun.value === R && noun.plural && noun.indexes[0]! <= asked.indexes.at(-1)! + 4) ||
+          // ("value of everything we voided this year", "value of this year's wins": many records, not one.)
+          ["everything", "all", "every", "these", "those", "this", "last", "our"].includes(w.words[asked.indexes.at(-1)! + 2] ?? ""));
       if (asked && ofMany && fn === "list" && !groupBy && !order && !limit) {
         fn = "sum";
         field = asked.value;
@@ -1028,10 +1044,26 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       order = /\b(desc|descending|latest first|newest first|highest first)\b/.test(text) ? "desc" : "asc";
       field = sortField;
     }
+    // "deals lost to bad timing", "lost because it was too expensive": a free-text field's usual value, said in
+    // its own vocabulary, once the state it belongs to is asked for (a lost reason of lost deals).
+    for (const [name, spec] of Object.entries(R.skill?.fields ?? {})) {
+      if (!spec.means || conditions.some((c) => "field" in c && c.field === name)) continue;
+      const inState = Object.entries(spec.when ?? {}).every(([param, value]) => conditions.some((c) => "field" in c && c.field === param && c.value === value));
+      const vocabulary = Object.entries(spec.means).map(([value, phrases]) => ({ phrases, value }));
+      // (As typed, too: "expensive" is no typo of "expense".)
+      const typed = w.tokens.map((token) => token.lower.replace(/[.']+$/, ""));
+      const hit = inState ? (matchPhrases(typed, vocabulary, new Set(taken))[0] ?? matchPhrases(w.words, vocabulary, new Set(taken))[0]) : undefined;
+      if (!hit) continue;
+      conditions.push({ field: name, op: "eq", value: hit.value, label: `${name.replace(/_/g, " ")} ${hit.value}` });
+      claim(hit.indexes);
+      // ("because they were too expensive": the reason's own word.)
+      for (const at of occurrences(w.words, "because")) claim(at);
+    }
     // Words naming R's fields are no names ("amount", "date").
+    // ("sum of customer balances": a field's word in the plural too.)
     for (const hit of matchPhrases(
       w.words,
-      [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.length > 2), value: f.name })),
+      [...R.fields.values()].map((f) => ({ phrases: f.words.filter((word) => word.length > 2).flatMap((word) => [word, `${word}s`]), value: f.name })),
       new Set(taken),
     ))
       claim(hit.indexes);

@@ -85,6 +85,12 @@ const SHORTHAND: Record<string, string> = {
   recived: "received",
   payed: "paid",
   todays: "today",
+  wat: "what",
+  wut: "what",
+  waht: "what",
+  whta: "what",
+  teh: "the",
+  thier: "their",
 };
 
 /** A country by its people's adjective ("german customers"). */
@@ -231,6 +237,29 @@ export function normalize(message: string): string {
     /\b(revenue|money|sales|income)\s+(?:did|have|has)\s+(?:we|i|the company)\s+(?:make|made|earn|earned|bring in|brought in|do|done|generate|generated)\b/gi,
     "$1",
   );
+  // ("customers based outside the states": the United States.)
+  text = text.replace(/\b(in|outside|outside of|from|based in|out of)\s+the\s+(?:states|usa|u\.s\.?a?\.?)(?=\s|[?.!,]|$)/gi, "$1 the us");
+  text = text
+    // ("the oscorp one, INV-000184 - change its due date": the record by its number, not the name before it.)
+    .replace(/^the\s+[\p{L}\d&.' -]{2,30}?\s+one\s*[,:;—–-]\s*(?=(?:INV-\d+)\b)/iu, "")
+    // ("we got a transfer from monarch, can you book it": a payment of theirs to record.)
+    .replace(
+      /^(?:we\s+)?(?:just\s+)?(?:got|received|have|had)\s+(?:a|an|the|their)?\s*(bank transfer|transfer|wire|wire transfer|check|cheque|card payment|payment)\s+(?:in\s+)?from\s+([\p{L}\d&.' -]{2,40}?)\s*[,;.—–-]+\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:book|record|log|enter|add|put)\s+(?:it|that|this)(?:\s+in)?\b.*$/iu,
+      (_m, kind: string, payer: string) =>
+        `record a payment from ${payer}${/transfer|wire/i.test(kind) ? " by bank transfer" : /check|cheque/i.test(kind) ? " by check" : /card/i.test(kind) ? " by card" : ""}`,
+    )
+    // ("edsger torvalds is going fully remote, update his branch": that field, set to where they go.)
+    .replace(
+      /^(.+?)\s+is\s+(?:going|moving|switching|relocating|transferring)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(?:fully\s+|full[- ]time\s+|permanently\s+)?([\p{L} -]{2,30}?)(?:\s+office)?\s*[,;.—–-]+\s*(?:so\s+)?(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:update|change|set|fix)\s+(?:his|her|their)\s+([\p{L} ]{2,20}?)\s*[.!]*$/iu,
+      "set $1's $3 to $2",
+    )
+    // ("frances boyd - 45 min yesterday on plan checkout": time someone spent, to log.)
+    .replace(/^((?:\p{L}[\p{L}'.-]*)(?:\s+\p{L}[\p{L}'.-]*){0,2})\s*[-–—:]\s+(\d+(?:\.\d+)?\s*(?:min|mins|minutes|h|hr|hrs|hours)\b.*)$/iu, "log $2 for $1")
+    // ("plan exports in mobile app -> review": moved to that state.)
+    .replace(
+      /^(?!.*\?)(?!(?:rename|change|set|update|edit|move|switch|fix|correct|make)\b)(.{2,80}?)\s*(?:->|→|=>)\s*([\p{L} ]{2,24}?)\s*[.!]*$/iu,
+      "move $1 to $2",
+    );
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
