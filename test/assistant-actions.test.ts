@@ -496,4 +496,47 @@ describe("actions on every writable resource", () => {
       slot: { draft: { resource: "payments", fields: { method: "bank_transfer" } } },
     });
   });
+
+  it("reads a payment told by whose invoice it is, invoice commands in everyday words, and a field said of someone", async () => {
+    const { ws, acme, invoice, ada, bigCo } = await company();
+    const acmeLabs = await create(ws, "customers", { name: "Acme Labs", email: "ap@acmelabs.example", currency: "USD" });
+    const line = { description: "Work", quantity: 1, unit_amount: 40_000 };
+    const labs = await create(ws, "invoices", { customer_id: acmeLabs.id, currency: "USD", issue_date: "2026-09-06", items: [line] });
+    expect((await call("POST", `/invoices/${labs.id}/send`, { token: ws.token })).status).toBe(200);
+    const draft = await create(ws, "invoices", { customer_id: acmeLabs.id, currency: "USD", items: [line] });
+    const cases = [
+      // "paid what they owed": the one invoice of theirs still open, and what is due on it.
+      ["acme labs paid what they owed, card", "POST", "/payments", { invoice_id: labs.id, amount: 40_000, method: "card" }],
+      ["acme labs sent $200 against the september invoice", "POST", "/payments", { invoice_id: labs.id, amount: 20_000 }],
+      // Invoice commands: "can go out", "ping X re their unpaid invoice" (Acme Labs, not Acme), "bin the X draft".
+      [`${invoice.number} can go out now`, "POST", `/invoices/${invoice.id}/send`, {}],
+      ["ping acme labs re their unpaid invoice", "POST", `/invoices/${labs.id}/remind`, {}],
+      ["bin the acme labs draft", "DELETE", `/invoices/${draft.id}`, undefined],
+      [`change the due date of acme ${invoice.number} to dec 10`, "PATCH", `/invoices/${invoice.id}`, { due_date: "2026-12-10" }],
+      [`put 'ref PO-8812' in the notes on acme ${invoice.number}`, "PATCH", `/invoices/${invoice.id}`, { notes: "ref PO-8812" }],
+      // A field said of someone ("phone no. for X is …", "X's at Y now, not Z", "X moved from A to B, update her").
+      ["phone no. for acme is +1 415 555 0199", "PATCH", `/customers/${acme.id}`, { phone: "+14155550199" }],
+      ["ada lovelace's at Babbage Ltd now, not analytical engines — fix the contact", "PATCH", `/contacts/${ada.id}`, { company: "Babbage Ltd" }],
+      ["ada lovelace moved from analytical engines to Babbage Ltd, update her", "PATCH", `/contacts/${ada.id}`, { company: "Babbage Ltd" }],
+      ["up the big co deal to $30k", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
+    ] as const;
+    for (const [message, method, path, body] of cases) {
+      const { reply } = await ask(ws.token, message);
+      const request = await requestOf(ws.token, reply);
+      expect(request.method, message).toBe(method);
+      expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
+      if (body) expect(request.body ?? {}, message).toMatchObject(body);
+    }
+    // Money said with no word of which invoice is asked about, never guessed.
+    const unsaid = await ask(ws.token, "we got $500 cash from acme labs");
+    expect(unsaid.reply.data).toMatchObject({ missing: ["invoice_id"] });
+    // A name asked for is given as "name is …"; a pronoun is no name; "contact is X" names no deal.
+    const customer = await ask(ws.token, "set up a new customer, they're in austria and pay in euros");
+    expect(customer.reply.data).toMatchObject({ missing: ["name"] });
+    const named = await ask(ws.token, "name is Steiner Bau GmbH", customer.conversation_id);
+    expect((await requestOf(ws.token, named.reply)).body).toMatchObject({ name: "Steiner Bau GmbH", currency: "EUR" });
+    expect((await ask(ws.token, "create a deal for €9,500, contact is ada lovelace")).reply.data).toMatchObject({ missing: ["name"] });
+    // Drafting a contract is no work on this workspace's records.
+    expect((await ask(ws.token, "draft a legally binding supplier contract for us")).reply.data).toMatchObject({ refused: true });
+  });
 });

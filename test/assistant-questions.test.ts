@@ -844,4 +844,33 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "sum of customer balances, usd only")).reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "balance" });
     expect((await ask(ws.token, "wat is acme's email")).reply.data.answer).toMatchObject({ ids: [acme.id], field: "email" });
   });
+
+  it("reads how an invoice was paid, whether it is, sums said as 'lifetime', both sides of 'vs' and an owner nobody is", async () => {
+    const { ws, invoice } = await company();
+    // (The company's invoice is sent, with 34.50 paid on it already.)
+    for (const [amount, method] of [
+      [10_000, "card"],
+      [5_000, "cash"],
+      [2_000, "bank_transfer"],
+    ] as const)
+      expect((await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount, method } })).status).toBe(201);
+    // "how was INV-… paid": the payments on it; "is INV-… paid": its state.
+    const how = await ask(ws.token, `how was ${invoice.number} paid`);
+    expect(how.reply.data.answer).toMatchObject({ kind: "records", resource: "payments", total: 4 });
+    const state = await ask(ws.token, `is ${invoice.number} paid`);
+    expect(state.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id], field: "status" });
+    // "lifetime payments from X" adds them up; "card vs cash … how many of each" counts those two only.
+    const lifetime = await ask(ws.token, "lifetime payments from acme");
+    expect(lifetime.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", value: { USD: 20_450 } });
+    const versus = await ask(ws.token, "card vs cash payments, how many of each");
+    expect(versus.reply.data.answer.groups.map((group: { key: string }) => group.key).sort()).toEqual(["card", "cash"]);
+    // "the average payment from our dollar customers": payments in that currency.
+    const average = await ask(ws.token, "whats the average payment we get from our dollar customers");
+    expect(average.reply.data.answer).toMatchObject({ kind: "value", fn: "avg", resource: "payments" });
+    // "tasks nobody owns atm": unassigned, now; "acme's invoice history": their invoices.
+    const unowned = await ask(ws.token, "tasks nobody owns atm");
+    expect(unowned.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "assignee_id", value: null })]);
+    const history = await ask(ws.token, "acme's invoice hisotry");
+    expect(history.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+  });
 });

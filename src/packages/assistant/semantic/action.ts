@@ -244,7 +244,9 @@ export function extract(
       ",",
     );
   }
-  for (const date of readDates(rest, body, now, cue.op === "reschedule")) {
+  // ("sent €8k against the september invoice": the month tells which invoice, not when this happened.)
+  const ownMonth = /\b(?:the|their|his|her)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\s+(?=(?:invoice|bill)\b)/i;
+  for (const date of readDates(rest.replace(ownMonth, "the "), body, now, cue.op === "reschedule")) {
     // A moment ("paid yesterday") is that day's start in UTC: the API takes a date-time there.
     fields[date.field] = body.find((field) => field.name === date.field)?.kind === "datetime" ? `${date.value}T00:00:00Z` : date.value;
     rest = rest.replace(date.match, ",");
@@ -632,7 +634,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     if (
       moneyField &&
       fields[moneyField.name] === undefined &&
-      /\b(?:in full|the full amount|the whole amount|everything (?:owed|due))\b/i.test(`${w.text} ${cue.rest}`)
+      /\b(?:in full|(?:the )?full amount|the whole amount|everything (?:owed|due))\b/i.test(`${w.text} ${cue.rest}`)
     ) {
       const due = record.amount_due;
       if (typeof due === "number" && due > 0) fields[moneyField.name] = due;
@@ -724,6 +726,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   }
   // Unfound on a create: part of the title ("Fix bug in login"); on a change, maybe a value ("to sales").
   for (const ref of unresolved) free.push({ text: operation === "create" ? `${ref.trigger ?? ""} ${ref.text}`.trim() : ref.text, trigger: null });
+  await toldByOwner(env, cue, w.text, operation, body, fields, labels, free);
   draft.labels = labels;
   // The name or title of a new record: the first free piece ("Chase Nakatomi payment"); for pieces left over, a
   // reference field still empty (a project said without "in").
@@ -734,7 +737,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const text = tidy(piece.text)
       .replace(/^for\s+/i, "")
       // ("add a customer for me, the email is …": the words that introduced a value are no name.)
-      .replace(/^(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address)(?:\s+(?:is|address))?$/i, "");
+      .replace(/^(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address|contact|customer|owner)(?:\s+(?:is|address))?$/i, "")
+      // ("set up a new customer, they're in austria": who they are is still to be said.)
+      .replace(/^(?:they|they're|theyre|they are|he's|she's|it's|he|she|it|we|we're)\b.*$/i, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     // "an opening for 2 Account Managers": how many, and one of them is the title.
@@ -996,7 +1001,17 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
   for (const parent of parents) {
     const owner = env.schema.byName.get(parent.target!)!;
     let found: Awaited<ReturnType<typeof findNamed>> = { kind: "none" };
-    for (let n = Math.min(3, words.length); n >= 1 && found.kind !== "one"; n--) found = await findNamed(env.fetch, [owner], words.slice(0, n).join(" "));
+    // (A name said in full beats a shorter one found loosely: "acme labs about …" is Acme Labs, not Acme.)
+    for (let n = Math.min(3, words.length); n >= 1; n--) {
+      const said = words.slice(0, n).join(" ");
+      const named = await findNamed(env.fetch, [owner], said);
+      if (named.kind !== "one") continue;
+      if (found.kind !== "one") found = named;
+      if (String(named.found.record[owner.nameField!] ?? "").toLowerCase() === said.toLowerCase()) {
+        found = named;
+        break;
+      }
+    }
     if (found.kind !== "one") continue;
     const listed = await env.fetch(`/${R.name}?${parent.name}=${found.found.record.id}&limit=100`);
     if (!listed.ok) return [];
@@ -1025,6 +1040,8 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
     const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(message)?.[1]?.toLowerCase();
     if (month) {
       const number = String("janfebmaraprmayjunjulaugsepoctnovdec".indexOf(month) / 3 + 1).padStart(2, "0");
+      // (Its own date first — "the september invoice" was issued then — else any of its dates.)
+      keep((row) => String(row[R.defaultDate] ?? "").slice(5, 7) === number);
       keep((row) => [...R.fields.values()].some((field) => field.kind === "date" && String(row[field.name] ?? "").slice(5, 7) === number));
     }
     if (cue.op === "void") keep((row) => ["draft", "sent"].includes(String(row.status)) && !Number(row.amount_paid));
@@ -1033,6 +1050,52 @@ async function toldByParent(env: ActionEnv, R: ResourceModel, cue: ActionCue, na
     return rows.map((record) => ({ resource: R, record, label: labelOf(R, record) }));
   }
   return [];
+}
+
+/**
+ * "acme holdings paid what they owed", "prestige paid €3,788.55 on their overdue invoice": a new record's required
+ * reference (the invoice a payment is on) told by whose it is — the one still open of that customer's — and "what
+ * they owed", "the rest" the amount still due on it.
+ */
+async function toldByOwner(
+  env: ActionEnv,
+  cue: ActionCue,
+  message: string,
+  operation: string,
+  body: BodyField[],
+  fields: Record<string, unknown>,
+  labels: Record<string, string>,
+  free: Piece[],
+): Promise<void> {
+  const moneyField = body.find((candidate) => candidate.kind === "money");
+  // (Only an amount paid against a record the message speaks of — "their invoice", "what they owed"; "we got 3k
+  // from wonka" says not which, and a write is never guessed.)
+  const owed =
+    /\b(?:in full|(?:the )?full amount|the whole amount|what (?:they|he|she|we) owed?|what was (?:owed|due|left)|the rest|the remainder|the balance|everything (?:owed|due))\b/i;
+  if (operation !== "create" || !moneyField || !(owed.test(message) || /\b(?:invoice|bill)\b/i.test(message))) return;
+  for (const field of body.filter((candidate) => candidate.kind === "reference")) {
+    const target = env.schema.byName.get(field.target ?? "");
+    if (!field.required || fields[field.name] !== undefined || !target) continue;
+    for (const piece of free) {
+      // (Of the records still open: what is paid is what was owed.)
+      // (Whose it is comes before what they did: "hooli labs | paid what they owed".)
+      const whose = tidy(piece.text.split(/\b(?:paid|settled|cleared|sent|wired|transferred)\b/i)[0]!).replace(/^(?:from|by|for)\s+/i, "");
+      if (!whose) continue;
+      // (What they did is no state of it: "sent €8k" is not a sent invoice.)
+      const rest = message.replace(/\b(?:paid|settled|cleared|sent|wired|transferred)\b/gi, " ");
+      let told = await toldByParent(env, target, { ...cue, op: "remind", rest }, whose, message);
+      // ("settled the rest": the one already part paid.)
+      if (told.length > 1 && /\b(?:the rest|the remainder|what was left)\b/i.test(message)) told = told.filter((one) => Number(one.record.amount_paid) > 0);
+      if (told.length !== 1) continue;
+      const [record] = told;
+      fields[field.name] = record!.record.id;
+      labels[field.name] = record!.label;
+      free.splice(free.indexOf(piece), 1);
+      const due = record!.record.amount_due;
+      if (fields[moneyField.name] === undefined && owed.test(message) && typeof due === "number" && due > 0) fields[moneyField.name] = due;
+      break;
+    }
+  }
 }
 
 /** "send a reminder on the biggest one", "the oldest one": of what the last answer listed, the first by its measure or date. */

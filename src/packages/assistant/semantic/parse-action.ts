@@ -100,6 +100,20 @@ export type ActionCue = { op: string; verb: string; at: number; rest: string };
 
 /** Whether a message is a command, and its verb. Questions are not. */
 export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
+  // ("acme paid what they owed", "hooli settled the rest of their invoice", "nakatomi sent €8k against the
+  // september invoice": the same, the invoice told by whose it is.)
+  const said = w.text.toLowerCase();
+  const settled =
+    /\b(?:paid|settled|cleared|sent|wired|transferred)\s+(?:us\s+)?(?:what (?:they|he|she) owed?|what was (?:owed|due|left)|the rest|the remainder|the balance|in full|the full amount|up)\b/.test(
+      said,
+    ) ||
+    /\b(?:settled|cleared)\s+(?:their|the|his|her)\s+(?:\w+\s+)?invoice\b/.test(said) ||
+    /\b(?:paid|sent|wired|transferred)\s+(?:us\s+)?[$€£]?\d[\d,.]*\s?(?:k\b|[$€£]|usd|eur|gbp)?\s*(?:against|towards|on|for)\s+(?:their|the|his|her)\s+(?:\w+\s+){0,2}invoice\b/.test(
+      said,
+    );
+  // (With the invoice's number, the rule for money said against a number below reads it.)
+  if (settled && !/\binv(?:oice)?-\d{3,}/.test(said) && !/\?$/.test(said) && !/^(did|has|have|how|who|which|what|when)\b/.test(said))
+    return { op: "log", verb: "paid", at: 0, rest: w.text };
   // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
   const text = w.text
@@ -674,7 +688,7 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     }
   }
   if (cue.op === "log") {
-    if (/\bpayment|paid|received\b/.test(lower)) return schema.byName.get("payments") ?? null;
+    if (cue.verb === "paid" || /\bpayment|paid|received\b/.test(lower)) return schema.byName.get("payments") ?? null;
     if (/\b\d+(?:\.\d+)? (hours|minutes)\b/.test(lower) || /\btime\b/.test(lower)) return schema.byName.get("time-entries") ?? null;
   }
   if (

@@ -559,9 +559,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "with no due date", "leads with no source", "unassigned tasks": a field that is empty.
     const person = R.skill?.person?.param;
-    if (person && /\b(unassigned|not assigned to anyone|assigned to nobody|assigned to no one|without an? (assignee|owner))\b/.test(text)) {
+    if (
+      person &&
+      /\b(unassigned|not assigned to anyone|assigned to nobody|assigned to no one|without an? (assignee|owner)|(?:nobody|no one|noone) owns)\b/.test(text)
+    ) {
       conditions.push({ field: person, op: "eq", value: null, label: "unassigned" });
-      for (const word of ["unassigned", "anyone", "nobody", "assignee", "owner"]) claim(occurrences(w.words, word).flat());
+      for (const word of ["unassigned", "anyone", "nobody", "assignee", "owner", "owns"]) claim(occurrences(w.words, word).flat());
     }
     // ("projects with a customer", "which of them have a customer": a field that is filled in.)
     for (const match of text.matchAll(
@@ -587,8 +590,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       for (const condition of conditions) if ("field" in condition) fields.set(condition.field, (fields.get(condition.field) ?? 0) + 1);
       const compared = [...fields].find(([, n]) => n >= 2)?.[0];
       if (compared) {
-        for (let i = conditions.length - 1; i >= 0; i--)
-          if ("field" in conditions[i]! && (conditions[i] as { field: string }).field === compared) conditions.splice(i, 1);
+        // ("card vs cash payments": those two, side by side — not every method.)
+        const values: unknown[] = [];
+        for (let i = conditions.length - 1; i >= 0; i--) {
+          const condition = conditions[i]!;
+          if (!("field" in condition) || condition.field !== compared) continue;
+          if (condition.op === "eq") values.unshift(condition.value);
+          conditions.splice(i, 1);
+        }
+        if (values.length >= 2) conditions.push({ field: compared, op: "in", value: values, label: values.map(String).join(" or ").replace(/_/g, " ") });
         groupBy = compared;
       }
     }

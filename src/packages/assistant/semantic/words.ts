@@ -91,6 +91,9 @@ const SHORTHAND: Record<string, string> = {
   whta: "what",
   teh: "the",
   thier: "their",
+  atm: "now",
+  updte: "update",
+  upate: "update",
 };
 
 /** A country by its people's adjective ("german customers"). */
@@ -221,7 +224,33 @@ export function normalize(message: string): string {
       /^when\s+(?:did|was)\s+.*?\b((?:invoice|INV)-\d+)\s+(?:paid|get paid)\s*[?.!]*$|^when\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\s*[?.!]*$/i,
       (_m, a?: string, b?: string) => `payments on ${a ?? b}`,
     )
-    .replace(/^how\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\b.*$/i, "payments on $1");
+    .replace(/^how\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\b.*$/i, "payments on $1")
+    // ("how was INV-000063 paid": the payments on it; "how much of INV-… has been paid": what is paid of it.)
+    .replace(/^how\s+(?:was|were|did|has)\s+((?:invoice|INV)-\d+)\s+(?:get\s+|been\s+)?paid\b.*$/i, "payments on $1")
+    .replace(/^how\s+much\s+of\s+((?:invoice|INV)-\d+)\s+(?:has|is|was|have)\s+(?:been\s+|they\s+)?paid\b.*$/i, "amount paid on $1")
+    // ("INV-000230 - has it been paid?": the question asked of that invoice.)
+    .replace(/^((?:invoice\s+)?INV-\d+)\s*[-–—:,]\s*(has|is|was|did)\s+it\s+(.+)$/i, "$2 $1 $3")
+    // ("lifetime payments from X": all of them, added up.)
+    .replace(/\blifetime\s+(payments|revenue|value|sales|spend|billing|invoicing)\b/gi, "total $1")
+    // ("cyberdyne's invoice history": their invoices.)
+    .replace(/\b(invoice|payment)\s+(?:history|hisotry|histroy)\b/gi, "$1s")
+    // ("is INV-000230 paid", "has INV-… been sent?": its state.)
+    .replace(
+      /^(?:is|has|was)\s+(?:the\s+)?((?:invoice\s+)?INV-\d+)\s+(?:been\s+|already\s+)*(?:paid|sent|voided|void|overdue)(?:\s+(?:yet|already|off|in full))*\s*\??$/i,
+      "status of $1",
+    )
+    // ("how much is that all together": altogether.)
+    .replace(/\ball\s+together\b/gi, "altogether")
+    // ("who's more than 90 days late paying": invoices overdue by that much.)
+    .replace(
+      /^(?:who(?:'s| is| are)|which\s+(?:customers|clients)\s+(?:are|is))\s+(more than|over|at least)\s+(\d+)\s+days\s+(?:late|overdue|behind)(?:\s+(?:paying|on payments?|with payments?|on their invoices))?/i,
+      "invoices overdue by $1 $2 days",
+    )
+    // ("the average payment we get from our euro customers": payments in that currency.)
+    .replace(
+      /\b(payments?|invoices?|invoice value|invoice amount)\b(.*?)\s+(?:from|for|of|by|to)\s+(?:our\s+)?(euro|eur|usd|dollar|gbp|pound|sterling)\s+(?:customers|clients|accounts)\b/gi,
+      "$1$2 in $3",
+    );
   text = text
     // ("put in time for ada on data warehouse": time logged.)
     .replace(/^(?:(?:pls|please|can you|could you)\s+)?put\s+in\s+(?:some\s+)?(?:time|hours)\b/i, "log time")
@@ -260,6 +289,46 @@ export function normalize(message: string): string {
       /^(?!.*\?)(?!(?:rename|change|set|update|edit|move|switch|fix|correct|make)\b)(.{2,80}?)\s*(?:->|→|=>)\s*([\p{L} ]{2,24}?)\s*[.!]*$/iu,
       "move $1 to $2",
     );
+  text = text
+    // ("INV-000133 can go out now", "INV-… is ready to go": sent.)
+    .replace(
+      /^((?:invoice\s+)?INV-\d+)\s+(?:can|should|may)\s+go\s+out\b.*$|^((?:invoice\s+)?INV-\d+)\s+is\s+(?:good|ready|ok|okay)\s+to\s+(?:go|send)(?:\s+out)?\b.*$/i,
+      (_m, a?: string, b?: string) => `send ${a ?? b}`,
+    )
+    // ("ping acme labs re their unpaid invoice", "nudge X about INV-…": a reminder.)
+    .replace(
+      /^(?:(?:pls|please|can you|could you)\s+)?(?:ping|nudge|chase|poke)\s+(.+?)\s+(?:re|about|regarding|on|for)\s+(?=.*\b(?:invoice|bill|INV-\d+)\b)/i,
+      "remind $1 about ",
+    )
+    // ("bin the vandelay labs draft", "scrap the X draft": a draft is deleted.)
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?(?:bin|scrap|trash|ditch|kill|toss)\s+(the\s+.+?\s+draft)\b/i, "delete $1");
+  text = text
+    // ("any invoice drafts lying around?": where they are is no part of what they are.)
+    .replace(/\s+(?:just\s+)?(?:lying|sitting|hanging|floating)\s+(?:around|about)\b/gi, "")
+    // ("the due date of aperture labs INV-000031": the invoice by its number, whose it is said in passing.)
+    .replace(/\b(of|on|for)\s+(?!the\b)[\p{L}&.' -]{2,40}?\s+((?:invoice\s+)?INV-\d+)\b/giu, "$1 $2")
+    // ("put 'ref PO-8812' in the notes on INV-000190": that text, the notes.)
+    .replace(
+      /^(?:(?:pls|please|can you|could you)\s+)?(?:put|add|write|stick)\s+(['"])(.+?)\1\s+(?:in|into|to|as)\s+(?:the\s+)?(notes?|description)\s+(?:on|of|for)\s+(.+?)\s*[.!]*$/i,
+      "set the $3 on $4 to $2",
+    );
+  text = text
+    // ("phone no. for umbrella labs is +1 415 …", "email for X is a@b": that field of theirs, set.)
+    .replace(
+      /^(?:the\s+)?(phone(?:\s+no\.?|\s+number)?|e-?mail(?:\s+address)?|billing\s+email|website)\s+(?:for|of)\s+(.+?)\s+(?:is|should be)\s+(?:now\s+)?(?=\S*[\d@])([^?]+?)\s*[.!]*$/i,
+      (_m, field: string, who: string, value: string) => `set ${who}'s ${field.replace(/\s+no\.?$/i, "")} to ${value}`,
+    )
+    // ("client called — globex holdings new address is …": their new address.)
+    .replace(/(^|[—–]\s*|\s-\s)([\p{L}\d&.' -]{2,40}?)\s+new\s+(address|billing address|email|phone(?: number)?)\s+(?:is|:)\s+/iu, "$1$2's new $3 is ")
+    // ("anita ritchie's at gringotts labs now, not gringotts": where they are now.)
+    .replace(/^(.+?)(?:'s|\s+is)\s+(?:now\s+)?(?:at|with|working at)\s+(.+?)(?:\s+now)?\s*,\s*not\s+[^—–,.]+(?:\s*[—–,.-]+.*)?$/iu, "set $1's company to $2")
+    // ("mary conway moved from pied piper to hooli, update her": her company now.)
+    .replace(
+      /^(.+?)\s+(?:moved|switched|went|jumped)\s+from\s+.+?\s+to\s+(.+?)\s*[,;.—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:her|him|them|that|it|the\s+\w+)\b.*$/iu,
+      "set $1's company to $2",
+    )
+    // ("up the massive dynamic platform deal to $15k", "raise X lead value to $1,500": set to that amount.)
+    .replace(/^(?:up|bump|raise|increase|lift|bump up)\s+(?!an?\s+invoice\b)(.+?)\s+to\s+(?=[$€£]?\d)/i, "set $1 to ");
   // "go ahead and hire her", "pls go ahead and send it": the command itself.
   text = text.replace(/\bgo ahead and\s+/gi, "");
   // "due end of the month", "by end of week": the one we are in.
