@@ -274,7 +274,8 @@ function pronounsOf(message: string): (clause: string) => string {
   const stated = STATED.exec(message.trim())?.[1];
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
   // (Also as the words read it: "tyrell's 287 was a duplicate — cancel it".)
-  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g) ?? normalize(message).match(/\binvoice-\d{6,}\b/g);
+  // (Only a message with a figure in it can name one: it is not read twice otherwise.)
+  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g) ?? (/\d/.test(message) ? normalize(message).match(/\binvoice-\d{6,}\b/g) : null);
   const record = numbered && new Set(numbered).size === 1 ? numbered[0] : undefined;
   return (clause: string) => {
     const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
