@@ -536,6 +536,11 @@ describe("actions on every writable resource", () => {
     const named = await ask(ws.token, "name is Steiner Bau GmbH", customer.conversation_id);
     expect((await requestOf(ws.token, named.reply)).body).toMatchObject({ name: "Steiner Bau GmbH", currency: "EUR" });
     expect((await ask(ws.token, "create a deal for €9,500, contact is ada lovelace")).reply.data).toMatchObject({ missing: ["name"] });
+    // A duration asked for is read as said ("90 mins").
+    const logged = await ask(ws.token, "log time for ana garcia on write copy today");
+    expect(logged.reply.data).toMatchObject({ missing: ["minutes"] });
+    const minutes = await ask(ws.token, "90 mins", logged.conversation_id);
+    expect((await requestOf(ws.token, minutes.reply)).body).toMatchObject({ minutes: 90 });
     // Drafting a contract is no work on this workspace's records.
     expect((await ask(ws.token, "draft a legally binding supplier contract for us")).reply.data).toMatchObject({ refused: true });
   });

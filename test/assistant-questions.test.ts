@@ -872,5 +872,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(unowned.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "assignee_id", value: null })]);
     const history = await ask(ws.token, "acme's invoice hisotry");
     expect(history.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    // "email for tim at massive": of the Tims, those at Massive are offered; a surname then picks one.
+    const [, keller] = [
+      await create(ws, "contacts", { name: "Tim Clarke", email: "tc@massive.example", company: "Massive" }),
+      await create(ws, "contacts", { name: "Tim Keller", email: "tk@massive.example", company: "Massive" }),
+      await create(ws, "contacts", { name: "Tim Other", email: "to@other.example", company: "Other" }),
+    ];
+    const tims = await ask(ws.token, "email for tim at massive");
+    expect(tims.reply.intent).toBe("clarify");
+    expect(tims.reply.data.choose.options.map((option: { label: string }) => option.label)).toEqual(["Tim Clarke", "Tim Keller"]);
+    const picked = await ask(ws.token, "keller", tims.conversation_id);
+    expect(picked.reply.data.answer).toMatchObject({ resource: "contacts", ids: [keller!.id], field: "email" });
   });
 });

@@ -4,7 +4,7 @@ import { EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findNamed, labelOf } from "./names";
+import { type Candidate, findAtCompany, findNamed, labelOf } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
@@ -557,7 +557,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const cut = name.text.replace(new RegExp(`(?:'s)?\\s+(?:${words.join("|")})\\b.*$`, "i"), "");
       const cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
-      const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for"].includes(ref.trigger ?? "")) ?? free[0];
+      const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for", "at"].includes(ref.trigger ?? "")) ?? free[0];
       // ("remove the contact tim@…": the one whose address it is.)
       const byEmail =
         /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(cleaned) && R.filters.has("email")
@@ -566,7 +566,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       let found: Awaited<ReturnType<typeof findNamed>> =
         byEmail?.ok && byEmail.data.length === 1
           ? { kind: "one", found: { resource: R, record: byEmail.data[0]!, label: labelOf(R, byEmail.data[0]!) } }
-          : await findNamed(env.fetch, [R], cleaned);
+          : ((await findAtCompany(env.fetch, [R], cleaned)) ?? (await findNamed(env.fetch, [R], cleaned)));
       // "guido allen nailed the interview": the name leads, what was said of it follows.
       const said = cleaned.split(/\s+/);
       for (let n = said.length - 1; found.kind === "none" && n >= 2 && said.length <= 8; n--) {
@@ -1152,7 +1152,10 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], wi
     const found = await findNamed(env.fetch, [env.schema.byName.get(parent.target!)!], tidy(within));
     if (found.kind === "one") return options.filter((option) => option.record[parent.name] === found.found.record.id);
   }
-  return null;
+  // ("ken at globex": people told apart by where they work.)
+  const company = tidy(within).toLowerCase();
+  const there = options.filter((option) => typeof option.record.company === "string" && option.record.company.toLowerCase() === company);
+  return there.length > 0 ? there : null;
 }
 
 type ReferenceFound = { kind: "one"; field: string; id: number; label: string } | { kind: "choose"; field: string; options: Candidate[] } | "none";

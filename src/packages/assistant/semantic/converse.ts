@@ -6,12 +6,12 @@ import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findNamed, labelOf } from "./names";
+import { type Candidate, findAtCompany, findNamed, labelOf } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { aboutOf, chosen, referentsNamed } from "./referents";
-import { applyRole, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
+import { applyRole, byCompany, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
@@ -482,7 +482,11 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     if (owner) {
       // ("mark Edsger as contacted": among the records whose states the words name first — the lead Edsger.)
       const amongStateful = stateful.length > 0 ? await findNamed(env.fetch, stateful, owner) : null;
-      const found = amongStateful?.kind === "one" ? amongStateful : await findNamed(env.fetch, ordered, owner);
+      const found =
+        amongStateful?.kind === "one" ? amongStateful : ((await findAtCompany(env.fetch, ordered, owner)) ?? (await findNamed(env.fetch, ordered, owner)));
+      // ("update ken at globex": of those at Globex, whichever Ken — their resource is the one.)
+      if (found.kind === "many" && found.options.every((option) => option.resource === found.options[0]!.resource))
+        ordered = [found.options[0]!.resource, ...ordered.filter((candidate) => candidate !== found.options[0]!.resource)];
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
     }
     let asked: Turn | null = null;
@@ -631,17 +635,24 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     } else if (found.kind === "none") return null;
     else {
       let chosen = found.kind === "one" ? found.found : null;
+      let offered = found.kind === "many" ? found.options : [];
       if (found.kind === "many") {
+        // "email for tim at massive dynamic": those of them who work there, the one or the few.
+        const atCompany = byCompany(found.all ?? found.options, base.names, 0);
+        if (atCompany.length === 1) chosen = atCompany[0]!;
+        else if (atCompany.length > 1) offered = atCompany.slice(0, 6);
+      }
+      if (found.kind === "many" && !chosen && offered === found.options) {
         // "status of ship permissions on mobile app": another name narrows it; else ask.
         chosen = (await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0)) ?? (await narrowByValue(env, found.options, base.names.slice(1)));
         // ("whats lynn's email": a first name alone, said of no kind of record, is the one colleague of that name.)
         const colleagues = found.options.filter((option) => option.resource.name === "employees");
         if (!chosen && !/\s/.test(span.text.trim()) && colleagues.length === 1) chosen = colleagues[0]!;
-        if (!chosen) {
-          const options = found.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
-          const asked = merge(parseQuery(w, env.schema, env.now, found.options[0]!.resource), null, w.joined) ?? blank(found.options[0]!.resource);
-          return clarify(span.text, options, { kind: "query", query: asked, role: { subject: true } });
-        }
+      }
+      if (found.kind === "many" && !chosen) {
+        const options = offered.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label }));
+        const asked = merge(parseQuery(w, env.schema, env.now, offered[0]!.resource), null, w.joined) ?? blank(offered[0]!.resource);
+        return clarify(span.text, options, { kind: "query", query: asked, role: { subject: true } });
       }
       const picked = chosen!;
       R = picked.resource;
@@ -954,7 +965,8 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
   const R = env.schema.byName.get(slot.draft.resource)!;
   const field = slot.missing[0]!;
   const w = wordsOf(message, env.vocabulary);
-  const cue = { op: slot.draft.operation === "create" ? "create" : "update", verb: "set", at: 0, rest: message };
+  // (Read as normalised: "90 mins" is 90 minutes.)
+  const cue = { op: slot.draft.operation === "create" ? "create" : "update", verb: "set", at: 0, rest: w.text };
   const fields = { ...slot.draft.fields };
   const labels = { ...slot.draft.labels };
   // The reply is the missing value itself ("Website", "priya@northwind.example", "friday"): read for that field only.

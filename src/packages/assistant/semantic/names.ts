@@ -13,7 +13,12 @@ import { FILLER } from "./words";
  */
 
 export type Candidate = { resource: ResourceModel; record: ApiRecord; label: string };
-export type Found = { kind: "one"; found: Candidate } | { kind: "many"; options: Candidate[] } | { kind: "none" } | { kind: "error"; error: ApiErrorBody };
+/** Several: the first few to offer, and (`all`) every one found, for another clue to tell apart. */
+export type Found =
+  | { kind: "one"; found: Candidate }
+  | { kind: "many"; options: Candidate[]; all?: Candidate[] }
+  | { kind: "none" }
+  | { kind: "error"; error: ApiErrorBody };
 
 export const labelOf = (resource: ResourceModel, record: ApiRecord) => resource.skill?.label(record) ?? String(record[resource.nameField ?? "id"] ?? record.id);
 const nameOf = (resource: ResourceModel, record: ApiRecord) => String(record[resource.nameField ?? "id"] ?? "");
@@ -77,7 +82,7 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
     // One whose words are all typed beats one with more words ("Acme" over "Acme Holdings").
     const whole = prefixed.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);
     if (whole.length === 1) return { kind: "one", found: whole[0]! };
-    return { kind: "many", options: prefixed.slice(0, 6) };
+    return { kind: "many", options: prefixed.slice(0, 6), all: prefixed };
   }
   // "Globex changed their AP inbox": a name the words begin with, whole (the longest such), over near spellings.
   // (Only when talk follows — "changed their …", "we're not …" — not more of a name: "Initech support renewal", "Acme GmbH".)
@@ -110,4 +115,20 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   const whole = close.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);
   if (whole.length === 1) return { kind: "one", found: whole[0]! };
   return { kind: "many", options: close.slice(0, 6) };
+}
+
+/**
+ * "ken at globex", "tim over at massive dynamic": people of that name whose company is the one said — the one,
+ * or the few to offer. Null when the words are not so said, or nobody so named works there.
+ */
+export async function findAtCompany(fetch: Fetch, resources: ResourceModel[], text: string): Promise<Found | null> {
+  const said = /^(.+?)\s+(?:over\s+)?(?:at|from|with)\s+(.+)$/i.exec(text.trim());
+  const people = resources.filter((resource) => resource.fields.has("company"));
+  if (!said || people.length === 0) return null;
+  const found = await findNamed(fetch, people, said[1]!);
+  const all = found.kind === "one" ? [found.found] : found.kind === "many" ? (found.all ?? found.options) : [];
+  const company = normalised(said[2]!);
+  const there = all.filter((candidate) => normalised(String(candidate.record.company ?? "")) === company);
+  if (there.length === 0) return null;
+  return there.length === 1 ? { kind: "one", found: there[0]! } : { kind: "many", options: there.slice(0, 6), all: there };
 }

@@ -287,6 +287,17 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
       continue;
     }
     if (found.kind === "many") {
+      // "email for tim at massive dynamic": people told apart by where they work, said as another name.
+      const atCompany = byCompany(found.all ?? found.options, spans, index);
+      if (atCompany.length === 1) {
+        const role = roleOf(R, atCompany[0]!.resource, span.trigger);
+        if (role) current = applyRole(current, role, { resource: atCompany[0]!.resource.name, id: atCompany[0]!.record.id, label: atCompany[0]!.label });
+        continue;
+      }
+      if (atCompany.length > 1) {
+        const role = roleOf(R, atCompany[0]!.resource, span.trigger);
+        if (role) return { kind: "choose", text: span.text, options: atCompany, resume: { kind: "query", query: current, role } };
+      }
       // "fix dashboard on the mobile app": another name of the message narrows the candidates to one.
       const narrowed = await narrowByOthers(fetch, schema, found.options, spans, index);
       if (narrowed) {
@@ -363,6 +374,27 @@ export async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options:
     }
   }
   return null;
+}
+
+/**
+ * "tim at massive dynamic", "brian over at acme": of several people so named, those whose company is another
+ * name the message says (that name is then used up). None when no other name is anyone's company.
+ */
+export function byCompany(options: Candidate[], spans: NameSpan[], self: number): Candidate[] {
+  const plain = (text: unknown) =>
+    String(text ?? "")
+      .toLowerCase()
+      .replace(/[^\p{L}\d]+/gu, " ")
+      .trim();
+  for (const [index, span] of spans.entries()) {
+    if (index === self || !span.text) continue;
+    const said = plain(span.text);
+    const matching = options.filter((option) => said.length > 1 && plain(option.record.company) === said);
+    if (matching.length === 0 || matching.length === options.length) continue;
+    spans.splice(index, 1, { ...span, text: "" });
+    return matching;
+  }
+  return [];
 }
 
 /** "Germany", "the US", "uk", "DE" → an ISO 3166-1 alpha-2 code (Intl knows the names). */
