@@ -536,6 +536,10 @@ describe("actions on every writable resource", () => {
     const named = await ask(ws.token, "name is Steiner Bau GmbH", customer.conversation_id);
     expect((await requestOf(ws.token, named.reply)).body).toMatchObject({ name: "Steiner Bau GmbH", currency: "EUR" });
     expect((await ask(ws.token, "create a deal for €9,500, contact is ada lovelace")).reply.data).toMatchObject({ missing: ["name"] });
+    // "they just paid the whole thing", of the invoice in focus: what is still due on it.
+    const balance = await ask(ws.token, `whats the open balance on ${invoice.number}?`);
+    const whole = await ask(ws.token, "they just paid the whole thing, bank transfer", balance.conversation_id);
+    expect((await requestOf(ws.token, whole.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" });
     // A duration asked for is read as said ("90 mins").
     const logged = await ask(ws.token, "log time for ana garcia on write copy today");
     expect(logged.reply.data).toMatchObject({ missing: ["minutes"] });

@@ -883,5 +883,18 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(tims.reply.data.choose.options.map((option: { label: string }) => option.label)).toEqual(["Tim Clarke", "Tim Keller"]);
     const picked = await ask(ws.token, "keller", tims.conversation_id);
     expect(picked.reply.data.answer).toMatchObject({ resource: "contacts", ids: [keller!.id], field: "email" });
+    // A list of names is any of them; "USD vs EUR" and "won vs lost" are both sides, side by side; "did X ever pay
+    // INV-…" asks its state.
+    const globex = await create(ws, "customers", { name: "Globex", email: "ap@globex.example", currency: "EUR" });
+    const euro = await create(ws, "invoices", { customer_id: globex.id, currency: "EUR", items: [{ description: "Work", quantity: 1, unit_amount: 9_000 }] });
+    const listed = await ask(ws.token, "invoices for acme, globex");
+    expect(listed.reply.data.answer.ids.sort()).toEqual([invoice.id, euro.id].sort());
+    const currencies = await ask(ws.token, "how much did we bill in USD vs EUR");
+    expect(currencies.reply.data.answer).toMatchObject({ kind: "groups", group_by: "currency" });
+    expect(currencies.reply.data.answer.groups).toHaveLength(2);
+    const stages = await ask(ws.token, "won vs lost, count each");
+    expect(stages.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "stage" } });
+    const ever = await ask(ws.token, `did acme ever pay ${invoice.number}?`);
+    expect(ever.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "status" });
   });
 });

@@ -634,7 +634,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     if (
       moneyField &&
       fields[moneyField.name] === undefined &&
-      /\b(?:in full|(?:the )?full amount|the whole amount|everything (?:owed|due))\b/i.test(`${w.text} ${cue.rest}`)
+      /\b(?:in full|(?:the )?full amount|the whole (?:amount|thing|lot|balance)|everything (?:owed|due))\b/i.test(`${w.text} ${cue.rest}`)
     ) {
       const due = record.amount_due;
       if (typeof due === "number" && due > 0) fields[moneyField.name] = due;
@@ -1071,7 +1071,7 @@ async function toldByOwner(
   // (Only an amount paid against a record the message speaks of — "their invoice", "what they owed"; "we got 3k
   // from wonka" says not which, and a write is never guessed.)
   const owed =
-    /\b(?:in full|(?:the )?full amount|the whole amount|what (?:they|he|she|we) owed?|what was (?:owed|due|left)|the rest|the remainder|the balance|everything (?:owed|due))\b/i;
+    /\b(?:in full|(?:the )?full amount|the whole (?:amount|thing|lot|balance)|what (?:they|he|she|we) owed?|what was (?:owed|due|left)|the rest|the remainder|the balance|everything (?:owed|due))\b/i;
   if (operation !== "create" || !moneyField || !(owed.test(message) || /\b(?:invoice|bill)\b/i.test(message))) return;
   for (const field of body.filter((candidate) => candidate.kind === "reference")) {
     const target = env.schema.byName.get(field.target ?? "");

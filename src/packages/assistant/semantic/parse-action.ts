@@ -112,6 +112,12 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       said,
     );
   // (With the invoice's number, the rule for money said against a number below reads it.)
+  // ("won vs lost this year", "card vs cash": two states compared is a question.)
+  if (
+    /\b(?:vs|versus)\b/.test(said) &&
+    !/^(?:(?:pls|please)\s+)?(?:create|add|new|log|record|update|set|change|move|mark|send|void|delete|remind|hire)\b/.test(said)
+  )
+    return null;
   if (settled && !/\binv(?:oice)?-\d{3,}/.test(said) && !/\?$/.test(said) && !/^(did|has|have|how|who|which|what|when)\b/.test(said))
     return { op: "log", verb: "paid", at: 0, rest: w.text };
   // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
@@ -601,7 +607,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const restated = /^([\p{L} .&-]+?)['’]s\s+(?:new|updated|correct|current)\s+([\p{L} -]{2,24}?)\s+(?:is now|is|should be|=)\s+(.+)$/iu.exec(text);
   if (restated && !/\?$/.test(lower)) return { op: "update", verb: "set", at: 0, rest: `${restated[1]}'s ${restated[2]} to ${restated[3]}` };
   // "gringotts paid $500 on INV-000190": a payment to record.
-  if ((/\bpaid (?:us )?[$€£]?\d/.test(lower) || /\bpaid\b.*\bin full\b/.test(lower)) && !/\?$/.test(lower) && !/^(did|has|have|how)\b/.test(lower))
+  if (
+    (/\bpaid (?:us )?[$€£]?\d/.test(lower) || /\bpaid\b.*\b(?:in full|the whole (?:thing|amount|lot))\b/.test(lower)) &&
+    !/\?$/.test(lower) &&
+    !/^(did|has|have|how)\b/.test(lower)
+  )
     return { op: "log", verb: "paid", at: 0, rest: text };
   // "lynn wilson did 1h30 on fix permissions": time spent on a task is time to log.
   if (/\b\d+(?:\.\d+)? (?:hours|minutes)\b/.test(lower) && /\b(did|spent|worked|put in|on)\b/.test(lower) && !/\?$/.test(lower))

@@ -22,6 +22,8 @@ export type NameSpan = {
   before?: string;
   /** After "called" or "named": a name that may be part of several ("candidates called Sophie"). */
   called?: boolean;
+  /** "acme, acme labs and acme holdings": the names of a list, when the whole is no one name. */
+  parts?: string[];
 };
 
 export type QueryDraft = {
@@ -469,8 +471,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // Currencies: "in EUR", "the euro ones".
     if (R.fields.has("currency")) {
-      const currency = /\b(usd|eur|gbp|jpy|chf|cad|aud|inr|sek|nok|dkk|pln|euros?|dollars?|pounds?)\b/.exec(mask(text, []));
-      if (currency && !(amount?.currency && /\d/.test(text.slice(Math.max(0, currency.index - 12), currency.index)))) {
+      // ("in USD vs EUR": each of them.)
+      const codes = new Set<string>();
+      for (const currency of mask(text, []).matchAll(/\b(usd|eur|gbp|jpy|chf|cad|aud|inr|sek|nok|dkk|pln|euros?|dollars?|pounds?)\b/g)) {
+        if (amount?.currency && /\d/.test(text.slice(Math.max(0, currency.index - 12), currency.index))) continue;
         const code = /^euro/.test(currency[1]!)
           ? "EUR"
           : /^dollar/.test(currency[1]!)
@@ -478,8 +482,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
             : /^pound/.test(currency[1]!)
               ? "GBP"
               : currency[1]!.toUpperCase();
-        conditions.push({ field: "currency", op: "eq", value: code, label: `in ${code}` });
-        claim(occurrences(w.words, currency[1]!)[0] ?? []);
+        if (!codes.has(code)) conditions.push({ field: "currency", op: "eq", value: code, label: `in ${code}` });
+        codes.add(code);
+        for (const at of occurrences(w.words, currency[1]!)) claim(at);
       }
     }
     if (amount) {
@@ -1422,9 +1427,21 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
         ["outside", "except", "excluding", "besides"].includes(trigger) ||
         /\b(leave out|not in|not for|other than)\s*$/.test(w.words.slice(0, run[0]).join(" "));
       const before = run[0]! > 0 ? w.words[run[0]! - 1]! : "";
+      // (A list's names: split where a comma stands between words, or at "and"/"or".)
+      const parts: number[][] = [[]];
+      run.forEach((i, k) => {
+        const gap = k > 0 ? w.text.slice(w.tokens[run[k - 1]!]!.end, w.tokens[i]!.start) : "";
+        if (["and", "or", "&"].includes(w.words[i]!)) parts.push([]);
+        else {
+          if (gap.includes(",") && parts.at(-1)!.length > 0) parts.push([]);
+          parts.at(-1)!.push(i);
+        }
+      });
+      const listed = parts.filter((part) => part.length > 0);
       spans.push({
         text: rawOf(w, run),
         indexes: run,
+        ...(listed.length >= 2 ? { parts: listed.map((part) => rawOf(w, part)) } : {}),
         trigger: isPreposition(trigger) ? trigger : null,
         ...(negated ? { negated } : {}),
         ...(before && !FILLER.has(before) && !GRAMMAR.has(before) && !isPreposition(before) ? { before } : {}),

@@ -169,6 +169,7 @@ function sameAgain(said: string, state: ConversationState): string {
 /** "whats the open balance on INV-000397?" → "they just wired the rest": money said as news is for the invoice in focus. */
 function paidOnFocus(said: string, state: ConversationState): string {
   const number = state.focus?.resource === "invoices" ? /^[A-Z]{2,5}-\d+/.exec(state.focus.label)?.[0] : undefined;
-  const paid = /\b(?:wired|paid|sent|transferred|settled)\b.*\b(?:the rest|the remainder|the balance|in full|half|it all)\b/i.test(said);
+  const paid =
+    /\b(?:wired|paid|sent|transferred|settled)\b.*\b(?:the rest|the remainder|the balance|in full|half|it all|the whole (?:thing|amount|lot))\b/i.test(said);
   return number && paid && !/\b[A-Z]{2,5}-\d+\b|\binv(?:oice)?\s*#?\d/i.test(said) ? `${said.trim()} for ${number}` : said;
 }

@@ -265,6 +265,19 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
       continue;
     }
     if (found.kind === "error") return { kind: "error", error: found.error };
+    // "invoices for acme, acme labs and acme holdings": each name of a list, one record each, any of them.
+    if (found.kind === "none" && span.parts) {
+      const each = await Promise.all(span.parts.map((part) => findNamedWithNoun(fetch, span.own ? [R] : candidatesFor(R, schema), part)));
+      const ones = each.flatMap((one) => (one.kind === "one" ? [one.found] : []));
+      const role = ones.length === each.length && ones.every((one) => one.resource === ones[0]!.resource) ? roleOf(R, ones[0]!.resource, span.trigger) : null;
+      if (role && "field" in role) {
+        const [first, ...rest] = ones;
+        current = applyRole(current, role, { resource: first!.resource.name, id: first!.record.id, label: first!.label });
+        for (const one of rest)
+          current = { ...current, conditions: [...current.conditions, { field: role.field, op: "eq", value: one.record.id, label: `for ${one.label}` }] };
+        continue;
+      }
+    }
     if (found.kind === "none") {
       // "the sales job": no record so named, but the one record of the noun's resource with that value.
       const valued = await onlyRecordWithValue(fetch, schema, span.text, valuesOf);

@@ -225,9 +225,10 @@ export function normalize(message: string): string {
       (_m, a?: string, b?: string) => `payments on ${a ?? b}`,
     )
     .replace(/^how\s+did\s+.+?\s+pay\s+((?:invoice|INV)-\d+)\b.*$/i, "payments on $1")
-    // ("how was INV-000063 paid": the payments on it; "how much of INV-… has been paid": what is paid of it.)
+    // ("how was INV-000063 paid": the payments on it.)
     .replace(/^how\s+(?:was|were|did|has)\s+((?:invoice|INV)-\d+)\s+(?:get\s+|been\s+)?paid\b.*$/i, "payments on $1")
-    .replace(/^how\s+much\s+of\s+((?:invoice|INV)-\d+)\s+(?:has|is|was|have)\s+(?:been\s+|they\s+)?paid\b.*$/i, "amount paid on $1")
+    // ("did stark ever pay INV-000116?": its state.)
+    .replace(/^did\s+.+?\s+(?:ever\s+)?(?:pay|settle)\s+((?:invoice\s+)?INV-\d+)\b(?:\s+(?:yet|already|in full|off))*\s*\??$/i, "status of $1")
     // ("INV-000230 - has it been paid?": the question asked of that invoice.)
     .replace(/^((?:invoice\s+)?INV-\d+)\s*[-–—:,]\s*(has|is|was|did)\s+it\s+(.+)$/i, "$2 $1 $3")
     // ("lifetime payments from X": all of them, added up.)
