@@ -498,7 +498,7 @@ describe("actions on every writable resource", () => {
   });
 
   it("reads a payment told by whose invoice it is, invoice commands in everyday words, and a field said of someone", async () => {
-    const { ws, acme, invoice, ada, bigCo } = await company();
+    const { ws, acme, invoice, ada, bigCo, ana } = await company();
     const acmeLabs = await create(ws, "customers", { name: "Acme Labs", email: "ap@acmelabs.example", currency: "USD" });
     const line = { description: "Work", quantity: 1, unit_amount: 40_000 };
     const labs = await create(ws, "invoices", { customer_id: acmeLabs.id, currency: "USD", issue_date: "2026-09-06", items: [line] });
@@ -540,6 +540,9 @@ describe("actions on every writable resource", () => {
     const balance = await ask(ws.token, `whats the open balance on ${invoice.number}?`);
     const whole = await ask(ws.token, "they just paid the whole thing, bank transfer", balance.conversation_id);
     expect((await requestOf(ws.token, whole.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" });
+    // "half a day" of work is four hours.
+    const half = await ask(ws.token, "half a day for ana garcia on write copy yesterday");
+    expect((await requestOf(ws.token, half.reply)).body).toMatchObject({ minutes: 240, employee_id: ana.id });
     // A duration asked for is read as said ("90 mins").
     const logged = await ask(ws.token, "log time for ana garcia on write copy today");
     expect(logged.reply.data).toMatchObject({ missing: ["minutes"] });

@@ -896,5 +896,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(stages.reply.data.query).toMatchObject({ resource: "deals", aggregate: { fn: "count", groupBy: "stage" } });
     const ever = await ask(ws.token, `did acme ever pay ${invoice.number}?`);
     expect(ever.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "status" });
+    // "how much has X paid on INV-… so far": the invoice's own paid figure; "how much of it is still due" is not that.
+    const soFar = await ask(ws.token, `how much has acme paid on ${invoice.number} so far`);
+    expect(soFar.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "amount_paid" });
+    const due = await ask(ws.token, `how much of ${invoice.number} is still due`);
+    expect(due.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "amount_due" });
+    // A first name said the short way ("kathy" for Katherine).
+    const kathy = await create(ws, "employees", { name: "Katherine Conway", email: "kc@assist.co", department: "Sales", date_of_joining: "2026-06-02" });
+    expect((await ask(ws.token, "when did kathy conway start")).reply.data.answer).toMatchObject({ ids: [kathy.id], field: "date_of_joining" });
   });
 });

@@ -380,6 +380,23 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   const command = await collectionCommand(actionEnv, message);
   if (command) return fromBuilt(env.schema, command);
 
+  // "how much has wonka paid on INV-000003 so far", "how much of INV-… has been paid": what that record says is
+  // paid of it (its own running figure), not a sum of payments the words would otherwise ask for.
+  const paidSoFar =
+    /^how\s+much\s+(?:(?:has|have|did)\s+.+?\s+paid\s+(?:on|of|towards?|for|against)\s+(.+?)|of\s+(.+?)\s+(?:has|have|is|was)\s+(?:been\s+|they\s+)?paid)(?:\s+(?:so far|to date|yet|already))*\s*\??$/i.exec(
+      w.text,
+    );
+  const paidRef = paidSoFar ? (paidSoFar[1] ?? paidSoFar[2]!) : "";
+  const paidOf = paidSoFar ? env.schema.resources.find((R) => R.fields.has("amount_paid") && R.skill?.reference?.pattern.test(paidRef)) : undefined;
+  if (paidSoFar && paidOf) {
+    const query = paidOf.skill!.reference!.query(paidOf.skill!.reference!.pattern.exec(paidRef)![0]);
+    const found = query.id ? await env.fetch(`/${paidOf.name}?ids=${query.id}`) : await env.fetch(`/${paidOf.name}?q=${encodeURIComponent(query.q!)}&limit=5`);
+    const row = found.ok ? found.data.find((one) => (query.id ? one.id === Number(query.id) : String(one[paidOf.nameField ?? "id"]) === query.q)) : undefined;
+    if (row) {
+      const asked = applyRole(blank(paidOf), { subject: true }, { resource: paidOf.name, id: row.id, label: labelOf(paidOf, row) });
+      return { reply: await runQuery(queryEnv(env), { ...asked, show: "amount_paid" }, env.refuse) };
+    }
+  }
   // "whose email is anita@globex.example": whoever has that address, among everyone who has one.
   const address = /^(?:who|whose|who's|whos|which|what|find|look up|lookup|search)\b.*?([^\s@,;()<>]+@[^\s@,;()<>]+\.[a-z]{2,})/i.exec(message);
   if (address) {

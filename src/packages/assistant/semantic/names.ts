@@ -23,6 +23,49 @@ export type Found =
 export const labelOf = (resource: ResourceModel, record: ApiRecord) => resource.skill?.label(record) ?? String(record[resource.nameField ?? "id"] ?? record.id);
 const nameOf = (resource: ResourceModel, record: ApiRecord) => String(record[resource.nameField ?? "id"] ?? "");
 
+/** First names as people shorten them. */
+const NICKNAMES: Readonly<Record<string, string>> = {
+  kathy: "katherine",
+  kate: "katherine",
+  katie: "katherine",
+  cathy: "katherine",
+  fran: "frances",
+  frannie: "frances",
+  jim: "james",
+  jimmy: "james",
+  jamie: "james",
+  maggie: "margaret",
+  meg: "margaret",
+  peggy: "margaret",
+  babs: "barbara",
+  barb: "barbara",
+  don: "donald",
+  donny: "donald",
+  ed: "edsger",
+  alex: "alexander",
+  sam: "samuel",
+  bill: "william",
+  will: "william",
+  bob: "robert",
+  rob: "robert",
+  mike: "michael",
+  dave: "david",
+  tom: "thomas",
+  chris: "christopher",
+  nick: "nicholas",
+  ben: "benjamin",
+  dan: "daniel",
+  matt: "matthew",
+  steve: "steven",
+  tony: "anthony",
+  liz: "elizabeth",
+  beth: "elizabeth",
+  jen: "jennifer",
+  jenny: "jennifer",
+  sue: "susan",
+  ken: "kenneth",
+};
+
 /** Words that cannot be a name alone. */
 const WEAK: ReadonlySet<string> = new Set(["the", "a", "an", "and", "of", "for", "new", "old", "all", "my", "our"]);
 
@@ -42,6 +85,17 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
     Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25`) })));
   let results = await search(text);
   const empty = () => results.every(({ result }) => !result.ok || result.data.length === 0);
+  // "kathy conway", "fran boyd": a first name said the short way, when someone so named in full is there.
+  const short = text.trim().split(/\s+/);
+  const formal = short.length > 1 ? NICKNAMES[short[0]!.toLowerCase()] : undefined;
+  if (formal) {
+    const fuller = [formal, ...short.slice(1)].join(" ");
+    const again = await search(fuller);
+    if (again.some(({ result }) => result.ok && result.data.length > 0)) {
+      results = again;
+      text = fuller;
+    }
+  }
   // "brians" → "brian"; then each word, longest first (a typo in one of them).
   if (empty() && /s$/i.test(text) && text.length > 4) results = await search(text.replace(/'?s$/i, ""));
   if (empty()) {

@@ -233,6 +233,9 @@ export function normalize(message: string): string {
     .replace(/^((?:invoice\s+)?INV-\d+)\s*[-–—:,]\s*(has|is|was|did)\s+it\s+(.+)$/i, "$2 $1 $3")
     // ("lifetime payments from X": all of them, added up.)
     .replace(/\blifetime\s+(payments|revenue|value|sales|spend|billing|invoicing)\b/gi, "total $1")
+    // ("half a day for fran boyd on plan checkout": four hours of work.)
+    .replace(/\bhalf\s+a\s+day\b/gi, "4 hours")
+    .replace(/\b(?:a\s+)?(?:full|whole)\s+day\b(?=.*\b(?:on|for)\b)/gi, "8 hours")
     // ("cyberdyne's invoice history": their invoices.)
     .replace(/\b(invoice|payment)\s+(?:history|hisotry|histroy)\b/gi, "$1s")
     // ("is INV-000230 paid", "has INV-… been sent?": its state.)
@@ -308,6 +311,8 @@ export function normalize(message: string): string {
     .replace(/\s+(?:just\s+)?(?:lying|sitting|hanging|floating)\s+(?:around|about)\b/gi, "")
     // ("the due date of aperture labs INV-000031": the invoice by its number, whose it is said in passing.)
     .replace(/\b(of|on|for)\s+(?!the\b)[\p{L}&.' -]{2,40}?\s+((?:invoice\s+)?INV-\d+)\b/giu, "$1 $2")
+    // ("the notes on draft INV-000098": the invoice by its number; its state said in passing.)
+    .replace(/\b(on|of|for)\s+(?:the\s+)?(?:draft|sent|overdue)\s+((?:invoice\s+)?INV-\d+)\b/gi, "$1 $2")
     // ("put 'ref PO-8812' in the notes on INV-000190": that text, the notes.)
     .replace(
       /^(?:(?:pls|please|can you|could you)\s+)?(?:put|add|write|stick)\s+(['"])(.+?)\1\s+(?:in|into|to|as)\s+(?:the\s+)?(notes?|description)\s+(?:on|of|for)\s+(.+?)\s*[.!]*$/i,
