@@ -755,9 +755,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     // "most valuable", and "i mean …" is what is meant again, not an average.
     const valuable = await ask(ws.token, "most valuable open leads - i mean new, contacted or qualified");
     expect(valuable.reply.data.query).toMatchObject({ resource: "leads", aggregate: { fn: "list", field: "value", order: "desc" } });
-    // What someone still has open is their tasks; "soonest due first" orders them all.
+    // What someone still has open is their tasks; "soonest due first" orders them all, the undated last.
+    const undated = await create(ws, "tasks", { title: "Someday", project_id: task.project_id, assignee_id: ana.id });
     const open = await ask(ws.token, "what does Ana Garcia still have open, soonest due first");
-    expect(open.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    expect(open.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id, undated.id] });
     expect(open.reply.data.query.aggregate).toMatchObject({ field: "due_date", order: "asc", limit: null });
     expect(open.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "assignee_id", value: ana.id })]));
   });
@@ -904,5 +905,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     // A first name said the short way ("kathy" for Katherine).
     const kathy = await create(ws, "employees", { name: "Katherine Conway", email: "kc@assist.co", department: "Sales", date_of_joining: "2026-06-02" });
     expect((await ask(ws.token, "when did kathy conway start")).reply.data.answer).toMatchObject({ ids: [kathy.id], field: "date_of_joining" });
+    // "drafts sitting there for more than 2 weeks" are older than that; code and health are no work of this workspace.
+    const stale = await ask(ws.token, "drafts that have been sitting there for more than 2 weeks");
+    expect(stale.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "created_at", op: "lt" })]));
+    expect((await ask(ws.token, "help me fix this python error: KeyError: 'id'")).reply.data).toMatchObject({ refused: true });
+    expect((await ask(ws.token, "my back hurts from sitting all day, what should i take for it")).reply.data).toMatchObject({ refused: true });
   });
 });

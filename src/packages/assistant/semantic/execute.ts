@@ -200,8 +200,10 @@ export function answerOf(selected: ApiRecord[], R: ResourceModel, query: Query, 
   if (fn !== "list") return { kind: "value", resource: R.name, fn, field, value: aggregateOf(selected, R, fn, field) };
   let rows = selected;
   if (order && field) {
-    const key = (row: ApiRecord) => (typeof row[field] === "number" ? (row[field] as number) : Date.parse(String(row[field] ?? "")) || -Infinity);
-    rows = [...rows].sort((a, b) => (order === "asc" ? key(a) - key(b) : key(b) - key(a)));
+    const key = (row: ApiRecord) => (typeof row[field] === "number" ? (row[field] as number) : Date.parse(String(row[field] ?? "")));
+    // (Records without the value — a task with no due date — come last either way: "soonest due first" is of those due.)
+    const unset = (row: ApiRecord) => Number.isNaN(key(row));
+    rows = [...rows].sort((a, b) => Number(unset(a)) - Number(unset(b)) || (unset(a) ? 0 : order === "asc" ? key(a) - key(b) : key(b) - key(a)));
   }
   if (limit) rows = rows.slice(0, limit);
   return { kind: "records", resource: R.name, ids: rows.slice(0, 500).map((row) => row.id), total: rows.length, ...(query.show ? { field: query.show } : {}) };

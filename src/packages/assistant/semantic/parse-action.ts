@@ -515,7 +515,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "record", at: 0, rest: `payment ${/^\s*[$€£]?\d/.test(said) ? "of " : ""}${said.trim()}` };
   }
   // "invoice acme for 10 hours…", "bill wayne €300 for the workshop": a resource noun (or "bill") used as the verb.
-  const billed = /^(invoice|bill)\s+(?!\d|for\b|to\b|from\b)/i.exec(text);
+  const billed = /^(invoice|bill)\s+(?!\d|for\b|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(text);
   if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.

@@ -233,6 +233,12 @@ export function normalize(message: string): string {
     .replace(/^((?:invoice\s+)?INV-\d+)\s*[-–—:,]\s*(has|is|was|did)\s+it\s+(.+)$/i, "$2 $1 $3")
     // ("lifetime payments from X": all of them, added up.)
     .replace(/\blifetime\s+(payments|revenue|value|sales|spend|billing|invoicing)\b/gi, "total $1")
+    // ("drafts that have been sitting there for more than 2 weeks", "created more than a month ago": older than that.)
+    .replace(
+      /\b(?:(?:that|which)\s+)?(?:(?:have|has|'ve)\s+)?(?:been\s+)?(?:sitting|lying|waiting|hanging|stuck|pending)(?:\s+(?:there|around|about))?\s+(?:for\s+)?(?:more than|over|longer than|at least)\s+/gi,
+      " older than ",
+    )
+    .replace(/\b(?:created|added|made|raised)\s+(?:more than|over)\s+(\d+|a|an|one|two|three)\s+(days?|weeks?|months?)\s+ago\b/gi, "older than $1 $2")
     // ("half a day for fran boyd on plan checkout": four hours of work.)
     .replace(/\bhalf\s+a\s+day\b/gi, "4 hours")
     .replace(/\b(?:a\s+)?(?:full|whole)\s+day\b(?=.*\b(?:on|for)\b)/gi, "8 hours")
