@@ -908,6 +908,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     // "drafts sitting there for more than 2 weeks" are older than that; code and health are no work of this workspace.
     const stale = await ask(ws.token, "drafts that have been sitting there for more than 2 weeks");
     expect(stale.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "created_at", op: "lt" })]));
+    // A task named with its project in brackets; "that isnt finished" is a task's state.
+    const other = await create(ws, "projects", { name: "Intranet" });
+    const twin = await create(ws, "tasks", { title: "Write copy", project_id: other.id, due_date: "2026-12-01" });
+    const bracketed = await ask(ws.token, "due date for write copy (intranet)?");
+    expect(bracketed.reply.data.answer).toMatchObject({ resource: "tasks", ids: [twin.id], field: "due_date" });
+    const unfinished = await ask(ws.token, "what's due in the next 3 days that isnt finished");
+    expect(unfinished.reply.data.query).toMatchObject({ resource: "tasks" });
     expect((await ask(ws.token, "help me fix this python error: KeyError: 'id'")).reply.data).toMatchObject({ refused: true });
     expect((await ask(ws.token, "my back hurts from sitting all day, what should i take for it")).reply.data).toMatchObject({ refused: true });
   });

@@ -1456,8 +1456,10 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
       taken.has(i) ||
       GRAMMAR.has(word) ||
       (FILLER.has(word) && !(run.length > 0 && ["of", "and", "&"].includes(word) && i + 1 < w.words.length && !taken.has(i + 1)));
-    if (boundary) flush();
-    else run.push(i);
+    // ("ship emails (partner api)": what is in brackets is a name of its own — the parent that tells which.)
+    const bracketed = i > 0 && /[()]/.test(w.text.slice(w.tokens[i - 1]!.end, w.tokens[i]!.start));
+    if (boundary || bracketed) flush();
+    if (!boundary) run.push(i);
   });
   flush();
   return spans;

@@ -239,6 +239,8 @@ export function normalize(message: string): string {
       " older than ",
     )
     .replace(/\b(?:created|added|made|raised)\s+(?:more than|over)\s+(\d+|a|an|one|two|three)\s+(days?|weeks?|months?)\s+ago\b/gi, "older than $1 $2")
+    // ("what's due in the next 3 days that isnt finished": not done — a state, not when it was finished.)
+    .replace(/\b(isn'?t|aren'?t|not(?:\s+yet)?)\s+(?:finished|completed|complete)\b/gi, "$1 done")
     // ("half a day for fran boyd on plan checkout": four hours of work.)
     .replace(/\bhalf\s+a\s+day\b/gi, "4 hours")
     .replace(/\b(?:a\s+)?(?:full|whole)\s+day\b(?=.*\b(?:on|for)\b)/gi, "8 hours")
