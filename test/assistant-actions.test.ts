@@ -540,6 +540,17 @@ describe("actions on every writable resource", () => {
     const balance = await ask(ws.token, `whats the open balance on ${invoice.number}?`);
     const whole = await ask(ws.token, "they just paid the whole thing, bank transfer", balance.conversation_id);
     expect((await requestOf(ws.token, whole.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" });
+    // "mark joan as left": the people a state is of (employees leave; the candidate Joan does not) are asked among,
+    // and "the one in sales" picks by a value of theirs.
+    const joan = await create(ws, "employees", { name: "Joan Smith", email: "js@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    await create(ws, "employees", { name: "Joan Brown", email: "jb@assist.co", department: "Engineering", date_of_joining: "2024-01-01" });
+    const leaving = await ask(ws.token, "mark joan as left");
+    expect(leaving.reply.intent).toBe("clarify");
+    const inSales = await ask(ws.token, "the one in sales", leaving.conversation_id);
+    expect(await requestOf(ws.token, inSales.reply)).toMatchObject({ method: "PATCH", path: `/employees/${joan.id}`, body: { status: "left" } });
+    // News before "mark INV-… as paid" is why; the payment is of what is still due.
+    const settled = await ask(ws.token, `acme settled, mark ${invoice.number} as paid`);
+    expect((await requestOf(ws.token, settled.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000 });
     // "half a day" of work is four hours.
     const half = await ask(ws.token, "half a day for ana garcia on write copy yesterday");
     expect((await requestOf(ws.token, half.reply)).body).toMatchObject({ minutes: 240, employee_id: ana.id });

@@ -326,7 +326,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
 
   // An answer to the last question asked.
   if (state.choose) {
-    const choice = chosen(message, state.choose.options);
+    const choice = chosen(message, state.choose.options) ?? (await chosenByValue(env, message, state.choose.options));
     if (choice) return resume(env, actionEnv, state, choice);
   }
   // What a record is to say (quoted, or after a colon: "add a task for the office: fix the printer") is no topic.
@@ -507,6 +507,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
     }
     let asked: Turn | null = null;
+    let unchanged: Turn | null = null;
     for (const candidate of ordered) {
       const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
@@ -516,9 +517,16 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
         asked ??= fromBuilt(env.schema, built);
         continue;
       }
+      // ("mark barbara as left": a record found where the words change nothing — a candidate has no "left" — is a
+      // worse reading than the people of that name whom they would change.)
+      if (built.kind === "missing" && built.missing.includes("fields")) {
+        unchanged ??= fromBuilt(env.schema, built);
+        continue;
+      }
       return fromBuilt(env.schema, built);
     }
     if (asked) return asked;
+    if (unchanged) return unchanged;
     return {
       reply: {
         intent: "unknown",
@@ -978,6 +986,26 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
 }
 
 /** The value of the field an action was missing, read from the reply on its own ("priya@northwind.com"). */
+/** "the one in sales", "the one at globex": of the options offered, the one record with that value (its department, company…). */
+async function chosenByValue(env: TurnEnv, message: string, options: Choice[]): Promise<Choice | null> {
+  const said =
+    /^(?:(?:no,?\s+|i mean\s+)?the\s+one\s+|the\s+)(?:in|at|from|with|working at|who works at)\s+(?:the\s+)?(.+?)(?:\s+(?:one|team|department|dept|office|branch))?\s*[?.!]*$/i.exec(
+      message.trim(),
+    )?.[1];
+  if (!said) return null;
+  const wanted = said.toLowerCase();
+  const matching: Choice[] = [];
+  for (const resource of new Set(options.map((option) => option.resource))) {
+    const ids = options.filter((option) => option.resource === resource).map((option) => option.id);
+    const found = await env.fetch(`/${resource}?ids=${ids.join(",")}`);
+    if (!found.ok) continue;
+    for (const record of found.data)
+      if (Object.values(record).some((value) => typeof value === "string" && value.toLowerCase() === wanted))
+        matching.push(options.find((option) => option.resource === resource && option.id === record.id)!);
+  }
+  return matching.length === 1 ? matching[0]! : null;
+}
+
 async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slot: NonNullable<ConversationState["slot"]>): Promise<Turn | null> {
   const R = env.schema.byName.get(slot.draft.resource)!;
   const field = slot.missing[0]!;

@@ -363,7 +363,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "update", verb: "set", at: 0, rest: `${owned[1]!.trim()}'s ${field} to ${owned[3]!.trim()}` };
   }
   // "mark INV-000123 as paid, got a cheque": paid in full is a payment of what is still due.
-  const markedPaid = /^(?:mark|set)\s+(inv(?:oice)?-\d+)\s+(?:as\s+)?(?:fully\s+)?paid\b[,.]?\s*(.*)$/i.exec(text);
+  // ("aperture settled, mark INV-000341 as paid": the news before it is why.)
+  const markedPaid =
+    /^(?:[^,;.]{2,60}[,;.]\s*(?:so\s+|pls\s+|please\s+)?)?(?:mark|set)\s+(inv(?:oice)?-\d+)\s+(?:as\s+)?(?:fully\s+)?paid\b[,.]?\s*(.*)$/i.exec(text);
   if (markedPaid) return { op: "create", verb: "record", at: 0, rest: `payment in full on ${markedPaid[1]}${markedPaid[2] ? `, ${markedPaid[2]}` : ""}` };
   // "we need 3 support specialists now, not 2": how many an opening is for.
   const needed = /^we (?:need|want|are hiring|'re hiring|now need)\s+(\d{1,3})\s+(.+?)(?:\s+now)?(?:,?\s*(?:not|instead of)\s+\d{1,3})?\s*[.!]*$/i.exec(text);
