@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../src/platform/time";
-import { ask, company, expectRequests, requestOf, today } from "./assistant-fixture";
+import { ask, company, expectProposals, expectRequests, requestOf, today } from "./assistant-fixture";
 import { call, create, expectError, noOutboundCalls, recordedEvents, userWithRole } from "./helpers";
 
 noOutboundCalls();
@@ -457,13 +457,7 @@ describe("actions on every writable resource", () => {
       ],
       ["pls invoice acme: 20 licence seats x 45€", "POST", "/invoices", { currency: "EUR", items: [{ quantity: 20, unit_amount: 4_500 }] }],
     ] as const;
-    for (const [message, method, path, body] of cases) {
-      const { reply } = await ask(ws.token, message);
-      const request = await requestOf(ws.token, reply);
-      expect(request.method, message).toBe(method);
-      expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
-      if (body) expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectProposals(ws.token, cases);
   });
 
   it("reads a record picked before its number, a payment received, a move said with an arrow and time said after a name", async () => {
@@ -481,13 +475,7 @@ describe("actions on every writable resource", () => {
       // ("rename X -> Y" is a new name, not a move.)
       ["rename customer Acme -> Acme Corp", "PATCH", `/customers/${acme.id}`, { name: "Acme Corp" }],
     ] as const;
-    for (const [message, method, path, body] of cases) {
-      const { reply } = await ask(ws.token, message);
-      const request = await requestOf(ws.token, reply);
-      expect(request.method, message).toBe(method);
-      expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
-      expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectProposals(ws.token, cases);
     // "we got a transfer from acme, can you book it": a payment to record, by bank transfer; which invoice and how
     // much are asked for.
     const booked = await ask(ws.token, "we got a transfer from acme, can you book it");
@@ -520,13 +508,7 @@ describe("actions on every writable resource", () => {
       ["ada lovelace moved from analytical engines to Babbage Ltd, update her", "PATCH", `/contacts/${ada.id}`, { company: "Babbage Ltd" }],
       ["up the big co deal to $30k", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
     ] as const;
-    for (const [message, method, path, body] of cases) {
-      const { reply } = await ask(ws.token, message);
-      const request = await requestOf(ws.token, reply);
-      expect(request.method, message).toBe(method);
-      expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
-      if (body) expect(request.body ?? {}, message).toMatchObject(body);
-    }
+    await expectProposals(ws.token, cases);
     // Money said with no word of which invoice is asked about, never guessed.
     const unsaid = await ask(ws.token, "we got $500 cash from acme labs");
     expect(unsaid.reply.data).toMatchObject({ missing: ["invoice_id"] });

@@ -39,6 +39,17 @@ export async function expectRequests(token: string, cases: readonly (readonly [s
   }
 }
 
+/** Each message proposes a call of that method on a path starting so (an id the test does not know may follow). */
+export async function expectProposals(token: string, cases: readonly (readonly [string, string, string, Record<string, unknown>?])[]) {
+  for (const [message, method, path, body] of cases) {
+    const { reply } = await ask(token, message);
+    const request = await requestOf(token, reply);
+    expect(request.method, message).toBe(method);
+    expect(request.path.startsWith(path), `${message} → ${request.path}`).toBe(true);
+    if (body) expect(request.body ?? {}, message).toMatchObject(body);
+  }
+}
+
 export const today = () => new Date().toISOString().slice(0, 10);
 
 /** A small company the answers can be checked against. */
