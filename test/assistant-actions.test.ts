@@ -533,6 +533,13 @@ describe("actions on every writable resource", () => {
     // News before "mark INV-… as paid" is why; the payment is of what is still due.
     const settled = await ask(ws.token, `acme settled, mark ${invoice.number} as paid`);
     expect((await requestOf(ws.token, settled.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000 });
+    // A project's dates said as a range after its name, or as "kicks off … wraps …"; hours "against" a task.
+    const ranged = await ask(ws.token, "new project Q1 cleanup, jan 4 through mar 31");
+    expect((await requestOf(ws.token, ranged.reply)).body).toMatchObject({ name: "Q1 cleanup", start_date: "2027-01-04", end_date: "2027-03-31" });
+    const kicks = await ask(ws.token, "new project 'Q1 Campaign' for acme, kicks off jan 5, wraps march 31");
+    expect((await requestOf(ws.token, kicks.reply)).body).toMatchObject({ customer_id: acme.id, start_date: "2027-01-05", end_date: "2027-03-31" });
+    const against = await ask(ws.token, "put 2 hours against write copy on website for ana garcia, today");
+    expect((await requestOf(ws.token, against.reply)).body).toMatchObject({ minutes: 120, employee_id: ana.id });
     // "half a day" of work is four hours.
     const half = await ask(ws.token, "half a day for ana garcia on write copy yesterday");
     expect((await requestOf(ws.token, half.reply)).body).toMatchObject({ minutes: 240, employee_id: ana.id });

@@ -201,6 +201,15 @@ export function normalize(message: string): string {
       /\bruns?\s+(?:from\s+)?([a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})\s+(?:to|until|till|through|thru|-)\s+/gi,
       "starting $1, ending ",
     )
+    // ("new project Q1 billing cleanup, jan 4 through mar 31", "kicks off jan 5, wraps march 31": the same.)
+    .replace(
+      /^((?:(?:pls|please)\s+)?(?:new|create|add|set up|start)\s+(?:a\s+)?(?:new\s+)?project\b[^,]*,\s*)(?:from\s+)?([a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})\s+(?:to|until|till|through|thru|-)\s+/i,
+      "$1starting $2, ending ",
+    )
+    .replace(/\b(?:kicks?\s+off|kicking\s+off)\s+(?=[a-z]{3,9}\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})/gi, "starting ")
+    .replace(/\b(?:wraps?(?:\s+up)?|wrapping\s+up)\s+(?=[a-z]{3,9}\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})/gi, "ending ")
+    // ("put 6.5 hours against fix exports": time on that task.)
+    .replace(/\b(hours?|hrs?|minutes?|mins?|h|m)\s+against\s+/gi, "$1 on ")
     // ("joan ritchie left massive dynamic, she's at umbrella now": her company now.)
     .replace(
       /^(.+?)\s+(?:left|quit)\s+.+?,\s*(?:she|he|they)(?:'s|'re| is| are)\s+(?:now\s+)?(?:at|with|working at|over at)\s+(.+?)(?:\s+now)?\s*[.!]*$/i,
