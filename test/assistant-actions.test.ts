@@ -540,6 +540,9 @@ describe("actions on every writable resource", () => {
     expect((await requestOf(ws.token, kicks.reply)).body).toMatchObject({ customer_id: acme.id, start_date: "2027-01-05", end_date: "2027-03-31" });
     const against = await ask(ws.token, "put 2 hours against write copy on website for ana garcia, today");
     expect((await requestOf(ws.token, against.reply)).body).toMatchObject({ minutes: 120, employee_id: ana.id });
+    // A second field named after a comma takes its value without "to".
+    const two = await ask(ws.token, "set ana garcia's dept to sales, title account manager");
+    expect((await requestOf(ws.token, two.reply)).body).toMatchObject({ department: "Sales", designation: "Account Manager" });
     // "half a day" of work is four hours.
     const half = await ask(ws.token, "half a day for ana garcia on write copy yesterday");
     expect((await requestOf(ws.token, half.reply)).body).toMatchObject({ minutes: 240, employee_id: ana.id });

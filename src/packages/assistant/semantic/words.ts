@@ -208,6 +208,11 @@ export function normalize(message: string): string {
     )
     .replace(/\b(?:kicks?\s+off|kicking\s+off)\s+(?=[a-z]{3,9}\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})/gi, "starting ")
     .replace(/\b(?:wraps?(?:\s+up)?|wrapping\s+up)\s+(?=[a-z]{3,9}\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})/gi, "ending ")
+    // ("set bjarne's dept to operations, title operations lead": the second field's value follows its name too.)
+    .replace(
+      /^((?:set|change|update|make|move)\b.*?\bto\s+[^,]+),\s*(?:and\s+)?(title|job title|designation|dept|department|branch|office|email|phone|priority|role)\s+(?!to\b|is\b|should\b|=)/i,
+      "$1 and $2 to ",
+    )
     // ("put 6.5 hours against fix exports": time on that task.)
     .replace(/\b(hours?|hrs?|minutes?|mins?|h|m)\s+against\s+/gi, "$1 on ")
     // ("joan ritchie left massive dynamic, she's at umbrella now": her company now.)
