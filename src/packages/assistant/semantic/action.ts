@@ -4,7 +4,7 @@ import { EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findAtCompany, findNamed, labelOf } from "./names";
+import { atCompany, type Candidate, findAtCompany, findNamed, labelOf, referencedRecord } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
@@ -622,10 +622,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const match = target?.skill?.reference?.pattern.exec(w.text);
     if (!target || !match || target === R || fields[field.name] !== undefined) continue;
     const query = target.skill!.reference!.query(match[1] ?? match[0]);
-    const found = query.id ? await env.fetch(`/${target.name}?ids=${query.id}`) : await env.fetch(`/${target.name}?q=${encodeURIComponent(query.q!)}&limit=5`);
-    const record = found.ok
-      ? found.data.find((row) => (query.id ? row.id === Number(query.id) : String(row[target.nameField ?? "id"]) === query.q))
-      : undefined;
+    const record = await referencedRecord(env.fetch, target, query);
     if (!record) return { kind: "fail", text: `I couldn't find ${target.singular} ${query.id ?? query.q}.` };
     fields[field.name] = record.id;
     labels[field.name] = labelOf(target, record);
@@ -1153,8 +1150,7 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], wi
     if (found.kind === "one") return options.filter((option) => option.record[parent.name] === found.found.record.id);
   }
   // ("ken at globex": people told apart by where they work.)
-  const company = tidy(within).toLowerCase();
-  const there = options.filter((option) => typeof option.record.company === "string" && option.record.company.toLowerCase() === company);
+  const there = atCompany(options, tidy(within));
   return there.length > 0 ? there : null;
 }
 

@@ -6,7 +6,7 @@ import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findAtCompany, findNamed, labelOf } from "./names";
+import { type Candidate, findAtCompany, findNamed, labelOf, referencedRecord } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
@@ -390,8 +390,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   const paidOf = paidSoFar ? env.schema.resources.find((R) => R.fields.has("amount_paid") && R.skill?.reference?.pattern.test(paidRef)) : undefined;
   if (paidSoFar && paidOf) {
     const query = paidOf.skill!.reference!.query(paidOf.skill!.reference!.pattern.exec(paidRef)![0]);
-    const found = query.id ? await env.fetch(`/${paidOf.name}?ids=${query.id}`) : await env.fetch(`/${paidOf.name}?q=${encodeURIComponent(query.q!)}&limit=5`);
-    const row = found.ok ? found.data.find((one) => (query.id ? one.id === Number(query.id) : String(one[paidOf.nameField ?? "id"]) === query.q)) : undefined;
+    const row = await referencedRecord(env.fetch, paidOf, query);
     if (row) {
       const asked = applyRole(blank(paidOf), { subject: true }, { resource: paidOf.name, id: row.id, label: labelOf(paidOf, row) });
       return { reply: await runQuery(queryEnv(env), { ...asked, show: "amount_paid" }, env.refuse) };
@@ -692,13 +691,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   if (base.reference && R) {
     // "task 57", "INV-000012": the record itself, or (payments on an invoice) what refers to it.
     const ref = base.reference;
-    const records =
-      ref.id !== undefined
-        ? await env.fetch(`/${ref.resource.name}?ids=${ref.id}`)
-        : await env.fetch(`/${ref.resource.name}?q=${encodeURIComponent(ref.q!)}&limit=5`);
-    const record = records.ok
-      ? records.data.find((row) => (ref.id !== undefined ? row.id === ref.id : String(row[ref.resource.nameField ?? "id"]) === ref.q))
-      : undefined;
+    const record = await referencedRecord(env.fetch, ref.resource, ref);
     if (!record) return { reply: { intent: "lookup", text: `I couldn't find ${ref.resource.singular} ${ref.id ?? ref.q}.` } };
     const role = ref.resource === R ? ({ subject: true } as const) : [...R.fields.values()].find((field) => field.target === ref.resource.name);
     if (role)

@@ -85,10 +85,14 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
     Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25`) })));
   let results = await search(text);
   const empty = () => results.every(({ result }) => !result.ok || result.data.length === 0);
-  // "kathy conway", "fran boyd": a first name said the short way, when someone so named in full is there.
+  // "kathy conway", "fran boyd": a first name said the short way, when nobody found has it as said (one more
+  // search only then) and someone so named in full is there.
   const short = text.trim().split(/\s+/);
   const formal = short.length > 1 ? NICKNAMES[short[0]!.toLowerCase()] : undefined;
-  if (formal) {
+  const hasTyped = results.some(({ resource, result }) =>
+    result.ok ? result.data.some((record) => normalised(nameOf(resource, record)).split(" ").includes(short[0]!.toLowerCase())) : false,
+  );
+  if (formal && !hasTyped) {
     const fuller = [formal, ...short.slice(1)].join(" ");
     const again = await search(fuller);
     if (again.some(({ result }) => result.ok && result.data.length > 0)) {
@@ -171,6 +175,19 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   return { kind: "many", options: close.slice(0, 6) };
 }
 
+/** Of some people, those whose company is the one said ("Massive Dynamic" for "massive dynamic"). */
+export function atCompany(candidates: Candidate[], company: string): Candidate[] {
+  const said = normalised(company);
+  return said.length > 1 ? candidates.filter((candidate) => normalised(String(candidate.record.company ?? "")) === said) : [];
+}
+
+/** The record a reference names ("INV-000012", "task 57"): by id, else the one whose name is exactly that. */
+export async function referencedRecord(fetch: Fetch, R: ResourceModel, ref: { id?: number | string; q?: string }): Promise<ApiRecord | undefined> {
+  const found = ref.id !== undefined ? await fetch(`/${R.name}?ids=${ref.id}`) : await fetch(`/${R.name}?q=${encodeURIComponent(ref.q!)}&limit=5`);
+  if (!found.ok) return undefined;
+  return found.data.find((row) => (ref.id !== undefined ? row.id === Number(ref.id) : String(row[R.nameField ?? "id"]) === ref.q));
+}
+
 /**
  * "ken at globex", "tim over at massive dynamic": people of that name whose company is the one said — the one,
  * or the few to offer. Null when the words are not so said, or nobody so named works there.
@@ -181,8 +198,7 @@ export async function findAtCompany(fetch: Fetch, resources: ResourceModel[], te
   if (!said || people.length === 0) return null;
   const found = await findNamed(fetch, people, said[1]!);
   const all = found.kind === "one" ? [found.found] : found.kind === "many" ? (found.all ?? found.options) : [];
-  const company = normalised(said[2]!);
-  const there = all.filter((candidate) => normalised(String(candidate.record.company ?? "")) === company);
+  const there = atCompany(all, said[2]!);
   if (there.length === 0) return null;
   return there.length === 1 ? { kind: "one", found: there[0]! } : { kind: "many", options: there.slice(0, 6), all: there };
 }

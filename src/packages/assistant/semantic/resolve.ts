@@ -1,6 +1,6 @@
 import type { Fetch } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findNamed, labelOf } from "./names";
+import { atCompany, type Candidate, findNamed, labelOf } from "./names";
 import { type NameSpan, type QueryDraft, stateMeasureOf } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
 import { matchValue, type Values } from "./values";
@@ -394,15 +394,9 @@ export async function narrowByOthers(fetch: Fetch, schema: SchemaModel, options:
  * name the message says (that name is then used up). None when no other name is anyone's company.
  */
 export function byCompany(options: Candidate[], spans: NameSpan[], self: number): Candidate[] {
-  const plain = (text: unknown) =>
-    String(text ?? "")
-      .toLowerCase()
-      .replace(/[^\p{L}\d]+/gu, " ")
-      .trim();
   for (const [index, span] of spans.entries()) {
     if (index === self || !span.text) continue;
-    const said = plain(span.text);
-    const matching = options.filter((option) => said.length > 1 && plain(option.record.company) === said);
+    const matching = atCompany(options, span.text);
     if (matching.length === 0 || matching.length === options.length) continue;
     spans.splice(index, 1, { ...span, text: "" });
     return matching;
