@@ -554,4 +554,48 @@ describe("actions on every writable resource", () => {
     // Drafting a contract is no work on this workspace's records.
     expect((await ask(ws.token, "draft a legally binding supplier contract for us")).reply.data).toMatchObject({ refused: true });
   });
+  it("asks which person only after reading the rest, so the answer keeps every field; titles and jobs said in passing", async () => {
+    const { ws, acme, invoice, candidate, opening } = await company();
+    // "frances is moving over to finance": Finance is a department of employees, so the two Franceses who are
+    // employees are asked between (not the candidate Frances) and the answer keeps the department and a version.
+    await create(ws, "employees", { name: "Pat Finch", email: "pf@assist.co", department: "Finance", date_of_joining: "2024-01-01" });
+    await create(ws, "employees", { name: "Frances Boyd", email: "fb@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    const matsumoto = await create(ws, "employees", { name: "Frances Matsumoto", email: "fm@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    const finance = await create(ws, "job-openings", { title: "Finance Analyst", department: "Finance" });
+    await create(ws, "candidates", { job_opening_id: finance.id, name: "Frances Keller", email: "fk@mail.example" });
+    const moving = await ask(ws.token, "frances is moving over to finance");
+    expect(moving.reply.intent, moving.reply.text).toBe("clarify");
+    expect(moving.reply.records?.map((record) => record.label).sort()).toEqual(["Frances Boyd", "Frances Matsumoto"]);
+    const picked = await ask(ws.token, "matsumoto", moving.conversation_id);
+    const request = await requestOf(ws.token, picked.reply);
+    expect(request).toMatchObject({ method: "PATCH", path: `/employees/${matsumoto.id}`, body: { department: "Finance" } });
+    expect((request as { unchanged_since?: string }).unchanged_since).toBeTruthy();
+    // "update ken at acme, new email …": the two Kens at Acme are asked between, not a Ken elsewhere taken.
+    const boyd = await create(ws, "contacts", { name: "Ken Boyd", email: "kb@acme.example", company: "Acme" });
+    await create(ws, "contacts", { name: "Ken Goldwasser", email: "kg@acme.example", company: "Acme" });
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Ken McCarthy", email: "ken@mail.example" });
+    const ken = await ask(ws.token, "update ken at acme, new email ken.b@acme.example");
+    expect(ken.reply.intent, ken.reply.text).toBe("clarify");
+    const kenBoyd = await ask(ws.token, "boyd", ken.conversation_id);
+    expect(await requestOf(ws.token, kenBoyd.reply)).toMatchObject({ path: `/contacts/${boyd.id}`, body: { email: "ken.b@acme.example" } });
+    // A title ending in a noun ("support lead") is the title, not a lead; a job a hire is for is their title.
+    const cases = [
+      ["frances matsumoto got promoted to support lead", "PATCH", `/employees/${matsumoto.id}`, { designation: "Support Lead" }],
+      ["promote frances matsumoto to head of finance", "PATCH", `/employees/${matsumoto.id}`, { designation: "Head Of Finance" }],
+      [
+        "hire joan clarke for the backend engineer job, first day 1st of december",
+        "POST",
+        `/candidates/${candidate.id}/hire`,
+        { designation: "Backend Engineer" },
+      ],
+      ["we're hiring joan clarke — senior engineer, start 4 jan", "POST", `/candidates/${candidate.id}/hire`, { designation: "Senior Engineer" }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    // The invoice a payment is for, given as "put it against <number>".
+    const money = await ask(ws.token, "we got $10 from acme today");
+    expect(money.reply.data).toMatchObject({ missing: ["invoice_id"] });
+    const against = await ask(ws.token, `put it against ${invoice.number.replace(/^INV-0*/, "")}`, money.conversation_id);
+    expect((await requestOf(ws.token, against.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 1000 });
+    expect(acme.id).toBeGreaterThan(0);
+  });
 });

@@ -918,4 +918,38 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect((await ask(ws.token, "help me fix this python error: KeyError: 'id'")).reply.data).toMatchObject({ refused: true });
     expect((await ask(ws.token, "my back hurts from sitting all day, what should i take for it")).reply.data).toMatchObject({ refused: true });
   });
+  it("lists customers who still owe, reads an invoice number said in lower case, and a candidate by the hiring pipeline", async () => {
+    const { ws, acme, invoice, opening } = await company();
+    const berlin = await create(ws, "customers", { name: "Kessler GmbH", email: "ap@kessler.example", currency: "EUR", billing: { country: "DE" } });
+    await create(ws, "customers", { name: "Paid Up GmbH", currency: "EUR", billing: { country: "DE" } });
+    const owed = await create(ws, "invoices", {
+      customer_id: berlin.id,
+      currency: "EUR",
+      issue_date: "2026-01-05",
+      due_date: "2026-02-05",
+      items: [{ description: "Work", quantity: 1, unit_amount: 50_000 }],
+    });
+    expect((await call("POST", `/invoices/${owed.id}/send`, { token: ws.token })).status).toBe(200);
+    // "which german customers still owe us money": the customers, listed (a ranking is asked with "the most").
+    const german = await ask(ws.token, "which german custmers still owe us money");
+    expect(german.reply.data.query).toMatchObject({ resource: "customers" });
+    expect(german.reply.data.answer.ids).toEqual([berlin.id]);
+    expect((await ask(ws.token, "which customers owe us the most")).reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id" });
+    // "inv 1 - has it been paid?": the invoice's state, however its number is typed.
+    const state = await ask(
+      ws.token,
+      `${invoice.number
+        .toLowerCase()
+        .replace("-0", " ")
+        .replace(/^inv 0*/, "inv ")} - has it been paid?`,
+    );
+    expect(state.reply.data.answer).toMatchObject({ resource: "invoices", ids: [invoice.id], field: "status" });
+    // "where's joan at in the hiring pipeline": a candidate's stage, asked among candidates only.
+    await create(ws, "employees", { name: "Joan Smith", email: "js@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Joan Wilson", email: "jw@mail.example" });
+    const pipeline = await ask(ws.token, "where's joan at in the hiring pipeline");
+    expect(pipeline.reply.intent, pipeline.reply.text).toBe("clarify");
+    expect(pipeline.reply.records?.every((record) => record.resource === "candidates")).toBe(true);
+    expect(acme.id).toBeGreaterThan(0);
+  });
 });

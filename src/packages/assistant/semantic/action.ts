@@ -516,6 +516,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
 
   // The record it changes: a reference ("task 57", "INV-000052"), "it", or the first free piece.
   let target: Candidate | null = null;
+  let choice: { text: string; options: Candidate[] } | null = null;
   if (operation !== "create") {
     const onParent = R.skill?.reference?.pattern.test(w.text) ? null : await recordOnParent(env, R, w.text);
     const pattern = R.skill?.reference?.pattern;
@@ -595,13 +596,18 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
           target = narrowed[0]!;
           if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
           else free.splice(free.indexOf(within as Piece), 1);
-        } else
-          return {
-            kind: "choose",
-            text: cleaned,
-            options: narrowed && narrowed.length > 1 ? narrowed : found.options,
-            resume: { kind: "action", draft, role: { target: true } },
-          };
+        } else {
+          // Which one is asked once the rest is read, so that the answer resumes with every field said
+          // ("frances is moving over to finance" → "matsumoto": her department still changes). The first
+          // option stands in meanwhile; nothing is proposed for it.
+          choice = { text: cleaned, options: narrowed && narrowed.length > 1 ? narrowed : found.options };
+          target = choice.options[0]!;
+          // ("update ken at globex": where they work only told them apart.)
+          if (within && ["at", "from"].includes(within.trigger ?? "")) {
+            if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
+            else free.splice(free.indexOf(within as Piece), 1);
+          }
+        }
       } else {
         target = found.found;
         // The project that only qualified the name is no field to change.
@@ -858,6 +864,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   // Time is logged by someone on a task: a task's project is not a task.
   if (R.name === "time-entries" && operation === "create" && typeof fields.project_id === "number") delete fields.project_id;
 
+  if (choice)
+    return {
+      kind: "choose",
+      text: choice.text,
+      options: choice.options,
+      resume: { kind: "action", draft: { ...draft, target: null }, role: { target: true } },
+    };
   if (operation === "update" && Object.keys(fields).length === 0) {
     return { kind: "missing", draft, missing: ["fields"], text: `What should change on ${draft.target?.name ?? `the ${R.singular}`}?` };
   }

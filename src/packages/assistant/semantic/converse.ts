@@ -275,7 +275,13 @@ function pronounsOf(message: string): (clause: string) => string {
   // ("globex says they never got INV-000150, resend it": "it" is the one record the message names by its number.)
   // (Also as the words read it: "tyrell's 287 was a duplicate — cancel it".)
   // (Only a message with a figure in it can name one: it is not read twice otherwise.)
-  const numbered = message.match(/\b[A-Z]{2,5}-\d{3,}\b/g) ?? (/\d/.test(message) ? normalize(message).match(/\binvoice-\d{6,}\b/g) : null);
+  const numbered =
+    message.match(/\b[A-Z]{2,5}-\d{3,}\b/g) ??
+    (/\d/.test(message)
+      ? normalize(message)
+          .match(/\binvoice-\d{6,}\b/g)
+          ?.map((number) => number.replace(/^invoice/, "INV"))
+      : null);
   const record = numbered && new Set(numbered).size === 1 ? numbered[0] : undefined;
   return (clause: string) => {
     const person = opener && !clause.includes(opener) ? clause.replace(/\b(?:him|her|them)\b(?!\s+(?:the\s+)?\p{Lu})/u, opener) : clause;
@@ -491,6 +497,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
           ? (candidate.update ?? []).some((field) => field.kind === "date" && /due|end|close/.test(field.name))
           : false;
     let ordered = [...stateful, ...rest].sort((a, b) => Number(takes(b)) - Number(takes(a)));
+    const valueFits = new Set<ResourceModel>();
     // "update wonka's email": the record a possessive names, looked up among them all at once, decides.
     // ("sophie allen moved to umbrella": the words before the first comma or "to" name the record the same way.)
     const owner =
@@ -501,15 +508,29 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       const found =
         amongStateful?.kind === "one" ? amongStateful : ((await findAtCompany(env.fetch, ordered, owner)) ?? (await findNamed(env.fetch, ordered, owner)));
       // ("update ken at globex": of those at Globex, whichever Ken — their resource is the one.)
-      if (found.kind === "many" && found.options.every((option) => option.resource === found.options[0]!.resource))
+      if (found.kind === "many" && found.options.every((option) => option.resource === found.options[0]!.resource)) {
         ordered = [found.options[0]!.resource, ...ordered.filter((candidate) => candidate !== found.options[0]!.resource)];
+        // (Several of one kind at the company named: which of them is asked, not a namesake elsewhere taken.)
+        if (/\s(?:at|from)\s/i.test(owner)) valueFits.add(found.options[0]!.resource);
+      }
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
     }
+    // ("frances is moving over to finance": a value said after "to" that is exactly one a resource's records already
+    // have — employees' department Finance — says the record is one of those, even if it must ask which.)
+    const moveTo = /(?:\b(?:to|into)|,)\s+(?:the\s+)?([\p{L}][\p{L} &-]{1,30}?)(?:\s+(?:department|dept|team|branch|office))?\s*[.!?]*$/iu.exec(cue.rest)?.[1];
+    if (moveTo)
+      for (const candidate of ordered) {
+        const known = await env.values(candidate);
+        const open = new Set((candidate.update ?? []).filter((field) => field.kind === "text").map((field) => field.name));
+        if (matchValue(known, moveTo, (field) => open.has(field))?.exact) valueFits.add(candidate);
+      }
+    ordered.sort((a, b) => Number(valueFits.has(b)) - Number(valueFits.has(a)));
     let asked: Turn | null = null;
     let unchanged: Turn | null = null;
     for (const candidate of ordered) {
       const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
+      if (built.kind === "choose" && valueFits.has(candidate)) return fromBuilt(env.schema, built);
       // A resource that cannot tell which of its records is meant may not be the one: try the others first
       // ("update wonka's email": several contacts at Wonka, one customer called Wonka).
       if ((built.kind === "missing" && built.missing.includes("target")) || built.kind === "choose") {
@@ -971,9 +992,12 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
   }
   const draft = resumeWith.draft;
   const R = env.schema.byName.get(draft.resource)!;
+  // (The record chosen, as it is now: confirming re-checks that it has not changed since.)
+  const current = "target" in resumeWith.role ? await env.fetch(`/${R.name}?ids=${choice.id}`) : null;
+  const version = current?.ok ? current.data[0]?.updated_at : undefined;
   const next: ActionDraft =
     "target" in resumeWith.role
-      ? { ...draft, target: { id: choice.id, name: choice.label } }
+      ? { ...draft, target: { id: choice.id, name: choice.label, ...(typeof version === "string" ? { version } : {}) } }
       : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id } };
   return fromBuilt(env.schema, proposal(actionEnv, R, next));
 }
@@ -1022,8 +1046,24 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
       if (extra.values && fields[extra.name] === undefined && built.draft.fields[extra.name] !== undefined) fields[extra.name] = built.draft.fields[extra.name];
   if (fields[field] === undefined) {
     const model = body.find((candidate) => candidate.name === field);
-    if (model?.kind === "reference") {
-      const found = await findNamed(env.fetch, [env.schema.byName.get(model.target!)!], message.replace(/^(?:it'?s|in|on|for|the)\s+/i, "").trim());
+    const target = model?.kind === "reference" ? env.schema.byName.get(model.target!) : undefined;
+    // ("put it against 303": a bare number is the record of that number, where records have numbers.)
+    const number = /^(?:(?:put|book|apply|record|log)\s+(?:it|them|that|this)\s+)?(?:(?:it'?s|on|to|against|for)\s+)?(?:#|no\.?\s*)?(\d{1,9})\s*[.!]*$/i.exec(
+      message.trim(),
+    )?.[1];
+    const numbered = number && target?.skill?.reference ? await referencedRecord(env.fetch, target, target.skill.reference.query(number)) : undefined;
+    if (numbered && target) {
+      fields[field] = numbered.id;
+      labels[field] = labelOf(target, numbered);
+    } else if (model?.kind === "reference") {
+      const found = await findNamed(
+        env.fetch,
+        [env.schema.byName.get(model.target!)!],
+        message
+          // ("put it against 303", "it's for the website project": the record, without the words that place it.)
+          .replace(/^(?:(?:put|book|apply|record|log|add|assign|move)\s+(?:it|them|that|this)\s+)?(?:(?:it'?s|in|on|for|against|to|under|the)\s+)*/i, "")
+          .trim(),
+      );
       if (found.kind === "one") {
         fields[field] = found.found.record.id;
         labels[field] = found.found.label;

@@ -200,6 +200,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:got|was|has been|is being|just got|is|'s)\s+(?:just\s+)?promoted\s+to\s+(.+?)[.!]*$/iu,
       "promote $1 to $2",
     )
+    // ("hire margaret for the finance analyst job", "we're hiring dennis — senior engineer, start 4 jan": the job is
+    // the title they are hired as.)
+    .replace(/\b(hire|hiring)\s+(.+?)\s+for\s+(?:the\s+)?(.+?)\s+(?:job|role|position|opening|post)\b/iu, "hire $2 as $3")
+    .replace(/^(?:we(?:'re|’re| are)\s+)?(?:going to\s+)?hir(?:e|ing)\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,")
+    // ("promote sophie to support lead": a title of two words or more is the new title, however it is typed.)
+    .replace(
+      /^promote\s+(.+?)\s+to\s+(?:an?\s+|the\s+)?((?![\w ]*\b(?:stage|round|interview|offer|screening|phase)\b)[\p{L}&-]+(?:\s+[\p{L}&-]+){1,4})\s*[.!]*$/iu,
+      "set $1's designation to $2",
+    )
     .replace(
       /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+is\s+now\s+(?:an?\s+|the\s+|our\s+)?(.+?)\s*[,.;—–-]\s*(?:(?:pls|please|can you|could you)\s+)?(?:update|change|fix|set)\s+(?:his|her|their)\s+(?:job\s+)?(?:title|designation|role)\b.*$/iu,
       "set $1's designation to $2",
@@ -652,8 +661,15 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     schema.resources.some((resource) =>
       [...resource.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(noun.indexes.map((i) => w.words[i]).join("_"))),
     );
+  // ("change sophie's title to support lead": a noun ending the value set is part of that value, not the record's kind.)
+  const inValue = (noun: (typeof nouns)[number]) => {
+    const at = noun.indexes[0]!;
+    const before = w.words.slice(Math.max(0, at - 4), at);
+    return cue.op === "update" && before.includes("to") && !["to", "into", "as", "a", "an", "the", "this", "that"].includes(before.at(-1) ?? "");
+  };
   const first = nouns.find(
     (noun) =>
+      !inValue(noun) &&
       noun.indexes[0]! >= start &&
       noun.indexes[0]! <= start + 2 &&
       !stateOf(noun) &&
@@ -746,8 +762,10 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     return schema.byName.get("contacts")!;
   // Else the first noun that is no preposition's object (nor in brackets).
   return (
-    nouns.find((noun) => !noun.object && !stateOf(noun) && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))))
-      ?.value ?? null
+    nouns.find(
+      (noun) =>
+        !noun.object && !stateOf(noun) && !inValue(noun) && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
+    )?.value ?? null
   );
 }
 

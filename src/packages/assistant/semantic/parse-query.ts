@@ -1177,7 +1177,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       aggregate: { fn, field: parts.field, groupBy, order: parts.order, limit: parts.limit },
       show: parts.show,
       names: leftovers(w, taken).map((span) =>
-        parts.resource && nouns.some((noun) => noun.value === parts.resource && !noun.plural && noun.indexes[0] === span.indexes.at(-1)! + 1)
+        // ("the Website project", "the candidate katherine": a name next to its resource's noun is one of those records.)
+        parts.resource &&
+        nouns.some(
+          (noun) =>
+            noun.value === parts.resource && !noun.plural && (noun.indexes[0] === span.indexes.at(-1)! + 1 || noun.indexes.at(-1) === span.indexes[0]! - 1),
+        )
           ? { ...span, own: true }
           : span,
       ),

@@ -94,6 +94,18 @@ const SHORTHAND: Record<string, string> = {
   atm: "now",
   updte: "update",
   upate: "update",
+  tomorow: "tomorrow",
+};
+
+/** Misspelt nouns the phrase rules below look for ("german custmers"): spelt right before those rules run. */
+const MISSPELT_NOUNS: Record<string, string> = {
+  custmer: "customer",
+  custmers: "customers",
+  cusomer: "customer",
+  cusomers: "customers",
+  costumer: "customer",
+  costumers: "customers",
+  custommers: "customers",
 };
 
 /** A country by its people's adjective ("german customers"). */
@@ -160,6 +172,7 @@ function bareInvoiceNumbers(text: string): string {
 
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
+  text = text.replace(/\b[a-z]+\b/gi, (word) => MISSPELT_NOUNS[word.toLowerCase()] ?? word);
   // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
   text = text.replace(
     /(?<!\b(?:new|an?|one|create|draft)\s+)\binv(?:oice\s+no\.?|oice\s*#|\s*#|\s+no\.?|\.?)\s*(\d{1,9})\b(?!\s*(?:%|k\b|hours?|days?|minutes?|lines?|items?|invoices?))/gi,
@@ -286,6 +299,11 @@ export function normalize(message: string): string {
   text = text.replace(
     /\b(?:that|who|which)?\s*(?:still\s+)?(?:have|has|with|carrying|carry)\s+(?:a|any)\s+balance\b(?!\s+(?:over|above|under|below|of|more|less|greater|bigger|smaller|higher|lower)\b)/gi,
     " with a balance over 0",
+  );
+  // ("which german customers still owe us money": the customers with something still owed, listed — not a ranking.)
+  text = text.replace(
+    /\b(customers|clients)\s+(?:(?:who|that|which)\s+)?(?:still\s+)?(?:owe|owes)\s+(?:us\s+)?(?:(?:any\s+)?money|anything|something)?(?=\s*[?.!]*$)/gi,
+    "$1 with a balance over 0",
   );
   // ("how much revenue did we make last month": the revenue.)
   text = text.replace(
@@ -596,6 +614,11 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(?:who(?:'s| is| are)?|what(?:'s| is)?)\s+(?:in|left in)\s+(?:the|our)\s+pipeline\s+for\s+(?:the\s+)?(.+?)\s+(role|opening|position|job)\b/i,
     "candidates for the $1 $2",
+  );
+  // "where's katherine at in the hiring pipeline": the stage of that candidate.
+  text = text.replace(
+    /^where(?:'s| is|s)\s+(.+?)\s+(?:at\s+)?(?:in|with)\s+(?:the|our)\s+(?:hiring|recruiting|recruitment|interview)\s+(?:pipeline|process|funnel|loop)\b\s*[?.!]*$/i,
+    "stage of the candidate $1",
   );
   // "who's doing review exports on …": who it is assigned to (not a task in progress).
   text = text.replace(/^(who(?:'s| is|s)?)\s+doing\s+/i, "$1 on ");
