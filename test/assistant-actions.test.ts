@@ -598,4 +598,34 @@ describe("actions on every writable resource", () => {
     expect((await requestOf(ws.token, against.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 1000 });
     expect(acme.id).toBeGreaterThan(0);
   });
+  it("reads news then a command about it, a record then its changes after a dash, and details listed for a new record", async () => {
+    const { ws, ada, alan, invoice, website, task, sophie, candidate } = await company();
+    expect((await call("PATCH", `/projects/${website.id}`, { token: ws.token, body: { status: "on_hold" } })).status).toBe(200);
+    const cases = [
+      // News first ("… is spam", "… doesn't work there anymore", "X: we're making her an offer"), then the command.
+      ["that sophie brown lead is spam, get rid of it", "DELETE", `/leads/${sophie.id}`, undefined],
+      ["alan turing doesn't work at analytical engines anymore, drop him from contacts", "DELETE", `/contacts/${alan.id}`, undefined],
+      ["joan clarke: we're making her an offer, update her stage", "PATCH", `/candidates/${candidate.id}`, { stage: "offer" }],
+      ["ok the website project is unblocked, switch it back to active", "PATCH", `/projects/${website.id}`, { status: "active" }],
+      ["ana says write copy (website) is finished", "PATCH", `/tasks/${task.id}`, { status: "done" }],
+      // A record, a dash, then its changes; an invoice and what to do with it after an arrow.
+      ["write copy on website - due next wednesday and make it high priority", "PATCH", `/tasks/${task.id}`, { priority: "high" }],
+      [`${invoice.number} → send`, "POST", `/invoices/${invoice.id}/send`, {}],
+      // An e-mail address keeps its letters ("ada.r@…" is no "ada.are@…").
+      ["ada lovelace has a new email: ada.r@example.com", "PATCH", `/contacts/${ada.id}`, { email: "ada.r@example.com" }],
+      ["set up an internal project called Warehouse scanners starting monday", "POST", "/projects", { name: "Warehouse scanners" }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const due = await ask(ws.token, `${invoice.number} – they asked for more time, move the due date to the 8th of december`);
+    expect(String((await requestOf(ws.token, due.reply)).body?.due_date)).toMatch(/-12-08$/);
+    // What is still to be asked is asked: an amount "paid something" does not say, a name "a german company" is not.
+    expect((await ask(ws.token, `acme paid something on ${invoice.number}, log it`)).reply.data).toMatchObject({ missing: ["amount"] });
+    const lead = await ask(ws.token, "got a linkedin lead – marco bianchi from bianchi srl");
+    expect(lead.reply.data).toMatchObject({ missing: ["email"], slot: { draft: { fields: { name: "Marco Bianchi", source: "linkedin" } } } });
+    const customer = await ask(ws.token, "new customer pls, german company, invoices in euro, email ap@kessler.example");
+    expect(customer.reply.data).toMatchObject({
+      missing: ["name"],
+      slot: { draft: { fields: { currency: "EUR", email: "ap@kessler.example", billing: { country: "DE" } } } },
+    });
+  });
 });

@@ -952,4 +952,19 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(pipeline.reply.records?.every((record) => record.resource === "candidates")).toBe(true);
     expect(acme.id).toBeGreaterThan(0);
   });
+  it("reads asides and everyday words around a question: a meeting's time, why it is asked, 'i mean', 'compare to'", async () => {
+    const { ws } = await company();
+    const late = await ask(ws.token, "which open deals have blown through their close date");
+    expect(late.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "expected_close_date", op: "lt" })]));
+    const perStage = await ask(ws.token, "could you give me a quick count of candidates per stage, prepping for the hiring sync");
+    expect(perStage.reply.data.answer).toMatchObject({ kind: "groups", resource: "candidates", group_by: "stage" });
+    expect((await ask(ws.token, "did any money land today?")).reply.data.query).toMatchObject({ resource: "payments", period: { field: "paid_at" } });
+    const pile = await ask(ws.token, "which person has the biggest pile of unfinished tasks");
+    expect(pile.reply.data.answer).toMatchObject({ kind: "groups", resource: "tasks", group_by: "assignee_id" });
+    expect((await ask(ws.token, "anything paused? projects on hold i mean")).reply.data.answer).toMatchObject({ kind: "records", resource: "projects" });
+    const billable = await ask(ws.token, "this month, how does billable time compare to non-billable");
+    expect(billable.reply.data.answer).toMatchObject({ kind: "groups", group_by: "billable" });
+    const leads = await ask(ws.token, "sales meeting in 10 min — what are the top 5 open leads by value?");
+    expect(leads.reply.data.query).toMatchObject({ resource: "leads", period: null, aggregate: { order: "desc", limit: 5 } });
+  });
 });

@@ -129,7 +129,8 @@ const PATTERNS: { pattern: RegExp; span(match: RegExpExecArray, today: number, d
   },
   {
     // "due the 30th", "start date the 1st": that day of this month, or of the next (past: the last) when it has gone by.
-    pattern: /\bthe (\d{1,2})(?:st|nd|rd|th)\b/,
+    // (Also where the text begins with it: "…due date to the 8th" once "the" was read with "to".)
+    pattern: /(?:\bthe |^)(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))/,
     span: (m, today, direction) => {
       const day = monthFor(Number(m[1]), today, direction) + (Number(m[1]) - 1) * DAY;
       return { from: day, to: day };

@@ -187,7 +187,9 @@ export function extract(
     fields[titleField.name] = quoted[1]!.trim();
     rest = rest.replace(quoted[0], ",");
   }
-  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at)\s)/i.exec(rest);
+  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at|starting|starts|beginning|kicking off|ending|ends)\s)/i.exec(
+    rest,
+  );
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
     rest = rest.replace(named[0], ",");

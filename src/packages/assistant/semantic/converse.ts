@@ -140,11 +140,28 @@ async function turnOf(env: TurnEnv, said: string, state: ConversationState): Pro
     if (command?.proposal) return command;
   }
   const whole = await turnWhole(env, said, state);
-  if (whole?.proposal || state.choose || state.slot || (whole?.reply.data as { refused?: boolean } | undefined)?.refused) return whole;
   const sentences = said
     .split(/\s+[—–]\s+|\s+-\s+|(?<=[.!?])\s+/)
     .map((piece) => piece.trim())
     .filter(Boolean);
+  // ("grace allen accepted our offer!! pls hire her, she starts jan 4 in the berlin office": the news before the
+  // command named whom; the command said alone, with the name for its pronoun, may read more of its fields.)
+  // (A colon after a name ends a sentence too: "guido allen: we're making him an offer".)
+  const parts = sentences.length > 1 ? sentences : said.split(/^([^:]{3,40}):\s+/).filter(Boolean);
+  const named = parts.length > 1 ? pronounsOf(said)(parts.at(-1)!) : "";
+  if (named && named !== parts.at(-1) && !state.choose && !state.slot) {
+    const last = await turnWhole(env, named, state);
+    const fieldsOf = (turn: Turn) => Object.keys(turn.proposal?.request.body ?? {}).length;
+    if (
+      last?.proposal &&
+      (!whole?.proposal ||
+        (last.proposal.request.method === whole.proposal.request.method &&
+          last.proposal.request.path === whole.proposal.request.path &&
+          fieldsOf(last) > fieldsOf(whole)))
+    )
+      return last;
+  }
+  if (whole?.proposal || state.choose || state.slot || (whole?.reply.data as { refused?: boolean } | undefined)?.refused) return whole;
   const asks = (text: string) => QUESTION.test(text) || actionCue(wordsOf(text, env.vocabulary), env.schema)?.at === 0;
   const words = (text: string) => text.split(/\s+/).length;
   const lastNamed = sentences.length > 1 ? pronounsOf(said)(sentences.at(-1)!) : "";
@@ -255,7 +272,7 @@ function pronounsOf(message: string): (clause: string) => string {
   const opener =
     /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1] ??
     // ("ken wirth is back from leave": a name in lower case, then what happened to them.)
-    /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined)\b/u.exec(
+    /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)(?:\s*:|\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined|doesn't|does not|isn't|is not|no longer|won't|will not)\b)/u.exec(
       message.trim(),
     )?.[1] ??
     // ("not moving fwd with john conway, reject pls": whom the message is about.)
@@ -304,7 +321,8 @@ function pronounsOf(message: string): (clause: string) => string {
 }
 
 /** A record, then news of it: "draft reports (mobile app) is stuck". */
-const STATED = /^(.+?)\s+(?:is|was|has been|got)\s+(?:stuck|blocked|on hold|late|behind|delayed|waiting|paused|wrong|broken|cancelled|canceled)\b/i;
+const STATED =
+  /^(?:(?:ok|okay|so|right|alright|fyi|update|good news|heads up)[,:!]?\s+)?(.+?)\s+(?:is|was|has been|got|looks)\s+(?:stuck|blocked|unblocked|back on track|on hold|late|behind|delayed|waiting|paused|wrong|broken|cancelled|canceled|spam|junk|fake|bogus|garbage|a (?:duplicate|dupe|test|mistake)|duplicated|not real)\b/i;
 
 function clausesOf(message: string): string[] {
   const named = pronounsOf(message);

@@ -103,6 +103,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // ("acme paid what they owed", "hooli settled the rest of their invoice", "nakatomi sent €8k against the
   // september invoice": the same, the invoice told by whose it is.)
   const said = w.text.toLowerCase();
+  // ("could you give me a quick count of …", "can you show me …": asked politely, still a read.)
+  if (
+    /^(?:(?:hey|hi|ok|so)[,\s]+)?(?:can|could|would|will) you (?:please |pls |quickly |just )?(?:give me|show me|tell me|pull up|list|find|get me)\b/.test(said)
+  )
+    return null;
   const settled =
     /\b(?:paid|settled|cleared|sent|wired|transferred)\s+(?:us\s+)?(?:what (?:they|he|she) owed?|what was (?:owed|due|left)|the rest|the remainder|the balance|in full|the full amount|up)\b/.test(
       said,
@@ -133,6 +138,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "the contact John Hamilton is actually spelled Jon Hamilton, can you fix the name": a new spelling of the name.
     .replace(/^(?:[^—–]*[—–]\s*)?(?:the\s+\w+\s+)?(.+?)\s+is\s+(?:actually\s+)?(?:spelled|spelt|written)\s+(.+?)(?:\s*[,;.!].*)?$/iu, "rename $1 to $2")
+    // "the issue date on INV-000323 should be the 16th": that field of that record, as it should be.
+    .replace(
+      /^(?:the\s+)?((?:issue|due|start|end|close|expected close|paid|joining)\s+date|amount|priority|status|stage|email|phone|title|name|value)\s+(?:on|of|for)\s+(.+?)\s+(?:should be|needs to be|must be|has to be)\s+(?:actually\s+)?(.+)$/iu,
+      "set the $1 of $2 to $3",
+    )
     // "Alan Thomson's start date was actually 27 October, not Nov 3": the field as it should be.
     .replace(/^(.+?)['’]s\s+([a-z][a-z ]{1,24}?)\s+(?:was|is|should be)\s+actually\s+(.+?)(?:,?\s+not\s+.+)?$/iu, "set $1's $2 to $3")
     // "Data warehouse description: '…'", "Acme notes: …": a record, one of its text fields, then the value.
@@ -156,7 +166,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\s+(?:to|as|at)?\s*/gi, ", ")
     // "Test permissions on Onboarding revamp: due friday, urgent": a record, then what it is to be now.
     .replace(
-      /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?):\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?)(?::|\s[-–—])\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
       "update $1, $2",
     )
     // "add 45 min to Tim's timesheet on …": time for Tim.

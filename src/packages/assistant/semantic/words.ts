@@ -95,6 +95,7 @@ const SHORTHAND: Record<string, string> = {
   updte: "update",
   upate: "update",
   tomorow: "tomorrow",
+  thats: "that's",
 };
 
 /** Misspelt nouns the phrase rules below look for ("german custmers"): spelt right before those rules run. */
@@ -305,6 +306,58 @@ export function normalize(message: string): string {
     /\b(customers|clients)\s+(?:(?:who|that|which)\s+)?(?:still\s+)?(?:owe|owes)\s+(?:us\s+)?(?:(?:any\s+)?money|anything|something)?(?=\s*[?.!]*$)/gi,
     "$1 with a balance over 0",
   );
+  // ("a count of candidates per stage, prepping for the hiring sync": why it is asked, after a comma.)
+  text = text.replace(
+    /\s*[,;—–]\s*(?:(?:i'm|im|i am|we're|we are)\s+)?(?:prepping|preparing|getting ready|trying to|doing|planning|putting together|working on)\b[^,?]*?(?=\s*[?.!]*$)/i,
+    "",
+  );
+  // ("got a linkedin lead – marco bianchi from bianchi srl": a new lead, told.)
+  text = text.replace(
+    /^(?:(?:we|i)(?:'ve)?\s+)?(?:just\s+)?(?:got|have|received)\s+(?:a|an)\s+(?:new\s+)?(?:([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+)??lead\s*(?:[-–—:,]|\s-)\s*(.+?)\s*[.!]*$/iu,
+    (_m, source: string | undefined, rest: string) => `new lead ${rest}${source ? `, source ${source}` : ""}`,
+  );
+  // ("guido allen: we're making him an offer": moved to that stage.)
+  text = text.replace(
+    /\b(?:we(?:'re| are)\s+|let's\s+)?(?:making|giving|sending|extending|make|give|send|extend)\s+(him|her|them|[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}?)\s+an?\s+(?:job\s+)?offer\b/giu,
+    "move $1 to offer",
+  );
+  // ("sophie says fix dashboard (security audit) is finished": what was said is the news.)
+  text = text.replace(
+    /^(?:[\p{L}'-]+\s+){1,2}(?:says|said|tells me|told me|just told me|reports|reported|mentioned|confirmed)\s+(?:that\s+)?(?=\S+\s+.*\b(?:is|are|was|has been)\s)/iu,
+    "",
+  );
+  // ("fix dashboard (security audit) is finished": done.)
+  text = text.replace(
+    /^(?!(?:is|are|has|have|what|which|who|when|how)\b)(.+?)\s+(is|are|has been|was)\s+(?:now\s+)?(?:finished|complete|all done|wrapped up|sorted)(?=\s*(?:[,.;!—–]|$))/i,
+    "$1 $2 done",
+  );
+  // ("which person has the most unfinished tasks": who.)
+  text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
+  // ("projects on hold i mean": a correction's aside, not an average.)
+  text = text.replace(/[,\s]*\bi mean\b[,]?/gi, " ");
+  // ("the biggest pile of unfinished tasks": the most of them.)
+  text = text.replace(/\b(?:biggest|largest|highest|longest)\s+(?:pile|stack|heap|load|backlog|list|number|count|amount)\s+of\b/gi, "most");
+  // ("did any money land today?", "has money come in this week": payments received.)
+  text = text.replace(
+    /\b(?:did|has|have)\s+(?:any\s+)?(?:money|cash|payments?)\s+(?:land|landed|come in|came in|arrive|arrived|hit the (?:bank|account))\b/gi,
+    "payments received",
+  );
+  // ("open deals that have blown through their close date": past it.)
+  text = text.replace(
+    /\b(?:that\s+|which\s+)?(?:have|has|'ve)?\s*(?:blown|gone|slipped|run|sailed)\s+(?:through|past|over)\s+(?:their|its|the)\s+(?:expected\s+)?close\s+date\b/gi,
+    " with expected close date before today",
+  );
+  // ("smallest card payment we ever took", "biggest one we've received"): how it came is what a payment is.
+  text = text.replace(/\s+(?:that\s+)?we(?:'ve| have)?\s+(?:ever\s+)?(?:took|taken|received|got|gotten|collected)\s*(?=[?.!]*$)/gi, "");
+  // ("deal-wise", "task wise": about those.)
+  text = text.replace(/\b(deal|task|invoice|project|lead|payment|candidate|customer)[\s-]?wise\b/gi, "$1s");
+  // ("how does billable time compare to non-billable": the two set against each other.)
+  text = text.replace(/\bhow\s+(?:does|do|did)\s+(.+?)\s+compare\s+(?:to|with|against)\s+(.+?)\s*[?.!]*$/gi, "$1 vs $2");
+  // ("sales meeting in 10 min — …": when the meeting is, not a period asked about.)
+  text = text.replace(
+    /^[^—–:?]{0,40}?\b(?:meeting|call|standup|stand-up|sync|demo|interview|presentation)\s+in\s+(?:\d+|a few|a couple of)\s*(?:min|mins|minutes|hrs?|hours?)\b\s*(?:[—–:,]|\s-)\s*/i,
+    "",
+  );
   // ("how much revenue did we make last month": the revenue.)
   text = text.replace(
     /\b(revenue|money|sales|income)\s+(?:did|have|has)\s+(?:we|i|the company)\s+(?:make|made|earn|earned|bring in|brought in|do|done|generate|generated)\b/gi,
@@ -330,10 +383,17 @@ export function normalize(message: string): string {
     .replace(/^((?:\p{L}[\p{L}'.-]*)(?:\s+\p{L}[\p{L}'.-]*){0,2})\s*[-–—:]\s+(\d+(?:\.\d+)?\s*(?:min|mins|minutes|h|hr|hrs|hours)\b.*)$/iu, "log $2 for $1")
     // ("plan exports in mobile app -> review": moved to that state.)
     .replace(
-      /^(?!.*\?)(?!(?:rename|change|set|update|edit|move|switch|fix|correct|make)\b)(.{2,80}?)\s*(?:->|→|=>)\s*([\p{L} ]{2,24}?)\s*[.!]*$/iu,
+      /^(?!.*\?)(?!(?:rename|change|set|update|edit|move|switch|fix|correct|make)\b)(.{2,80}?)\s*(?:->|→|=>)(?!\s*(?:send|resend|void|remind|delete|cancel)\b)\s*([\p{L} ]{2,24}?)\s*[.!]*$/iu,
       "move $1 to $2",
     );
   text = text
+    // ("INV-000052 → send": that done to it.)
+    .replace(/^((?:invoice\s+)?INV-\d+)\s*(?:->|→|=>|:)\s*(send|resend|void|remind|delete|cancel)\s*(?:it)?\s*[.!]*$/i, "$2 $1")
+    // ("oscorp paid something on INV-000204, log it": a payment whose amount is still to be asked.)
+    .replace(
+      /^.*?\bpaid\s+(?:us\s+)?(?:something|some|part of it|a bit|a part|a portion)\s+(?:on|of|towards|against|for)\s+((?:invoice\s+)?INV-\d+)\b.*$/i,
+      "record a payment on $1",
+    )
     // ("INV-000133 can go out now", "INV-… is ready to go": sent.)
     .replace(
       /^((?:invoice\s+)?INV-\d+)\s+(?:can|should|may)\s+go\s+out\b.*$|^((?:invoice\s+)?INV-\d+)\s+is\s+(?:good|ready|ok|okay)\s+to\s+(?:go|send)(?:\s+out)?\b.*$/i,
@@ -419,9 +479,24 @@ export function normalize(message: string): string {
     /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(20\d{2})\b/gi,
     (_m, m: string, d: string, y: string) => day(y, month(m), d),
   );
+  // ("invoices in euro", "bills in usd", "pays in pounds": the currency.)
+  // ("names of customers invoiced in eur": the customers of that currency.)
+  text = text.replace(
+    /\b(customers|clients)\s+(?:we\s+)?(?:invoice|invoiced|bill|billed)\s+in\s+(euros?|eur|usd|dollars|gbp|pounds)\b(?!\s+(?:vs|versus|or|and)\b)/gi,
+    "$1 with currency $2",
+  );
+  // (Only a piece of its own in a list of details: "new customer, german company, invoices in euro, email …".)
+  text = text.replace(/(^|,\s*)(?:invoices?|bills?|billing)\s+in\s+(euros?|eur|usd|us dollars|dollars|gbp|pounds|sterling|chf)\s*(?=,|$)/gi, "$1currency $2");
+  // ("new customer, german company, …": where the company is.)
+  text = text.replace(
+    /(^|,\s*)(?:an?\s+)?(german|french|british|english|american|dutch|spanish|italian|japanese|canadian|australian|swiss|irish|austrian|belgian|swedish|danish|norwegian|polish|indian|chinese|brazilian|mexican)\s+(?:company|firm|business|outfit)\b/gi,
+    (_m, lead: string, people: string) => `${lead}based in ${DEMONYMS[people.toLowerCase()]}`,
+  );
+  // ("the 8th of december": the 8th december.)
+  text = text.replace(/\b(\d{1,2})(st|nd|rd|th)\s+of\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/gi, "$1$2 $3");
   // "german customers": the customers in Germany (a country said by its people's adjective).
   text = text.replace(
-    /\b(german|french|british|english|american|dutch|spanish|italian|japanese|canadian|australian|swiss|irish|austrian|belgian|swedish|danish|norwegian|polish|indian|chinese|brazilian|mexican)\s+(customers|clients|companies|accounts|contacts|leads|customer|client)\b/gi,
+    /\b(german|french|british|english|american|dutch|spanish|italian|japanese|canadian|australian|swiss|irish|austrian|belgian|swedish|danish|norwegian|polish|indian|chinese|brazilian|mexican)\s+(customers|clients|companies|accounts|contacts|leads|customer|client|company|firm|business)\b/gi,
     (_m, people: string, noun: string) => `${noun} in ${DEMONYMS[people.toLowerCase()]}`,
   );
   // "initech's accounts payable email", "their AP inbox": the customer's e-mail.
@@ -673,7 +748,9 @@ export function normalize(message: string): string {
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
   // "the us", "the U.S.", "US", "USA": the country (a plain "us" stays the pronoun of "who owes us").
   text = text.replace(/\bthe\s+(?:u\.?s\.?a?\.?)(?=\s|$|[?,!])/gi, "the United States").replace(/\b(?:USA?|U\.S\.(?:A\.)?)(?=\s|$|[?,!])/g, "United States");
-  return text.replace(/\b[A-Za-z0-9/]+\b/g, (word) => {
+  // (Not inside an e-mail address or a web address: "joan.r@…" keeps its "r".)
+  return text.replace(/[^\s@]+@[^\s@]+|\bhttps?:\/\/\S+|\b[A-Za-z0-9/]+\b/g, (word) => {
+    if (word.includes("@") || word.includes("://")) return word;
     const lower = word.toLowerCase();
     if (lower === "w/") return "with";
     return SHORTHAND[lower] ?? word;
@@ -734,7 +811,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same moment side process down break supposed meant"
+    "i'd i'm i'll behind against same moment side process down break supposed meant quick fill filling"
   ).split(" "),
 );
 
