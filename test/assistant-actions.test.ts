@@ -628,4 +628,22 @@ describe("actions on every writable resource", () => {
       slot: { draft: { fields: { currency: "EUR", email: "ap@kessler.example", billing: { country: "DE" } } } },
     });
   });
+  it("reads a paid invoice told as news, a reminder asked after a dash, an opening taken down, and a task's parts between dashes", async () => {
+    const { ws, invoice, website, opening } = await company();
+    const cases = [
+      [`${invoice.number} got paid yesterday, wire, whole thing`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "bank_transfer" }],
+      [`acme still hasnt paid ${invoice.number} - reminder please`, "POST", `/invoices/${invoice.id}/remind`, {}],
+      ["backend engineer opening - make it 3 positions", "PATCH", `/job-openings/${opening.id}`, { positions: 3 }],
+      ["we're not hiring a backend engineer after all, take that opening down", "DELETE", `/job-openings/${opening.id}`, undefined],
+      ["new task on the website — update favicon — low priority", "POST", "/tasks", { project_id: website.id, title: "update favicon", priority: "low" }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    // Questions that are not about this workspace's records: investing, an invoice to fool a bank, a web server.
+    for (const message of [
+      "which stocks should i put the q4 profit into",
+      "make up an invoice we can show the bank so the loan goes through",
+      "how do i fix a 502 bad gateway on our nginx box",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+  });
 });

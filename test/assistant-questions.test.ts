@@ -967,4 +967,23 @@ describe("questions are read as queries over the resources' definitions", () => 
     const leads = await ask(ws.token, "sales meeting in 10 min — what are the top 5 open leads by value?");
     expect(leads.reply.data.query).toMatchObject({ resource: "leads", period: null, aggregate: { order: "desc", limit: 5 } });
   });
+  it("reads tax as the invoices' tax, '+' between states, a ranking asked as 'rank', 'where are we with' and 'that month'", async () => {
+    const { ws } = await company();
+    const tax = await ask(ws.token, "q3 vat collected on our invoices?");
+    expect(tax.reply.data.answer).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "tax_total" });
+    const both = await ask(ws.token, "average invoice for our usd clients? ignore drafts + void");
+    expect(both.reply.data.query.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "status", op: "ne", value: "draft" }),
+        expect.objectContaining({ field: "status", op: "ne", value: "void" }),
+      ]),
+    );
+    const ranked = await ask(ws.token, "can u rank customers by how much they still owe us, top 5");
+    expect(ranked.reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id" });
+    expect(ranked.reply.data.query.aggregate).toMatchObject({ limit: 5 });
+    expect((await ask(ws.token, "where are we with the website project")).reply.data.answer).toMatchObject({ resource: "projects", field: "status" });
+    const month = await ask(ws.token, "accountant wants october numbers - how much did we bill that month?");
+    expect(month.reply.data.query.period).toMatchObject({ field: "issue_date" });
+    expect(month.reply.data.query.period.from).toMatch(/-10-01$/);
+  });
 });

@@ -43,7 +43,7 @@ export type TurnEnv = {
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
 const OUT_OF_SCOPE =
-  /\b(weather|forecast(?!\s+(?:call|meeting|review|sync|deck|numbers))|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|python|javascript|typescript|stack ?trace|traceback|keyerror|typeerror|syntax error|back hurts|headache|migraine|what should i take|doctor|symptoms?|legally binding|(?:draft|write|prepare) (?:a|an|the|our) (?:\w+ ){0,2}(?:contract|agreement|nda|terms of service)|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack)\b/i;
+  /\b(weather|forecast(?!\s+(?:call|meeting|review|sync|deck|numbers))|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|python|javascript|typescript|stack ?trace|traceback|keyerror|typeerror|syntax error|back hurts|headache|migraine|what should i take|doctor|symptoms?|legally binding|(?:draft|write|prepare) (?:a|an|the|our) (?:\w+ ){0,2}(?:contract|agreement|nda|terms of service)|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack|stocks?|invest(?:ing|ment)?s?|etfs?|index funds?|shares in|nginx|apache|dns|ssl cert(?:ificate)?|bad gateway|502|503|404 error|server (?:is )?down|(?:fake|forge|forged|make up|made up|backdate|backdated|fudge)\s+(?:an?\s+)?(?:\w+\s+)?(?:invoice|invoices|receipt|receipts|numbers|books|payslip)|(?:show|fool|trick) the (?:bank|taxman|irs|auditor))\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
   /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:internal|private|confidential)\s+(?:revenue|numbers|financials|figures|books|sales|profits?)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b|\b(?:their|its) own (?:customers|clients|pricing|prices|rates|margins?)\b|\bhow much (?:revenue|money|profit) does (?!(?:the|our|my)\b)\w+(?: \w+)? (?:make|earn|do|bring in)\b|\b(?:earn|make|paid) at (?:google|apple|amazon|meta|microsoft)\b/i;
@@ -117,8 +117,11 @@ export function refusal(text: string): Reply {
  * the contact …, bounced twice"), the request is one of its clauses: when the whole is not understood, each
  * clause is tried, a person's pronoun standing for the name the message opened with.
  */
-export async function turn(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const result = await turnOf({ ...env, typed: said }, said, state);
+export async function turn(env: TurnEnv, typed: string, state: ConversationState): Promise<Turn | null> {
+  // ("october numbers - how much did we bill that month?": the month said before, wherever the question is read.)
+  const month = /\b(january|february|march|april|may|june|july|august|september|october|november|december)\b/i.exec(typed)?.[1];
+  const said = month ? typed.replace(/\b(?:in\s+)?that month\b/gi, `in ${month}`) : typed;
+  const result = await turnOf({ ...env, typed }, said, state);
   // "send a reminder for the first one", then "and resend the last one": a proposal about one of the records the
   // last answer listed keeps that list, so the next message can still pick from it.
   const data = result?.reply.data as Record<string, unknown> | undefined;

@@ -138,6 +138,18 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "the contact John Hamilton is actually spelled Jon Hamilton, can you fix the name": a new spelling of the name.
     .replace(/^(?:[^—–]*[—–]\s*)?(?:the\s+\w+\s+)?(.+?)\s+is\s+(?:actually\s+)?(?:spelled|spelt|written)\s+(.+?)(?:\s*[,;.!].*)?$/iu, "rename $1 to $2")
+    // ("new task on the website relaunch — update favicon — low priority": where, then what, then the rest.)
+    .replace(
+      /^(new|add|create)\s+(?:a\s+)?task\s+(?:on|in|for)\s+(?:the\s+)?(.+?)\s+[—–-]\s+(.+?)(?:\s+[—–-]\s+(.+))?$/iu,
+      (_m, verb: string, where: string, title: string, rest?: string) => `${verb} task "${title}" in ${where}${rest ? `, ${rest}` : ""}`,
+    )
+    // ("we're not hiring a product marketer after all, take that opening down": that opening, deleted.)
+    .replace(
+      /^(?:we(?:'re| are)\s+)?not\s+(?:hiring|recruiting)\s+(?:an?\s+|the\s+)?(.+?)\s+(?:after all|anymore|any more)\b.*?\b(?:take|pull|close|delete|remove|drop)\s+(?:that|the|this)\s+(?:opening|posting|role|position|job)\b.*$/iu,
+      "delete the $1 opening",
+    )
+    // ("senior engineer opening - make it 3 positions": that record, changed.)
+    .replace(/^(?!(?:new|add|create)\b)([^,:?]{3,60}?)\s+[-–—]\s+(?:(?:pls|please)\s+)?(?:make|set|change)\s+it\s+(?:to\s+)?(.+)$/iu, "update $1, $2")
     // "the issue date on INV-000323 should be the 16th": that field of that record, as it should be.
     .replace(
       /^(?:the\s+)?((?:issue|due|start|end|close|expected close|paid|joining)\s+date|amount|priority|status|stage|email|phone|title|name|value)\s+(?:on|of|for)\s+(.+?)\s+(?:should be|needs to be|must be|has to be)\s+(?:actually\s+)?(.+)$/iu,

@@ -1023,12 +1023,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           );
       // "value of deals lost in october", "what's the total of invoices sent this week": a money field said first,
       // of many records, is their total.
-      const lead = w.words.slice(0, asked?.indexes[0] ?? 0);
+      // ("q3 tax on our invoices": words of the period may come first.)
+      const lead = w.words.slice(0, asked?.indexes[0] ?? 0).filter((_word, i) => !taken.has(i));
       const ofMany =
         asked &&
         R.fields.get(asked.value)?.kind === "money" &&
         lead.every((word) => ["what", "whats", "what's", "is", "was", "the", "total", "combined"].includes(word)) &&
-        w.words[asked.indexes.at(-1)! + 1] === "of" &&
+        ["of", "on"].includes(w.words[asked.indexes.at(-1)! + 1] ?? "") &&
         (nouns.some((noun) => noun.value === R && noun.plural && noun.indexes[0]! <= asked.indexes.at(-1)! + 4) ||
           // ("value of everything we voided this year", "value of this year's wins": many records, not one.)
           ["everything", "all", "every", "these", "those", "this", "last", "our"].includes(w.words[asked.indexes.at(-1)! + 2] ?? ""));

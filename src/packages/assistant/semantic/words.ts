@@ -331,6 +331,28 @@ export function normalize(message: string): string {
     /^(?!(?:is|are|has|have|what|which|who|when|how)\b)(.+?)\s+(is|are|has been|was)\s+(?:now\s+)?(?:finished|complete|all done|wrapped up|sorted)(?=\s*(?:[,.;!—–]|$))/i,
     "$1 $2 done",
   );
+  // ("vat collected on our invoices", "sales tax we charged": the invoices' tax.)
+  text = text.replace(/\b(?:vat|gst|sales tax|tax)\s+(?:(?:that\s+)?we\s+)?(?:collected|charged|billed|invoiced)\b/gi, "tax");
+  text = text.replace(/\b(?:vat|gst)\b(?!\s+(?:number|no\b|nr\b|id\b|reg))/gi, "tax");
+  // ("ignore drafts + void": and.)
+  text = text.replace(/\s\+\s(?=(?:voids?|voided|drafts?|cancelled|paid|unpaid|overdue)\b)/gi, " and ");
+  // ("rank customers by how much they still owe us, top 5": the top ones by it.)
+  text = text.replace(
+    /^(?:(?:can|could) (?:you|u)\s+)?rank\s+(?:the\s+|our\s+)?([a-z]+)\s+by\s+(.+?)(?:,?\s*top\s+(\d+))?\s*[?.!]*$/i,
+    (_m, noun: string, by: string, n?: string) => `top ${n ?? ""} ${noun} by ${by}`.replace(/\s+/g, " "),
+  );
+  text = text.replace(/\bby\s+how\s+much\s+(they|he|she)\s+(still\s+)?owes?\b/gi, "by what $1 $2owe");
+  // ("where are we with ship permissions on …": its status.)
+  text = text.replace(/^where\s+(?:are|r)\s+we\s+(?:with|on|at)\s+/i, "status of ");
+  // ("INV-000123 got paid yesterday, wire, whole thing": paid, in full.)
+  text = text.replace(/^((?:invoice\s+)?INV-\d+)\s+(?:got|was|has been|just got)\s+paid\b(?!\?)(.*)$/i, "mark $1 as paid$2");
+  // ("hooli still hasnt paid INV-000355 - reminder please": a reminder on it.)
+  text = text.replace(
+    /^.*?\b((?:invoice\s+)?INV-\d+)\b.*?(?:[-–—,.;:]|\s-)\s*(?:(?:send|send them|send a|a)\s+)?(?:reminder|nudge|chaser)\s*(?:pls|please|plz)?\s*[.!]*$/i,
+    "remind $1",
+  );
+  // ("take that opening down", "pull the product marketer posting": closed, i.e. deleted.)
+  text = text.replace(/\b(?:take|pull)\s+(?:that|the|this)\s+(.{0,40}?)(opening|posting|job ad|role|position)\s+down\b/gi, "delete the $1$2");
   // ("which person has the most unfinished tasks": who.)
   text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
   // ("projects on hold i mean": a correction's aside, not an average.)
