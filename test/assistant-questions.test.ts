@@ -986,4 +986,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(month.reply.data.query.period).toMatchObject({ field: "issue_date" });
     expect(month.reply.data.query.period.from).toMatch(/-10-01$/);
   });
+  it("reads what is open or due on a project as its tasks, and a question after why it is asked", async () => {
+    const { ws, ada, website } = await company();
+    const open = await ask(ws.token, "whats still open on the website project");
+    expect(open.reply.data.query).toMatchObject({ resource: "tasks" });
+    expect(open.reply.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "project_id", value: website.id })]));
+    const due = await ask(ws.token, "anything due next week on the website project?");
+    expect(due.reply.data.query).toMatchObject({ resource: "tasks", period: { field: "due_date" } });
+    const phone = await ask(ws.token, "need to send the contract to ada lovelace, whats her phone again?");
+    expect(phone.reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id], field: "phone" });
+    // (Money still owed on invoices stays about invoices: "anything due this week we havent been paid for yet?".)
+    expect((await ask(ws.token, "anything due this week we havent been paid for yet?")).reply.data.query).toMatchObject({ resource: "invoices" });
+  });
 });

@@ -325,7 +325,7 @@ function pronounsOf(message: string): (clause: string) => string {
 
 /** A record, then news of it: "draft reports (mobile app) is stuck". */
 const STATED =
-  /^(?:(?:ok|okay|so|right|alright|fyi|update|good news|heads up)[,:!]?\s+)?(.+?)\s+(?:is|was|has been|got|looks)\s+(?:stuck|blocked|unblocked|back on track|on hold|late|behind|delayed|waiting|paused|wrong|broken|cancelled|canceled|spam|junk|fake|bogus|garbage|a (?:duplicate|dupe|test|mistake)|duplicated|not real)\b/i;
+  /^(?:(?:ok|okay|so|right|alright|fyi|update|good news|heads up)[,:!]?\s+)?(.+?)\s+(?:is|was|has been|got|looks)\s+(?:stuck|blocked|unblocked|back on track|on hold|meant to|supposed to|due to|late|behind|delayed|waiting|paused|wrong|broken|cancelled|canceled|spam|junk|fake|bogus|garbage|a (?:duplicate|dupe|test|mistake)|duplicated|not real)\b/i;
 
 function clausesOf(message: string): string[] {
   const named = pronounsOf(message);

@@ -353,6 +353,22 @@ export function normalize(message: string): string {
   );
   // ("take that opening down", "pull the product marketer posting": closed, i.e. deleted.)
   text = text.replace(/\b(?:take|pull)\s+(?:that|the|this)\s+(.{0,40}?)(opening|posting|job ad|role|position)\s+down\b/gi, "delete the $1$2");
+  // ("whats still open on mobile app", "anything due next week on the security audit": a project's tasks.)
+  text = text.replace(
+    /^what(?:'s| is|s)\s+(?:still\s+)?(?:open|left|outstanding|pending|remaining|left to do)\s+(?:on|in|for)\s+(?!(?:those|these|them|it|that|this|all|each|every|invoice|INV)\b)/i,
+    "open tasks on ",
+  );
+  text = text.replace(
+    /^(?:is\s+there\s+|do we have\s+)?anything\s+(due\s+[^,?]+?)\s+(on|in)\s+(?:the\s+)?(?!(?:yet|us|it|them|that|those|invoices?|payment)\b)([^,?]+?)\s*[?.!]*$/i,
+    "tasks $1 $2 $3",
+  );
+  // ("put a task on the office move project for anita": a new task there.)
+  text = text.replace(/^(?:(?:pls|please|can you|could you)\s+)?(?:put|stick|throw|pop)\s+(?:a|an)\s+(?:new\s+)?task\s+(on|in|into|under)\b/i, "new task $1");
+  // ("need to send the contract to mary gosling, whats her email again?": the question, about whom the why named.)
+  text = text.replace(
+    /^(?:i\s+)?(?:need|have|got|want|going|gotta|wanna)\s+(?:to\s+)?.+?\s+(?:to|for|with)\s+([\p{L}'-]+\s+[\p{L}'-]+)\s*[,;—–-]\s*((?:what|whats|what's|who|which|when|where|how)\b.+)$/iu,
+    (_m, name: string, question: string) => question.replace(/\b(?:her|his|their)\b/i, `${name}'s`),
+  );
   // ("which person has the most unfinished tasks": who.)
   text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
   // ("projects on hold i mean": a correction's aside, not an average.)
