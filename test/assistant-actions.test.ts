@@ -646,4 +646,25 @@ describe("actions on every writable resource", () => {
     ])
       expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
   });
+  it("takes a pick said with asides ('conway obviously, …', 'the x one pls'), and people's news said in passing", async () => {
+    const { ws, ada, ana, linus, website, task } = await company();
+    const conway = await create(ws, "employees", { name: "Kate Conway", email: "kc@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    const sagan = await create(ws, "employees", { name: "Kate Sagan", email: "ks@assist.co", department: "Engineering", date_of_joining: "2024-01-01" });
+    const promoted = await ask(ws.token, "kate got promoted to head of sales");
+    expect(promoted.reply.intent, promoted.reply.text).toBe("clarify");
+    const picked = await ask(ws.token, "conway obviously, sagan's an engineer", promoted.conversation_id);
+    expect(await requestOf(ws.token, picked.reply)).toMatchObject({ path: `/employees/${conway.id}`, body: { designation: "Head of Sales" } });
+    const reassign = await ask(ws.token, "reassign write copy on website to kate");
+    expect(reassign.reply.intent, reassign.reply.text).toBe("clarify");
+    const pls = await ask(ws.token, "the sagan one pls", reassign.conversation_id);
+    expect(await requestOf(ws.token, pls.reply)).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: sagan.id } });
+    expect(pls.reply.text).toContain("Kate Sagan");
+    const cases = [
+      ["ada lovelace moved from analytical engines to Babbage Ltd, update her company", "PATCH", `/contacts/${ada.id}`, { company: "Babbage Ltd" }],
+      // (A title the workspace already has; a new one is read when said as "title …".)
+      ["linus torvalds is in sales now, engineer", "PATCH", `/employees/${linus.id}`, { department: "Sales", designation: "Engineer" }],
+      ["website needs a task 'audit colour tokens', give it to ana garcia", "POST", "/tasks", { project_id: website.id, assignee_id: ana.id }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+  });
 });

@@ -17,6 +17,7 @@ import writerO from "./writer-o.json";
 import writerP from "./writer-p.json";
 import writerQ from "./writer-q.json";
 import writerR from "./writer-r.json";
+import writerS from "./writer-s.json";
 
 export type Item = {
   id: string;
@@ -76,6 +77,8 @@ export const SETS: WriterSet[] = [
   { name: "tuning-q", writer: "the seventeenth writer's", role: "tuning", items: writerQ as unknown as Item[] },
   // Written after the training part too: a third each of money, work and people, 48 % actions, 45 follow-ups.
   { name: "tuning-r", writer: "the eighteenth writer's", role: "tuning", items: writerR as unknown as Item[] },
+  // Written after the training part too: every resource evenly, 52 % actions, 50 follow-ups, six kinds of user.
+  { name: "tuning-s", writer: "the nineteenth writer's", role: "tuning", items: writerS as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

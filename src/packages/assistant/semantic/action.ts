@@ -503,7 +503,11 @@ function nameCase(R: ResourceModel, field: string, text: string): string {
 }
 
 const capitalised = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);
-const titleCase = (text: string) => text.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+/** "head of sales" → "Head of Sales": each word capitalised but the small ones inside ("of", "and", "the"). */
+const titleCase = (text: string) =>
+  text.replace(/\p{L}[\p{L}'’]*/gu, (word, at: number) =>
+    at > 0 && /^(?:of|and|the|for|in|on|at|to|a|an|or|with|de|van|von)$/.test(word) ? word : word[0]!.toUpperCase() + word.slice(1),
+  );
 
 /** Finds the references and the record, then the request and its summary (or what to ask). */
 export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: ResourceModel, focus: Choice | null): Promise<Built> {
@@ -593,7 +597,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
       if (onList.length === 1) found = { kind: "one", found: onList[0]! };
       if (found.kind === "many") {
-        const narrowed = within ? await narrow(env, R, found.options, within.text) : null;
+        const narrowed = within ? await narrow(env, R, found.all ?? found.options, within.text) : null;
         if (narrowed?.length === 1) {
           target = narrowed[0]!;
           if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
@@ -1158,7 +1162,9 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string):
   return best ? { resource: R, record: best, label: labelOf(R, best) } : null;
 }
 
-async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], within: string): Promise<Candidate[] | null> {
+async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string): Promise<Candidate[] | null> {
+  // ("linus at hooli — email is now …": the place ends where a dash starts what to change.)
+  const within = said.split(/\s*[—–]\s*|\s+-\s+/)[0]!;
   const parents = [...R.fields.values()].filter((field) => field.target && env.schema.byName.get(field.target)?.nameField);
   for (const parent of parents) {
     const found = await findNamed(env.fetch, [env.schema.byName.get(parent.target!)!], tidy(within));

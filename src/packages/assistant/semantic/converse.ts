@@ -522,7 +522,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     // "update wonka's email": the record a possessive names, looked up among them all at once, decides.
     // ("sophie allen moved to umbrella": the words before the first comma or "to" name the record the same way.)
     const owner =
-      /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1] ?? /^(?:the\s+)?([\p{L}][\p{L}\d .&-]*?)(?=\s*,|\s+(?:to|as)\s)/u.exec(cue.rest)?.[1];
+      /^(?:the\s+)?([\p{L}\d .&-]+?)['’]s\b/u.exec(cue.rest)?.[1] ??
+      /^(?:the\s+)?([\p{L}][\p{L}\d .&-]*?)(?=\s*[,—–]|\s+-\s|\s+(?:to|as)\s)/u.exec(cue.rest)?.[1];
     if (owner) {
       // ("mark Edsger as contacted": among the records whose states the words name first — the lead Edsger.)
       const amongStateful = stateful.length > 0 ? await findNamed(env.fetch, stateful, owner) : null;
@@ -1019,7 +1020,7 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
   const next: ActionDraft =
     "target" in resumeWith.role
       ? { ...draft, target: { id: choice.id, name: choice.label, ...(typeof version === "string" ? { version } : {}) } }
-      : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id } };
+      : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id }, labels: { ...draft.labels, [resumeWith.role.field]: choice.label } };
   return fromBuilt(env.schema, proposal(actionEnv, R, next));
 }
 

@@ -138,6 +138,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     // "the contact John Hamilton is actually spelled Jon Hamilton, can you fix the name": a new spelling of the name.
     .replace(/^(?:[^—–]*[—–]\s*)?(?:the\s+\w+\s+)?(.+?)\s+is\s+(?:actually\s+)?(?:spelled|spelt|written)\s+(.+?)(?:\s*[,;.!].*)?$/iu, "rename $1 to $2")
+    // ("design system needs a task 'audit colour tokens', give it to ada": a new task there.)
+    .replace(/^(?:the\s+)?(.+?)\s+(?:project\s+)?(?:needs|could use|should get)\s+(?:a|an|another)\s+(?:new\s+)?task\b[:,]?\s*(.+)$/iu, "new task $2 in $1")
     // ("new task on the website relaunch — update favicon — low priority": where, then what, then the rest.)
     .replace(
       /^(new|add|create)\s+(?:a\s+)?task\s+(?:on|in|for)\s+(?:the\s+)?(.+?)\s+[—–-]\s+(.+?)(?:\s+[—–-]\s+(.+))?$/iu,

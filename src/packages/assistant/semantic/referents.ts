@@ -50,10 +50,15 @@ export function chosen(message: string, options: Choice[]): Choice | null {
   const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|last)\b/.exec(lower);
   if (ordinal && lower.split(/\s+/).length <= 5) return ordinal[1] === "last" ? (options.at(-1) ?? null) : (options[ORDINALS[ordinal[1]!]!] ?? null);
   // ("the sagan one", "the one in engineering", "I mean Grace": what only one option's label has.)
+  // ("conway obviously, sagan's an engineer", "the stroustrup one pls": the first thing said, without asides.)
   const said = lower
+    .split(/\s*[,;—–]\s*|\s+-\s+/)[0]!
     .replace(/[?.!]+$/, "")
-    .replace(/^(?:the one (?:for|called|named|in)|i mean|it's|its|the)\s+/, "")
-    .replace(/\s+one$/, "");
+    .replace(/\s+(?:obviously|of course|pls|please|plz|thanks|thx|i think|probably|i guess|for sure)$/g, "")
+    .replace(/^(?:(?:oh|ah|ok|okay|sorry|yes|yeah|no)[,\s]+)?(?:the one (?:for|called|named|in)|i mean|i meant|it's|its|it is|the)\s+/, "")
+    .replace(/\s+one$/, "")
+    .replace(/^(?:the\s+)/, "");
+  if (!said) return null;
   const named = options.filter((option) => option.label.toLowerCase().includes(said));
   return named.length === 1 ? named[0]! : null;
 }

@@ -466,9 +466,14 @@ export function normalize(message: string): string {
     .replace(/(^|[—–]\s*|\s-\s)([\p{L}\d&.' -]{2,40}?)\s+new\s+(address|billing address|email|phone(?: number)?)\s+(?:is|:)\s+/iu, "$1$2's new $3 is ")
     // ("anita ritchie's at gringotts labs now, not gringotts": where they are now.)
     .replace(/^(.+?)(?:'s|\s+is)\s+(?:now\s+)?(?:at|with|working at)\s+(.+?)(?:\s+now)?\s*,\s*not\s+[^—–,.]+(?:\s*[—–,.-]+.*)?$/iu, "set $1's company to $2")
+    // ("donald berners-lee is in operations now, ops lead": moved there, with that title.)
+    .replace(
+      /^(?!(?:who|what|which|is|are|how)\b)([\p{L}'-]+\s+[\p{L}'-]+)\s+is\s+(?:now\s+)?in\s+(?:the\s+)?([\p{L}]+(?:\s[\p{L}]+)??)(?:\s+(?:department|dept|team|office))?\s+now\s*(?:,\s*(?:as\s+)?(?:an?\s+)?([\p{L} ]+?))?\s*[.!]*$/iu,
+      (_m, who: string, where: string, title?: string) => `move ${who} to ${where}${title ? `, title ${title}` : ""}`,
+    )
     // ("mary conway moved from pied piper to hooli, update her": her company now.)
     .replace(
-      /^(.+?)\s+(?:moved|switched|went|jumped)\s+from\s+.+?\s+to\s+(.+?)\s*[,;.—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:her|him|them|that|it|the\s+\w+)\b.*$/iu,
+      /^(.+?)\s+(?:moved|switched|went|jumped)\s+from\s+.+?\s+to\s+(.+?)\s*[,;.—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:her|him|them|that|it|the\s+\w+|(?:his|her|their)\s+(?:company|employer|record|contact))\b.*$/iu,
       "set $1's company to $2",
     )
     // ("up the massive dynamic platform deal to $15k", "raise X lead value to $1,500": set to that amount.)
