@@ -581,7 +581,7 @@ describe("actions on every writable resource", () => {
     // A title ending in a noun ("support lead") is the title, not a lead; a job a hire is for is their title.
     const cases = [
       ["frances matsumoto got promoted to support lead", "PATCH", `/employees/${matsumoto.id}`, { designation: "Support Lead" }],
-      ["promote frances matsumoto to head of finance", "PATCH", `/employees/${matsumoto.id}`, { designation: "Head Of Finance" }],
+      ["promote frances matsumoto to head of finance", "PATCH", `/employees/${matsumoto.id}`, { designation: "Head of Finance" }],
       [
         "hire joan clarke for the backend engineer job, first day 1st of december",
         "POST",
