@@ -998,4 +998,26 @@ describe("questions are read as queries over the resources' definitions", () => 
     // (Money still owed on invoices stays about invoices: "anything due this week we havent been paid for yet?".)
     expect((await ask(ws.token, "anything due this week we havent been paid for yet?")).reply.data.query).toMatchObject({ resource: "invoices" });
   });
+  it("reads past what a question is for and how politely it is asked, and everyday words for debtors, live leads and ranges", async () => {
+    const { ws, ada, alan, invoice } = await company();
+    const board = await ask(ws.token, "for the board pack: customers we onboarded this year");
+    expect(board.reply.data.query).toMatchObject({ resource: "customers", period: { field: "created_at" } });
+    expect((await ask(ws.token, "i'd love to know which candidates currently have an offer out")).reply.data.query).toMatchObject({ resource: "candidates" });
+    const curious = await ask(ws.token, "curious who logged the most time this month");
+    expect(curious.reply.data.answer).toMatchObject({ kind: "groups", group_by: "employee_id" });
+    const debtors = await ask(ws.token, "top 5 debtors by amount still owed");
+    expect(debtors.reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id", field: "amount_due" });
+    const range = await ask(ws.token, "unpaid invoices due between now and end of next week");
+    expect(range.reply.data.query.period).toMatchObject({ field: "due_date", from: today() });
+    const paid = await ask(ws.token, `what's been paid against ${invoice.number}`);
+    expect(paid.reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect((await ask(ws.token, "top 5 live leads by value")).reply.data.query).toMatchObject({ resource: "leads", aggregate: { limit: 5 } });
+    expect((await ask(ws.token, "when did we post the backend engineer job")).reply.data.answer).toMatchObject({ resource: "job-openings" });
+    const people = await ask(ws.token, "how many ppl do we have in contacts at analytical engines");
+    expect(people.reply.data.answer).toMatchObject({ resource: "contacts", fn: "count", value: 1 });
+    const line = await ask(ws.token, "ada lovelace's direct line is +44 20 7946 0000, pls add it");
+    expect(await requestOf(ws.token, line.reply)).toMatchObject({ path: `/contacts/${ada.id}`, body: { phone: "+442079460000" } });
+    const typo = await ask(ws.token, "delte the contact alan turing");
+    expect(await requestOf(ws.token, typo.reply)).toMatchObject({ method: "DELETE", path: `/contacts/${alan.id}` });
+  });
 });

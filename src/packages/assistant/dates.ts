@@ -218,7 +218,8 @@ export function findRange(text: string, now: number, direction: Direction): DayR
       lower,
     );
   if (span && (!best || span.index <= best.start)) {
-    const last = findRange(span[2]!, now, direction);
+    // ("… to (the) end of next week": that range runs to its end anyway.)
+    const last = findRange(span[2]!.replace(/^(?:the\s+)?end\s+of\s+/, ""), now, direction);
     // ("between jan and june 2024": the year said once is both ends'.)
     const year = /\b(\d{4})\s*$/.exec(span[2]!.trim())?.[1];
     const first = findRange(year && !/\d{4}/.test(span[1]!) ? `${span[1]} ${year}` : span[1]!, now, direction);

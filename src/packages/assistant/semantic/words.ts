@@ -96,6 +96,11 @@ const SHORTHAND: Record<string, string> = {
   upate: "update",
   tomorow: "tomorrow",
   thats: "that's",
+  delte: "delete",
+  dlete: "delete",
+  delet: "delete",
+  remvoe: "remove",
+  debtors: "customers",
 };
 
 /** Misspelt nouns the phrase rules below look for ("german custmers"): spelt right before those rules run. */
@@ -369,6 +374,32 @@ export function normalize(message: string): string {
     /^(?:i\s+)?(?:need|have|got|want|going|gotta|wanna)\s+(?:to\s+)?.+?\s+(?:to|for|with)\s+([\p{L}'-]+\s+[\p{L}'-]+)\s*[,;—–-]\s*((?:what|whats|what's|who|which|when|where|how)\b.+)$/iu,
     (_m, name: string, question: string) => question.replace(/\b(?:her|his|their)\b/i, `${name}'s`),
   );
+  // ("for the board pack: customers we onboarded in q1", "i'd love to know which …", "would you mind showing me …",
+  // "curious who …": what it is for, or how politely it is asked, is no part of the question.)
+  text = text.replace(/^for (?:the|my|our|a|an) [\p{L} ]{1,30}?:\s*/iu, "");
+  text = text.replace(
+    /^(?:hey[,\s]+)?(?:i'd love to know|i'd like to know|i would like to know|i want to know|i wanna know|i'm wondering|wondering|curious(?: to know)?|just curious|(?:would|do) you mind (?:showing|telling|giving) me|mind showing me)\s+/i,
+    "",
+  );
+  // ("live leads": open ones.)
+  text = text.replace(/\blive\s+(leads|deals|opportunities)\b/gi, "open $1");
+  // ("between now and end of next week": from today to then.)
+  text = text.replace(/\bbetween\s+(?:now|today)\s+and\s+/gi, "from today to ");
+  // ("what's been paid against INV-000278": its payments.)
+  text = text.replace(/^what(?:'s| has)\s+been\s+paid\s+(?:against|on|towards|for)\s+((?:invoice\s+)?INV-\d+)\b.*$/i, "payments on $1");
+  // ("when did we post the finance analyst job": when it was created.)
+  text = text.replace(/^when\s+did\s+we\s+(?:post|publish|advertise|open|put up|list)\s+(?:the\s+)?(.+?)\s*[?.!]*$/i, "when was the $1 created");
+  // ("project with the highest number of unfinished tasks": which one has the most.)
+  text = text.replace(
+    /^(?:the\s+)?(customer|client|project|person|employee|deal|lead|candidate|opening)\s+with\s+the\s+(most|highest|biggest|fewest|least|lowest)\b/i,
+    "which $1 has the $2",
+  );
+  // ("how many ppl do we have in contacts at nakatomi": contacts.)
+  text = text.replace(/\b(?:people|ppl|persons|folks|names)\s+(?:do\s+we\s+have\s+)?in\s+(?:our\s+|the\s+)?contacts\b/gi, "contacts");
+  // ("ken gosling's direct line is …": the phone.)
+  text = text.replace(/\b(?:direct line|direct number|cell phone|cell number|mobile number|mobile no|landline|work number)\b/gi, "phone");
+  // ("top 5 customers by amount still owed": by what they owe.)
+  text = text.replace(/\bby\s+(?:the\s+)?amount\s+(?:still\s+)?(?:owed|outstanding|due)\b/gi, "by what they owe");
   // ("which person has the most unfinished tasks": who.)
   text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
   // ("projects on hold i mean": a correction's aside, not an average.)
@@ -382,7 +413,7 @@ export function normalize(message: string): string {
   );
   // ("open deals that have blown through their close date": past it.)
   text = text.replace(
-    /\b(?:that\s+|which\s+)?(?:have|has|'ve)?\s*(?:blown|gone|slipped|run|sailed)\s+(?:through|past|over)\s+(?:their|its|the)\s+(?:expected\s+)?close\s+date\b/gi,
+    /\b(?:that\s+|which\s+)?(?:have|has|'ve)?\s*(?:blown|gone|slipped|run|sailed)\s+(?:through|past|over)\s+(?:their|its|the)\s+(?:expected\s+)?close(?:\s+date)?\b/gi,
     " with expected close date before today",
   );
   // ("smallest card payment we ever took", "biggest one we've received"): how it came is what a payment is.
@@ -854,7 +885,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same moment side process down break supposed meant quick fill filling"
+    "i'd i'm i'll behind against same moment side process down break supposed meant quick fill filling very"
   ).split(" "),
 );
 
