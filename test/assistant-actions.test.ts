@@ -667,4 +667,36 @@ describe("actions on every writable resource", () => {
     ] as const;
     await expectProposals(ws.token, cases);
   });
+  it("reads what changed said as news ('rebranded', 'wrapped up', 'should be X not Y', 'changed their AP address') and names given after asking", async () => {
+    const { ws, alan, acme, ana, website, bigCo, invoice } = await company();
+    const draft = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      due_date: "2026-12-31",
+      items: [{ description: "Redo", quantity: 1, unit_amount: 1000 }],
+    });
+    const cases = [
+      ["alan turing left analytical engines, take him out of contacts", "DELETE", `/contacts/${alan.id}`, undefined],
+      [`acme settled ${invoice.number} in full by card`, "POST", "/payments", { invoice_id: invoice.id, amount: 150_000, method: "card" }],
+      ["website wrapped up last week - mark complete", "PATCH", `/projects/${website.id}`, { status: "completed" }],
+      ["ana garcia got promoted - senior engineer", "PATCH", `/employees/${ana.id}`, { designation: "Senior Engineer" }],
+      ["acme rebranded, rename them to Acme Research", "PATCH", `/customers/${acme.id}`, { name: "Acme Research" }],
+      ["big co deal value should be 30000 not 25000", "PATCH", `/deals/${bigCo.id}`, { value: 3_000_000 }],
+      ["acme changed their AP address, use finance@acme.example from now on", "PATCH", `/customers/${acme.id}`, { email: "finance@acme.example" }],
+      ["website end date -> jan 15", "PATCH", `/projects/${website.id}`, {}],
+      ["delete the draft for acme, we'll redo it", "DELETE", `/invoices/${draft.id}`, undefined],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const project = await ask(ws.token, "spin up a project for acme starting next monday");
+    expect(project.reply.data).toMatchObject({ missing: ["name"] });
+    const named = await ask(ws.token, "name it Acme loyalty app", project.conversation_id);
+    expect((await requestOf(ws.token, named.reply)).body).toMatchObject({ name: "Acme loyalty app", customer_id: acme.id });
+    expect((await ask(ws.token, "can u set up a new customer account for me")).reply.data).toMatchObject({ missing: ["name"] });
+    for (const message of [
+      "great, now post that number on our twitter with a nice caption",
+      "which vat rate am i legally required to charge a client in france",
+    ])
+      expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
+    expect((await ask(ws.token, "show me what acme still hasn't paid")).reply.data.answer).toMatchObject({ kind: "records", resource: "invoices" });
+  });
 });

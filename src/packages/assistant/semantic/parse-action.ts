@@ -228,6 +228,22 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // the title they are hired as.)
     .replace(/\b(hire|hiring)\s+(.+?)\s+for\s+(?:the\s+)?(.+?)\s+(?:job|role|position|opening|post)\b/iu, "hire $2 as $3")
     .replace(/^(?:we(?:'re|’re| are)\s+)?(?:going to\s+)?hir(?:e|ing)\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,")
+    // ("frances boyd got promoted - senior engineer": to that.)
+    .replace(/^(.+?)\s+(?:got|was|has been|just got)\s+promoted\s*(?:[-–—:,]|\s-)\s*(?:to\s+)?(?:an?\s+)?(.+?)[.!]*$/iu, "promote $1 to $2")
+    // ("data warehouse wrapped up last week - mark complete": that record, in that state.)
+    .replace(
+      /^(.+?)\s+(?:wrapped up|wrapped|finished|completed|shipped|is done|is finished|went live)\b(?:\s+(?:last|this|yesterday|today|early|late|on|in)\b[^,.;—–-]*)?\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so)\s+)?(?:mark|set|move)\s+(?:it\s+)?(?:as\s+|to\s+)?(complete|completed|done|finished)\b.*$/iu,
+      "mark $1 as $2",
+    )
+    // ("umbrella labs rebranded, rename them to Umbrella Research": renamed.)
+    .replace(/^(.+?)\s+(?:rebranded|changed (?:their|its) name)\b.*?\brename\s+(?:them|it)\s+(?:to\s+|as\s+)?(.+)$/iu, "rename $1 to $2")
+    // ("ken torvalds lead value should be 1500 not 1080": set to what it should be.)
+    .replace(/^(.+?)\s+should\s+be\s+([$€£]?\d[\d,.]*k?(?:\s*(?:usd|eur|gbp))?)\s*,?\s+not\s+[$€£]?\d[\d,.]*k?\s*[.!]*$/iu, "set $1 to $2")
+    // ("monarch labs changed their AP address, use finance@… from now on": that field, the new value.)
+    .replace(
+      /^(.+?)\s+changed\s+(?:their|its|his|her)\s+(e-?mail|email address|phone|number)\b.*?\b(?:use|to|is now|now)\s+([^\s@]+@[^\s@,;!]+\.[a-z]{2,}|\+?\d[\d ()-]{6,}\d)(?=[\s,.;!]|$).*$/iu,
+      "set $1's $2 to $3",
+    )
     // ("promote sophie to support lead": a title of two words or more is the new title, however it is typed.)
     .replace(
       /^promote\s+(.+?)\s+to\s+(?:an?\s+|the\s+)?((?![\w ]*\b(?:stage|round|interview|offer|screening|phase)\b)[\p{L}&-]+(?:\s+[\p{L}&-]+){1,4})\s*[.!]*$/iu,
@@ -777,7 +793,7 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   // "trash the vandelay labs draft": no noun, but a state only records of some kinds are in — the first of them
   // (the core package's before add-ons).
   if (cue.op === "delete" || cue.op === "update") {
-    const state = /\b(?:the\s+)?(?:[\p{L}&.'-]+\s+){1,3}(draft|pending|submitted)\s*(?:one|invoice)?\s*[.!]*$/iu.exec(w.text)?.[1]?.toLowerCase();
+    const state = /\b(?:the\s+)?(?:[\p{L}&.'-]+\s+){1,3}(draft|pending|submitted)\s*(?:one|invoice)?\s*(?:[.!,;—–]|\s-\s|$)/iu.exec(w.text)?.[1]?.toLowerCase();
     const holder = state ? schema.resources.find((resource) => resource.fields.get("status")?.values?.includes(state) && resource.deletable) : undefined;
     if (holder) return holder;
   }

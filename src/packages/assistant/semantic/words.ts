@@ -101,6 +101,9 @@ const SHORTHAND: Record<string, string> = {
   delet: "delete",
   remvoe: "remove",
   debtors: "customers",
+  paymnet: "payment",
+  paymnets: "payments",
+  paymet: "payment",
 };
 
 /** Misspelt nouns the phrase rules below look for ("german custmers"): spelt right before those rules run. */
@@ -400,6 +403,28 @@ export function normalize(message: string): string {
   text = text.replace(/\b(?:direct line|direct number|cell phone|cell number|mobile number|mobile no|landline|work number)\b/gi, "phone");
   // ("top 5 customers by amount still owed": by what they owe.)
   text = text.replace(/\bby\s+(?:the\s+)?amount\s+(?:still\s+)?(?:owed|outstanding|due)\b/gi, "by what they owe");
+  // ("take him out of contacts": removed from them.)
+  text = text.replace(/\btake\s+(.+?)\s+out\s+of\s+(?:the\s+|our\s+)?(contacts|leads|candidates|customers|the system|crm)\b/gi, "remove $1 from $2");
+  // ("convert dennis into an employee": hired.)
+  text = text.replace(/\b(?:convert|turn|make)\s+(.+?)\s+(?:into|to)\s+(?:an?\s+)?(?:employee|staff member|hire)\b/gi, "hire $1");
+  // ("spin up a project", "kick off a new project": a new one.)
+  text = text.replace(/^(?:(?:pls|please|can you|could you|can u)\s+)?(?:spin up|kick off|stand up|fire up)\s+(?:a|an)\s+(?:new\s+)?/i, "new ");
+  // ("a new customer account for me": a new customer.)
+  text = text.replace(/\b(customer|client)\s+account(?:\s+for\s+(?:me|us))?\b/gi, "$1").replace(/\s+for me\s*[?.!]*$/i, "");
+  // ("acme settled INV-000315 in full by card": paid in full.)
+  text = text.replace(/^.*?\b(?:settled|paid|cleared)\s+((?:invoice\s+)?INV-\d+)\s+in\s+full\b(.*)$/i, "mark $1 as paid$2");
+  // ("openings with more than one seat": positions.)
+  if (/\b(?:openings?|roles?|positions?|jobs?|hiring)\b/i.test(text) && !/\blicen[cs]e\b/i.test(text))
+    text = text.replace(/\b(seats?|spots?)\b/gi, (word) => (word.toLowerCase().endsWith("s") ? "positions" : "position"));
+  // ("show me what stark still hasn't paid": their unpaid invoices.)
+  text = text.replace(
+    /^(?:show me\s+|list\s+)what\s+(.+?)\s+(?:still\s+)?(?:hasn't|has not|hasnt|haven't|have not)\s+paid(?:\s+(?:us|yet))*\s*[?.!]*$/i,
+    "unpaid invoices for $1",
+  );
+  // ("ERP migration end date -> jan 15": that date of that record.)
+  text = text.replace(/^(.+?)\s+((?:end|due|start|close|expected close|issue)\s+date)\s*(?:->|→|=>|:)\s*(.+)$/i, "set the $2 of $1 to $3");
+  // ("the draft for cyberdyne labs": their draft invoice.)
+  text = text.replace(/\bthe\s+draft\s+(?:invoice\s+)?(?:for|to|of)\s+(.+?)(?=\s*(?:[,.;!—–]|\s-\s|$))/gi, "the $1 draft");
   // ("which person has the most unfinished tasks": who.)
   text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
   // ("projects on hold i mean": a correction's aside, not an average.)
