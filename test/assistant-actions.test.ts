@@ -699,4 +699,20 @@ describe("actions on every writable resource", () => {
       expect((await ask(ws.token, message)).reply.data, message).toMatchObject({ refused: true });
     expect((await ask(ws.token, "show me what acme still hasn't paid")).reply.data.answer).toMatchObject({ kind: "records", resource: "invoices" });
   });
+  it("reads what is told before what is asked ('we're scrapping X, delete the project', 'called X … set her to …', 'lead from the trade show: …')", async () => {
+    const { ws, website, opening, linus, sophie, acme } = await company();
+    const cases = [
+      ["we're scrapping the website entirely, delete the project", "DELETE", `/projects/${website.id}`, undefined],
+      ["backend engineer opening should have 2 positions", "PATCH", `/job-openings/${opening.id}`, { positions: 2 }],
+      ["website is actually for acme, not globex. fix the customer", "PATCH", `/projects/${website.id}`, { customer_id: acme.id }],
+      ["linus torvalds has officially left, update his record", "PATCH", `/employees/${linus.id}`, { status: "left" }],
+      ["called sophie brown, left a voicemail. set her to contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" }],
+      ["lead from the trade show yesterday: Marco Bianchi, marco@bianchi.example", "POST", "/leads", { name: "Marco Bianchi", email: "marco@bianchi.example" }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const team = await ask(ws.token, "pull up the engineering team");
+    expect(team.reply.data.answer).toMatchObject({ kind: "records", resource: "employees", total: 2 });
+    const email = await ask(ws.token, "ada lovelace's email pls, need to cc her");
+    expect(email.reply.text).toContain("ada@example.com");
+  });
 });

@@ -278,6 +278,8 @@ function pronounsOf(message: string): (clause: string) => string {
     /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)(?:\s*:|\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined|doesn't|does not|isn't|is not|no longer|won't|will not)\b)/u.exec(
       message.trim(),
     )?.[1] ??
+    // ("called james perlman, left a voicemail. set him to contacted": whom the message is about.)
+    /^(?:called|rang|phoned|emailed|pinged|met|met with|spoke to|spoke with|talked to|chatted with)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(message.trim())?.[1] ??
     // ("not moving fwd with john conway, reject pls": whom the message is about.)
     /^(?:not\s+(?:moving|going)\s+(?:fwd|forward|ahead)|passing|we(?:'re| are)\s+passing|no\s+go)\s+(?:with|on)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
       message.trim(),

@@ -228,6 +228,15 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // the title they are hired as.)
     .replace(/\b(hire|hiring)\s+(.+?)\s+for\s+(?:the\s+)?(.+?)\s+(?:job|role|position|opening|post)\b/iu, "hire $2 as $3")
     .replace(/^(?:we(?:'re|’re| are)\s+)?(?:going to\s+)?hir(?:e|ing)\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,")
+    // ("we're scrapping support tooling entirely, delete the project": that project.)
+    .replace(
+      /^(?:we(?:'re| are)\s+)?(?:scrapping|killing|dropping|cancell?ing|canceling|shelving|binning|abandoning)\s+(?:the\s+)?(.+?)(?:\s+(?:entirely|completely|altogether|for good))?\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so)\s+)?(?:delete|remove|archive|drop)\s+(?:the\s+|that\s+|it)?\s*(project|deal|task|lead|opening)?\b.*$/iu,
+      (_m, what: string, noun?: string) => `delete the ${noun ? `${noun} ` : ""}${what}`,
+    )
+    // ("finance analyst opening should have 2 positions": that many.)
+    .replace(/^(.+?)\s+should\s+(?:have|get|be)\s+(\d+)\s+(positions|openings|seats|spots|hires)\b.*$/iu, "set the positions of $1 to $2")
+    // ("lead from the trade show yesterday: Aiko Tanaka of …": a new lead, told.)
+    .replace(/^(?:new\s+)?lead\s+from\s+(?:the\s+|a\s+)?[^:]{2,40}:\s*(.+)$/iu, "new lead $1")
     // ("frances boyd got promoted - senior engineer": to that.)
     .replace(/^(.+?)\s+(?:got|was|has been|just got)\s+promoted\s*(?:[-–—:,]|\s-)\s*(?:to\s+)?(?:an?\s+)?(.+?)[.!]*$/iu, "promote $1 to $2")
     // ("data warehouse wrapped up last week - mark complete": that record, in that state.)
@@ -254,7 +263,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       "set $1's designation to $2",
     )
     .replace(
-      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:has\s+)?left\b(?:\s+(?:the company|us|last \w+|yesterday|today|on [\w ]+?|this \w+))*\s*[,.;—–-]\s*(?:[^.]*\.\s*)?(?:(?:pls|please|can you|could you)\s+)?(?:update|change|set|mark)\s+(?:his|her|their)\s+status\b.*$/iu,
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did|should|can|could|has|have)\b)(.+?)\s+(?:has\s+)?(?:officially\s+|finally\s+|just\s+)?left\b(?:\s+(?:the company|us|last \w+|yesterday|today|on [\w ]+?|this \w+))*\s*[,.;—–-]\s*(?:[^.]*\.\s*)?(?:(?:pls|please|can you|could you)\s+)?(?:update|change|set|mark)\s+(?:his|her|their)\s+(?:status|record|profile|file|details)\b.*$/iu,
       "mark $1 as left",
     )
     .replace(

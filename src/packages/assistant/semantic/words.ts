@@ -425,6 +425,17 @@ export function normalize(message: string): string {
   text = text.replace(/^(.+?)\s+((?:end|due|start|close|expected close|issue)\s+date)\s*(?:->|→|=>|:)\s*(.+)$/i, "set the $2 of $1 to $3");
   // ("the draft for cyberdyne labs": their draft invoice.)
   text = text.replace(/\bthe\s+draft\s+(?:invoice\s+)?(?:for|to|of)\s+(.+?)(?=\s*(?:[,.;!—–]|\s-\s|$))/gi, "the $1 draft");
+  // ("website relaunch is actually for acme holdings, not acme. fix the customer": that reference, corrected; read
+  // whole, before the sentences are.)
+  text = text.replace(
+    /^(.+?)\s+is\s+(?:actually\s+|really\s+)?for\s+(.+?)\s*,\s*not\s+[^.;]+?[.;]?\s*(?:pls\s+)?(?:fix|update|change|correct)\s+the\s+(customer|client)\b.*$/iu,
+    "change $1 project customer to $2",
+  );
+  // ("pull up the sales team": the people of that department.)
+  // ("who's on the support team" is read below: the people there now.)
+  text = text.replace(/^(?:pull up|show(?: me)?|list)\s+(?:the\s+|our\s+)?(\w+)\s+team\b/i, "employees in the $1 department");
+  // ("joan ritchie's email pls, need to cc her": the field asked; why is no part of it.)
+  text = text.replace(/^(.+?['’]s\s+(?:email|e-mail|phone|number|address|title)\b[^,]*?)\s*,\s*(?:i\s+)?(?:need|have|want|got|gotta)\s+to\b.*$/i, "$1");
   // ("which person has the most unfinished tasks": who.)
   text = text.replace(/^(?:so\s+)?which\s+(?:person|one of us|team member|staff member|member of (?:the )?(?:staff|team))\b/i, "who");
   // ("projects on hold i mean": a correction's aside, not an average.)
