@@ -715,4 +715,63 @@ describe("actions on every writable resource", () => {
     const email = await ask(ws.token, "ada lovelace's email pls, need to cc her");
     expect(email.reply.text).toContain("ada@example.com");
   });
+  it("reads the news around a command ('signed off 🎉 … for them', 'won't make the deadline on X. extend …', 'is joining X as …'), and details after a name given", async () => {
+    const { ws, acme, website, opening, candidate, linus } = await company();
+    const kat = await create(ws, "leads", { name: "Kat Allen", email: "kat@initech.example", source: "website", company: "Initech" });
+    await create(ws, "employees", { name: "Sam Okafor", email: "sam@assist.co", department: "Sales", branch: "San Francisco", date_of_joining: "2024-01-01" });
+    await create(ws, "employees", { name: "Rui Costa", email: "rui@assist.co", department: "Support", branch: "Remote", date_of_joining: "2024-01-01" });
+    const cases = [
+      ["we're not going to make the dec 2 deadline on the website. extend the end date to jan 15", "PATCH", `/projects/${website.id}`, {}],
+      [
+        "priya raman is joining engineering as an engineer in berlin from dec 1, email priya.raman@assist.co — set her up",
+        "POST",
+        "/employees",
+        { name: "Priya Raman", email: "priya.raman@assist.co", department: "Engineering", designation: "Engineer", branch: "Berlin" },
+      ],
+      [
+        "acme wants invoices to go to finance@acme.example from now on, update their email",
+        "PATCH",
+        `/customers/${acme.id}`,
+        { email: "finance@acme.example" },
+      ],
+      [
+        "onboard Tomás Ruiz — support specialist, remote, starts monday, tomas@assist.co",
+        "POST",
+        "/employees",
+        { designation: "Support Specialist", branch: "Remote" },
+      ],
+      [
+        "acme signed off on the analytics work 🎉 can you set up a new project 'Q1 analytics' for them",
+        "POST",
+        "/projects",
+        { name: "Q1 analytics", customer_id: acme.id },
+      ],
+      ["the backend engineer role can be remote now", "PATCH", `/job-openings/${opening.id}`, { branch: "Remote" }],
+      ["open a role for a customer success manager in support, remote ok", "POST", "/job-openings", { department: "Support", branch: "Remote" }],
+      ["convert joan clarke into an employee — senior engineer in engineering", "POST", `/candidates/${candidate.id}/hire`, { designation: "Senior Engineer" }],
+      // (Initials stand for the one branch they begin.)
+      ["move linus torvalds to the SF branch", "PATCH", `/employees/${linus.id}`, { branch: "San Francisco" }],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const extended = await ask(ws.token, cases[0][0]);
+    expect(String((await requestOf(ws.token, extended.reply)).body?.end_date)).toMatch(/-01-15$/);
+    // Where she already works only said who she is: nothing else changes.
+    const qualified = await ask(ws.token, "kat allen at initech is a real opportunity, qualify her");
+    expect(await requestOf(ws.token, qualified.reply)).toMatchObject({ path: `/leads/${kat.id}`, body: { status: "qualified" } });
+    expect(Object.keys((await requestOf(ws.token, qualified.reply)).body ?? {})).toEqual(["status"]);
+    const contact = await ask(ws.token, "add marta klein from cyberdyne to contacts");
+    expect(contact.reply.data).toMatchObject({ missing: ["email"], slot: { draft: { resource: "contacts", fields: { name: "Marta Klein" } } } });
+    // Details after the name asked for are the record's other fields.
+    const customer = await ask(ws.token, "can u set up a new customer account for me");
+    const named = await ask(ws.token, "its Lumen Dental Group, billing@lumendental.example", customer.conversation_id);
+    expect((await requestOf(ws.token, named.reply)).body).toMatchObject({ name: "Lumen Dental Group", email: "billing@lumendental.example" });
+    const role = await ask(ws.token, "new job opening in engineering");
+    const titled = await ask(ws.token, "Office Manager, based in san francisco", role.conversation_id);
+    expect((await requestOf(ws.token, titled.reply)).body).toMatchObject({ title: "Office Manager", branch: "San Francisco" });
+    // What a question is for, said first, and a condition said after it.
+    const owes = await ask(ws.token, "hey so i'm doing the cash flow forecast for december, who owes us the most right now");
+    expect(owes.reply.data.answer).toMatchObject({ kind: "groups", group_by: "customer_id" });
+    const billed = await ask(ws.token, "how much did we bill this year? leave out voids and drafts obviously");
+    expect(billed.reply.text).toContain("not void, not draft");
+  });
 });

@@ -618,6 +618,16 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         target = found.found;
         // The project that only qualified the name is no field to change.
         if (within && read.refs.includes(within as Piece) && R.fields.get("project_id")) read.refs.splice(read.refs.indexOf(within as Piece), 1);
+        // ("qualify katherine allen at initech": where she already works only said who she is.)
+        const where = within ? tidy(within.text).toLowerCase() : "";
+        if (
+          within &&
+          ["at", "from"].includes(within.trigger ?? "") &&
+          Object.values(target.record).some((value) => typeof value === "string" && value.toLowerCase() === where)
+        ) {
+          if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
+          else if (free.includes(within as Piece)) free.splice(free.indexOf(within as Piece), 1);
+        }
       }
     }
     draft.target = {
@@ -912,10 +922,27 @@ async function catalogueLines(env: ActionEnv, pieces: Piece[]): Promise<{ piece:
 const CANONICAL: ReadonlySet<string> = new Set(["department", "branch", "designation", "source", "company"]);
 
 async function canonical(env: ActionEnv, source: ResourceModel, field: string, value: string): Promise<string> {
-  const known = (await env.values(source)).get(field);
-  if (!known) return value;
+  // (An opening's branch is one of the branches people work in: the workspace's words for it, wherever kept.)
+  const lists = [(await env.values(source)).get(field)];
+  for (const other of env.schema.resources)
+    if (other !== source && other.fields.get(field)?.kind === "text" && other.filters.has(field)) lists.push((await env.values(other)).get(field));
+  const known = [...new Set(lists.flatMap((list) => list ?? []))];
+  if (known.length === 0) return value;
   const same = known.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
   if (same) return same;
+  // ("the SF office": initials of the one value they stand for — San Francisco.)
+  if (/^[a-z]{2,4}$/i.test(value)) {
+    const initials = known.filter(
+      (candidate) =>
+        candidate.split(/\s+/).length === value.length &&
+        candidate
+          .split(/\s+/)
+          .map((word) => word[0])
+          .join("")
+          .toLowerCase() === value.toLowerCase(),
+    );
+    if (initials.length === 1) return initials[0]!;
+  }
   // New to the workspace: capitalised like the values it has ("Support Specialist"), if those are.
   const styled = known.some((candidate) => /^\p{Lu}/u.test(candidate));
   return styled && /^[\p{Ll}\d .'&-]+$/u.test(value) ? titleCase(value) : value;

@@ -16,7 +16,7 @@ import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
 import { categoricalFields, matchValue, type Values } from "./values";
-import { FILLER, GRAMMAR, normalize, type Words, wordsOf } from "./words";
+import { FILLER, GRAMMAR, normalize, type Words, withAfterthoughts, wordsOf } from "./words";
 
 /**
  * One turn of the conversation: a choice answering the last clarification ("the second one"), a value
@@ -43,7 +43,7 @@ export type TurnEnv = {
 const queryEnv = (env: TurnEnv) => ({ fetch: env.fetch, schema: env.schema, now: env.now, aggregate: env.aggregate });
 
 const OUT_OF_SCOPE =
-  /\b(weather|forecast(?!\s+(?:call|meeting|review|sync|deck|numbers))|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|python|javascript|typescript|stack ?trace|traceback|keyerror|typeerror|syntax error|back hurts|headache|migraine|what should i take|doctor|symptoms?|legally binding|(?:draft|write|prepare) (?:a|an|the|our) (?:\w+ ){0,2}(?:contract|agreement|nda|terms of service)|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack|stocks?|invest(?:ing|ment)?s?|etfs?|index funds?|shares in|nginx|apache|dns|ssl cert(?:ificate)?|bad gateway|502|503|404 error|server (?:is )?down|(?:fake|forge|forged|make up|made up|backdate|backdated|fudge)\s+(?:an?\s+)?(?:\w+\s+)?(?:invoice|invoices|receipt|receipts|numbers|books|payslip)|(?:show|fool|trick) the (?:bank|taxman|irs|auditor)|twitter|tweet|facebook|instagram|tiktok|social media|legally required|required by law|(?:tax|vat) rate)\b/i;
+  /\b(weather|(?<!cash ?flow )forecast(?!\s+(?:call|meeting|review|sync|deck|numbers))|poem|essay|joke|song|lyrics|recipe|flight|hotel|taxi|uber|bitcoin|crypto|stock price|share price|trading at|exchange rate|exchange rates|fx rate|password|passwords|llc|s corp|liable|lawsuit|sue|lawyer|legal advice|tax advice|python|javascript|typescript|stack ?trace|traceback|keyerror|typeerror|syntax error|back hurts|headache|migraine|what should i take|doctor|symptoms?|legally binding|(?:draft|write|prepare) (?:a|an|the|our) (?:\w+ ){0,2}(?:contract|agreement|nda|terms of service)|recommend an? |laptop|wifi|wi-fi|printer|translate|the game|football|soccer|nba|election|president|competitor's|competitors'|other workspace|another workspace|someone else's|hack|stocks?|invest(?:ing|ment)?s?|etfs?|index funds?|shares in|nginx|apache|dns|ssl cert(?:ificate)?|bad gateway|502|503|404 error|server (?:is )?down|(?:fake|forge|forged|make up|made up|backdate|backdated|fudge)\s+(?:an?\s+)?(?:\w+\s+)?(?:invoice|invoices|receipt|receipts|numbers|books|payslip)|(?:show|fool|trick) the (?:bank|taxman|irs|auditor)|twitter|tweet|facebook|instagram|tiktok|social media|legally required|required by law|(?:tax|vat) rate)\b/i;
 /** Mass mailings and other companies' own figures are not this workspace's to send or know. */
 const NOT_OURS =
   /\b(?:email|e-mail|send|blast|mail)\b.*\bto (?:all|every|each) (?:of )?(?:our |my |the )?(?:contacts|customers|leads|clients|subscribers|list)\b|^(?:ok |okay |so |then |now |please |pls |can you |could you )*(?:email|e-mail|mail|message|blast)\s+(?:all|every|everyone|everybody|each)\b|\btheir (?:own )?(?:numbers|revenue|sales|profit|books|financials)\b|\b(?:meeting|conference) room\b|\b(?:they're|they are|theyre|that's|is|are) (?:our|a) (?:\w+ )?(?:competitor|rival)s?\b|\bwhat will (?:we|i|they) (?:win|make|earn|sell|close|book|bill)\b|\b(?:predict|prediction|projection|project(?:ed)? revenue)\b|\bmarket (?:size|share)\b|\b(?:internal|private|confidential)\s+(?:revenue|numbers|financials|figures|books|sales|profits?)\b|\b(?:annual|yearly) (?:revenue|turnover|sales)\b|\b(?:market cap|valuation|credit rating|credit score)\b|\bcompetitors? (?:charge|pricing|prices|rates|price)\b|\b(?:their|its) own (?:customers|clients|pricing|prices|rates|margins?)\b|\bhow much (?:revenue|money|profit) does (?!(?:the|our|my)\b)\w+(?: \w+)? (?:make|earn|do|bring in)\b|\b(?:earn|make|paid) at (?:google|apple|amazon|meta|microsoft)\b/i;
@@ -130,7 +130,8 @@ export async function turn(env: TurnEnv, typed: string, state: ConversationState
   return result;
 }
 
-async function turnOf(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
+async function turnOf(env: TurnEnv, message: string, state: ConversationState): Promise<Turn | null> {
+  const said = withAfterthoughts(message);
   // "doing collections today and want the worst first — which invoices are more than 60 days overdue?": context,
   // then the request in a sentence of its own — that sentence is what is asked.
   // (Not a refusal of the whole, nor a fragment: "only the unpaid ones — how many?" is one question.)
@@ -1103,9 +1104,22 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
       // ("its Lumen Dental Group, billing@…": the name ends where the other details begin.)
       const said = message
         .trim()
-        .replace(/^(?:(?:the\s+)?(?:name|title)(?:'s|\s+is|\s*:)|it'?s\s+called|call\s+it|called|name\s+it|title\s+it|it'?s|it\s+is)\s+/i, "")
-        .replace(/\s*,\s*(?=\S+@\S+|\+?\d[\d ()-]{6,}).*$/, "");
-      fields[field] = said.replace(/^['"“](.+)['"”]$/, "$1");
+        .replace(/^(?:(?:the\s+)?(?:name|title)(?:'s|\s+is|\s*:)|it'?s\s+called|call\s+it|called|name\s+it|title\s+it|it'?s|it\s+is)\s+/i, "");
+      const details = /^(.+?)\s*,\s*((?:\S+@\S+|\+?\d[\d ()-]{6,}|based in|located in|in the|in|at|from|remote|department|dept|branch|email|phone)\b.*)$/i.exec(
+        said,
+      );
+      fields[field] = (details?.[1] ?? said).replace(/^['"“](.+)['"”]$/, "$1");
+      // (What follows the name is read as the record's other fields: "…, billing@…", "…, based in san francisco".)
+      if (details) {
+        const rest = details[2]!.replace(/^(?:based|located)\s+in\s+/i, R.fields.has("branch") ? "branch " : "in ");
+        const more = await build(actionEnv, wordsOf(rest, env.vocabulary), { ...cue, rest }, R, null);
+        if (more.kind === "proposal" || more.kind === "missing")
+          for (const [name, value] of Object.entries(more.draft.fields))
+            if (fields[name] === undefined && !["name", "title"].includes(name)) {
+              fields[name] = value;
+              if (more.draft.labels?.[name]) labels[name] = more.draft.labels[name];
+            }
+      }
     }
   }
   if (fields[field] === undefined) return null;

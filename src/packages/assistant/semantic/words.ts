@@ -179,6 +179,19 @@ function bareInvoiceNumbers(text: string): string {
   });
 }
 
+/**
+ * ("how much did we bill that month? leave out voids and drafts obviously", "who's in berlin? current staff only"): a
+ * condition said after the question is part of it, not a sentence of its own.
+ */
+export function withAfterthoughts(text: string): string {
+  return text
+    .replace(
+      /\?\s+((?:and\s+)?(?:leave out|leaving out|excluding|exclude|not counting|ignore|ignoring|without|minus|skip)\b[^?.!]*?)(?:\s+(?:obviously|obvs|pls|please|thanks|thx))?[.!]*$/i,
+      ", $1",
+    )
+    .replace(/\?\s+(?:current|active)\s+(?:staff|employees|people|team)\s+only[.!]*$/i, ", not left");
+}
+
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   text = text.replace(/\b[a-z]+\b/gi, (word) => MISSPELT_NOUNS[word.toLowerCase()] ?? word);
@@ -188,6 +201,7 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  text = withAfterthoughts(text);
   // "who do we have at nakatomi": the people we know there; "who's in the berlin office": the people working there.
   text = text
     .replace(/^who\s+(?:do|have)\s+(?:we|i)\s+(?:got|have|know)\s+(at|from|in)\s+/i, "who do we know $1 ")
@@ -380,6 +394,11 @@ export function normalize(message: string): string {
   // ("for the board pack: customers we onboarded in q1", "i'd love to know which …", "would you mind showing me …",
   // "curious who …": what it is for, or how politely it is asked, is no part of the question.)
   text = text.replace(/^for (?:the|my|our|a|an) [\p{L} ]{1,30}?:\s*/iu, "");
+  // ("hey so i'm doing the cash flow forecast for december, who owes us the most": what it is for, said first.)
+  text = text.replace(
+    /^(?:(?:hey|hi|ok|so|right)[,\s]+)*(?:i'm|im|i am|we're|we are)\s+(?:doing|prepping|preparing|putting together|working on|finishing|building)\s+[^,?—–]{3,60}?\s*(?:,|[—–]|\s-)\s*(?=(?:who|what|whats|what's|which|how|when|where|is|are|do|does|did|show|list|give)\b)/i,
+    "",
+  );
   text = text.replace(
     /^(?:hey[,\s]+)?(?:i'd love to know|i'd like to know|i would like to know|i want to know|i wanna know|i'm wondering|wondering|curious(?: to know)?|just curious|(?:would|do) you mind (?:showing|telling|giving) me|mind showing me)\s+/i,
     "",
@@ -406,6 +425,11 @@ export function normalize(message: string): string {
   // ("take him out of contacts": removed from them.)
   text = text.replace(/\btake\s+(.+?)\s+out\s+of\s+(?:the\s+|our\s+)?(contacts|leads|candidates|customers|the system|crm)\b/gi, "remove $1 from $2");
   // ("convert dennis into an employee": hired.)
+  // ("… into an employee — senior engineer in engineering": hired as that.)
+  text = text.replace(
+    /^(?:convert|turn|make)\s+(.+?)\s+(?:into|to)\s+(?:an?\s+)?(?:employee|staff member|hire)\s*(?:[—–:,]|\s-)\s*(?!as\b)(?=\p{L})/iu,
+    "hire $1 as ",
+  );
   text = text.replace(/\b(?:convert|turn|make)\s+(.+?)\s+(?:into|to)\s+(?:an?\s+)?(?:employee|staff member|hire)\b/gi, "hire $1");
   // ("spin up a project", "kick off a new project": a new one.)
   text = text.replace(/^(?:(?:pls|please|can you|could you|can u)\s+)?(?:spin up|kick off|stand up|fire up)\s+(?:a|an)\s+(?:new\s+)?/i, "new ");
@@ -430,6 +454,59 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(.+?)\s+is\s+(?:actually\s+|really\s+)?for\s+(.+?)\s*,\s*not\s+[^.;]+?[.;]?\s*(?:pls\s+)?(?:fix|update|change|correct)\s+the\s+(customer|client)\b.*$/iu,
     "change $1 project customer to $2",
+  );
+  // ("we're not going to make the dec 2 deadline on the mobile app. extend the end date to jan 15": the date of the
+  // record the news was about.)
+  text = text.replace(
+    /^(?:we(?:'re| are)?|i(?:'m| am)?)\s+(?:not going to|not gonna|won't|will not|can't|cannot|aren't going to)\s+(?:make|hit|meet)\s+(?:the\s+)?[^.;]*?(?:deadline|date)\s+(?:on|for)\s+(?:the\s+)?(.+?)\s*[.;,!—–]+\s*(?:(?:so|pls|please)\s+)?(extend|push|move|change|set|bump)\s+(?:the\s+|its\s+)?(end date|due date|deadline|close date)\s+(?:out\s+|back\s+)?to\s+(.+)$/i,
+    "$2 the $3 of $1 to $4",
+  );
+  // ("priya raman is joining engineering as an engineer in berlin from dec 1, email … — set her up": a hire.)
+  text = text.replace(
+    /^(?!(?:who|what|which|is|are|when)\b)([\p{L}'-]+\s+[\p{L}'-]+)\s+(?:is|will be)\s+joining\s+(?:the\s+|us\s+in\s+)?([\p{L}]+(?:\s[\p{L}]+)?)\s+(?:team\s+|department\s+)?as\s+(?:an?\s+)?([\p{L} ]+?)\s+(?:in|at)\s+(?:the\s+)?([\p{L}]+)(?:\s+(?:office|branch))?\s+(?:from|on|starting)\s+([^,—–]+?)\s*(?:,\s*(.+?))?(?:\s*(?:[—–]|\s-)\s*(?:pls\s+|please\s+)?(?:set (?:her|him|them) up|add (?:her|him|them)|onboard (?:her|him|them))\b.*)?$/iu,
+    (_m, name: string, department: string, title: string, branch: string, start: string, rest?: string) =>
+      `hire ${name} as ${title} in ${department}, branch ${branch}, starting ${start}${rest ? `, ${rest}` : ""}`,
+  );
+  // ("hooli wants invoices to go to finance@hooli.example from now on, update their email": that e-mail, said so.)
+  text = text.replace(
+    /^(.+?)\s+wants?\s+(?:(?:their|the|all|its)\s+)?(?:invoices|bills|mail|emails)\s+(?:to\s+)?(?:go|sent|going|to go)\s+to\s+(\S+@[\w.-]*\w)[^,]*,\s*(?:pls\s+|please\s+)?(?:update|change|set)\s+(?:their|its|the)\s+(e-?mail)\b.*$/i,
+    "change $1's email to $2",
+  );
+  // ("onboard Tomás Ruiz — support specialist, remote, …": hired as that.)
+  text = text.replace(/^onboard\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,");
+  // ("globex signed off on the analytics work 🎉 can you set up a new project 'Q1 analytics' for them, …": a project for
+  // whoever the news was about.)
+  text = text.replace(
+    /^([\p{L}][\p{L} .&'-]{1,40}?)\s+(?:signed off on|signed|approved|agreed to|said yes to|greenlit|green-lit)\b[^.!?\p{Extended_Pictographic}]*[.!?\p{Extended_Pictographic}\s]+(?:(?:can|could) you\s+|pls\s+|please\s+|so\s+)*(?:set up|create|add|start|open|spin up|make)\s+(?:a\s+)?(?:new\s+)?project\s+(.+?)\s+for\s+them\b/iu,
+    "new project $2 for $1",
+  );
+  // ("katherine allen at initech is a real opportunity, qualify her": the command, on whom the news was of.)
+  text = text.replace(
+    /^(?!(?:who|what|which|is|are)\b)(.+?)\s+is\s+(?:a\s+|an\s+)?(?:real|genuine|solid|good|hot|serious|legit)\s+(?:opportunity|prospect|lead|one)\s*(?:[,.;—–]|\s-)\s*(?:so\s+|pls\s+|please\s+)?(qualify|convert|disqualify)\s+(?:her|him|them)\b[.!]*$/i,
+    "$2 $1",
+  );
+  // ("the account exec role can be remote now": that opening's branch.)
+  text = text.replace(
+    /^(?:the\s+)?(.+?)\s+(role|opening|position|job)\s+(?:can|should|will|could)\s+be\s+(remote)(?:\s+now)?[.!]*$/i,
+    "set the branch of the $1 opening to $3",
+  );
+  // ("open a role for a customer success manager in support, remote ok": a new opening with that title.)
+  text = text.replace(
+    /^(?:(?:can you|could you|pls|please)\s+)?open\s+(?:a|an|one more)\s+(?:new\s+)?(?:role|position|opening|job)\s+for\s+(?:an?\s+)?(.+?)(?:,\s*remote\s+(?:ok|okay|is fine|fine))?[.!]*$/i,
+    (all: string, rest: string) => `new job opening ${rest}${/,\s*remote\s+(?:ok|okay|is fine|fine)/i.test(all) ? ", branch remote" : ""}`,
+  );
+  // ("without the rejected ones", a follow-up: the last answer, less those.)
+  text = text.replace(/^(?:and\s+|but\s+|now\s+)?without\s+(?:the|any)\s+(.+?\s+ones?)\b/i, "leave out the $1");
+  // ("we need one more person in marketing (berlin), can you open a position": a new opening there, its title to ask.)
+  text = text.replace(
+    /^we\s+need\s+(?:one more|another|a new|an extra|more|a)\s+(?:person|hire|people|body|head|pair of hands)\s+in\s+(?:the\s+)?(\p{L}+)(?:\s*\((\p{L}+)\)|\s+in\s+(\p{L}+))?\s*[,.;—–-]?\s*(?:(?:can|could) you\s+|pls\s+|please\s+|so\s+)?(?:open|create|add|post)\s+(?:a|an|one)\s+(?:new\s+)?(?:position|role|opening|job)\b.*$/iu,
+    (_m, department: string, branch?: string, branch2?: string) =>
+      `new job opening, department ${department}${branch || branch2 ? `, branch ${branch ?? branch2}` : ""}`,
+  );
+  // ("add marta klein from cyberdyne to contacts": a new record of that kind.)
+  text = text.replace(
+    /^(?:(?:pls|please|can you|could you)\s+)?(add|put|save)\s+(.+?)\s+(?:to|in|into)\s+(?:the\s+|our\s+|my\s+)?(contact|lead|customer|candidate)s?(?:\s+(?:list|book|database|db))?\s*(?=[,.;!]|$)/i,
+    "add $3 $2",
   );
   // ("pull up the sales team": the people of that department.)
   // ("who's on the support team" is read below: the people there now.)
@@ -481,7 +558,7 @@ export function normalize(message: string): string {
     )
     // ("edsger torvalds is going fully remote, update his branch": that field, set to where they go.)
     .replace(
-      /^(.+?)\s+is\s+(?:going|moving|switching|relocating|transferring)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(?:fully\s+|full[- ]time\s+|permanently\s+)?([\p{L} -]{2,30}?)(?:\s+office)?\s*[,;.—–-]+\s*(?:so\s+)?(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:update|change|set|fix)\s+(?:his|her|their)\s+([\p{L} ]{2,20}?)\s*[.!]*$/iu,
+      /^(.+?)\s+is\s+(?:going|moving|switching|relocating|transferring)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(?:fully\s+|full[- ]time\s+|permanently\s+)?([\p{L} -]{2,30}?)(?:\s+office)?(?:\s+(?:from\s+|starting\s+)?(?:next|this|in a)\s+(?:week|month|year|quarter|monday|tuesday|wednesday|thursday|friday))?\s*[,;.—–-]+\s*(?:so\s+)?(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:update|change|set|fix)\s+(?:his|her|their)\s+([\p{L} ]{2,20}?)\s*[.!]*$/iu,
       "set $1's $3 to $2",
     )
     // ("frances boyd - 45 min yesterday on plan checkout": time someone spent, to log.)
