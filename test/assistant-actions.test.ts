@@ -774,4 +774,33 @@ describe("actions on every writable resource", () => {
     const billed = await ask(ws.token, "how much did we bill this year? leave out voids and drafts obviously");
     expect(billed.reply.text).toContain("not void, not draft");
   });
+  it("reads lines said as months at a monthly price, a payment wired 'towards it', a listed one 'moved to' a stage, and a due date after a task's title", async () => {
+    const { ws, acme, ana, website, smallFry, invoice } = await company();
+    const listed = await ask(ws.token, "show me the open deals");
+    const moved = await ask(ws.token, "the small fry one moved to proposal", listed.conversation_id);
+    expect(await requestOf(ws.token, moved.reply)).toMatchObject({ path: `/deals/${smallFry.id}`, body: { stage: "proposal" } });
+    const monthly = await ask(ws.token, "can you raise an invoice for 6 months of the support plan at 299/month");
+    const forAcme = await ask(ws.token, "its for acme", monthly.conversation_id);
+    expect((await requestOf(ws.token, forAcme.reply)).body).toMatchObject({ customer_id: acme.id, items: [{ quantity: 6, unit_amount: 29_900 }] });
+    const cases = [
+      [
+        "acme: 3 training sessions at 736 each, invoice them, due in 30 days",
+        "POST",
+        "/invoices",
+        { customer_id: acme.id, items: [{ quantity: 3, unit_amount: 73_600 }] },
+      ],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const left = await ask(ws.token, `acme called about ${invoice.number}, they think they've almost paid it off. whats actually left on it?`);
+    const wired = await ask(ws.token, "they just wired 500 towards it", left.conversation_id);
+    expect((await requestOf(ws.token, wired.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 50_000, method: "bank_transfer" });
+    const task = await ask(ws.token, "task for ana garcia: reconcile november payments by the 30th");
+    expect(task.reply.data).toMatchObject({ missing: ["project_id"] });
+    const placed = await ask(ws.token, "website", task.conversation_id);
+    const body = (await requestOf(ws.token, placed.reply)).body!;
+    expect(body).toMatchObject({ title: "Reconcile november payments", assignee_id: ana.id, project_id: website.id });
+    expect(String(body.due_date)).toMatch(/-30$/);
+    const candidates = await ask(ws.token, "i've got interviews lined up all next week and lost track, who are the candidates for the backend engineer role?");
+    expect(candidates.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates", total: 1 });
+  });
 });

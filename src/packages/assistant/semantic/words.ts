@@ -508,6 +508,36 @@ export function normalize(message: string): string {
     /^(?:(?:pls|please|can you|could you)\s+)?(add|put|save)\s+(.+?)\s+(?:to|in|into)\s+(?:the\s+|our\s+|my\s+)?(contact|lead|customer|candidate)s?(?:\s+(?:list|book|database|db))?\s*(?=[,.;!]|$)/i,
     "add $3 $2",
   );
+  // ("the renewal one moved to negotiation", after a list: that one, moved.)
+  text = text.replace(
+    /^(?:ok\s+|so\s+)?the\s+((?:[\p{L}\d]+(?:\s[\p{L}\d]+)?\s+one)|(?:deal|lead|candidate|task|project)\s+[^.,;]{2,60}?)\s+(?:has\s+|just\s+)?(?:moved|went|got moved|progressed|advanced)\s+(?:on\s+)?(?:to|into)\s+(\p{L}+)\s*[.!]*$/iu,
+    "move the $1 to $2",
+  );
+  // ("globex labs: 3 training sessions at 736 each, invoice them": an invoice for them, its lines said first.)
+  text = text.replace(
+    /^([^:,]{2,40}):\s*(\d.+?)\s*,\s*(?:pls\s+|please\s+)?(?:invoice|bill)\s+(?:them|him|her|it)\b\s*,?\s*/i,
+    (_m, whom: string, lines: string) => `invoice ${whom} for ${lines}, `,
+  );
+  // ("6 months of the support plan at 299/month": that many of it, at that price.)
+  text = text.replace(
+    /\b(\d{1,3})\s+(months?|weeks?|years?)\s+of\s+(?:the\s+|our\s+)?(.+?)\s+(?:at|@)\s+([$€£]?\d[\d,.]*\s*(?:[$€£]|eur|usd|gbp)?)\s*(?:\/|per\s+|a\s+)(?:month|mo|week|wk|year|yr)\b/gi,
+    "$1 x $3 at $4",
+  );
+  // ("they just wired 5k towards it": a payment on the invoice the talk is about.)
+  text = text.replace(
+    /^(?:they|he|she|the customer)\s+(?:just\s+|have\s+just\s+|finally\s+)?(wired|sent|transferred|paid)\s+(?:us\s+)?([$€£]?\d[\d,.]*\s*k?\s*(?:[$€£]|eur|usd|gbp)?)\s+(?:towards|toward|against|on|for)\s+(?:it|that|this|that one|this one)\b\s*[.!]*$/i,
+    (_m, verb: string, amount: string) => `record a payment of ${amount.trim()} on it${/wired|transferred/i.test(verb) ? " by bank transfer" : ""}`,
+  );
+  // ("task for john turing: reconcile november payments by the 30th": the date is when it is due.)
+  text = text.replace(
+    /^((?:new\s+|add\s+(?:a\s+)?)?(?:task|todo|to-do)\s+for\s+[^:]{2,40}:\s*.+?)\s+by\s+((?:the\s+)?\d{1,2}(?:st|nd|rd|th)|tomorrow|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|end of (?:the\s+)?(?:day|week|month)|eod|eow|eom|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\s*[.!]*$/i,
+    "$1, due $2",
+  );
+  // ("i've got interviews lined up all next week and lost track, who are the candidates for …": the question.)
+  text = text.replace(
+    /^(?:i've|i have|ive|we've|we have)\s+(?:got\s+)?[^,?]{3,80}?\s+and\s+[^,?]{3,40}?,\s*(?=(?:who|whos|who's|what|whats|what's|which|how|when|where)\b)/i,
+    "",
+  );
   // ("pull up the sales team": the people of that department.)
   // ("who's on the support team" is read below: the people there now.)
   text = text.replace(/^(?:pull up|show(?: me)?|list)\s+(?:the\s+|our\s+)?(\w+)\s+team\b/i, "employees in the $1 department");
