@@ -741,10 +741,10 @@ describe("actions on every writable resource", () => {
         { designation: "Support Specialist", branch: "Remote" },
       ],
       [
-        "acme signed off on the analytics work 🎉 can you set up a new project 'Q1 analytics' for them",
+        "acme signed off on the analytics work 🎉 can you set up a new project 'Q1 analytics' for them, jan 5 to march 31",
         "POST",
         "/projects",
-        { name: "Q1 analytics", customer_id: acme.id },
+        { name: "Q1 analytics", customer_id: acme.id, start_date: expect.stringMatching(/-01-05$/), end_date: expect.stringMatching(/-03-31$/) },
       ],
       ["the backend engineer role can be remote now", "PATCH", `/job-openings/${opening.id}`, { branch: "Remote" }],
       ["open a role for a customer success manager in support, remote ok", "POST", "/job-openings", { department: "Support", branch: "Remote" }],

@@ -1020,4 +1020,15 @@ describe("questions are read as queries over the resources' definitions", () => 
     const typo = await ask(ws.token, "delte the contact alan turing");
     expect(await requestOf(ws.token, typo.reply)).toMatchObject({ method: "DELETE", path: `/contacts/${alan.id}` });
   });
+  it("reads a place negated ('not based in the us', 'that aren't US based') and a condition said after the question", async () => {
+    const { ws, acme } = await company();
+    const kessler = await create(ws, "customers", { name: "Kessler", email: "ap@kessler.example", currency: "EUR", billing: { country: "DE" } });
+    await call("PATCH", `/customers/${acme.id}`, { token: ws.token, body: { billing: { country: "US" } } });
+    const abroad = await ask(ws.token, "list customers not based in the us");
+    expect(abroad.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [kessler.id] });
+    const dollars = await ask(ws.token, "any clients we bill in dollars that aren't US based");
+    expect(dollars.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", total: 0 });
+    const home = await ask(ws.token, "customers that are US based");
+    expect(home.reply.data.answer).toMatchObject({ ids: [acme.id] });
+  });
 });

@@ -239,7 +239,7 @@ export function normalize(message: string): string {
     )
     // ("new project Q1 billing cleanup, jan 4 through mar 31", "kicks off jan 5, wraps march 31": the same.)
     .replace(
-      /^((?:(?:pls|please)\s+)?(?:new|create|add|set up|start)\s+(?:a\s+)?(?:new\s+)?project\b[^,]*,\s*)(?:from\s+)?([a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})\s+(?:to|until|till|through|thru|-)\s+/i,
+      /\b((?:(?:pls|please|can you|could you|can u|could u)\s+)?(?:new|create|add|set up|start|spin up|open)\s+(?:a\s+)?(?:new\s+)?project\b[^,]*,\s*)(?:from\s+)?([a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})\s+(?:to|until|till|through|thru|-)\s+/i,
       "$1starting $2, ending ",
     )
     .replace(/\b(?:kicks?\s+off|kicking\s+off)\s+(?=[a-z]{3,9}\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9})/gi, "starting ")
@@ -538,6 +538,11 @@ export function normalize(message: string): string {
     /^(?:i've|i have|ive|we've|we have)\s+(?:got\s+)?[^,?]{3,80}?\s+and\s+[^,?]{3,40}?,\s*(?=(?:who|whos|who's|what|whats|what's|which|how|when|where)\b)/i,
     "",
   );
+  // ("customers not based in the us", "clients that aren't US based": the place negated.)
+  text = text
+    .replace(/\bnot\s+based\s+(?:in|out of)\s+/gi, "not in ")
+    .replace(/\b(?:that|who|which)\s+(?:are\s+not|is\s+not|aren't|isn't)\s+(.{2,30}?)[\s-]based\b/gi, "not in $1")
+    .replace(/\b(?:that|who|which)\s+(?:are|is)\s+(.{2,30}?)[\s-]based\b/gi, "in $1");
   // ("pull up the sales team": the people of that department.)
   // ("who's on the support team" is read below: the people there now.)
   text = text.replace(/^(?:pull up|show(?: me)?|list)\s+(?:the\s+|our\s+)?(\w+)\s+team\b/i, "employees in the $1 department");
