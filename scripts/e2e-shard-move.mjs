@@ -30,12 +30,18 @@ await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = (binding, sql) => {
-  const run = spawnSync("npx", ["wrangler", "d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql], {
-    encoding: "utf8",
-    env: { ...process.env, ...OFFLINE_ENV },
-  });
-  if (run.status !== 0 || !run.stdout.includes("[")) throw new Error(`wrangler d1 execute ${binding}: ${run.stderr}${run.stdout}`);
-  return JSON.parse(run.stdout.slice(run.stdout.indexOf("[")))[0].results[0];
+  // The running server holds the same local SQLite files: a read that finds one locked (SQLITE_BUSY, on a busy
+  // machine) is tried again a little later, as a second reader of a live database would.
+  for (let attempt = 1; ; attempt++) {
+    const run = spawnSync("npx", ["wrangler", "d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql], {
+      encoding: "utf8",
+      env: { ...process.env, ...OFFLINE_ENV },
+    });
+    if (run.status === 0 && run.stdout.includes("[")) return JSON.parse(run.stdout.slice(run.stdout.indexOf("[")))[0].results[0];
+    const output = `${run.stderr}${run.stdout}`;
+    if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(output)) throw new Error(`wrangler d1 execute ${binding}: ${output}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000 * attempt);
+  }
 };
 
 let server;

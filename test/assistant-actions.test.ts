@@ -803,4 +803,25 @@ describe("actions on every writable resource", () => {
     const candidates = await ask(ws.token, "i've got interviews lined up all next week and lost track, who are the candidates for the backend engineer role?");
     expect(candidates.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates", total: 1 });
   });
+  it("reads a command after a question about its record ('still in draft?? send it'), a proposal sent as a stage, and contacts told by where they work", async () => {
+    const { ws, acme, bigCo, ada } = await company();
+    const draft = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      due_date: "2026-12-31",
+      items: [{ description: "Redo", quantity: 1, unit_amount: 1000 }],
+    });
+    await create(ws, "contacts", { name: "Ada Byron", email: "ada.byron@example.com", company: "Somewhere Else" });
+    const cases = [
+      ["acme's invoice is still in draft?? send it", "POST", `/invoices/${draft.id}/send`, {}],
+      ["sent the proposal to big co, update the stage", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal" }],
+      ["delete ada from the analytical engines contacts", "DELETE", `/contacts/${ada.id}`, undefined],
+    ] as const;
+    await expectProposals(ws.token, cases);
+    const asked = await ask(ws.token, "client asked which currency we bill acme in, what's on file?");
+    expect(asked.reply.data.answer).toMatchObject({ resource: "customers", ids: [acme.id], field: "currency" });
+    const listed = await ask(ws.token, "projects?");
+    const dates = await ask(ws.token, "and their end dates", listed.conversation_id);
+    expect(dates.reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
+  });
 });

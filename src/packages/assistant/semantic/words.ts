@@ -543,6 +543,33 @@ export function normalize(message: string): string {
     .replace(/\bnot\s+based\s+(?:in|out of)\s+/gi, "not in ")
     .replace(/\b(?:that|who|which)\s+(?:are\s+not|is\s+not|aren't|isn't)\s+(.{2,30}?)[\s-]based\b/gi, "not in $1")
     .replace(/\b(?:that|who|which)\s+(?:are|is)\s+(.{2,30}?)[\s-]based\b/gi, "in $1");
+  // ("client asked which currency we bill globex labs in, what's on file?": the question they asked.)
+  text = text
+    .replace(
+      /^(?:the\s+|our\s+|a\s+)?(?:client|customer|accountant|bookkeeper|boss|auditor|bank|cfo|ceo|they|he|she)\s+(?:just\s+)?(?:asked|is asking|was asking|wants to know|wanted to know)\s+(?=(?:which|what|how|when|who|where)\b)/i,
+      "",
+    )
+    .replace(/\s*,\s*(?:what'?s|what is)\s+(?:on file|in the system|in there)\s*\?*$/i, "");
+  // ("oscorp's invoice is still in draft?? send it": the command, on what the question was about.)
+  text = text.replace(
+    /^(.+?)\s+(?:is|are)\s+still\s+(?:in\s+|a\s+)?(?:draft|unpaid|open|pending|unsent|not sent)\s*[?!.]+\s*(?:(?:pls|please|just|so)\s+)?(send|resend|remind|void|delete)\s+(?:it|that|them)\b.*$/i,
+    (_m, what: string, verb: string) => {
+      // ("oscorp's invoice is still in draft": their draft, which tells it from their other invoices.)
+      const owner = /^(.+?)['’]s\s+invoice$/i.exec(what.trim());
+      return owner && /draft/i.test(_m) ? `${verb} the ${owner[1]} draft` : `${verb} ${what}`;
+    },
+  );
+  // ("sent the proposal to gringotts for the pilot, update the stage": that deal, at proposal.)
+  text = text.replace(
+    /^(?:we\s+|i\s+)?(?:just\s+)?sent\s+(?:the|a|our)\s+proposal\s+(?:over\s+)?to\s+(.+?)(?:\s+for\s+(?:the\s+)?(.+?))?\s*(?:[,.;—–]|\s-)\s*(?:pls\s+|please\s+|so\s+)?(?:update|change|move|set|bump)\s+(?:the\s+|its\s+)?(?:stage|deal)\b.*$/i,
+    (_m, whom: string, what?: string) => `move the ${whom}${what ? ` ${what}` : ""} deal to proposal`,
+  );
+  // ("delete ritchie from the massive dynamic contacts": the one who works there.)
+  text = text.replace(/^(delete|remove|update|edit)\s+(?!the\b)(.+?)\s+from\s+(?:the\s+)?(.{2,40}?)\s+contacts\s*$/i, "$1 the contact $2 at $3");
+  // ("and their end dates", after a list: that field of each.)
+  text = text.replace(/^(?:and\s+)?(?:their\s+|the\s+)?(end|start|due|close|issue|expected close|joining)\s+dates\s*\??$/i, "and their $1 date");
+  // ("which currency we bill globex labs in": asked the other way round.)
+  text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
   // ("pull up the sales team": the people of that department.)
   // ("who's on the support team" is read below: the people there now.)
   text = text.replace(/^(?:pull up|show(?: me)?|list)\s+(?:the\s+|our\s+)?(\w+)\s+team\b/i, "employees in the $1 department");
