@@ -824,4 +824,15 @@ describe("actions on every writable resource", () => {
     const dates = await ask(ws.token, "and their end dates", listed.conversation_id);
     expect(dates.reply.data.answer).toMatchObject({ resource: "projects", field: "end_date" });
   });
+  it("amends a person just proposed when a correction names her ('sorry, her start date is jan 4 not dec 1')", async () => {
+    const { ws } = await company();
+    const proposed = await ask(ws.token, "add employee Sara Lind, sara.lind@assist.co, engineering, starts dec 1");
+    expect((await requestOf(ws.token, proposed.reply)).body).toMatchObject({ name: "Sara Lind", date_of_joining: expect.stringMatching(/-12-01$/) });
+    const corrected = await ask(ws.token, "sorry, her start date is jan 4 not dec 1", proposed.conversation_id);
+    expect(await requestOf(ws.token, corrected.reply)).toMatchObject({
+      method: "POST",
+      path: "/employees",
+      body: { name: "Sara Lind", email: "sara.lind@assist.co", department: "Engineering", date_of_joining: expect.stringMatching(/-01-04$/) },
+    });
+  });
 });

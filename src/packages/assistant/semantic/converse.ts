@@ -472,7 +472,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     // (Not another of the API's actions: "resend the last one, they say it never arrived" after a reminder.)
     const another =
       !["create", "update"].includes(state.pending?.operation ?? "") || (cue.op !== state.pending?.operation && !["create", "update"].includes(cue.op));
-    if (state.pending && !another && /\b(it|that)\b/i.test(message) && (!R || R.name === state.pending.resource)) {
+    // ("sorry, her start date is jan 4": the person just proposed, if the proposal is of a person.)
+    const person = state.pending ? env.schema.byName.get(state.pending.resource)?.nameField === "name" : false;
+    const pendingNamed = /\b(it|that)\b/i.test(message) || (person && /\b(her|his|their)\b/i.test(message));
+    if (state.pending && !another && pendingNamed && (!R || R.name === state.pending.resource)) {
       const pendingR = env.schema.byName.get(state.pending.resource)!;
       const built = await build(actionEnv, w, { ...cue, op: state.pending.operation === "create" ? "create" : cue.op }, pendingR, null);
       if (built.kind === "proposal" || built.kind === "missing") {

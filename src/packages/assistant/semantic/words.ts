@@ -570,6 +570,15 @@ export function normalize(message: string): string {
   text = text.replace(/^(?:and\s+)?(?:their\s+|the\s+)?(end|start|due|close|issue|expected close|joining)\s+dates\s*\??$/i, "and their $1 date");
   // ("which currency we bill globex labs in": asked the other way round.)
   text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
+  // ("sorry, her start date is jan 4 not dec 1": a correction of what was just said — the field, as it should be.)
+  text = text
+    .replace(/^(?:sorry|oops|my bad|correction|wait)\s*[,:!.—–-]+\s*/i, "")
+    .replace(
+      /^(his|her|their|its)\s+([a-z][a-z ]{1,24}?)\s+(?:is|should be|will be|needs to be)\s+(?:actually\s+)?(.+?)(?:,?\s+not\s+[^,]+)?[.!]*$/i,
+      "set $1 $2 to $3",
+    );
+  // ("account exec pipeline": the account executive's.)
+  text = text.replace(/\baccount\s+exec\b/gi, "account executive");
   // ("pull up the sales team": the people of that department.)
   // ("who's on the support team" is read below: the people there now.)
   text = text.replace(/^(?:pull up|show(?: me)?|list)\s+(?:the\s+|our\s+)?(\w+)\s+team\b/i, "employees in the $1 department");
