@@ -922,30 +922,29 @@ async function catalogueLines(env: ActionEnv, pieces: Piece[]): Promise<{ piece:
 const CANONICAL: ReadonlySet<string> = new Set(["department", "branch", "designation", "source", "company"]);
 
 async function canonical(env: ActionEnv, source: ResourceModel, field: string, value: string): Promise<string> {
-  // (An opening's branch is one of the branches people work in: the workspace's words for it, wherever kept.)
-  const lists = [(await env.values(source)).get(field)];
-  for (const other of env.schema.resources)
-    if (other !== source && other.fields.get(field)?.kind === "text" && other.filters.has(field)) lists.push((await env.values(other)).get(field));
-  const known = [...new Set(lists.flatMap((list) => list ?? []))];
+  const known = (await knownValues(env, source, new Set([field]))).get(field) ?? [];
   if (known.length === 0) return value;
   const same = known.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
   if (same) return same;
-  // ("the SF office": initials of the one value they stand for — San Francisco.)
-  if (/^[a-z]{2,4}$/i.test(value)) {
-    const initials = known.filter(
-      (candidate) =>
-        candidate.split(/\s+/).length === value.length &&
-        candidate
-          .split(/\s+/)
-          .map((word) => word[0])
-          .join("")
-          .toLowerCase() === value.toLowerCase(),
-    );
-    if (initials.length === 1) return initials[0]!;
-  }
+  // ("the SF office": the one value those initials, or those words in another number, stand for — San Francisco.)
+  const match = matchValue(new Map([[field, known]]), value);
+  if (match?.exact && match.values.length === 1) return match.values[0]!;
   // New to the workspace: capitalised like the values it has ("Support Specialist"), if those are.
   const styled = known.some((candidate) => /^\p{Lu}/u.test(candidate));
   return styled && /^[\p{Ll}\d .'&-]+$/u.test(value) ? titleCase(value) : value;
+}
+
+/**
+ * The workspace's values of a resource's text fields, with those of the same fields on other records shared by
+ * name (an opening's branch is one of the branches employees work in): its words for them, wherever kept.
+ */
+async function knownValues(env: ActionEnv, source: ResourceModel, fields: ReadonlySet<string>): Promise<Map<string, string[]>> {
+  const values = new Map(await env.values(source));
+  for (const other of env.schema.resources) {
+    if (other === source || ![...fields].some((field) => other.fields.get(field)?.kind === "text" && other.filters.has(field))) continue;
+    for (const [field, list] of await env.values(other)) if (fields.has(field)) values.set(field, [...new Set([...(values.get(field) ?? []), ...list])]);
+  }
+  return values;
 }
 
 /** A text field whose existing values include this one, or one of its words ("met him at an event" → event). */
@@ -962,14 +961,7 @@ async function textValueFor(
   const source = operation === "hire" ? env.schema.byName.get("employees") : R;
   if (!source) return null;
   const open = new Set(body.filter((field) => field.kind === "text" && filled[field.name] === undefined).map((field) => field.name));
-  const own = await env.values(source);
-  // A field other records share by name (an opening's branch is one of the branches employees work in): the
-  // workspace's words for it, wherever they are kept.
-  const values = new Map(own);
-  for (const other of env.schema.resources) {
-    if (other === source || ![...open].some((field) => other.fields.get(field)?.kind === "text" && other.filters.has(field))) continue;
-    for (const [field, list] of await env.values(other)) if (open.has(field)) values.set(field, [...new Set([...(values.get(field) ?? []), ...list])]);
-  }
+  const values = await knownValues(env, source, open);
   const exact = matchValue(values, text, (field) => open.has(field));
   if (exact?.exact) {
     // ("in SF": initials stand for the one value they begin — San Francisco.)
