@@ -1031,4 +1031,32 @@ describe("questions are read as queries over the resources' definitions", () => 
     const home = await ask(ws.token, "customers that are US based");
     expect(home.reply.data.answer).toMatchObject({ ids: [acme.id] });
   });
+  it("reads a stage passed ('made it past screening'), what is due next, and a list narrowed or sorted again ('filter to', 'pls')", async () => {
+    const { ws, opening, candidate, task, shipped, acme } = await company();
+    const later = await create(ws, "candidates", { job_opening_id: opening.id, name: "Tom Kilburn", email: "tom@mail.example", stage: "interview" });
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Rita Reject", email: "rita@mail.example", stage: "rejected" });
+    const listed = await ask(ws.token, "candidates for the backend engineer role");
+    expect(listed.reply.data.answer).toMatchObject({ total: 3 });
+    const past = await ask(ws.token, "which of them made it past screening", listed.conversation_id);
+    expect(past.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates", ids: [later.id] });
+    expect(past.reply.data.answer.ids).not.toContain(candidate.id);
+    // "the next task due": from today on, soonest first — the one due today, not the done one far ahead nor an overdue one.
+    await create(ws, "tasks", { title: "Old thing", project_id: task.project_id, due_date: "2020-01-01" });
+    const next = await ask(ws.token, "what's the next task due?");
+    expect(next.reply.data.answer).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    expect(next.reply.data.query.period).toMatchObject({ field: "due_date", from: today() });
+    expect(next.reply.data.answer.ids).not.toContain(shipped.id);
+    // ("due for payment": due.)
+    expect((await ask(ws.token, "anything due for payment tmrw?")).reply.data.query).toMatchObject({ resource: "invoices", period: { field: "due_date" } });
+    const euros = await create(ws, "customers", { name: "Kessler", email: "ap@kessler.example", currency: "EUR" });
+    const eur = await create(ws, "invoices", { customer_id: euros.id, currency: "EUR", items: [{ description: "Work", quantity: 1, unit_amount: 5000 }] });
+    const all = await ask(ws.token, "all invoices");
+    expect(all.reply.data.answer).toMatchObject({ total: 2 });
+    const sorted = await ask(ws.token, "sort by amount pls, biggest first", all.conversation_id);
+    expect(sorted.reply.data.query.aggregate).toMatchObject({ order: "desc" });
+    const narrowed = await ask(ws.token, "filter to euro invoices", all.conversation_id);
+    expect(narrowed.reply.data.answer).toMatchObject({ kind: "records", ids: [eur.id] });
+    expect(narrowed.reply.data.query.aggregate).toMatchObject({ order: "desc" });
+    expect(acme.id).not.toBe(euros.id);
+  });
 });

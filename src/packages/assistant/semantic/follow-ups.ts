@@ -1,4 +1,5 @@
 import type { ResourceModel } from "./model";
+import { stateMeasureOf } from "./parse-query";
 import type { Query } from "./query";
 
 /**
@@ -12,7 +13,11 @@ export function sortedAgain(message: string, previous: Query, R: ResourceModel):
       message.trim(),
     );
   if (!sort || previous.aggregate.groupBy || previous.aggregate.fn !== "list") return null;
-  let phrase = sort[1]!.toLowerCase();
+  // ("sort by amount pls, biggest first": the courtesy is no part of the field.)
+  let phrase = sort[1]!
+    .toLowerCase()
+    .replace(/\s*\b(?:pls|plz|please|thanks|thx|ty)\b[,.!]*/g, "")
+    .trim();
   const direction =
     /[,\s]*\b(?:(biggest|largest|highest|most|newest|latest|last|descending|desc|high to low|z to a)|(smallest|lowest|least|oldest|earliest|soonest|first|ascending|asc|low to high|a to z))\b(?:\s+(?:first|on top|at the top))?\s*$/.exec(
       phrase,
@@ -21,7 +26,9 @@ export function sortedAgain(message: string, previous: Query, R: ResourceModel):
   const field = [...R.fields.values()].find(
     (candidate) => candidate.name === phrase.replace(/ /g, "_") || candidate.words.includes(phrase) || candidate.words.some((word) => `${word}s` === phrase),
   );
-  const money = [...R.fields.values()].find((candidate) => candidate.kind === "money");
+  // ("overdue invoices" → "sort by amount": what their state is about, what is still due.)
+  const stated = stateMeasureOf(R, previous.conditions);
+  const money = (stated ? R.fields.get(stated) : undefined) ?? [...R.fields.values()].find((candidate) => candidate.kind === "money");
   const chosen = field ?? (/^(?:amount|value|size|money|price|total)s?$/.test(phrase) ? money : undefined);
   if (!chosen) return null;
   const ranked = chosen.kind === "money" || chosen.kind === "number" || chosen.kind === "minutes";

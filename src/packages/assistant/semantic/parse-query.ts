@@ -2,7 +2,7 @@ import { findAmount } from "../amounts";
 import { findRange } from "../dates";
 import { conditionsOf, type Hit, isPreposition, matchPhrases, negatedAt, nounsIn, shiftIso, before as wordBefore } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import type { Aggregate, Condition, Period } from "./query";
+import { type Aggregate, type Condition, OPEN_END, type Period } from "./query";
 import { FILLER, GRAMMAR, indexesIn, occurrences, rawOf, type Words } from "./words";
 
 /**
@@ -62,6 +62,8 @@ const DESC = ["biggest", "largest", "highest", "most", "top", "best", "max", "ma
 const ASC = ["smallest", "lowest", "least", "fewest", "cheapest", "min", "minimum", "worst", "shortest"];
 const NEWEST = ["latest", "newest", "most recent", "most recently", "recently", "recent", "last", "lately"];
 const OLDEST = ["oldest", "earliest", "first"];
+/** The states that end a record's progress without success: "past screening" is a later stage but not these. */
+const SETBACKS: ReadonlySet<string> = new Set(["rejected", "lost", "unqualified", "void", "cancelled", "declined", "withdrawn"]);
 const PERSON_WORDS = [
   "person",
   "people",
@@ -463,6 +465,15 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         continue;
       }
       const before = order?.kind === "enum" && order.values && value ? order.values.slice(0, order.values.indexOf(value)) : [];
+      // "made it past screening", "beyond proposal": a state after it in the field's order, short of a refusal.
+      const beyond =
+        /^(?:past|beyond)$/.test(w.words[hit.indexes[0]! - 1] ?? "") || w.words.slice(hit.indexes[0]! - 2, hit.indexes[0]!).join(" ") === "further than";
+      const after = order?.kind === "enum" && order.values && value ? order.values.slice(order.values.indexOf(value) + 1).filter((v) => !SETBACKS.has(v)) : [];
+      if (beyond && !negate && after.length > 0) {
+        claim(w.words[hit.indexes[0]! - 1] === "than" ? [hit.indexes[0]! - 2, hit.indexes[0]! - 1] : [hit.indexes[0]! - 1]);
+        conditions.push({ field: field!, op: "in", value: after, label: `past ${String(value).replace(/_/g, " ")}` });
+        continue;
+      }
       if (negate && yet && Object.keys(hit.value.query).length === 1 && before.length > 0) {
         conditions.push({ field: field!, op: "in", value: before, label: `not ${hit.value.label} yet` });
         continue;
@@ -640,6 +651,21 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         };
       }
     }
+    // "when's the next invoice due", "which task is due soonest", "upcoming deadlines": a date ahead, from today on,
+    // soonest first (a date a verb of the record puts ahead: due, closing, ending).
+    let upcoming: string | null = null;
+    const ahead = range ? null : /\b(?:next|upcoming|coming up|up next)\b/.exec(text);
+    // ("open tasks, soonest due first": an order for all of them, overdue ones included.)
+    const orderOnly = /\bupcoming\s+(?:\w+\s+){0,2}(?:first|on top|at the top)\b/.test(text);
+    if (ahead && !orderOnly && dateVerbHits.some((hit) => hit.value.resource === R) && FUTURE.test(text)) {
+      const dateField = dateFieldFor(w, R, [], dateVerbHits);
+      if (dateField && !/^(?:created|updated)_at$/.test(dateField)) {
+        upcoming = dateField;
+        period = { field: dateField, from: today, to: OPEN_END, label: `from ${today} on` };
+      }
+    }
+    // (Said of something without a date ahead, the word still names no record.)
+    if (ahead) claim(occurrences(w.words, ahead[0]).flat());
     // Claim the verbs that chose the date field.
     for (const hit of dateVerbHits) if (hit.value.resource === R) claim(hit.indexes);
 
@@ -959,6 +985,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           /\b(?:oldest|newest|latest|earliest|most recent)\s+one\b/.test(text);
         if (!limit) limit = singular && !ordering ? 1 : null;
       }
+    }
+    if (upcoming && fn === "list" && !order && !groupBy) {
+      order = "asc";
+      field = upcoming;
+      if (!limit && nouns.some((noun) => noun.value === R && !noun.plural) && !/\b(?:upcoming|deadlines)\b/.test(text)) limit = 1;
     }
     if (limit && fn === "list" && !order) {
       order = "desc";

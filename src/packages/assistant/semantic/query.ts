@@ -21,6 +21,8 @@ export type Aggregate = {
 };
 
 export type Period = { field: string; from: string; to: string; label: string };
+/** The end of a period that has none ("the next invoice due": due from today on). */
+export const OPEN_END = "9999-12-31";
 
 /** A record the question is about, resolved: itself, or what it restricts (a customer's invoices). */
 export type Subject = { resource: string; id: number; label: string };

@@ -5,7 +5,7 @@ import type { RecordRef, Reply } from "../tools";
 import { type Answer, answerOf, type Fetch, fullyPushed, pushdown, ranked, readRows, select } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
 import { labelOf } from "./names";
-import type { Query } from "./query";
+import { OPEN_END, type Query } from "./query";
 import type { Aggregator } from "./sql";
 
 /** A query → its reply: the answer as data (for clients and the evaluation), the records cited, and a sentence. */
@@ -192,6 +192,8 @@ const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "Ju
 /** A period as people say it: "in October 2026", "in Q3 2026", "in the week of 2026-11-16", "on 2026-11-17". */
 export function periodWords(from: string, to: string): string {
   if (from === to) return `on ${from}`;
+  // (An open end: "the next invoice due" is due from today on.)
+  if (to === OPEN_END) return `from ${from} on`;
   const [fy, fm, fd] = from.split("-").map(Number) as [number, number, number];
   const end = new Date(Date.UTC(fy, fm - 1, fd));
   const last = (months: number) => new Date(Date.UTC(fy, fm - 1 + months, 0)).toISOString().slice(0, 10);

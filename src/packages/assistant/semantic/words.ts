@@ -872,8 +872,15 @@ export function normalize(message: string): string {
     /\b(customers?|clients?|accounts)\s+(?:with|that have|who have|having)\s+(?:an?\s+)?(?:unpaid|open|outstanding)\s+balances?\b/gi,
     "$1 who owe us",
   );
-  // "soonest due first": the earliest.
-  text = text.replace(/\bsoonest\b/gi, "earliest");
+  // "anything due for payment tmrw": due.
+  text = text.replace(/\bdue\s+for\s+payment\b/gi, "due");
+  // "filter to euro invoices", "narrow it down to the big ones": only those of the last answer.
+  text = text.replace(
+    /^(?:(?:ok|okay|now|and|pls|please)[,\s]+)*(?:filter|narrow)\s+(?:(?:it|that|them|those|this|the list)\s+)?(?:down\s+)?(?:to|by|for)\s+/i,
+    "only ",
+  );
+  // "soonest due first": the earliest of those ahead.
+  text = text.replace(/\bsoonest\b/gi, "earliest upcoming");
   // "the most valuable open leads": the biggest by their amount.
   text = text.replace(/\bmost valuable\b/gi, "biggest").replace(/\bleast valuable\b/gi, "smallest");
   // "who's on the support team", "who works in the finance department": the people there now (a team is no opening).
