@@ -1059,4 +1059,30 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(narrowed.reply.data.query.aggregate).toMatchObject({ order: "desc" });
     expect(acme.id).not.toBe(euros.id);
   });
+  it("reads who logged time on a record as its entries, 'on it' as the record just asked about, and an opening's pipeline as its candidates", async () => {
+    const { ws, task, ana, linus, website, opening } = await company();
+    const other = await create(ws, "projects", { name: "Intranet" });
+    const elsewhere = await create(ws, "tasks", { title: "Wiki", project_id: other.id });
+    const mine = await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 90 });
+    const theirs = await create(ws, "time-entries", { employee_id: linus.id, task_id: task.id, date: today(), minutes: 30 });
+    await create(ws, "time-entries", { employee_id: linus.id, task_id: elsewhere.id, date: today(), minutes: 600 });
+    const who = await ask(ws.token, "who's logged time on website");
+    expect(who.reply.data.answer).toMatchObject({ kind: "records", resource: "time-entries" });
+    expect(who.reply.data.answer.ids.sort()).toEqual([mine.id, theirs.id].sort());
+    // "hours on website" → "who logged the most on it": the same project, not everyone's hours.
+    const hours = await ask(ws.token, "hours on website");
+    const most = await ask(ws.token, "who logged the most on it", hours.conversation_id);
+    expect(most.reply.data.answer).toMatchObject({ kind: "groups", group_by: "employee_id" });
+    expect(most.reply.data.answer.groups[0]).toMatchObject({ key: ana.id, value: 90 });
+    // "the website project" (one record) → "how many hours were logged on it".
+    const project = await ask(ws.token, "the project website");
+    expect(project.reply.data.answer).toMatchObject({ ids: [website.id] });
+    const onIt = await ask(ws.token, "how many hours were logged on it", project.conversation_id);
+    expect(onIt.reply.data.answer).toMatchObject({ fn: "sum", value: 120 });
+    // "backend engineer pipeline by stage": no deal of that name — the opening's candidates by stage.
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Tom Kilburn", email: "tom@mail.example", stage: "interview" });
+    const pipeline = await ask(ws.token, "backend engineer pipeline by stage");
+    expect(pipeline.reply.data.answer).toMatchObject({ kind: "groups", resource: "candidates", group_by: "stage" });
+    expect(pipeline.reply.data.answer.groups).toHaveLength(2);
+  });
 });

@@ -631,6 +631,20 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   }
   let query = merge(base, previous, w.joined);
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
+  // "security audit hours" → "who logged the most on it", "the website relaunch project" → "who logged time on
+  // it": the record the last answer was about, or the one its question was, restricts the new question.
+  if (query && R && !query.subject && /\b(?:on|for|of|in|to|about) it\s*[?.!]*$/.test(w.joined)) {
+    // (A record the last question was restricted to: "for Security audit" is its project_id.)
+    const restricted = (previous?.conditions ?? []).flatMap((c) => {
+      const target = "field" in c && c.op === "eq" && typeof c.value === "number" ? lastR?.fields.get(c.field)?.target : undefined;
+      return target ? [{ resource: target, id: c.value as number, label: c.label.replace(/^for /, "") }] : [];
+    });
+    const about = [state.focus, previous?.subject, ...restricted].find(
+      (record) => record && (record.resource === R!.name || [...R!.fields.values()].some((field) => field.target === record.resource)),
+    );
+    const via = about && about.resource !== R.name ? [...R.fields.values()].find((field) => field.target === about.resource) : undefined;
+    if (about) query = applyRole(query, via ? { field: via.name } : { subject: true }, about);
+  }
   // "deals lost last quarter" → "what were the reasons": a field asked in the plural of many records groups them by it.
   if (query && R && previous && !query.subject && !query.aggregate.groupBy && query.resource === previous.resource && /^(what|which)\b/.test(w.joined)) {
     // (As typed: the typo corrector may have read "stages" as "stage".)
@@ -866,6 +880,33 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       return { reply: await runQuery(queryEnv(env), { ...asked, show: field.name }, env.refuse) };
     }
   }
+  // "account exec pipeline by stage": no such deal, but an opening of that name, and records that belong to it
+  // (its candidates) have what is asked (a stage) — the same question of those.
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && query && R && !previous && query.aggregate.groupBy) {
+    const missing = phraseWithoutTalk(resolved.notFound[0]!);
+    const asked = [query.aggregate.groupBy, query.show].filter((field): field is string => Boolean(field));
+    for (const owner of env.schema.resources) {
+      if (owner === R || !owner.nameField) continue;
+      const member = env.schema.resources.find(
+        (candidate) => candidate !== R && candidate !== owner && asked.every((field) => candidate.fields.has(field)) && linkTo(candidate, owner),
+      );
+      if (!member) continue;
+      const found = await findNamed(env.fetch, [owner], missing);
+      if (found.kind !== "one") continue;
+      const measured = query.aggregate.field && member.fields.has(query.aggregate.field);
+      const aggregate = measured ? query.aggregate : { ...query.aggregate, fn: "count" as const, field: null };
+      const restricted = applyRole(
+        { ...blank(member), aggregate, period: query.period?.field && member.fields.has(query.period.field) ? query.period : null },
+        { field: linkTo(member, owner)!.name },
+        {
+          resource: owner.name,
+          id: found.found.record.id,
+          label: found.found.label,
+        },
+      );
+      return { reply: await runQuery(queryEnv(env), restricted, env.refuse) };
+    }
+  }
   // "which projects belong to Umbrella", "whether Tim logged anything": a name not found for the words of how
   // people talk around it — those words left out, when what remains is then all found (and the question named
   // its kind of record, or follows one).
@@ -985,6 +1026,11 @@ function sharesWords(words: string[], R: ResourceModel): boolean {
   const phrases = [...R.dateWords.flatMap((date) => date.words), ...(R.skill?.filters ?? []).flatMap((filter) => filter.words)];
   const text = ` ${words.join(" ")} `;
   return phrases.some((phrase) => text.includes(` ${phrase} `));
+}
+
+/** The field of `member` that refers to a record of `owner` (a candidate's opening), if any. */
+function linkTo(member: ResourceModel, owner: ResourceModel) {
+  return [...member.fields.values()].find((field) => field.kind === "reference" && field.target === owner.name);
 }
 
 function blank(R: ResourceModel): Query {

@@ -845,7 +845,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
             text,
           ) ||
           // ("only where they still owe more than 10k": the records picked by it.)
-          /^(?:only|just)\s+(?:where|when|if)\b.*\b(?:more than|less than|over|under|above|below|at least|at most)\b/.test(text)) &&
+          /^(?:only|just)\s+(?:where|when|if)\b.*\b(?:more than|less than|over|under|above|below|at least|at most)\b/.test(text) ||
+          // ("who's logged time on the mobile app": the entries, each with its person — not a ranking, not a total.)
+          (/^(?:who|whos|who's)\s+(?:has\s+|have\s+)?(?:logged|worked|put|booked|clocked|spent)\b/.test(text) &&
+            !/\b(?:most|least|top|more|less|each|per|how)\b/.test(text))) &&
         !sumCue &&
         !countCue &&
         !avgCue;
