@@ -686,4 +686,24 @@ describe("commands said with their context", () => {
     const later = await ask(ws.token, `give acme two more weeks on ${invoice.number}, new due date dec 23`);
     expect(await requestOf(ws.token, later.reply)).toMatchObject({ path: `/invoices/${invoice.id}`, body: { due_date: expect.stringMatching(/-12-23$/) } });
   });
+  it("picks a listed record by its number ('the first one' is task N, whatever its title says), reads 'set it in progress' over a title's state word, and where invoices went", async () => {
+    const { ws, website, ana, acme, invoice } = await company();
+    const review = await create(ws, "tasks", { title: "Review exports", project_id: website.id, assignee_id: ana.id, due_date: "2099-01-01" });
+    await create(ws, "tasks", { title: "Review exports", project_id: (await create(ws, "projects", { name: "Intranet" })).id });
+    const listed = await ask(ws.token, "ana garcia's tasks that aren't done, sort by due date latest first");
+    expect(listed.reply.data.answer.ids[0]).toBe(review.id);
+    const done = await ask(ws.token, "mark the first one done", listed.conversation_id);
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: expect.stringMatching(new RegExp(`^/tasks/${review.id}`)), body: { status: "done" } });
+    // ("when is task N due": the task's date, though invoices are due too.)
+    const due = await ask(ws.token, `when is task ${review.id} due`);
+    expect(due.reply.data.answer).toMatchObject({ resource: "tasks", ids: [review.id], field: "due_date" });
+    const started = await ask(ws.token, "starting on review exports in website — set it in progress");
+    expect(await requestOf(ws.token, started.reply)).toMatchObject({ body: { status: "in_progress" } });
+    // "invoices that were sent to ap@acme.example": wherever they are now; "contacts at @example.com": the address's end.
+    const sent = await ask(ws.token, "invoices that were sent to ap@acme.example");
+    expect(sent.reply.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    const domain = await ask(ws.token, "contacts with an email ending in @example.com");
+    expect(domain.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", total: 2 });
+    expect(acme.email).toBe("ap@acme.example");
+  });
 });

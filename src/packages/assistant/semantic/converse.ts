@@ -428,7 +428,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   }
   // "whose email is anita@globex.example": whoever has that address, among everyone who has one.
   const address = /^(?:who|whose|who's|whos|which|what|find|look up|lookup|search)\b.*?([^\s@,;()<>]+@[^\s@,;()<>]+\.[a-z]{2,})/i.exec(message);
-  if (address) {
+  // ("which invoices went out to ap@stark.example": where records were sent is a question of those records.)
+  if (address && !/\b(?:sent|went|go|goes|gone|going)\b/i.test(message)) {
     const email = address[1]!.toLowerCase();
     // (People and companies: a ticket also keeps its requester's address, but is no one.)
     const havers = candidatesFor(null, env.schema).filter((candidate) => candidate.fields.has("email") && candidate.nameField === "name");

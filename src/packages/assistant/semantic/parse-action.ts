@@ -972,8 +972,12 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   const placed = (at: number) =>
     before(w, at).word === "in" &&
     w.words.slice(Math.max(0, at - 5), at).some((word) => ["put", "place", "move", "straight", "directly", "bump"].includes(word));
+  // ("… review checkout … — set it in progress": the state said of "it" after a verb of setting.)
+  const ofIt = (at: number) =>
+    ["it", "them", "him", "her", "this", "that"].includes(w.words[at - 1] ?? "") &&
+    ["set", "mark", "make", "put", "move", "get", "have"].includes(w.words[at - 2] ?? "");
   const target = (indexes: number[]) =>
-    ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!) || placed(indexes[0]!);
+    ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!) || placed(indexes[0]!) || ofIt(indexes[0]!);
   // A verb made of a state ("unqualify" → unqualified, "approve" → approved, "archive" → archived).
   const derived = enums.flatMap((field) => (field.values ?? []).filter((value) => stateVerbs(value).includes(verb)));
   const verbStates = [...(STATE_VERBS[verb] ?? []), ...derived];

@@ -372,6 +372,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     resource =
       measure?.value.resource ??
       (stated && verbOwners.includes(stated) ? stated : null) ??
+      // ("when is task 143 due": of the resources "due" is said of, the one whose record is named by its number.)
+      (reference && dateVerbHits.some((hit) => hit.value.resource === reference!.resource) ? reference.resource : null) ??
       dateVerbHits[0]?.value.resource ??
       reference?.resource ??
       stateResource(w, schema, taken) ??
@@ -479,6 +481,32 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         continue;
       }
       conditions.push(...conditionsOf(R, hit.value.query, negate ? notSaid(hit.value.label) : hit.value.label, negate, today));
+    }
+    // "invoices that went out to ap@wonka.example", "whose email ends with @stark.example": an address (or its
+    // end) of the field it is said of — where a record was sent, else its own e-mail.
+    let addressed: string | null = null;
+    for (const address of w.text.matchAll(/(?:\b(?:ends?|ending)\s+(?:with|in)\s+)?([a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi)) {
+      const sentTo = [...R.fields.values()].find((f) => f.kind === "text" && /^sent_to$/.test(f.name));
+      const field = sentTo && /\b(?:sent|went|go|goes|gone|going|to)\b/.test(text) ? sentTo : R.fields.get("email");
+      if (!field) continue;
+      const value = address[1]!.toLowerCase();
+      // (Sent to an address is where they went, whatever they are now: no "sent" state, and the address is no field asked.)
+      if (field === sentTo) {
+        addressed = field.name;
+        for (let i = conditions.length - 1; i >= 0; i--) {
+          const c = conditions[i]!;
+          if ("field" in c && c.value === "sent" && R.fields.get(c.field)?.kind === "enum") conditions.splice(i, 1);
+        }
+      }
+      const partial = value.startsWith("@") || /^(?:ends?|ending)\b/i.test(address[0]);
+      conditions.push({
+        field: field.name,
+        op: partial ? "contains" : "eq",
+        value,
+        label: `${field.name.replace(/_/g, " ")} ${partial ? "ending " : ""}${value}`,
+      });
+      claim(indexesIn(w, address.index, address.index + address[0].length));
+      for (const word of ["email", "e-mail", "address"]) for (const at of occurrences(w.words, word)) claim(at);
     }
     // Currencies: "in EUR", "the euro ones".
     if (R.fields.has("currency")) {
@@ -1120,6 +1148,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const party = period ? null : partyCompared(R, conditions, groupBy);
     if (party)
       return finish({ ...party, period: null, show: null, groupBy: null, who: false, fn: "list", field: null, order: null, limit: null, by: null, said });
+    if (addressed && show === addressed) show = null;
     return finish({ resource: R, conditions, period, show, groupBy, who, fn, field, order, limit, by, said, title });
   }
   // No resource yet: the names will tell. Field words ("dept", "email") are no part of a name.

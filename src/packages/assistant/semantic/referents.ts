@@ -114,9 +114,14 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
  * A listed record as words a message can carry. A label's own note in brackets — an amount, a project — is no
  * part of the name; the kind is said with it ("the deal Globex — platform"), so "the contact on …" reads it as a deal's.
  */
-function spoken(choice: { resource: string; label: string }, schema: SchemaModel): string {
+function spoken(choice: { resource: string; id?: number; label: string }, schema: SchemaModel): string {
   const name = choice.label.replace(/\s*\([^)]*\)\s*$/, "");
-  const singular = schema.byName.get(choice.resource)?.singular;
+  const R = schema.byName.get(choice.resource);
+  const singular = R?.singular;
+  // (A record that has a number people say — "task 208" — by it: its title's words, "Review exports", are then
+  // no state and no other task of that name.)
+  const numbered = singular && choice.id !== undefined ? `${singular} ${choice.id}` : null;
+  if (numbered && R?.skill?.reference?.pattern.test(numbered)) return numbered;
   return singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name;
 }
 
