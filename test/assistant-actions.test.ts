@@ -835,4 +835,20 @@ describe("actions on every writable resource", () => {
       body: { name: "Sara Lind", email: "sara.lind@assist.co", department: "Engineering", date_of_joining: expect.stringMatching(/-01-04$/) },
     });
   });
+  it("reads a task whose title starts with a state ('review dashboard'), 'ready for review now' with no date, and 'oh and he's already qualified' of a lead just proposed", async () => {
+    const { ws, website } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const here = await create(ws, "tasks", { title: "Review dashboard", project_id: website.id });
+    await create(ws, "tasks", { title: "Review dashboard", project_id: intranet.id });
+    await create(ws, "tasks", { title: "Fix dashboard", project_id: website.id });
+    const drop = await ask(ws.token, "drop review dashboard on website to low priority");
+    expect(await requestOf(ws.token, drop.reply)).toMatchObject({ path: `/tasks/${here.id}`, body: { priority: "low" } });
+    const ready = await ask(ws.token, "review dashboard in website is ready for review now");
+    const request = await requestOf(ws.token, ready.reply);
+    expect(request).toMatchObject({ path: expect.stringMatching(new RegExp(`^/tasks/${here.id}`)), body: { status: "review" } });
+    expect(request.body).not.toHaveProperty("due_date");
+    const lead = await ask(ws.token, "new lead Sam Ortega, sam@ortegafoods.example, Ortega Foods");
+    const amended = await ask(ws.token, "oh and he's already qualified", lead.conversation_id);
+    expect(await requestOf(ws.token, amended.reply)).toMatchObject({ method: "POST", path: "/leads", body: { name: "Sam Ortega", status: "qualified" } });
+  });
 });

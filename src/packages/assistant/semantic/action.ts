@@ -562,7 +562,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
       );
       const cut = name.text.replace(new RegExp(`(?:'s)?\\s+(?:${words.join("|")})\\b.*$`, "i"), "");
-      const cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
+      let cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
       const within = read.refs.find((ref) => ["on", "in", "on the", "in the", "from", "for", "at"].includes(ref.trigger ?? "")) ?? free[0];
       // ("remove the contact tim@…": the one whose address it is.)
@@ -579,6 +579,25 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       for (let n = said.length - 1; found.kind === "none" && n >= 2 && said.length <= 8; n--) {
         const shorter = await findNamed(env.fetch, [R], said.slice(0, n).join(" "));
         if (shorter.kind === "one") found = shorter;
+      }
+      // "drop review dashboard on erp migration to low priority": a state word just before the name ("review") is the
+      // name's when with it fewer records are so named — and no state is then said unless the word comes again.
+      // (Or a state word left unread just before it: "drop review dashboard … to low priority".)
+      const before = new RegExp(`\\b([a-z]+)\\s+${cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").exec(w.text)?.[1]?.toLowerCase() ?? "";
+      const stateField = Object.keys(read.fields).find(
+        (field) => R.fields.get(field)?.kind === "enum" && String(read.fields[field]).replace(/_/g, " ") === before,
+      );
+      const unread = before && [...R.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(before)) ? before : "";
+      const stateWord = stateField ? before : unread;
+      const count = (candidates: typeof found) =>
+        candidates.kind === "one" ? 1 : candidates.kind === "many" ? (candidates.all ?? candidates.options).length : 0;
+      if (stateWord && found.kind !== "one" && new RegExp(`\\b${stateWord}\\s+${cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(w.text)) {
+        const longer = await findNamed(env.fetch, [R], `${stateWord} ${cleaned}`);
+        if (longer.kind === "one" || (longer.kind === "many" && (found.kind !== "many" || count(longer) <= count(found)))) {
+          found = longer;
+          cleaned = `${stateWord} ${cleaned}`;
+          if (stateField && (w.text.match(new RegExp(`\\b${stateWord}\\b`, "gi")) ?? []).length < 2) delete fields[stateField];
+        }
       }
       if (found.kind === "error") return { kind: "fail", text: env.refuse(found.error) };
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,

@@ -475,7 +475,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       !["create", "update"].includes(state.pending?.operation ?? "") || (cue.op !== state.pending?.operation && !["create", "update"].includes(cue.op));
     // ("sorry, her start date is jan 4": the person just proposed, if the proposal is of a person.)
     const person = state.pending ? env.schema.byName.get(state.pending.resource)?.nameField === "name" : false;
-    const pendingNamed = /\b(it|that)\b/i.test(message) || (person && /\b(her|his|their)\b/i.test(message));
+    // ("oh and he's already qualified": so is the one just proposed.)
+    const pendingNamed = /\b(it|that)\b/i.test(message) || (person && /\b(her|his|their|he|she|they)\b|\b(?:he|she)['’]s\b|\bthey['’]re\b/i.test(message));
     if (state.pending && !another && pendingNamed && (!R || R.name === state.pending.resource)) {
       const pendingR = env.schema.byName.get(state.pending.resource)!;
       const built = await build(actionEnv, w, { ...cue, op: state.pending.operation === "create" ? "create" : cue.op }, pendingR, null);

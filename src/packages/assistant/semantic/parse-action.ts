@@ -929,6 +929,9 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
   if (out.length === 0) {
     // A bare date with one date field ("log 2h yesterday", "monday").
     const range = findRange(text, now, body.some((field) => LOOKS_BACK.has(field.name)) ? "past" : "future");
+    // ("it's ready for review now": when it is said, no date of the record.)
+    const said = range ? text.slice(range.start, range.end).trim() : "";
+    const nowSaid = /^(?:right\s+)?now$/i.test(said);
     if (range && triggers.length >= 1) {
       // ("push it to december 15": a record rescheduled moves its deadline.)
       const field =
@@ -937,7 +940,8 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
         (deadline ? (triggers.find((trigger) => ["due_date", "end_date", "expected_close_date"].includes(trigger.field))?.field ?? null) : null);
       // "to the end of january": that month's last day.
       const endOf = /\bend\s+(?:of\s+)?$/i.test(text.slice(0, range.start));
-      if (field) out.push({ field, value: endOf ? range.to : range.from, match: text.slice(range.start, range.end) });
+      // (A day worked "now" is today.)
+      if (field && (!nowSaid || LOOKS_BACK.has(field))) out.push({ field, value: endOf ? range.to : range.from, match: text.slice(range.start, range.end) });
     }
   }
   return out;

@@ -570,6 +570,12 @@ export function normalize(message: string): string {
   text = text.replace(/^(?:and\s+)?(?:their\s+|the\s+)?(end|start|due|close|issue|expected close|joining)\s+dates\s*\??$/i, "and their $1 date");
   // ("which currency we bill globex labs in": asked the other way round.)
   text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
+  // ("oh and he's already qualified", "oh, and last month?": an afterthought — the "and" stays, the "oh" goes.)
+  text = text.replace(/^(?:oh|ah|oh yeah|oh yes|ah yes)\b\s*[,!.—–-]*\s*/i, "");
+  // ("and he's already qualified": news of the one just said, no follow-up question.)
+  text = text
+    .replace(/^and\s+(?=(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:already\s+|also\s+|now\s+)?[a-z]+\s*[.!]*$)/i, "")
+    .replace(/^(he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:already|also|now|actually)\s+([a-z]+)\s*[.!]*$/i, "$1 is $2 already");
   // ("sorry, her start date is jan 4 not dec 1": a correction of what was just said — the field, as it should be.)
   text = text
     .replace(/^(?:sorry|oops|my bad|correction|wait)\s*[,:!.—–-]+\s*/i, "")
