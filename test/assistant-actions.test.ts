@@ -235,7 +235,8 @@ describe("actions on every writable resource", () => {
     const hire = await requestOf(ws.token, (await ask(ws.token, "hire Joan Clarke into engineering as an Engineer")).reply);
     expect(hire).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { department: "Engineering", designation: "Engineer" } });
     const lead = await requestOf(ws.token, (await ask(ws.token, "add a lead: Holly Flax, holly@sabre.example, Sabre, met at a trade show")).reply);
-    expect(lead.body).toMatchObject({ name: "Holly Flax", company: "Sabre", source: "trade show" });
+    // (A trade show is the usual kind of source the sales skill calls "event".)
+    expect(lead.body).toMatchObject({ name: "Holly Flax", company: "Sabre", source: "event" });
     // "start working on X" starts it; a last lower-case phrase on a time entry is its note; "City ST 12345".
     const started = await requestOf(ws.token, (await ask(ws.token, "start working on write copy in website — set it in progress")).reply);
     expect(started).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
@@ -850,5 +851,37 @@ describe("actions on every writable resource", () => {
     const lead = await ask(ws.token, "new lead Sam Ortega, sam@ortegafoods.example, Ortega Foods");
     const amended = await ask(ws.token, "oh and he's already qualified", lead.conversation_id);
     expect(await requestOf(ws.token, amended.reply)).toMatchObject({ method: "POST", path: "/leads", body: { name: "Sam Ortega", status: "qualified" } });
+  });
+  it("reads a lead's source as its usual kind ('met him at the Berlin expo' → event), a company by its legal form, and staff by their job and start", async () => {
+    const { ws, ana } = await company();
+    await create(ws, "leads", { name: "Eve Event", email: "eve@lead.example", source: "event" });
+    await create(ws, "employees", { name: "Bo Berlin", email: "bo@assist.co", department: "Engineering", designation: "Engineer", branch: "Berlin" });
+    const expo = await ask(ws.token, "new lead: Sam Carter, sam.carter@globex.example, kessler gmbh, met him at the Berlin expo, maybe 40k");
+    expect(await requestOf(ws.token, expo.reply)).toMatchObject({
+      path: "/leads",
+      body: { name: "Sam Carter", source: "event", company: expect.stringMatching(/^kessler gmbh$/i) },
+    });
+    const asked = await ask(ws.token, "how many leads came from conferences");
+    expect(asked.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "source", value: "event" })]);
+    // (A kind the skill has no words for stays as said.)
+    const cold = await ask(ws.token, "new lead: Ola Nordmann, ola@lead.example, came in through a podcast");
+    expect(await requestOf(ws.token, cold.reply)).toMatchObject({ body: { source: "podcast" } });
+    const staff = await ask(ws.token, "add Sara Lindgren to engineering as a senior engineer, sara.lindgren@assist.co, berlin office, starts dec 1");
+    expect(await requestOf(ws.token, staff.reply)).toMatchObject({
+      path: "/employees",
+      body: {
+        name: "Sara Lindgren",
+        department: "Engineering",
+        designation: "Senior Engineer",
+        branch: "Berlin",
+        date_of_joining: expect.stringMatching(/-12-01$/),
+      },
+    });
+    const told = await ask(
+      ws.token,
+      "New hire starting dec 1: Nina Petrova, nina@assist.co, she'll be a Frontend Engineer in Engineering at the Berlin branch. Can you add her as employee?",
+    );
+    expect(await requestOf(ws.token, told.reply)).toMatchObject({ body: { designation: "Frontend Engineer", department: "Engineering", branch: "Berlin" } });
+    expect(ana.department).toBe("Engineering");
   });
 });

@@ -358,7 +358,8 @@ export function extract(
       // "hooli's tax id to …": what comes before the field's word names the record.
       const head = tidy(text.slice(0, match.index).replace(/['’]s\s*$/, ""));
       if (head && !head.split(/\s+/).every((word) => FILLER.has(word.toLowerCase()))) free.push({ text: head, trigger: null });
-      if (match[2]) free.push({ text: tidy(match[2]), trigger: null });
+      // ("in Engineering at the Berlin branch": each place its own piece.)
+      if (match[2]) for (const part of match[2].split(/\s+at\s+(?:the\s+)?/i)) free.push({ text: tidy(part), trigger: null });
       continue;
     }
     // Several references and a title may share one piece: "Update pricing page in website relaunch for Ana".
@@ -842,10 +843,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       operation === "create" &&
       fields.company === undefined &&
       body.some((field) => field.name === "company" && field.kind === "text") &&
-      /^\p{Lu}[\p{L}\d&.' -]{1,40}$/u.test(piece.text.trim()) &&
+      // (In lower case too when it ends as companies do: "kessler gmbh".)
+      (/^\p{Lu}[\p{L}\d&.' -]{1,40}$/u.test(piece.text.trim()) ||
+        /^[\p{L}\d&.' -]{1,40}\s(?:gmbh|inc|ltd|llc|ag|corp|co|sa|bv|ab|as|oy|plc|srl|sas|pty|kg|sarl|spa|nv)\.?$/iu.test(piece.text.trim())) &&
       piece.text.trim().split(/\s+/).length <= 4
     )
-      fields.company = piece.text.trim();
+      fields.company = piece.text.trim().replace(/^\p{Ll}/u, (first) => first.toUpperCase());
     // "…, non billable, internal sync": on a new record with no title, a last phrase in lower case is its note.
     else if (
       operation === "create" &&

@@ -778,6 +778,14 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   if (cue.op === "send" || cue.op === "void" || cue.op === "remind") return schema.byName.get("invoices") ?? nouns[0]?.value ?? null;
   if (cue.op === "hire" && !nouns.some((noun) => noun.value.name === "candidates")) return schema.byName.get("candidates") ?? null;
   if (cue.op === "create" && (cue.verb === "hire" || cue.verb === "onboard") && !afterVerb) return schema.byName.get("employees") ?? null;
+  // ("add Sara Lindgren to engineering as a senior engineer, …, starts dec 1": someone given a job and a start is staff.)
+  if (
+    cue.op === "create" &&
+    !afterVerb &&
+    /\bas (?:an? |our )?(?:new )?(?!contact|lead|customer|client|candidate)[a-z]+/.test(lower) &&
+    /\b(?:starts?|starting|start date|joins?|joining)\b/.test(lower)
+  )
+    return schema.byName.get("employees") ?? null;
   if (cue.verb === "invoice" || cue.verb === "raise") return schema.byName.get("invoices") ?? null;
   if (/\bpayment\b/.test(lower) && (cue.op === "log" || cue.op === "create")) return schema.byName.get("payments") ?? null;
   // "remove Dennis Thompson from contacts": the collection it is taken out of.

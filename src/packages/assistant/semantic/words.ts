@@ -570,6 +570,8 @@ export function normalize(message: string): string {
   text = text.replace(/^(?:and\s+)?(?:their\s+|the\s+)?(end|start|due|close|issue|expected close|joining)\s+dates\s*\??$/i, "and their $1 date");
   // ("which currency we bill globex labs in": asked the other way round.)
   text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
+  // ("…, she'll be a Frontend Engineer in Engineering": the job someone is taken on as.)
+  text = text.replace(/,\s*(?:he|she|they)(?:['’]ll|\s+will)\s+be\s+(?:an?\s+|our\s+|the\s+)(?=\p{L})/giu, ", as a ");
   // ("oh and he's already qualified", "oh, and last month?": an afterthought — the "and" stays, the "oh" goes.)
   text = text.replace(/^(?:oh|ah|oh yeah|oh yes|ah yes)\b\s*[,!.—–-]*\s*/i, "");
   // ("and he's already qualified": news of the one just said, no follow-up question.)
