@@ -884,4 +884,14 @@ describe("actions on every writable resource", () => {
     expect(await requestOf(ws.token, told.reply)).toMatchObject({ body: { designation: "Frontend Engineer", department: "Engineering", branch: "Berlin" } });
     expect(ana.department).toBe("Engineering");
   });
+  it("reads a reference field of another record named by its noun ('make ada lovelace the contact on the big co deal', 'set the contact on …')", async () => {
+    const { ws, ada, alan, bigCo } = await company();
+    const made = await ask(ws.token, "make ada lovelace the contact on the big co deal");
+    expect(await requestOf(ws.token, made.reply)).toMatchObject({ path: `/deals/${bigCo.id}`, body: { contact_id: ada.id } });
+    const set = await ask(ws.token, "set the contact on big co to alan turing");
+    expect(await requestOf(ws.token, set.reply)).toMatchObject({ path: `/deals/${bigCo.id}`, body: { contact_id: alan.id } });
+    // (The contact itself, when it is what changes.)
+    const own = await ask(ws.token, "update the contact ada lovelace, phone +442071234999");
+    expect(await requestOf(ws.token, own.reply)).toMatchObject({ path: `/contacts/${ada.id}` });
+  });
 });

@@ -716,9 +716,22 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
     const before = w.words.slice(Math.max(0, at - 4), at);
     return cue.op === "update" && before.includes("to") && !["to", "into", "as", "a", "an", "the", "this", "that"].includes(before.at(-1) ?? "");
   };
+  // ("set the contact on the globex pilot to anita", "globex pilot's contact to …": the noun names another record's
+  // reference field — a deal's contact — not what is changed.)
+  const fieldWord = (noun: (typeof nouns)[number]) =>
+    cue.op === "update" &&
+    /^(?:to|on|of|for)$/.test(w.words[noun.indexes.at(-1)! + 1] ?? "") &&
+    schema.resources.some(
+      (resource) =>
+        resource !== noun.value &&
+        [...resource.fields.values()].some(
+          (field) => field.kind === "reference" && field.target === noun.value.name && field.words.includes(w.words[noun.indexes[0]!]!),
+        ),
+    );
   const first = nouns.find(
     (noun) =>
       !inValue(noun) &&
+      !fieldWord(noun) &&
       noun.indexes[0]! >= start &&
       noun.indexes[0]! <= start + 2 &&
       !stateOf(noun) &&
@@ -821,7 +834,11 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
   return (
     nouns.find(
       (noun) =>
-        !noun.object && !stateOf(noun) && !inValue(noun) && !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
+        !noun.object &&
+        !stateOf(noun) &&
+        !inValue(noun) &&
+        !fieldWord(noun) &&
+        !bracketed.some((inside) => noun.indexes.every((i) => inside.split(/\s+/).includes(w.words[i]!))),
     )?.value ?? null
   );
 }

@@ -570,6 +570,11 @@ export function normalize(message: string): string {
   text = text.replace(/^(?:and\s+)?(?:their\s+|the\s+)?(end|start|due|close|issue|expected close|joining)\s+dates\s*\??$/i, "and their $1 date");
   // ("which currency we bill globex labs in": asked the other way round.)
   text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
+  // ("make anita conway the contact on the globex pilot": that field of that record, set to the one named.)
+  text = text.replace(
+    /^(?:make|put)\s+(?!it\b|them\b|her\b|him\b)(.{2,40}?)\s+(?:as\s+)?the\s+(contact|assignee|owner|customer|client|project)\s+(on|of|for)\s+(.+?)\s*[.!]*$/i,
+    "set the $2 $3 $4 to $1",
+  );
   // ("…, she'll be a Frontend Engineer in Engineering": the job someone is taken on as.)
   text = text.replace(/,\s*(?:he|she|they)(?:['’]ll|\s+will)\s+be\s+(?:an?\s+|our\s+|the\s+)(?=\p{L})/giu, ", as a ");
   // ("oh and he's already qualified", "oh, and last month?": an afterthought — the "and" stays, the "oh" goes.)
