@@ -894,4 +894,22 @@ describe("actions on every writable resource", () => {
     const own = await ask(ws.token, "update the contact ada lovelace, phone +442071234999");
     expect(await requestOf(ws.token, own.reply)).toMatchObject({ path: `/contacts/${ada.id}` });
   });
+  it("reads an address's second line and a zip said plainly, a new e-mail told with a move, and asks the name of 'the guys we met'", async () => {
+    const { ws, acme, ada } = await company();
+    const moved = await ask(ws.token, "acme new address is 1200 Market St, Suite 400, Philadelphia 19107");
+    expect(await requestOf(ws.token, moved.reply)).toMatchObject({
+      path: `/customers/${acme.id}`,
+      body: { billing: { address_line1: "1200 Market St", address_line2: "Suite 400", city: "Philadelphia", postal_code: "19107" } },
+    });
+    const zip = await ask(ws.token, "change acme's city to Boston, zip 02110");
+    expect(await requestOf(ws.token, zip.reply)).toMatchObject({ body: { billing: { city: "Boston", postal_code: "02110" } } });
+    const job = await ask(ws.token, "ada lovelace moved from analytical engines to pied piper, update her company and her email is now ada@piedpiper.example");
+    expect(await requestOf(ws.token, job.reply)).toMatchObject({
+      path: `/contacts/${ada.id}`,
+      body: { company: "Pied Piper", email: "ada@piedpiper.example" },
+    });
+    const guys = await ask(ws.token, "can u create a customer record for the guys we met at the trade show, theyre in germany, EUR billing");
+    expect(guys.reply.action).toBeUndefined();
+    expect(guys.reply.data.missing).toContain("name");
+  });
 });

@@ -778,7 +778,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // ("add a customer for me, the email is …": the words that introduced a value are no name.)
       .replace(/^(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address|contact|customer|owner)(?:\s+(?:is|address))?$/i, "")
       // ("set up a new customer, they're in austria": who they are is still to be said.)
-      .replace(/^(?:they|they're|theyre|they are|he's|she's|it's|he|she|it|we|we're)\b.*$/i, "");
+      .replace(/^(?:they|they're|theyre|they are|he's|she's|it's|he|she|it|we|we're)\b.*$/i, "")
+      // ("a customer record for the guys we met at the trade show": who they are, described — no name yet.)
+      .replace(/^(?:(?:the|those|these|some)\s+)?(?:guys|people|folks|ones|lady|man|woman|team|company)\s+(?:we|i|you|that|who)\b.*$/, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     // "an opening for 2 Account Managers": how many, and one of them is the title.

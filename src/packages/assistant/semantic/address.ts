@@ -37,6 +37,13 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
       const postalFirst = /^(\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+(.+)$/i.exec(piece);
       const postalLast = /^(.+?)\s+(\d{5}(?:-\d{4})?)$/.exec(piece);
       if (code && parts.has("country") && !value.country) value.country = code;
+      // ("Suite 400", "Apt 3B", "Floor 2": the address's second line.)
+      else if (
+        /^(?:suite|ste\.?|apt\.?|apartment|unit|floor|fl\.?|room|building|bldg\.?|#)\s*[\w-]+$/i.test(piece) &&
+        parts.has("address_line2") &&
+        !value.address_line2
+      )
+        value.address_line2 = piece;
       else if (postalFirst) {
         value.postal_code = postalFirst[1]!;
         value.city = postalFirst[2]!;
@@ -69,7 +76,10 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
   // "Cyberdyne's billing city to Munich", "zip is 10115": one part of the address by its own name.
   const PARTS: Record<string, string> = { city: "city|town", state: "state|province|region", postal_code: "zip|zip code|postal code|postcode" };
   for (const [part, names] of Object.entries(PARTS)) {
-    const said = new RegExp(`\\b(?:${field.name}\\s+)?(?:${names})\\s*(?:is\\s+|to\\s+|:\\s*|=\\s*)(?:now\\s+)?([^,;]+?)\\s*(?=,|;|$)`, "i").exec(rest);
+    // ("zip 02110", "city Boston": a value that looks like one may follow the part's name directly.)
+    const said =
+      new RegExp(`\\b(?:${field.name}\\s+)?(?:${names})\\s*(?:is\\s+|to\\s+|:\\s*|=\\s*)(?:now\\s+)?([^,;]+?)\\s*(?=,|;|$)`, "i").exec(rest) ??
+      new RegExp(`\\b(?:${field.name}\\s+)?(?:${names})\\s+([\\p{Lu}\\d][^,;]*?)\\s*(?=,|;|$)`, "iu").exec(rest);
     if (said && parts.has(part) && !value[part]) {
       value[part] = said[1]!;
       rest = rest.replace(said[0], ",");

@@ -701,8 +701,12 @@ export function normalize(message: string): string {
     )
     // ("mary conway moved from pied piper to hooli, update her": her company now.)
     .replace(
-      /^(.+?)\s+(?:moved|switched|went|jumped)\s+from\s+.+?\s+to\s+(.+?)\s*[,;.—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:her|him|them|that|it|the\s+\w+|(?:his|her|their)\s+(?:company|employer|record|contact))\b.*$/iu,
-      "set $1's company to $2",
+      /^(.+?)\s+(?:moved|switched|went|jumped)\s+from\s+.+?\s+to\s+(.+?)\s*[,;.—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:her|him|them|that|it|the\s+\w+|(?:his|her|their)\s+(?:company|employer|record|contact))\b(.*)$/iu,
+      // (A new address said in the same breath changes too: "… and her email is now mary@…".)
+      (_m, who: string, to: string, tail: string) => {
+        const email = /[^\s@,;]+@[^\s@,;]+\.[a-z]{2,}/i.exec(tail)?.[0];
+        return `set ${who}'s company to ${to}${email ? ` and the email is now ${email}` : ""}`;
+      },
     )
     // ("up the massive dynamic platform deal to $15k", "raise X lead value to $1,500": set to that amount.)
     .replace(/^(?:up|bump|raise|increase|lift|bump up)\s+(?!an?\s+invoice\b)(.+?)\s+to\s+(?=[$€£]?\d)/i, "set $1 to ");
