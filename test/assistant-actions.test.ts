@@ -912,4 +912,10 @@ describe("actions on every writable resource", () => {
     expect(guys.reply.action).toBeUndefined();
     expect(guys.reply.data.missing).toContain("name");
   });
+  it("reads a job posting as an opening ('take down the backend engineer posting, delete it'), never another record of that name", async () => {
+    const { ws } = await company();
+    const posting = await create(ws, "job-openings", { title: "Data Engineer", department: "Engineering" });
+    const gone = await ask(ws.token, "Take down the Data Engineer posting altogether, please delete it.");
+    expect(await requestOf(ws.token, gone.reply)).toMatchObject({ method: "DELETE", path: `/job-openings/${posting.id}` });
+  });
 });

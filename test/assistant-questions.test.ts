@@ -1085,4 +1085,27 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(pipeline.reply.data.answer).toMatchObject({ kind: "groups", resource: "candidates", group_by: "stage" });
     expect(pipeline.reply.data.answer.groups).toHaveLength(2);
   });
+  it("reads 'the second quarter', 'north of', 'X or more', 'a balance of zero', 'since feb' and 'lifetime billings'", async () => {
+    const { ws, acme, bigCo, smallFry } = await company();
+    const quarter = await ask(ws.token, "How many invoices did we issue during the second quarter?");
+    expect(quarter.reply.data.query.period).toMatchObject({
+      field: "issue_date",
+      from: expect.stringMatching(/-04-01$/),
+      to: expect.stringMatching(/-06-30$/),
+    });
+    const north = await ask(ws.token, "negotiation stage deals north of 10k");
+    expect(north.reply.data.answer).toMatchObject({ kind: "records", ids: [bigCo.id] });
+    const more = await ask(ws.token, "deals worth $500 or more in negotiation");
+    expect(more.reply.data.answer.ids.sort()).toEqual([bigCo.id, smallFry.id].sort());
+    const less = await ask(ws.token, "deals in negotiation worth 1k or less");
+    expect(less.reply.data.answer).toMatchObject({ ids: [smallFry.id] });
+    const kessler = await create(ws, "customers", { name: "Kessler", email: "ap@kessler.example" });
+    const zero = await ask(ws.token, "Which customers currently have a balance of zero?");
+    expect(zero.reply.data.answer).toMatchObject({ kind: "records", ids: [kessler.id] });
+    const since = await ask(ws.token, "deals won since feb");
+    expect(since.reply.data.query.period).toMatchObject({ field: "closed_at", from: expect.stringMatching(/-02-01$/), to: today() });
+    const lifetime = await ask(ws.token, "lifetime billings for acme");
+    expect(lifetime.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", resource: "invoices" });
+    expect(acme.id).toBeGreaterThan(0);
+  });
 });

@@ -18,6 +18,7 @@ import writerP from "./writer-p.json";
 import writerQ from "./writer-q.json";
 import writerR from "./writer-r.json";
 import writerS from "./writer-s.json";
+import writerU from "./writer-u.json";
 
 export type Item = {
   id: string;
@@ -79,6 +80,9 @@ export const SETS: WriterSet[] = [
   { name: "tuning-r", writer: "the eighteenth writer's", role: "tuning", items: writerR as unknown as Item[] },
   // Written after the training part too: every resource evenly, 52 % actions, 50 follow-ups, six kinds of user.
   { name: "tuning-s", writer: "the nineteenth writer's", role: "tuning", items: writerS as unknown as Item[] },
+  // Written after the training part too, as six people of their own voice (a founder on a phone, a bookkeeper, a
+  // project manager, an HR coordinator, a sales rep, a new employee), 45 % actions, 42 follow-ups.
+  { name: "tuning-u", writer: "the twenty-first writer's", role: "tuning", items: writerU as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

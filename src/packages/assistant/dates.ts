@@ -206,6 +206,14 @@ export function findRange(text: string, now: number, direction: Direction): DayR
     // ("invoices from october" is that month; "from october on" is since it.)
     const bareMonth = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b\.?(?: \d{4})?(?![ ]*(?:\d|on\b|onwards?\b|till\b|until\b|to date\b))/;
     if (since[0].startsWith("from") && bareMonth.test(after)) continue;
+    // ("since jan", "since feb": a month's short name alone, which chrono leaves unread — from its first day.)
+    const short = /^(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?![a-z\d ]*\d)\b/.exec(after);
+    if (short && (!best || since.index <= best.start + 6)) {
+      const month = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].indexOf(short[1]!.slice(0, 3));
+      const year = new Date(today).getUTCFullYear() - (month > new Date(today).getUTCMonth() ? 1 : 0);
+      best = { from: Date.UTC(year, month, 1), to: today, start: since.index, end: since.index + since[0].length + short[0].length };
+      break;
+    }
     const parsed = chrono.parse(after, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];
     if (parsed && parsed.index === 0 && (!best || since.index <= best.start + 6)) {
       best = { from: dayOf(parsed.start, today, "past"), to: today, start: since.index, end: since.index + 6 + parsed.text.length };

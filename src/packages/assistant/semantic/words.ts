@@ -889,6 +889,25 @@ export function normalize(message: string): string {
     /\b(customers?|clients?|accounts)\s+(?:with|that have|who have|having)\s+(?:an?\s+)?(?:unpaid|open|outstanding)\s+balances?\b/gi,
     "$1 who owe us",
   );
+  // "the third quarter", "2nd quarter": q3, q2.
+  const QUARTERS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4 };
+  text = text.replace(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b/gi, (_m, n: string) => `q${QUARTERS[n.toLowerCase()]}`);
+  // "north of 100k", "upwards of 5k", "in excess of": over; "south of": under; "a balance of zero": 0.
+  text = text
+    .replace(/\b(?:north of|upwards of|in excess of)\s+(?=[$€£]?\d)/gi, "over ")
+    .replace(/\bsouth of\s+(?=[$€£]?\d)/gi, "under ")
+    .replace(/\b(?:of\s+)?zero\b(?=\s*[?.!]*$)/gi, "of 0")
+    // ("customers that currently have a balance of zero": who owe nothing.)
+    .replace(
+      /\b(?:(?:that|who|which)\s+)?(?:currently\s+)?(?:have|has|with)\s+(?:a\s+)?(?:zero|0|no)\s+balance\b|\b(?:(?:that|who|which)\s+)?(?:currently\s+)?(?:have|has|with)\s+a\s+balance\s+of\s+0\b/gi,
+      "who owe nothing",
+    );
+  // "lifetime billings for hooli": the total invoiced.
+  text = text.replace(/\bbillings\b/gi, "invoiced").replace(/\blifetime\s+(?=invoiced|billed|revenue|sales|payments|spend)/gi, "total ");
+  // "payments of $2,000.00 or more", "5k or less": at least, at most.
+  text = text
+    .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:more|above|greater|higher|over)\b/gi, "at least $1")
+    .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:less|below|lower|under|fewer)\b/gi, "at most $1");
   // "anything due for payment tmrw": due.
   text = text.replace(/\bdue\s+for\s+payment\b/gi, "due");
   // "filter to euro invoices", "narrow it down to the big ones": only those of the last answer.
