@@ -1108,4 +1108,25 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(lifetime.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", resource: "invoices" });
     expect(acme.id).toBeGreaterThan(0);
   });
+  it("refuses lectures, posts to other tools and what people earn, and reads 'send 184' as an invoice, not money sent", async () => {
+    const { ws, invoice, ana } = await company();
+    for (const message of [
+      "Can you explain the difference between accrual and cash-basis accounting?",
+      "draft the retro notes & post them in slack",
+      `Can you tell me what ${ana.name.split(" ")[0]} earns?`,
+      "send $500 to my brother",
+    ]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(["unknown", "refusal"], message).toContain(reply.intent);
+      expect(reply.action, message).toBeUndefined();
+      expect(reply.data?.answer, message).toBeUndefined();
+    }
+    // (A bare number is an invoice's from two figures on: the tenth invoice.)
+    let tenth = invoice;
+    for (let n = 2; n <= 10; n++)
+      tenth = await create(ws, "invoices", { customer_id: invoice.customer_id, items: [{ description: "Work", quantity: 1, unit_amount: 100 * n }] });
+    expect(tenth.number).toBe("INV-000010");
+    const send = await ask(ws.token, "send 10");
+    expect(await requestOf(ws.token, send.reply)).toMatchObject({ method: "POST", path: `/invoices/${tenth.id}/send` });
+  });
 });

@@ -55,7 +55,9 @@ const NOT_DOABLE = new RegExp(
   [
     /^(?:please |pls |can you |could you )?(?:call|phone|ring|text|sms|whatsapp|skype|zoom)\b(?! (?:it|this|that|of|number|numbers|no|nr|for|log|logs|list)\b)(?!\s*[?]?$)/
       .source,
-    /^(?:please |pls |can you |could you )?(?:wire|transfer|send)\s+(?:over\s+)?[$€£]?\d/.source,
+    // (Money sent out; "send 184" is an invoice by its number.)
+    /^(?:please |pls |can you |could you )?(?:(?:wire|transfer)\s+(?:over\s+)?[$€£]?\d|send\s+(?:over\s+)?(?:[$€£]\d|\d[\d,.]*\s*(?:k\b|usd|eur|gbp|dollars?|euros?|bucks|pounds?)))/
+      .source,
     /\bbank account\b|\b(?:pay|pay out|reimburse) (?:them|him|her)\b/.source,
     // (Reminders to oneself, logging into other sites, letters and contracts to write.)
     /^(?:please |pls |can you |could you )?remind me\b|\blog (?:in|into|on) to\b|\blog into\b|\bsign (?:in|into)\b/.source,
@@ -71,6 +73,9 @@ const NOT_DOABLE = new RegExp(
     /\bhome address(?:es)?\b/.source,
     /\b(?:whatsapp|sms|text message)\b.*\b(?:everyone|everybody|all|every)\b|\b(?:everyone|everybody|all|every)\b.*\b(?:whatsapp|sms)\b/.source,
     /\b(?:formal|written|disciplinary)\s+warning\b/.source,
+    // (Notes posted to other tools; lectures on accounting.)
+    /\bpost\s+(?:it|them|that|this|those)\s+(?:in|on|to)\s+(?:slack|teams|twitter|x|linkedin|facebook|instagram)\b/.source,
+    /^(?:please |pls |can you |could you )?(?:explain|define)\s+(?:the\s+)?(?:difference|concept|meaning|idea)\b/.source,
     // (Someone's age, and people looked up on other sites.)
     /\bhow old (?:is|are)\b|\b(?:his|her|their)\s+age\b/.source,
     /\b(?:find|look up|search for|search)\b.*\bon (?:linkedin|google|facebook|twitter|instagram|x)\b/.source,
@@ -98,7 +103,7 @@ const NOT_DOABLE = new RegExp(
   "i",
 );
 /** A person's pay or private details: refused unless some resource here keeps them. */
-const PRIVATE = /\b(salary|salaries|wage|wages|compensation|payslip|payroll|ssn|social security|home address|date of birth|birthday|medical)\b/i;
+const PRIVATE = /\b(salary|salaries|wage|wages|compensation|payslip|payroll|ssn|social security|home address|date of birth|birthday|medical|earns)\b/i;
 /** "mark every single invoice as paid": a change to all the records of a kind at once. */
 const BULK_CHANGE =
   /^(?:(?:pls|please|can you|could you|just)\s+)?(?:mark|set|move|change|close|update)\s+(?:every|all(?:\s+the)?|each)\s+(?:single\s+)?(?:one\s+of\s+(?:the|our)\s+)?[a-z]+s?\s+(?:as|to)\b/i;
@@ -367,7 +372,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   if (NOT_DOABLE.test(topic)) return { reply: refusal("That's not something I can do from here.") };
   const kept = PRIVATE.exec(topic)?.[1]?.toLowerCase();
   if (kept && !env.schema.resources.some((resource) => [...resource.fields.values()].some((field) => field.words.includes(kept))))
-    return { reply: refusal(`This workspace doesn't keep ${kept === "ssn" ? "social security numbers" : kept}.`) };
+    return { reply: refusal(`This workspace doesn't keep ${kept === "ssn" ? "social security numbers" : kept === "earns" ? "what people earn" : kept}.`) };
   // "win rate this quarter": the deals closed in the period, won against lost, with the rate said.
   const deals = env.schema.byName.get("deals");
   if (deals && /\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message)) {
