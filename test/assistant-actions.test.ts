@@ -918,4 +918,13 @@ describe("actions on every writable resource", () => {
     const gone = await ask(ws.token, "Take down the Data Engineer posting altogether, please delete it.");
     expect(await requestOf(ws.token, gone.reply)).toMatchObject({ method: "DELETE", path: `/job-openings/${posting.id}` });
   });
+  it("reads a new worth told as news ('X is worth 40k now, update it') and a leaving told before 'mark her as left'", async () => {
+    const { ws, bigCo, sophie, linus } = await company();
+    const worth = await ask(ws.token, "Big Co is worth 40k now, update it");
+    expect(await requestOf(ws.token, worth.reply)).toMatchObject({ path: `/deals/${bigCo.id}`, body: { value: 4_000_000 } });
+    const lead = await ask(ws.token, "Sophie Brown lead is worth more like $1,800 now");
+    expect(await requestOf(ws.token, lead.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { value: 180_000 } });
+    const leaving = await ask(ws.token, "Linus's last day was Friday, please mark him as left.");
+    expect(await requestOf(ws.token, leaving.reply)).toMatchObject({ path: `/employees/${linus.id}`, body: { status: "left" } });
+  });
 });

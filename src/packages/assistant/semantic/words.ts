@@ -575,6 +575,16 @@ export function normalize(message: string): string {
     /^(?:make|put)\s+(?!it\b|them\b|her\b|him\b)(.{2,40}?)\s+(?:as\s+)?the\s+(contact|assignee|owner|customer|client|project)\s+(on|of|for)\s+(.+?)\s*[.!]*$/i,
     "set the $2 $3 $4 to $1",
   );
+  // ("Gringotts pilot is worth 40k now, update it", "the Dennis Clarke lead is worth more like $1,800 now": its value.)
+  text = text.replace(
+    /^(?:the\s+)?(?!(?:what|which|who|how|is|are)\b)(.{2,60}?)\s+is\s+(?:now\s+)?worth\s+(?:more like\s+|about\s+|around\s+|closer to\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)(?:\s+now)?\s*(?:[,.;—–-]+\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:it|that|the value)\s*)?[.!]*$/i,
+    "set $1 value to $2",
+  );
+  // ("lynn wilson is leaving mark her as left", "Shafi's last day was Friday, please mark him as left": that change.)
+  text = text.replace(
+    /^(.{2,40}?)(?:\s+is\s+leaving|['’]s\s+last\s+day\s+(?:was|is)\s+[\w ]{2,20}?|\s+(?:quit|resigned|left)(?:\s+[\w ]{2,20}?)?)\s*[,.;—–-]*\s*(?:pls\s+|please\s+)?(?:mark|set)\s+(?:him|her|them)\s+(?:as\s+)?(\w+)\s*[.!]*$/i,
+    "mark $1 as $2",
+  );
   // ("…, she'll be a Frontend Engineer in Engineering": the job someone is taken on as.)
   text = text.replace(/,\s*(?:he|she|they)(?:['’]ll|\s+will)\s+be\s+(?:an?\s+|our\s+|the\s+)(?=\p{L})/giu, ", as a ");
   // ("oh and he's already qualified", "oh, and last month?": an afterthought — the "and" stays, the "oh" goes.)
