@@ -18,6 +18,7 @@ import writerP from "./writer-p.json";
 import writerQ from "./writer-q.json";
 import writerR from "./writer-r.json";
 import writerS from "./writer-s.json";
+import writerT from "./writer-t.json";
 import writerU from "./writer-u.json";
 
 export type Item = {
@@ -80,6 +81,8 @@ export const SETS: WriterSet[] = [
   { name: "tuning-r", writer: "the eighteenth writer's", role: "tuning", items: writerR as unknown as Item[] },
   // Written after the training part too: every resource evenly, 52 % actions, 50 follow-ups, six kinds of user.
   { name: "tuning-s", writer: "the nineteenth writer's", role: "tuning", items: writerS as unknown as Item[] },
+  // Written after the training part too, about half of it invoices, payments and customers, 55 % actions, 42 follow-ups.
+  { name: "tuning-t", writer: "the twentieth writer's", role: "tuning", items: writerT as unknown as Item[] },
   // Written after the training part too, as six people of their own voice (a founder on a phone, a bookkeeper, a
   // project manager, an HR coordinator, a sales rep, a new employee), 45 % actions, 42 follow-ups.
   { name: "tuning-u", writer: "the twenty-first writer's", role: "tuning", items: writerU as unknown as Item[] },
