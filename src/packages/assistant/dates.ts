@@ -209,9 +209,7 @@ export function findRange(text: string, now: number, direction: Direction): DayR
     // ("since jan", "since feb": a month's short name alone, which chrono leaves unread — from its first day.)
     const short = /^(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?![a-z\d ]*\d)\b/.exec(after);
     if (short && (!best || since.index <= best.start + 6)) {
-      const month = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].indexOf(short[1]!.slice(0, 3));
-      const year = new Date(today).getUTCFullYear() - (month > new Date(today).getUTCMonth() ? 1 : 0);
-      best = { from: Date.UTC(year, month, 1), to: today, start: since.index, end: since.index + since[0].length + short[0].length };
+      best = { from: monthSpan(short, today, "past").from, to: today, start: since.index, end: since.index + since[0].length + short[0].length };
       break;
     }
     const parsed = chrono.parse(after, { instant: new Date(now), timezone: "UTC" }, { forwardDate: false })[0];

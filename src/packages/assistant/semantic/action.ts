@@ -583,16 +583,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       }
       // "drop review dashboard on erp migration to low priority": a state word just before the name ("review") is the
       // name's when with it fewer records are so named — and no state is then said unless the word comes again.
-      // (Or a state word left unread just before it: "drop review dashboard … to low priority".)
-      const before = new RegExp(`\\b([a-z]+)\\s+${cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").exec(w.text)?.[1]?.toLowerCase() ?? "";
-      const stateField = Object.keys(read.fields).find(
-        (field) => R.fields.get(field)?.kind === "enum" && String(read.fields[field]).replace(/_/g, " ") === before,
-      );
-      const unread = before && [...R.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(before)) ? before : "";
-      const stateWord = stateField ? before : unread;
+      const named = cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const before = new RegExp(`\\b([a-z]+)\\s+${named}`, "i").exec(w.text)?.[1]?.toLowerCase() ?? "";
+      const stateWord = before && [...R.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(before)) ? before : "";
+      const stateField = Object.keys(read.fields).find((field) => R.fields.get(field)?.kind === "enum" && read.fields[field] === stateWord);
       const count = (candidates: typeof found) =>
         candidates.kind === "one" ? 1 : candidates.kind === "many" ? (candidates.all ?? candidates.options).length : 0;
-      if (stateWord && found.kind !== "one" && new RegExp(`\\b${stateWord}\\s+${cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(w.text)) {
+      if (stateWord && found.kind !== "one") {
         const longer = await findNamed(env.fetch, [R], `${stateWord} ${cleaned}`);
         if (longer.kind === "one" || (longer.kind === "many" && (found.kind !== "many" || count(longer) <= count(found)))) {
           found = longer;

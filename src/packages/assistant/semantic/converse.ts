@@ -642,11 +642,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   // it": the record the last answer was about, or the one its question was, restricts the new question.
   if (query && R && !query.subject && /\b(?:on|for|of|in|to|about) it\s*[?.!]*$/.test(w.joined)) {
     // (A record the last question was restricted to: "for Security audit" is its project_id.)
-    const restricted = (previous?.conditions ?? []).flatMap((c) => {
-      const target = "field" in c && c.op === "eq" && typeof c.value === "number" ? lastR?.fields.get(c.field)?.target : undefined;
-      return target ? [{ resource: target, id: c.value as number, label: c.label.replace(/^for /, "") }] : [];
-    });
-    const about = [state.focus, previous?.subject, ...restricted].find(
+    const about = [state.focus, previous?.subject, aboutOf(env.schema, previous ?? undefined)].find(
       (record) => record && (record.resource === R!.name || [...R!.fields.values()].some((field) => field.target === record.resource)),
     );
     const via = about && about.resource !== R.name ? [...R.fields.values()].find((field) => field.target === about.resource) : undefined;
