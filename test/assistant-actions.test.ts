@@ -927,4 +927,42 @@ describe("actions on every writable resource", () => {
     const leaving = await ask(ws.token, "Linus's last day was Friday, please mark him as left.");
     expect(await requestOf(ws.token, leaving.reply)).toMatchObject({ path: `/employees/${linus.id}`, body: { status: "left" } });
   });
+  it("reads payments told as news ('they wired 2000 eur today, record it'), reminders as nouns, a note added, a value they gave and who is still unnamed", async () => {
+    const { ws, acme, invoice } = await company();
+    const asked = await ask(ws.token, `what's left to pay on ${invoice.number}`);
+    const wired = await ask(ws.token, "they wired 200 usd today, record it", asked.conversation_id);
+    expect(await requestOf(ws.token, wired.reply)).toMatchObject({
+      method: "POST",
+      path: "/payments",
+      body: { invoice_id: invoice.id, amount: 20_000, method: "bank_transfer" },
+    });
+    const partial = await ask(ws.token, `partial payment of 100 on ${invoice.number} from acme, bank transfer, dated ${today()}`);
+    expect(await requestOf(ws.token, partial.reply)).toMatchObject({ body: { invoice_id: invoice.id, amount: 10_000, method: "bank_transfer" } });
+    const came = await ask(ws.token, `${invoice.number} came in by bank transfer, can you log the payment`);
+    expect(came.reply.action).toBeUndefined();
+    expect(came.reply.data.missing).toEqual(["amount"]);
+    const card = await ask(ws.token, "acme paid 150 by card");
+    expect(card.reply.data.missing).toContain("invoice_id");
+    const reminder = await ask(ws.token, `payment reminder to acme for ${invoice.number} pls`);
+    expect(await requestOf(ws.token, reminder.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    const status = await ask(ws.token, `is ${invoice.number} paid yet?`);
+    const ping = await ask(ws.token, "no? then ping them with a reminder", status.conversation_id);
+    expect(await requestOf(ws.token, ping.reply)).toMatchObject({ path: `/invoices/${invoice.id}/remind` });
+    const notes = await ask(ws.token, `add to the notes on ${invoice.number}: wire only, ref GL-347`);
+    expect(await requestOf(ws.token, notes.reply)).toMatchObject({ path: `/invoices/${invoice.id}`, body: { notes: "wire only, ref GL-347" } });
+    const euro = await ask(ws.token, `${invoice.number} needs to be in EUR, not dollars`);
+    expect(await requestOf(ws.token, euro.reply)).toMatchObject({ body: { currency: "EUR" } });
+    const taxId = await ask(ws.token, "acme gave us their tax id, US-998877, pls add it");
+    expect(await requestOf(ws.token, taxId.reply)).toMatchObject({ path: `/customers/${acme.id}`, body: { tax_id: "US-998877" } });
+    const billing = await ask(ws.token, "acme have a new billing email: invoices@acme.example");
+    expect(await requestOf(ws.token, billing.reply)).toMatchObject({ body: { billing: { email: "invoices@acme.example" } } });
+    for (const unnamed of [
+      "set up a customer in the uk, billed in £, email ap@kestrel.example",
+      "create an employee record for the new ops hire, email k.osei@assist.co",
+    ]) {
+      const reply = (await ask(ws.token, unnamed)).reply;
+      expect(reply.action, unnamed).toBeUndefined();
+      expect(reply.data.missing, unnamed).toContain("name");
+    }
+  });
 });

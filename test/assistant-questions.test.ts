@@ -1129,4 +1129,28 @@ describe("questions are read as queries over the resources' definitions", () => 
     const send = await ask(ws.token, "send 10");
     expect(await requestOf(ws.token, send.reply)).toMatchObject({ method: "POST", path: `/invoices/${tenth.id}/send` });
   });
+  it("reads a currency left out, staff 'outside of' a department, rankings said in everyday words, and a month ahead for a date that looks forward", async () => {
+    const { ws, acme, bigCo, east, west, grace, linus } = await company();
+    const euro = await create(ws, "customers", { name: "Kessler", email: "ap@kessler.example", currency: "EUR" });
+    const other = await ask(ws.token, "how many custmers are billed in something other than usd");
+    expect(other.reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    const outside = await ask(ws.token, "staff outside of sales");
+    expect(outside.reply.data.answer.ids).toContain(linus.id);
+    expect(outside.reply.data.answer.ids).not.toContain(grace.id);
+    const three = await ask(ws.token, "our three largest deals still in play");
+    expect(three.reply.data.answer.ids).toEqual([bigCo.id, west.id, east.id]);
+    const billed = await ask(ws.token, "who did we bill the most this year");
+    expect(billed.reply.data.answer).toMatchObject({ kind: "groups", fn: "sum", group_by: "customer_id" });
+    expect(billed.reply.data.answer.groups[0].key).toBe(acme.id);
+    const owing = await ask(ws.token, "which customers dont owe us anything at the moment");
+    expect(owing.reply.data.answer).toMatchObject({ kind: "records", ids: [euro.id] });
+    const lowest = await ask(ws.token, "lowest hours logged by anyone this month");
+    expect(lowest.reply.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "employee_id", order: "asc", limit: 1 });
+    const closing = await ask(ws.token, "which open deals are supposed to close this month");
+    const month = new Date(`${today()}T00:00:00Z`).getUTCMonth();
+    const ahead = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"][(month + 11) % 12]!;
+    const later = await ask(ws.token, `what about ${ahead}`, closing.conversation_id);
+    // (Eleven months on: a month said alone, for a date that looks forward, is the coming one.)
+    expect(later.reply.data.query.period.from > today()).toBe(true);
+  });
 });

@@ -53,13 +53,16 @@ export function distance(a: string, b: string, cap = 3): number {
   return rows[a.length]![b.length]!;
 }
 
+/** Everyday words a letter away from a domain word, never a slip for it: "three" is no "there". */
+const KEPT: ReadonlySet<string> = new Set(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty"]);
+
 /**
  * Corrects a typo to the domain word it is one (or, for long words, two) edits away from: "invoces" →
  * "invoices", "employes" → "employees". Short words and words close to several are left alone, so a
  * name like "Mary" is not turned into "many".
  */
 export function correct(word: string, vocabulary: ReadonlySet<string>): string {
-  if (vocabulary.has(word) || !/^[a-z]+$/.test(word)) return word;
+  if (vocabulary.has(word) || KEPT.has(word) || !/^[a-z]+$/.test(word)) return word;
   // Five letters and fewer are left alone ("grace" or "lynn" is a name more often than a typo), but for two
   // letters swapped: "taks" is a task, no one's name.
   // ("staus": five letters with one left out of a longer domain word is that word.)

@@ -34,7 +34,7 @@ export const tasklySkills: Skill[] = [
     parents: [{ words: ["for", "of"], resource: "customers", param: "customer_id" }],
     dateFields: [
       { words: ["start", "starts", "started", "starting", "kick off", "kicked off"], field: "start_date" },
-      { words: ["end", "ends", "ending", "finish", "finishes", "due", "deadline", "wrap up"], field: "end_date" },
+      { words: ["end", "ends", "ending", "finish", "finishes", "due", "deadline", "wrap up", "wraps up", "wrapping up", "finishing"], field: "end_date" },
     ],
     measures: [
       { words: ["how far along", "how far", "progress", "percent complete", "how close", "how much is done"], field: null, show: "completed_task_count" },

@@ -777,7 +777,14 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // ("set up a new customer, they're in austria": who they are is still to be said.)
       .replace(/^(?:they|they're|theyre|they are|he's|she's|it's|he|she|it|we|we're)\b.*$/i, "")
       // ("a customer record for the guys we met at the trade show": who they are, described — no name yet.)
-      .replace(/^(?:(?:the|those|these|some)\s+)?(?:guys|people|folks|ones|lady|man|woman|team|company)\s+(?:we|i|you|that|who)\b.*$/, "");
+      .replace(/^(?:(?:the|those|these|some)\s+)?(?:guys|people|folks|ones|lady|man|woman|team|company)\s+(?:we|i|you|that|who)\b.*$/, "")
+      // ("an employee record for the new ops hire", "add something to the partner api board": a role or a
+      // placeholder, no name yet.)
+      .replace(
+        /^(?:(?:the|a|an|our|my)\s+)?(?:new|next|latest|upcoming)\s+(?:[\p{L}-]+\s+){0,2}(?:hire|starter|joiner|person|guy|girl|employee|recruit|customer|client|lead|deal|opportunity|project|job|role|opening|task)$/iu,
+        "",
+      )
+      .replace(/^(?:something|anything|stuff|a thing|one|already|it|this|that)$/i, "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     // "an opening for 2 Account Managers": how many, and one of them is the title.

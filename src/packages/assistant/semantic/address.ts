@@ -66,6 +66,13 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
     value.country = code;
     rest = rest.replace(country[0], ",");
   }
+  // ("set up a customer in the uk, …": a country said after "in", when it names one.)
+  const inCountry = /(?:^|,|\s)in\s+(?:the\s+)?([a-z][a-z. ]{1,30}?)(?=\s*(?:,|;|$))/i.exec(rest);
+  const inCode = inCountry ? countryCode(inCountry[1]!) : null;
+  if (inCountry && inCode && (inCountry[1]!.trim().length > 2 || /^(?:uk|us)$/i.test(inCountry[1]!.trim())) && parts.has("country") && !value.country) {
+    value.country = inCode;
+    rest = rest.replace(inCountry[0], ",");
+  }
   // "US based", "a German-based firm", "they're in Rotterdam (NL)": the country said another way.
   const based = /\b([a-z][a-z.]{1,20}(?:\s[a-z]+)?)[\s-]based\b|\(([a-z]{2})\)/i.exec(rest);
   const basedCode = based ? countryCode((based[1] ?? based[2])!) : null;

@@ -636,7 +636,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
     if (again.resource?.name === previous.resource) base = { ...again, followUp: true };
   }
-  let query = merge(base, previous, w.joined);
+  let query = merge(base, previous, w.joined, env.now);
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
   // "security audit hours" → "who logged the most on it", "the website relaunch project" → "who logged time on
   // it": the record the last answer was about, or the one its question was, restricts the new question.

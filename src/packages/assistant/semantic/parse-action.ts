@@ -200,16 +200,40 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
-    .replace(/^(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i, "record payment of ")
+    .replace(
+      /^(?:(?:an?\s+)?(?:partial|part|full|final|first|second|last)\s+)?(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i,
+      "record payment of ",
+    )
     // "Initech just paid that, $3,773.99 by bank transfer": a payment on the invoice the talk is about.
     .replace(
       /^(?:(?:\p{L}[\p{L}'-]*\s+){1,3}|they\s+|she\s+|he\s+)?(?:just\s+|finally\s+|have\s+|has\s+)*paid\s+(?:that|it|this|this one|that one)\b\s*[,;:—–-]?\s*(?=.*\d)/iu,
       "record a payment on it, ",
     )
+    // "payment reminder to globex labs for INV-000208 pls", "ping them with a reminder": a reminder said as a noun.
+    .replace(/^(?:an?\s+)?(?:payment\s+)?reminder\s+(?:to|for)\s+(.+?)(?:\s*,?\s+(?:pls|please|thx|thanks))?\s*[.!]?$/iu, "remind $1")
+    .replace(/^(?:ping|poke|hit|nudge)\s+(.+?)\s+(?:with|about)\s+(?:a|the|another)\s+(?:payment\s+)?reminder\b.*$/iu, "remind $1")
+    // "INV-000098 needs to be in EUR, not dollars": a currency as it should be.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why|is|are|does|do)\b)(.+?)\s+(?:needs to|should|has to|must)\s+be\s+(?:billed\s+)?in\s+([a-z]{3}|euros?|dollars?|pounds?)\b.*$/iu,
+      "set $1's currency to $2",
+    )
+    // "add to the notes on INV-000347: wire only, ref GL-347": that text field, with the words after the colon (a
+    // note runs to the end of the message).
+    .replace(/^(?:add|put|append)\s+(?:this\s+)?(?:to|in)\s+(?:the\s+)?(notes?|description)\s+(?:on|of|for)\s+(.+?)\s*:\s*(.+)$/iu, "update $2, $1: $3")
+    // "stark holdings gave us their tax id, US-998877, pls add it": a value they gave, for the field it names.
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why|did|has|have)\b)(.+?)\s+(?:gave us|sent us|sent over|shared|gave|sent)\s+(?:us\s+)?(?:their|his|her|its)\s+(?:new\s+)?([a-z][a-z ]{1,20}?)\s*[,:—–-]?\s*([^\s,]*\d[^\s,]*|[^\s,]+@[^\s,]+)\s*(?:[,;.].*)?$/iu,
+      "set $1's $2 to $3",
+    )
+    // "tyrell labs have a new billing email: invoices@…": a new value said as news is a change of it.
+    .replace(
+      /^(?:customer\s+)?(.+?)\s+(?:has|have|got)\s+(?:a\s+)?new\s+((?:billing\s+)?(?:e-?mail(?: address)?|phone(?: number)?|website|tax id|vat (?:id|number)))\s*(?::|\s-|—|,|\bis\b)?\s*(\S+?)[.!]?$/iu,
+      "change $1's $2 to $3",
+    )
     // "Aperture's billing address: 1 Science Way, …", "Soylent has a new address: …", "Monarch Labs moved — new
     // billing address is …": a new address said as news is a change of it.
     .replace(
-      /^(?!(?:what|whats|what's|where|wheres|where's|who|which|is|does|do)\b)(?:(?:update|change|set|edit|fix|correct)\s+)?(?:customer\s+)?(.+?)['’]s\s+(?:new\s+)?(?:billing\s+)?address\s*(?:is(?: now)?\s+|:|=|\s-|—)\s*(?=\S*\d)(.+)$/iu,
+      /^(?!(?:what|whats|what's|where|wheres|where's|who|which|is|does|do)\b)(?:(?:update|change|set|edit|fix|correct)\s+)?(?:customer\s+)?(.+?)['’]s?\s+(?:new\s+)?(?:billing\s+)?address\s*(?:is(?: now)?\s+|:|=|\s-|—)\s*(?=\S*\d)(.+)$/iu,
       "change $1's billing address to $2",
     )
     .replace(/^(?:customer\s+)?(.+?)\s+(?:has|got)\s+(?:a\s+)?new\s+(?:billing\s+)?address\s*(?::|\s-|—|,)?\s*(.+)$/iu, "change $1's billing address to $2")
@@ -559,13 +583,18 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // ("Stark sent 10k by card towards INV-…", "soylent wired the rest", "Initech paid half of INV-…".)
   const share = /\b(?:the rest|the remainder|the balance|half|a third|a quarter)\b/.test(lower);
   if (
-    /\b(?:got|received|receive|wired|paid|transferred|sent us|sent|came in)\b/.test(lower) &&
+    /\b(?:got|received|receive|wired|paid|transferred|sent us|sent|came in|in from)\b/.test(lower) &&
     /\binv(?:oice)?-\d{3,}/.test(lower) &&
-    (share || /[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|dollars?|euros?|pounds?)?\b/.test(lower.replace(/\binv(?:oice)?[-\s#]*\d+/g, ""))) &&
+    // ("INV-000366 came in by bank transfer, can you log the payment": a payment asked for, its amount asked next.)
+    (share ||
+      /\b(?:log|record|enter|book)\s+(?:the|a|this|that)\s+payment\b/.test(lower) ||
+      /[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|dollars?|euros?|pounds?)?\b/.test(lower.replace(/\binv(?:oice)?[-\s#]*\d+/g, ""))) &&
     !/\?\s*$/.test(lower)
   ) {
     const said = text
       .replace(/\bwired(?:\s+us)?\b/gi, "by wire")
+      .replace(/\s*[,;]?\s*(?:(?:can|could) you\s+|pls\s+|please\s+)?(?:log|record|enter|book)\s+(?:the|a|this|that|it)(?:\s+payment)?\b[?.!]*/gi, "")
+      .replace(/\bin from\b/gi, "from")
       .replace(/\b(?:the rest|the remainder|the balance)\b/gi, "in full")
       .replace(/\b(?:got|received|receive|paid(?:\s+us)?|transferred(?:\s+us)?|sent us|sent|came in)\b/gi, " ")
       .replace(/\s+towards\b/gi, " for")
@@ -1005,8 +1034,14 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   const ofIt = (at: number) =>
     ["it", "them", "him", "her", "this", "that"].includes(w.words[at - 1] ?? "") &&
     ["set", "mark", "make", "put", "move", "get", "have"].includes(w.words[at - 2] ?? "");
+  // ("a new opportunity …, it's already at proposal": where it already is, said of a new record.)
+  const already = (at: number) => ["at", "in"].includes(w.words[at - 1] ?? "") && ["already", "currently"].includes(w.words[at - 2] ?? "");
   const target = (indexes: number[]) =>
-    ["to", "as", "into"].includes(before(w, indexes[0]!).word) || ["back", "to"].includes(w.words[indexes[0]!]!) || placed(indexes[0]!) || ofIt(indexes[0]!);
+    ["to", "as", "into"].includes(before(w, indexes[0]!).word) ||
+    ["back", "to"].includes(w.words[indexes[0]!]!) ||
+    placed(indexes[0]!) ||
+    ofIt(indexes[0]!) ||
+    already(indexes[0]!);
   // A verb made of a state ("unqualify" → unqualified, "approve" → approved, "archive" → archived).
   const derived = enums.flatMap((field) => (field.values ?? []).filter((value) => stateVerbs(value).includes(verb)));
   const verbStates = [...(STATE_VERBS[verb] ?? []), ...derived];

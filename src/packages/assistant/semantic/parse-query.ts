@@ -83,7 +83,7 @@ const PERSON_WORDS = [
 ];
 // "by" looks forward before a date ("by friday", "by the 15th", "by end of month"), not in "customers by total".
 const FUTURE =
-  /\b(?:due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting)\b|\bby (?:the )?(?:end|eo[dwmq]|tomorrow|tonight|today|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d|next|this)/;
+  /\b(?:due|deadline|next|upcoming|coming|expected|ending|end|ends|closing|close|start|starts|starting|wrapping up|wraps up|finishing)\b|\bby (?:the )?(?:end|eo[dwmq]|tomorrow|tonight|today|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d|next|this)/;
 
 function dayIso(now: number) {
   return new Date(now).toISOString().slice(0, 10);
@@ -521,7 +521,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
             : /^pound/.test(currency[1]!)
               ? "GBP"
               : currency[1]!.toUpperCase();
-        if (!codes.has(code)) conditions.push({ field: "currency", op: "eq", value: code, label: `in ${code}` });
+        // ("billed in something other than usd", "not in EUR": any currency but that one.)
+        const at = occurrences(w.words, currency[1]!)[0];
+        const negated = at !== undefined && negatedAt(w, at[0]!);
+        if (!codes.has(code))
+          conditions.push(
+            negated ? { field: "currency", op: "ne", value: code, label: `not in ${code}` } : { field: "currency", op: "eq", value: code, label: `in ${code}` },
+          );
         codes.add(code);
         for (const at of occurrences(w.words, currency[1]!)) claim(at);
       }

@@ -27,8 +27,11 @@ const normalisedName = (text: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
-/** A follow-up changes the parts it says and keeps the rest. */
-export function merge(draft: QueryDraft, previous: Query | null, text: string): Query | null {
+/** A date field whose words look forward: what is due, expected, or ends. */
+const FORWARD_DATE = /^(?:due_date|deadline|expected_\w+|end_date)$/;
+
+/** A follow-up changes the parts it says and keeps the rest. `now` dates a month said alone. */
+export function merge(draft: QueryDraft, previous: Query | null, text: string, now?: number): Query | null {
   const R = draft.resource;
   const continues = previous && (draft.followUp || !draft.said.resource) && (!R || R.name === previous.resource || !draft.said.resource);
   if (!continues) {
@@ -61,6 +64,18 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   // "and last year": a period without a verb of its own is dated as the last one was (won deals by closed_at).
   if (draft.period && !draft.said.dateField && previous.period && previous.period.field !== draft.period.field)
     period = { ...draft.period, field: previous.period.field };
+  // ("open deals closing this month" → "what about december": a month said alone, of a date that looks forward, is
+  // the coming one, not last year's.)
+  if (
+    period &&
+    draft.period &&
+    now !== undefined &&
+    FORWARD_DATE.test(period.field) &&
+    /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b(?!\s+\d{4})/.test(text) &&
+    !/\b(?:last|past|previous|ago|did|was|were)\b/.test(text) &&
+    period.to < new Date(now).toISOString().slice(0, 10)
+  )
+    period = shifted(period, "year", 1);
   // "and the week before?": the last period moved back (chrono would read "the day before" as yesterday).
   const before = /\b(?:the )?(day|week|month|year|quarter) before\b/.exec(text);
   if (before && previous.period) period = shifted(previous.period, before[1] as "day" | "week" | "month" | "year" | "quarter");
@@ -116,14 +131,15 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string): 
   };
 }
 
-function shifted(period: NonNullable<Query["period"]>, unit: "day" | "week" | "month" | "year" | "quarter"): NonNullable<Query["period"]> {
+/** The period moved back one unit (or forward, with `by` 1). */
+function shifted(period: NonNullable<Query["period"]>, unit: "day" | "week" | "month" | "year" | "quarter", by = -1): NonNullable<Query["period"]> {
   const move = (day: string) => {
     const date = new Date(`${day}T00:00:00Z`);
-    if (unit === "day") date.setUTCDate(date.getUTCDate() - 1);
-    if (unit === "week") date.setUTCDate(date.getUTCDate() - 7);
-    if (unit === "month") date.setUTCMonth(date.getUTCMonth() - 1);
-    if (unit === "year") date.setUTCFullYear(date.getUTCFullYear() - 1);
-    if (unit === "quarter") date.setUTCMonth(date.getUTCMonth() - 3);
+    if (unit === "day") date.setUTCDate(date.getUTCDate() + by);
+    if (unit === "week") date.setUTCDate(date.getUTCDate() + 7 * by);
+    if (unit === "month") date.setUTCMonth(date.getUTCMonth() + by);
+    if (unit === "year") date.setUTCFullYear(date.getUTCFullYear() + by);
+    if (unit === "quarter") date.setUTCMonth(date.getUTCMonth() + 3 * by);
     return date.toISOString().slice(0, 10);
   };
   let to = move(period.to);

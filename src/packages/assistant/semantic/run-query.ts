@@ -270,7 +270,11 @@ function sentence(R: ResourceModel, query: Query, answer: Answer, rows: ApiRecor
       ? query.title
       : answer.fn === "count"
         ? `${R.plural}`
-        : `${{ sum: "total", avg: "average", min: "lowest", max: "highest" }[answer.fn] ?? answer.fn} ${fieldWords(R, answer.field)}`;
+        : // ("Total of invoices by customer", not "Total total by customer".)
+          `${{ sum: "total", avg: "average", min: "lowest", max: "highest" }[answer.fn] ?? answer.fn} ${fieldWords(R, answer.field)}`.replace(
+            /^total\s+total\b/,
+            `total of ${R.plural}`,
+          );
   if (answer.groups.length === 0) return `No ${R.plural} ${what}.`;
   const lines = answer.groups
     .slice(0, 15)

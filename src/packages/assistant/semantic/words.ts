@@ -123,7 +123,7 @@ const DEMONYMS: Record<string, string> = {
   french: "France",
   british: "the United Kingdom",
   english: "the United Kingdom",
-  american: "the United States",
+  american: "the USA",
   dutch: "the Netherlands",
   spanish: "Spain",
   italian: "Italy",
@@ -175,6 +175,9 @@ function bareInvoiceNumbers(text: string): string {
   return text.replace(lead, (match, before: string, digits: string, at: number) => {
     const after = text.slice(at + match.length);
     if (NOT_AN_INVOICE.test(after) || (/^(?:19|20)\d\d$/.test(digits) && digits.length === 4)) return match;
+    // ("gringotts paid 1500 by card": what was paid, and how; "paid 1.5k on 216 by card" names the invoice.)
+    if (/^(?:paid|got)\s+$/i.test(before) && /^\s*(?:by|via|in)\s+(?:card|credit card|bank|wire|transfer|cash|check|cheque|ach|paypal|stripe)\b/i.test(after))
+      return match;
     return `${before}INV-${digits.padStart(6, "0")}`;
   });
 }
@@ -201,6 +204,13 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // "they wired 2000 eur today, record it", "they just sent 5k of it by bank transfer, log that": money told as news,
+  // then the command to keep it, is a payment on the invoice the talk is about.
+  text = text.replace(
+    /^(?:they|he|she|\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)\s+(?:just\s+|finally\s+|have\s+|has\s+)*(sent|wired|transferred|paid)\s+(?:us\s+)?([$€£]?\s?\d[\d,.]*\s?(?:k\b|[$€£]|usd\b|eur\b|gbp\b|dollars?\b|euros?\b|pounds?\b)?)(?:\s+of\s+(?:it|that|this))?\s*(.*?)\s*[,;.]\s*(?:pls\s+|please\s+|can you\s+|so\s+)?(?:log|record|book|enter|note)\s+(?:that|it|this)\b.*$/iu,
+    (_m, verb: string, amount: string, rest: string) =>
+      `record a payment on it, ${amount.trim()}${rest ? ` ${rest}` : ""}${/^wired$/i.test(verb) ? " by wire" : ""}`,
+  );
   text = withAfterthoughts(text);
   // "who do we have at nakatomi": the people we know there; "who's in the berlin office": the people working there.
   text = text
@@ -634,6 +644,11 @@ export function normalize(message: string): string {
     /^[^—–:?]{0,40}?\b(?:meeting|call|standup|stand-up|sync|demo|interview|presentation)\s+in\s+(?:\d+|a few|a couple of)\s*(?:min|mins|minutes|hrs?|hours?)\b\s*(?:[—–:,]|\s-)\s*/i,
     "",
   );
+  // ("prepping for the collections meeting - which …", "for the board deck on friday i need …": what it is for.)
+  text = text.replace(
+    /^(?:prepping|preparing|prep|getting ready|for)\s+(?:for\s+)?(?:the|a|my|our|this|tomorrow's|today's)\s+(?:[\w'-]+\s+){0,3}?(?:meeting|call|review|deck|standup|stand-up|sync|presentation|report)(?:\s+(?:on|this|next|tomorrow|today)(?:\s+\w+)?)?\s*[—–:,-]?\s*(?:(?:i|we)\s+(?:need|want)\s+(?:to\s+(?:know|see)\s+)?|need\s+|give me\s+|show me\s+)?(?=\S)/i,
+    "",
+  );
   // ("how much revenue did we make last month": the revenue.)
   text = text.replace(
     /\b(revenue|money|sales|income)\s+(?:did|have|has)\s+(?:we|i|the company)\s+(?:make|made|earn|earned|bring in|brought in|do|done|generate|generated)\b/gi,
@@ -641,6 +656,8 @@ export function normalize(message: string): string {
   );
   // ("customers based outside the states": the United States.)
   text = text.replace(/\b(in|outside|outside of|from|based in|out of)\s+the\s+(?:states|usa|u\.s\.?a?\.?)(?=\s|[?.!,]|$)/gi, "$1 the us");
+  // ("san francisco staff outside of sales": not in that department; "outside the us" stays a place.)
+  text = text.replace(/\b(?:staff|employees|people|everyone|anyone|folks|team)\s+outside(?:\s+of)?\s+(?!the\b|us\b)/gi, (m) => `${m.split(/\s+/)[0]} not in `);
   text = text
     // ("the oscorp one, INV-000184 - change its due date": the record by its number, not the name before it.)
     .replace(/^the\s+[\p{L}\d&.' -]{2,30}?\s+one\s*[,:;—–-]\s*(?=(?:INV-\d+)\b)/iu, "")
@@ -743,7 +760,28 @@ export function normalize(message: string): string {
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
   // "which clients are all paid up": owing nothing; "us customers": the country, not the pronoun.
   text = text.replace(/\b(?:are|is)\s+(?:all\s+|fully\s+)?paid up\b/gi, "owe nothing");
-  text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "United States ");
+  // ("billed in £": in that currency.)
+  text = text.replace(
+    /\b(billed|invoiced|charged|paid|paying|pays|bill|invoice|charge|pay)\s+in\s+([$€£])(?!\s?\d)/gi,
+    (_m, verb: string, sign: string) => `${verb} in ${{ $: "USD", "€": "EUR", "£": "GBP" }[sign]}`,
+  );
+  text = text.replace(/\b(?:don'?t|do not|doesn'?t|does not)\s+owe\s+(?:us\s+)?(?:anything|a thing|any money|a cent|a penny)\b/gi, "owe nothing");
+  // ("top 5 customers by how much overdue they are": the customers owing the most overdue.)
+  text = text.replace(
+    /\b(customers|clients)\s+by\s+(?:how much\s+overdue(?:\s+they\s+are)?|(?:the\s+)?overdue amount|amount overdue|how much they have overdue)\b/gi,
+    "$1 owing the most overdue",
+  );
+  // ("who did we bill the most last quarter": the customer, by the money billed.)
+  text = text.replace(
+    /^who\s+(?:did|have)\s+we\s+(?:bill|billed|invoice|invoiced|charge|charged)\s+the\s+most\b/i,
+    "which customer did we invoice the most money",
+  );
+  // ("lowest hours logged by anyone last week": who logged the fewest.)
+  text = text.replace(
+    /^(?:the\s+)?(lowest|fewest|least|most|highest|biggest)\s+(?:number of\s+)?(hours|time)\s+(?:logged|booked|tracked|recorded)\s+by\s+(?:anyone|anybody|any one|one person|a person)\b/i,
+    (_m, extreme: string, what: string) => `who logged the ${/^(?:lowest|fewest|least)$/i.test(extreme) ? "fewest" : "most"} ${what}`,
+  );
+  text = text.replace(/\bus\s+(?=(?:customers|clients|companies|accounts|contacts|leads)\b)/gi, "USA ");
   // "quick one between calls — …", "quick q:": the aside before the question.
   text = text.replace(/^(?:a\s+)?(?:quick|small|short)\s+(?:one|q|question|thing|check)\b[^,:;—–-]{0,40}[,:;—–-]+\s*/i, "");
   // "billable vs not": the yes/no field, both ways.
@@ -1058,7 +1096,12 @@ export function normalize(message: string): string {
   text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s(?![A-Z])/g, " and ");
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
   // "the us", "the U.S.", "US", "USA": the country (a plain "us" stays the pronoun of "who owes us").
-  text = text.replace(/\bthe\s+(?:u\.?s\.?a?\.?)(?=\s|$|[?,!])/gi, "the United States").replace(/\b(?:USA?|U\.S\.(?:A\.)?)(?=\s|$|[?,!])/g, "United States");
+  text = text.replace(/\bthe\s+(?:u\.?s\.?a?\.?)(?=\s|$|[?,!])/gi, "the USA").replace(/\b(?:USA?|U\.S\.(?:A\.)?)(?=\s|$|[?,!])/g, "USA");
+  // ("which USA customers owe us more than 20k": a country before the noun is where they are; "customers in
+  // the US owe …": the verb after it is the question's, not part of the country's name.)
+  text = text
+    .replace(/\b(?:the\s+)?USA\s+(customers|clients|companies|accounts|leads|contacts)\b/g, "$1 in the USA")
+    .replace(/\bin the USA\s+(?=(?:owe|owes|owing|have|has|are|were|paid|pay|still|with)\b)/g, "in the USA that ");
   // (Not inside an e-mail address or a web address: "joan.r@…" keeps its "r".)
   return text.replace(/[^\s@]+@[^\s@]+|\bhttps?:\/\/\S+|\b[A-Za-z0-9/]+\b/g, (word) => {
     if (word.includes("@") || word.includes("://")) return word;
