@@ -965,4 +965,34 @@ describe("actions on every writable resource", () => {
       expect(reply.data.missing, unnamed).toContain("name");
     }
   });
+  it("reads invoice lines joined by '+', a unit before a line's name, a note to put in, and asks what a new invoice still needs", async () => {
+    const { ws, acme } = await company();
+    const plus = await ask(ws.token, "new invoice for acme - implementation package 4500 + setup fee 500, due dec 15");
+    expect(await requestOf(ws.token, plus.reply)).toMatchObject({
+      path: "/invoices",
+      body: {
+        customer_id: acme.id,
+        items: [
+          { description: "Implementation package", quantity: 1, unit_amount: 450_000 },
+          { description: "Setup fee", quantity: 1, unit_amount: 50_000 },
+        ],
+      },
+    });
+    const months = await ask(ws.token, "create invoice for acme: 6 months of the support plan at $299 and 1 hardware kit at 899. put PO 5512 in the notes");
+    expect(await requestOf(ws.token, months.reply)).toMatchObject({
+      body: {
+        items: [
+          { description: "Support plan", quantity: 6, unit_amount: 29_900 },
+          { description: "Hardware kit", quantity: 1, unit_amount: 89_900 },
+        ],
+        notes: "PO 5512",
+      },
+    });
+    const together = await ask(ws.token, "put together an invoice for acme — 2 consulting days, 1200 each, plus 20 platform licences at 49");
+    expect(await requestOf(ws.token, together.reply)).toMatchObject({ body: { customer_id: acme.id, items: [{ quantity: 2 }, { quantity: 20 }] } });
+    const needed = await ask(ws.token, "need an invoice for acme, due next friday");
+    expect(needed.reply.data.missing).toEqual(["items"]);
+    const whose = await ask(ws.token, "invoice for a data migration, 2500 usd");
+    expect(whose.reply.data.missing).toEqual(["customer_id"]);
+  });
 });

@@ -1153,4 +1153,26 @@ describe("questions are read as queries over the resources' definitions", () => 
     // (Eleven months on: a month said alone, for a date that looks forward, is the coming one.)
     expect(later.reply.data.query.period.from > today()).toBe(true);
   });
+  it("follows up on one record's field ('who is that one for again', 'change it to …'), lists what was counted, and picks a listed one by whom it is for", async () => {
+    const { ws, acme, invoice } = await company();
+    const left = await ask(ws.token, `what's left to pay on ${invoice.number}`);
+    const whom = await ask(ws.token, "who is that one for again", left.conversation_id);
+    expect(whom.reply.data.answer).toMatchObject({ kind: "records", ids: [invoice.id], field: "customer_id" });
+    const email = await ask(ws.token, "email on file for acme?");
+    expect(email.reply.data.answer).toMatchObject({ ids: [acme.id], field: "email" });
+    const change = await ask(ws.token, "change it to payables@acme.example", email.conversation_id);
+    expect(await requestOf(ws.token, change.reply)).toMatchObject({ path: `/customers/${acme.id}`, body: { email: "payables@acme.example" } });
+    const globex = await create(ws, "customers", { name: "Globex", email: "ap@globex.example" });
+    const draft = await create(ws, "invoices", { customer_id: globex.id, items: [{ description: "Audit", quantity: 1, unit_amount: 90_000 }] });
+    await create(ws, "invoices", { customer_id: acme.id, items: [{ description: "Retainer", quantity: 1, unit_amount: 50_000 }] });
+    const drafts = await ask(ws.token, "how many drafts havent gone out yet");
+    const listed = await ask(ws.token, "list them w/ the customer", drafts.conversation_id);
+    expect(listed.reply.data.answer).toMatchObject({ kind: "records" });
+    const send = await ask(ws.token, "send the one for globex, not acme", listed.conversation_id);
+    expect(await requestOf(ws.token, send.reply)).toMatchObject({ method: "POST", path: `/invoices/${draft.id}/send` });
+    const week = await ask(ws.token, "hours logged this week");
+    const whole = await ask(ws.token, "and over the whole of last week", week.conversation_id);
+    expect(whole.reply.data.query.period).toMatchObject({ field: "date" });
+    expect(whole.reply.data.query.period.to < today()).toBe(true);
+  });
 });

@@ -128,6 +128,8 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
       out.push({ field: name, pattern: new RegExp(`^(?:the\\s+)?(\\p{Lu}[\\p{L}&-]*(?:\\s+\\p{L}[\\p{L}&-]*)?)\\s+(?:${single.join("|")})$`, "u") });
   }
   if (has("notes")) out.push({ field: "notes", pattern: /\b(?:add a note|note)s?\b.*?[:]\s*(.+)$/i });
+  // ("put PO 5512 in the notes")
+  if (has("notes")) out.push({ field: "notes", pattern: /\b(?:put|add|write|include)\s+(.+?)\s+(?:in|into|on|to)\s+(?:the\s+)?notes?\b/i });
   if (has("note")) out.push({ field: "note", pattern: /\bnotes?\s*[:]\s*(.+)$/i });
   if (has("description")) out.push({ field: "description", pattern: /\b(?:description|details)\s*[:]\s*(.+)$/i });
   // ("as a backend engineer in engineering": the department after "in" is a piece of its own.)
@@ -371,7 +373,7 @@ export function extract(
 }
 
 const LINE =
-  /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,3}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
+  /(\d+(?:\.\d+)?)\s*(?:x\s+)?((?:[a-z]+\s+){0,5}?[a-z]+)\s*(?:@|at|for|x|,)?\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|\/\s?h(?:ou)?r?|an hour|per hour|a day|\/\s?day|per day|per unit)?/gi;
 /** "the 3 consulting days we did for them, $1,200 each": a count of something, more words, then the price of each. */
 const EACH =
   /\b(\d+(?:\.\d+)?)\s+([a-z]+(?:\s+(?!(?:we|that|which|i|you|they|for|to|on|in|last|this|from)\b)[a-z]+){0,2})\b[^$€£\d,;]{0,40},\s*([$€£])?\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\s*([$€£])?\s*(?:each|apiece|a piece|per (?:day|hour|unit|session|seat))\b/i;
@@ -385,7 +387,8 @@ const SYMBOLS: Readonly<Record<string, string>> = { $: "USD", "€": "EUR", "£"
 /** Invoice lines in a command, each {description, quantity, unit_amount}, and a tax rate said once for all. */
 export function readLines(message: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
   const items: Record<string, unknown>[] = [];
-  let text = message;
+  // ("implementation package 4500 + setup fee 500": a plus sign joins lines as "plus" does.)
+  let text = message.replace(/\s\+\s/g, " plus ");
   let rest = text;
   let currency: string | undefined;
   const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
@@ -398,7 +401,8 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     );
   const line = (said: string, quantity: number, amount: number) => {
     // ("one implementation package": the count is the quantity, not the name.)
-    const description = said.replace(/^(?:one|a|an|single|the)\s+(?=\S)/i, "");
+    // ("one consulting day at 1104": the word before the price is no part of the line's name.)
+    const description = said.replace(/^(?:one|a|an|single|the)\s+(?=\S)/i, "").replace(/\s+(?:at|@|for|x)$/i, "");
     return {
       description: `${description[0]!.toUpperCase()}${description.slice(1)}`,
       quantity,
@@ -452,7 +456,10 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     const words = match[2]!.trim().split(/\s+/);
     // "10 hours consulting": the unit is hours, the line is consulting; "1 training day": the line is a training day.
     const unitWord = /^(hours?|hrs?|days?|units?|pcs|pieces?|months?|weeks?|years?)$/i;
-    const described = (words.length > 1 && unitWord.test(words[0]!) ? words.slice(1) : words).filter((word, i) => !(i === 0 && word === "of"));
+    // ("6 months of the support plan": the unit, then what the line is.)
+    const described = (words.length > 1 && unitWord.test(words[0]!) ? words.slice(1) : words).filter(
+      (word, i, all) => !(i === 0 && word === "of") && !(i <= 1 && word === "the" && all.length > i + 1),
+    );
     if (described.every((word) => /^(for|at|of|and|the|a|an|with|to)$/i.test(word))) continue;
     let description = described.join(" ");
     if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");

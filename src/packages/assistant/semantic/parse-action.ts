@@ -18,7 +18,25 @@ const LEAD_IN =
 type Verb = { words: string[]; op: string };
 const VERBS: Verb[] = [
   {
-    words: ["create", "add", "new", "make", "set up", "setup", "register", "enter", "open", "save", "raise", "draft", "put in", "start", "post"],
+    words: [
+      "create",
+      "add",
+      "new",
+      "make",
+      "set up",
+      "setup",
+      "register",
+      "enter",
+      "open",
+      "save",
+      "raise",
+      "draft",
+      "put in",
+      "put together",
+      "prepare",
+      "start",
+      "post",
+    ],
     op: "create",
   },
   { words: ["log", "book", "record", "track", "clock", "took", "collected"], op: "log" },
@@ -199,6 +217,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       "assign $1 to $2",
     )
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
+    // ("need an invoice for aperture holdings, due next friday": a record needed is one to create.)
+    .replace(/^(?:(?:i|we)\s+)?need\s+(?:a|an)\s+(?:new\s+)?(invoice|task|deal|project|lead|contact|customer|quote)\s+(for|to|on|in|with)\b/i, "create a $1 $2")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
     .replace(
       /^(?:(?:an?\s+)?(?:partial|part|full|final|first|second|last)\s+)?(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i,
@@ -604,7 +624,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "record", at: 0, rest: `payment ${/^\s*[$€£]?\d/.test(said) ? "of " : ""}${said.trim()}` };
   }
   // "invoice acme for 10 hours…", "bill wayne €300 for the workshop": a resource noun (or "bill") used as the verb.
-  const billed = /^(invoice|bill)\s+(?!\d|for\b|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(text);
+  // ("invoice for a data migration, 2500 usd": for a thing, not a customer — a new invoice whose customer is asked.)
+  const billed =
+    /^(invoice|bill)\s+(?!\d|for\b(?!\s+(?:a|an|the)\s+(?!customer|client)\S+(?:\s+\S+)?\s*,\s*[$€£]?\d)|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(
+      text,
+    );
   if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.

@@ -14,7 +14,24 @@ type Said = { schema: SchemaModel; vocabulary: Set<string> };
 
 /** The message with what the conversation's last reply makes of its pronouns and picks. */
 export function referentsNamed(said: string, state: ConversationState, env: Said): string {
-  return therePlaced(whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(said, state), state), state, env.schema), state, env), state, env), state);
+  return therePlaced(
+    whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(fieldShown(said, state, env.schema), state), state), state, env.schema), state, env), state, env),
+    state,
+  );
+}
+
+/** "email on file for Cyberdyne?" → "change it to payables@…": "it" is the field the last answer showed, of that record. */
+function fieldShown(said: string, state: ConversationState, schema: SchemaModel): string {
+  // ("who is that one for again": whom the record just asked about is for.)
+  const whom = /^(?:and\s+)?who(?:'s| is| was)\s+(?:that|this|it)(?:\s+one)?\s+for(?:\s+again)?\s*\??$/i.test(said.trim());
+  if (whom && state.query?.subject) return `who is ${spoken(state.query.subject, schema)} for?`;
+  const changed = /^(?:ok\s+|okay\s+|pls\s+|please\s+)?(?:change|update|set|make)\s+(?:it|that)\s+to\s+(.+)$/i.exec(said.trim());
+  const subject = state.query?.subject;
+  const field = state.query?.show;
+  if (!changed || !subject || !field) return said;
+  const R = schema.byName.get(subject.resource);
+  if (!R?.fields.has(field) || R.fields.get(field)?.kind === "reference") return said;
+  return `set ${spoken({ resource: subject.resource, label: subject.label }, schema)}'s ${field.replace(/_/g, " ")} to ${changed[1]}`;
 }
 
 /** "add Kenji Sato there too" after "who do we know at Nakatomi": at the company the last question was about. */
@@ -81,6 +98,11 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
   const message =
     given && state.focus && schema.byName.get(state.focus.resource)?.name === "employees" ? `${given[1]} ${given[3]} to ${state.focus.label}` : said;
   if (!state.listed?.length || state.choose) return message;
+  // ("send the one for oscorp, not oscorp labs": the listed kind of record, for whom it is — the other name only
+  // says which is meant.)
+  const whose = /\bthe one ((?:for|from|of|to)\s+[^,]+?)(?:\s*,?\s+not\s+(?:the\s+)?[^,]+)?\s*[.!]*$/i.exec(message);
+  const kind = schema.byName.get(state.listed[0]!.resource)?.singular;
+  if (whose && kind) return message.replace(whose[0], `the ${kind} ${whose[1]}`);
   // "move the fix dashboard one to review" after a list with one such: that record.
   const described = /\bthe ([\p{L}\d][\p{L}\d .'-]{1,40}?) one\b/iu.exec(message);
   if (described) {

@@ -95,8 +95,10 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string, n
         : !draft.said.fn && /^(?:and |ok |so )?(?:which|who)(?: ones| of (?:them|those|these))\b/.test(text)
           ? // "how much is in the pipeline" → "which of them are over 50k": those records, not their sum.
             { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
-          : draft.said.resource && !draft.said.fn && /\b(?:show|list|see|pull up|give me)\b/.test(text)
-            ? // "how much does globex owe" → "show me the invoices behind that": the records themselves.
+          : (draft.said.resource || /^(?:and |ok |so |now |pls |please )?(?:list|show)\b/.test(text)) &&
+              !draft.said.fn &&
+              /\b(?:show|list|see|pull up|give me)\b/.test(text)
+            ? // "how much does globex owe" → "show me the invoices behind that", "list them w/ the customer": the records themselves.
               { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
             : draft.said.onlyOrder && draft.aggregate.groupBy && previous.aggregate.fn !== "list" && !previous.aggregate.groupBy
               ? // "how much are we owed" → "split that by customer, biggest first": the same sum, grouped and ranked.
@@ -126,7 +128,8 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string, n
     period,
     aggregate: ofWhole ? { ...aggregate, groupBy: null, order: null, limit: null } : aggregate,
     subject: previous.subject,
-    show: draft.show ?? (draft.said.fn ? null : previous.show),
+    // ("what's left on INV-249" → "who is it for": a question of its own form asks its own field.)
+    show: draft.show ?? (draft.said.fn || /^(?:and\s+)?(?:who|whos|who's|whom|when|whens|when's)\b/.test(text) ? null : previous.show),
     ...(title ? { title } : {}),
   };
 }

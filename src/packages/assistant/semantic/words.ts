@@ -649,6 +649,13 @@ export function normalize(message: string): string {
     /^(?:prepping|preparing|prep|getting ready|for)\s+(?:for\s+)?(?:the|a|my|our|this|tomorrow's|today's)\s+(?:[\w'-]+\s+){0,3}?(?:meeting|call|review|deck|standup|stand-up|sync|presentation|report)(?:\s+(?:on|this|next|tomorrow|today)(?:\s+\w+)?)?\s*[—–:,-]?\s*(?:(?:i|we)\s+(?:need|want)\s+(?:to\s+(?:know|see)\s+)?|need\s+|give me\s+|show me\s+)?(?=\S)/i,
     "",
   );
+  // ("email on file for cyberdyne holdings?": that field of that record.)
+  text = text.replace(
+    /^(?:what(?:'s| is)\s+the\s+|the\s+)?((?:billing\s+)?(?:e-?mail|phone|address|tax id|vat number|website))(?:\s+address)?\s+(?:on file|we have|in the system)\s+(?:for|of)\s+(.+?)\s*\??$/i,
+    "what is $2's $1?",
+  );
+  // ("and over the whole of last week": the period itself.)
+  text = text.replace(/\b(?:over|during|across|for|in)\s+the\s+(?:whole|entire|full)\s+(?:of\s+)?(?=(?:last|this|the|next|past)\b)/gi, "");
   // ("how much revenue did we make last month": the revenue.)
   text = text.replace(
     /\b(revenue|money|sales|income)\s+(?:did|have|has)\s+(?:we|i|the company)\s+(?:make|made|earn|earned|bring in|brought in|do|done|generate|generated)\b/gi,
