@@ -995,4 +995,24 @@ describe("actions on every writable resource", () => {
     const whose = await ask(ws.token, "invoice for a data migration, 2500 usd");
     expect(whose.reply.data.missing).toEqual(["customer_id"]);
   });
+  it("reads an invoice called a bill, a how-to asked before what is told, a note quoted after a colon, a stage moved into, and why said after a command", async () => {
+    const { ws, invoice, bigCo } = await company();
+    const bare = invoice.number.replace(/^INV-0*/, "");
+    const paid = await ask(ws.token, `how do I say a customer paid us? Acme paid 25 dollars on bill ${bare.padStart(2, "0")} by card`);
+    expect(await requestOf(ws.token, paid.reply)).toMatchObject({ path: "/payments", body: { invoice_id: invoice.id, amount: 2_500, method: "card" } });
+    const note = await ask(ws.token, `Please add the following note to ${invoice.number}: 'Please quote the purchase order number on your remittance.'`);
+    expect(await requestOf(ws.token, note.reply)).toMatchObject({
+      method: "PATCH",
+      path: `/invoices/${invoice.id}`,
+      body: { notes: "Please quote the purchase order number on your remittance." },
+    });
+    const moved = await ask(ws.token, "Big Co just moved into proposal");
+    expect(await requestOf(ws.token, moved.reply)).toMatchObject({ path: `/deals/${bigCo.id}`, body: { stage: "proposal" } });
+    const why = await ask(ws.token, `send out ${invoice.number} for acme its good to go`);
+    expect(await requestOf(ws.token, why.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/send` });
+    const howTo = await ask(ws.token, "how do I add a new to-do in the Website project called 'Update FAQ page'?");
+    expect(await requestOf(ws.token, howTo.reply)).toMatchObject({ path: "/tasks", body: { title: "Update FAQ page" } });
+    const opening = await ask(ws.token, "We need another opening in the Berlin office, two positions.");
+    expect(opening.reply.data.missing).toEqual(["title"]);
+  });
 });

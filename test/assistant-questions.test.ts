@@ -1175,4 +1175,24 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(whole.reply.data.query.period).toMatchObject({ field: "date" });
     expect(whole.reply.data.query.period.to < today()).toBe(true);
   });
+  it("reads everyday words for customers, candidates, late payers and sums ('companies that buy from us', 'people who want the X job', 'late paying', 'add up to')", async () => {
+    const { ws, acme, candidate, bigCo, smallFry, ada } = await company();
+    const buyers = await ask(ws.token, "hi! where can I see the list of companies that buy from us?");
+    expect(buyers.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id] });
+    const wanting = await ask(ws.token, "can you list the people who want the backend engineer job?");
+    expect(wanting.reply.data.answer).toMatchObject({ kind: "records", resource: "candidates", ids: [candidate.id] });
+    const interview = await ask(ws.token, "which of them are already at the interview part?", wanting.conversation_id);
+    expect(interview.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "stage", value: "interview" }));
+    const late = await ask(ws.token, "is acme late paying anything");
+    expect(late.reply.data.query).toMatchObject({ resource: "invoices", conditions: expect.arrayContaining([expect.objectContaining({ param: "overdue" })]) });
+    const deals = await ask(ws.token, "deals in negotiation");
+    const sum = await ask(ws.token, "whats that add up to", deals.conversation_id);
+    expect(sum.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", value: { USD: bigCo.value + smallFry.value } });
+    const people = await ask(ws.token, "who are the people at Analytical Engines we talk to?");
+    expect(people.reply.data.answer).toMatchObject({ resource: "contacts", ids: [ada.id] });
+    const written = await ask(ws.token, "who has written down the most hours this month?");
+    expect(written.reply.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "employee_id", order: "desc" });
+    const slash = await ask(ws.token, "tasks that are high/urgent");
+    expect(slash.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "priority", value: ["high", "urgent"] }));
+  });
 });

@@ -174,7 +174,8 @@ export function extract(
   // ("note 'thanks for your business'": a quoted note is that text alone.)
   const note = /\b(?:notes?|description|comment)\s*(?::\s*(.+)$|["'‘“]([^"'’”]{1,500})["'’”])/i.exec(rest);
   if (note && noteField) {
-    fields[noteField.name] = (note[1] ?? note[2]!).trim();
+    // ("note: 'Please quote the PO.'": the words inside the quotes.)
+    fields[noteField.name] = (note[1] ?? note[2]!).trim().replace(/^["'‘“](.*)["'’”]$/s, "$1");
     rest = `${rest.slice(0, note.index)} ${rest.slice(note.index + note[0].length)}`;
   }
   const titleField = body.find((field) => field.name === "title" || field.name === "name");

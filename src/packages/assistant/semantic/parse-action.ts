@@ -218,7 +218,12 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     )
     .replace(/^(?:we(?:'re| are| will|'ll)?|i(?:'m| am| will|'ll)?)\s+(?:going to\s+|gonna\s+)?(?:hiring|hired|hire)\b/i, "hire")
     // ("need an invoice for aperture holdings, due next friday": a record needed is one to create.)
-    .replace(/^(?:(?:i|we)\s+)?need\s+(?:a|an)\s+(?:new\s+)?(invoice|task|deal|project|lead|contact|customer|quote)\s+(for|to|on|in|with)\b/i, "create a $1 $2")
+    .replace(
+      /^(?:(?:i|we)\s+)?need\s+(?:a|an|another)\s+(?:new\s+)?(invoice|task|deal|project|lead|contact|customer|quote|opening|job opening)\s+(for|to|on|in|with)\b/i,
+      "create a $1 $2",
+    )
+    // ("please add the following note to INV-000323: '…'": that text field, with the words after the colon.)
+    .replace(/^(?:add|put|attach)\s+(?:the following\s+|this\s+|a\s+)?(notes?)\s+(?:to|on|for)\s+(.+?)\s*:\s*(.+)$/iu, "update $2, $1: $3")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
     .replace(
       /^(?:(?:an?\s+)?(?:partial|part|full|final|first|second|last)\s+)?(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i,
@@ -633,7 +638,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
-    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+|is\s+|will\s+be\s+)?(?:moved|transferred|relocated|switched|moving|transferring|switching)\s+(?:over\s+)?to\s+(.+?)(?:\s*(?:[,;]|\s[—–-])\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?(?:\s+and\s+(e-?mail|phone|title)\s+(?:to\s+)?(\S+))?)?\s*[.!]?$/iu.exec(
+    /^([\p{L} .'-]+?)\s+(?:has\s+|just\s+|is\s+|will\s+be\s+)?(?:moved|transferred|relocated|switched|moving|transferring|switching)\s+(?:over\s+)?(?:to|into)\s+(.+?)(?:\s*(?:[,;]|\s[—–-])\s*(?:pls\s+|please\s+)?(?:update|change|fix)\s+(?:his|her|their|the|him|them|it)(?:\s+([\p{L} ]+?))?(?:\s+and\s+(e-?mail|phone|title)\s+(?:to\s+)?(\S+))?)?\s*[.!]?$/iu.exec(
       text,
     );
   // ("moved to the Remote branch", "to the sales team": the field is said after its value.)
@@ -752,7 +757,10 @@ function stateWord(word: string, schema: SchemaModel): boolean {
 }
 
 export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): ResourceModel | null {
-  const nouns = nounsIn(w, schema, new Set());
+  // (What a note says is no noun of the command: "…, note: 'quote the PO on your remittance'".)
+  const note = /\b(?:notes?|description|comment)\b[^:]{0,40}:/i.exec(w.text);
+  const noteAt = note ? note.index + note[0].length : Number.POSITIVE_INFINITY;
+  const nouns = nounsIn(w, schema, new Set()).filter((noun) => (w.tokens[noun.indexes[0]!]?.start ?? 0) < noteAt);
   const lower = w.text.toLowerCase();
   const start = firstContentIndex(w, cue);
   // A noun in brackets qualifies a name ("test search (customer portal)"); it is not what the command is about.

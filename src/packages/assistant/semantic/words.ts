@@ -649,6 +649,73 @@ export function normalize(message: string): string {
     /^(?:prepping|preparing|prep|getting ready|for)\s+(?:for\s+)?(?:the|a|my|our|this|tomorrow's|today's)\s+(?:[\w'-]+\s+){0,3}?(?:meeting|call|review|deck|standup|stand-up|sync|presentation|report)(?:\s+(?:on|this|next|tomorrow|today)(?:\s+\w+)?)?\s*[—–:,-]?\s*(?:(?:i|we)\s+(?:need|want)\s+(?:to\s+(?:know|see)\s+)?|need\s+|give me\s+|show me\s+)?(?=\S)/i,
     "",
   );
+  // ("send out 52 for tyrell its good to go", "scrap 245 its a draft we dont need": why, after the command.)
+  text = text.replace(
+    /^((?:pls\s+|please\s+)?(?:send(?:\s+out)?|resend|void|scrap|cancel|delete|remove|remind|chase|trash|kill)\s+(?:inv(?:oice)?[-\s#]*)?\d{2,6}\b(?:\s+(?:for|to|from)\s+[a-z][\w .'-]{1,30}?)?)[,;]?\s+(?:its|it's|it is|thats|that's|that is|they|he|she)\s+.*$/i,
+    "$1",
+  );
+  // ("how do I say a customer paid us? Soylent paid 250 euros on …": the how-to asked before what is told.)
+  text = text.replace(/^how\s+(?:do|can|should)\s+(?:i|we)\s+(?:say|tell (?:you|the system|it)|record|log|enter|show)\b[^?]*\?\s+(?=\S)/i, "");
+  // ("two positions": a count in figures.)
+  text = text.replace(
+    /\b(one|two|three|four|five|six|seven|eight|nine|ten)\s+(positions?|seats?|openings?|hires?|roles?|spots?|heads?)\b/gi,
+    (_m, n: string, what: string) => `${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].indexOf(n.toLowerCase()) + 1} ${what}`,
+  );
+  // ("Soylent paid 250 euros on bill 394", "email bill 98 to the customer": an invoice by its number.)
+  text = text.replace(
+    /\bbill\s+(?:no\.?\s*|#\s*)?(\d{2,6})(?=\s*(?:$|[,.?!;:]|\s(?:by|to|for|from|on|in|is|was|has|and|as|please|pls|out|again)\b))/gi,
+    (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
+  );
+  // ("customers who use euros instead of dollars": the one said; "invoiced in US dollars": USD.)
+  text = text.replace(/\s+instead\s+of\s+(?:us\s+)?(?:dollars|usd|euros|eur|pounds|gbp|sterling)\b/gi, "").replace(/\bU\.?S\.?\s+dollars?\b/gi, "USD");
+  // ("who has written down the most hours this month": logged.)
+  text = text.replace(
+    /\b(?:written down|wrote down|put down|put in|entered|recorded|clocked|booked)\s+(?:the\s+)?(most|fewest|least)\s+(hours|time)\b/gi,
+    "logged the $1 $2",
+  );
+  // ("whats that add up to": the sum of it.)
+  text = text.replace(
+    /^(?:and\s+|so\s+)?what(?:'s|s| is| does| do)?\s+(?:that|it|this|those|they|these)\s+(?:all\s+)?adds?\s+up\s+to\s*\??$/i,
+    "how much is that",
+  );
+  // ("is stark late paying anything": overdue.)
+  text = text.replace(/\b(?:late|behind)\s+(?:on\s+|with\s+|in\s+)?(?:paying|payments?)(?:\s+(?:anything|any(?:thing)? of it|us))?\b/gi, "overdue");
+  // ("Please exclude any that have been paid in full", "have any of those been partly paid since?")
+  text = text
+    .replace(
+      /\b(exclude|leave out|ignore|skip|drop)\s+(?:any|those|the ones|ones|anything)\s+(?:that|which)\s+(?:have been|has been|are|were|got|is)\s+(?:paid in full|fully paid|paid off|paid)\b/gi,
+      "$1 the paid ones",
+    )
+    .replace(/\bpartly\s+paid\b/gi, "partially paid")
+    .replace(/(\bpaid)\s+since\s*(\?*)$/i, "$1$2");
+  // ("just high/urgent": either of them.)
+  text = text.replace(/\b(?!and\/or\b)([a-z]{3,})\/([a-z]{3,})\b/gi, "$1 or $2");
+  // ("where can I see the list of companies that buy from us?": our customers, listed.)
+  text = text
+    .replace(/\b(?:companies|people|businesses|clients|firms)\s+(?:that|who|which)\s+(?:buy from us|pay us|we (?:bill|invoice|sell to))\b/gi, "customers")
+    .replace(
+      /^(?:hi!?\s+|hey!?\s+)?(?:where|how)\s+(?:can|do)\s+(?:i|we)\s+(?:see|find|view|check)\s+(?:the\s+list\s+of\s+|a\s+list\s+of\s+)?(?=customers\b)/i,
+      "list ",
+    );
+  // ("who are the people at Nakatomi we talk to?": whom we know there.)
+  text = text.replace(
+    /^who\s+(?:are|r)\s+(?:the\s+)?(?:people|folks|contacts|guys|ppl)\s+(at|from)\s+(.+?)(?:\s+(?:we|i)\s+(?:talk|speak|deal|work)\s+(?:to|with))?\s*\??$/i,
+    "who do we know $1 $2?",
+  );
+  // ("list the people who want the engineer job": its candidates.)
+  text = text.replace(
+    /\b(?:the\s+)?(?:people|folks|applicants|candidates|ones|everyone)\s+(?:who|that)\s+(?:want|wants|applied for|applied to|are applying for|have applied for|are up for)\s+(?:the\s+)?(.+?)\s+(?:role|job|position|opening)\b/gi,
+    "candidates for the $1 opening",
+  );
+  // ("already at the interview part": that stage.)
+  text = text.replace(/\b(screening|interview|offer)\s+(?:part|step|phase|round)\b/gi, "$1 stage");
+  // ("how do I add a new to-do in the Website relaunch called …": the command itself.)
+  text = text
+    .replace(
+      /^(?:(?:hi|hey|hello)[!,]?\s+)?(?:how\s+(?:do|can|would|should)\s+(?:i|we)|where\s+(?:do|can)\s+(?:i|we))\s+(add|create|enter|record|make|delete|remove|get rid of|set up)\s+(?=(?:a|an|the|this|that|it|new)\b)/i,
+      "$1 ",
+    )
+    .replace(/\b(?:a\s+)?new\s+(?:to-do|todo)\b/gi, "a new task");
   // ("email on file for cyberdyne holdings?": that field of that record.)
   text = text.replace(
     /^(?:what(?:'s| is)\s+the\s+|the\s+)?((?:billing\s+)?(?:e-?mail|phone|address|tax id|vat number|website))(?:\s+address)?\s+(?:on file|we have|in the system)\s+(?:for|of)\s+(.+?)\s*\??$/i,
