@@ -1015,4 +1015,30 @@ describe("actions on every writable resource", () => {
     const opening = await ask(ws.token, "We need another opening in the Berlin office, two positions.");
     expect(opening.reply.data.missing).toEqual(["title"]);
   });
+  it("reads a new teammate, where a customer wants invoices sent, 'invoiced in EUR' beside an address, a task's details after its title, and a state said first", async () => {
+    const { ws, acme, website, sophie } = await company();
+    // (A department is read as one when the workspace has it: this one has Engineering.)
+    const team = await ask(ws.token, "Add Priya Nair to the team: priya.nair@assist.co, Engineering, starting Monday.");
+    expect(await requestOf(ws.token, team.reply)).toMatchObject({
+      path: "/employees",
+      body: { name: "Priya Nair", email: "priya.nair@assist.co", department: "Engineering" },
+    });
+    const sent = await ask(ws.token, "acme wants invoices to go to invoices@acme.example now update billing email");
+    expect(await requestOf(ws.token, sent.reply)).toMatchObject({ path: `/customers/${acme.id}`, body: { billing: { email: "invoices@acme.example" } } });
+    const harbor = await ask(
+      ws.token,
+      "Please set up a new customer: Harbor & Finch Ltd, billing email accounts@harborfinch.example, billing address 12 Quay Street, Dublin, Ireland, invoiced in EUR.",
+    );
+    const harborBody = (await requestOf(ws.token, harbor.reply)).body;
+    expect(harborBody).toMatchObject({
+      name: "Harbor & Finch Ltd",
+      currency: "EUR",
+      billing: { address_line1: "12 Quay Street", city: "Dublin", country: "IE" },
+    });
+    expect((harborBody as { billing: Record<string, unknown> }).billing.state).toBeUndefined();
+    const task = await ask(ws.token, "new task in website - migrate legacy exports, high, due fri");
+    expect(await requestOf(ws.token, task.reply)).toMatchObject({ body: { title: "migrate legacy exports", project_id: website.id, priority: "high" } });
+    const qualified = await ask(ws.token, "qualified Sophie Brown on the call today");
+    expect(await requestOf(ws.token, qualified.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "qualified" } });
+  });
 });

@@ -226,6 +226,14 @@ export function extract(
       if (read.currency && has("currency")) fields.currency = read.currency;
     }
   }
+  // ("…, billing address 12 Quay Street, Dublin, Ireland, invoiced in EUR": how it is billed is no part of the address.)
+  const billedIn = has("currency")
+    ? /\b(?:invoiced|billed|bills?|charged|paying|pays)\s+in\s+(usd|eur|gbp|chf|cad|aud|inr|sek|nok|dkk|pln|jpy)\b\.?/i.exec(rest)
+    : null;
+  if (billedIn && fields.currency === undefined) {
+    fields.currency = billedIn[1]!.toUpperCase();
+    rest = rest.replace(billedIn[0], ",");
+  }
   // "billing address …", "invoices to ap@…", "based in germany": the body's address object.
   const address = readAddress(rest, body);
   if (address) {

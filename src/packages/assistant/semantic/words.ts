@@ -649,6 +649,18 @@ export function normalize(message: string): string {
     /^(?:prepping|preparing|prep|getting ready|for)\s+(?:for\s+)?(?:the|a|my|our|this|tomorrow's|today's)\s+(?:[\w'-]+\s+){0,3}?(?:meeting|call|review|deck|standup|stand-up|sync|presentation|report)(?:\s+(?:on|this|next|tomorrow|today)(?:\s+\w+)?)?\s*[—–:,-]?\s*(?:(?:i|we)\s+(?:need|want)\s+(?:to\s+(?:know|see)\s+)?|need\s+|give me\s+|show me\s+)?(?=\S)/i,
     "",
   );
+  // ("wayne wants invoices to go to invoices@wayne.example now": where their invoices are sent.)
+  text = text.replace(
+    /^(?:customer\s+)?(.+?)\s+(?:wants?|would like|asked for|asked)\s+(?:their\s+|its\s+)?invoices\s+(?:to\s+)?(?:go\s+|be\s+sent\s+|sent\s+|emailed\s+)?to\s+([^\s@,]+@[^\s@,]+\.[a-z]{2,})\b.*$/iu,
+    "change $1's billing email to $2",
+  );
+  // ("Add Priya Nair to the team: …": a new employee.)
+  text = text.replace(/^(?:add|put)\s+(.+?)\s+(?:to|on)\s+(?:the|our)\s+team\b\s*:?\s*/iu, "add employee $1, ");
+  // ("qualified Katherine Perlman on the call today": the state the named person reached.)
+  text = text.replace(
+    /^(qualified|disqualified|unqualified|contacted|rejected|shortlisted)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})(?:\s+(?:on|during|after|at|in|over|today|yesterday)\b.*)?$/u,
+    (_m, state: string, who: string) => `mark ${who} as ${state.toLowerCase()}`,
+  );
   // ("send out 52 for tyrell its good to go", "scrap 245 its a draft we dont need": why, after the command.)
   text = text.replace(
     /^((?:pls\s+|please\s+)?(?:send(?:\s+out)?|resend|void|scrap|cancel|delete|remove|remind|chase|trash|kill)\s+(?:inv(?:oice)?[-\s#]*)?\d{2,6}\b(?:\s+(?:for|to|from)\s+[a-z][\w .'-]{1,30}?)?)[,;]?\s+(?:its|it's|it is|thats|that's|that is|they|he|she)\s+.*$/i,
