@@ -53,8 +53,23 @@ export function distance(a: string, b: string, cap = 3): number {
   return rows[a.length]![b.length]!;
 }
 
+/** Numbers said as words ("three largest", "two positions"). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twenty: 20,
+};
+
 /** Everyday words a letter away from a domain word, never a slip for it: "three" is no "there". */
-const KEPT: ReadonlySet<string> = new Set(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty"]);
+const KEPT: ReadonlySet<string> = new Set(Object.keys(NUMBER_WORDS));
 
 /**
  * Corrects a typo to the domain word it is one (or, for long words, two) edits away from: "invoces" →

@@ -1,5 +1,6 @@
 import { findAmount } from "../amounts";
 import { findRange } from "../dates";
+import { NUMBER_WORDS } from "../text";
 import { conditionsOf, type Hit, isPreposition, matchPhrases, negatedAt, nounsIn, shiftIso, before as wordBefore } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Aggregate, type Condition, OPEN_END, type Period } from "./query";
@@ -57,7 +58,6 @@ export type QueryDraft = {
   };
 };
 
-const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20 };
 const DESC = ["biggest", "largest", "highest", "most", "top", "best", "max", "maximum", "most expensive", "most valuable", "priciest", "greatest", "longest"];
 const ASC = ["smallest", "lowest", "least", "fewest", "cheapest", "min", "minimum", "worst", "shortest"];
 const NEWEST = ["latest", "newest", "most recent", "most recently", "recently", "recent", "last", "lately"];

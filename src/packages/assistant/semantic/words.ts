@@ -1,4 +1,4 @@
-import { correct, correctCalendar, type Token, tokenize } from "../text";
+import { correct, correctCalendar, NUMBER_WORDS, type Token, tokenize } from "../text";
 
 /**
  * A message as words: shorthand and contractions spelled out ("r" → are, "arent" → are not, "2h" → 2
@@ -671,7 +671,7 @@ export function normalize(message: string): string {
   // ("two positions": a count in figures.)
   text = text.replace(
     /\b(one|two|three|four|five|six|seven|eight|nine|ten)\s+(positions?|seats?|openings?|hires?|roles?|spots?|heads?)\b/gi,
-    (_m, n: string, what: string) => `${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].indexOf(n.toLowerCase()) + 1} ${what}`,
+    (_m, n: string, what: string) => `${NUMBER_WORDS[n.toLowerCase()]} ${what}`,
   );
   // ("Soylent paid 250 euros on bill 394", "email bill 98 to the customer": an invoice by its number.)
   text = text.replace(
@@ -1102,7 +1102,7 @@ export function normalize(message: string): string {
   // "for more than one person", "more than two positions": a small number said in words, then what it counts.
   text = text.replace(
     /\b(more than|over|at least|fewer than|less than|under)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b/gi,
-    (_m, cmp: string, n: string) => `${cmp} ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].indexOf(n.toLowerCase()) + 1}`,
+    (_m, cmp: string, n: string) => `${cmp} ${NUMBER_WORDS[n.toLowerCase()]}`,
   );
   // ("job ads for more than 1 person": the openings' positions.)
   text = text.replace(/\bfor\s+(more than|over|at least|fewer than|less than|under)\s+(\d+)\s+(?:persons?|people|hires?|seats?)\b/gi, "with $1 $2 positions");
