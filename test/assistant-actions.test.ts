@@ -1041,4 +1041,46 @@ describe("actions on every writable resource", () => {
     const qualified = await ask(ws.token, "qualified Sophie Brown on the call today");
     expect(await requestOf(ws.token, qualified.reply)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "qualified" } });
   });
+  it("keeps what else was said while asking which person, finds a task by its project said after it, and tells options apart by their department", async () => {
+    const { ws, website, grace, ana } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet Revamp" });
+    const copy = await create(ws, "tasks", { title: "Write copy", project_id: intranet.id });
+    const lamarr = await create(ws, "employees", { name: "Grace Lamarr", email: "lamarr@assist.co", department: "Marketing", date_of_joining: "2024-02-01" });
+    // Which Grace is asked; the task, narrowed by its project in brackets, is kept for the answer.
+    const asked = await ask(ws.token, "2h for grace on write copy (intranet revamp) today");
+    expect(asked.reply.intent).toBe("clarify");
+    const resumed = await ask(ws.token, "lamarr", asked.conversation_id);
+    expect(await requestOf(ws.token, resumed.reply)).toMatchObject({
+      path: "/time-entries",
+      body: { employee_id: lamarr.id, task_id: copy.id, minutes: 120 },
+    });
+    // ("the one who is not hopper": the one option left.)
+    const again = await ask(ws.token, "2h for grace on write copy (intranet revamp) today");
+    const other = await ask(ws.token, "the one who is not hopper", again.conversation_id);
+    expect(await requestOf(ws.token, other.reply)).toMatchObject({ body: { employee_id: lamarr.id, task_id: copy.id } });
+    // A task's name, then its project's, with no word between.
+    const plain = await ask(ws.token, "log 45 min for ana yesterday on write copy intranet revamp");
+    expect(await requestOf(ws.token, plain.reply)).toMatchObject({ body: { employee_id: ana.id, task_id: copy.id, minutes: 45 } });
+    // ("Grace in Marketing": told apart by her department.)
+    const titled = await ask(ws.token, "Grace in Marketing is now Senior Marketer, please update her title.");
+    expect(await requestOf(ws.token, titled.reply)).toMatchObject({ path: `/employees/${lamarr.id}`, body: { designation: "Senior Marketer" } });
+    expect(grace.id).not.toBe(lamarr.id);
+    // A state word that begins a task's name is no state; the one the message ends with is.
+    const review = await create(ws, "tasks", { title: "Review login", project_id: website.id });
+    const done = await ask(ws.token, "pls mark review login in website done");
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: `/tasks/${review.id}`, body: { status: "done" } });
+  });
+
+  it("names a line as the catalogue does when it was typed a letter or two off", async () => {
+    const { ws, acme } = await company();
+    await create(ws, "products", { name: "Training session", sku: "TRAIN", kind: "service", unit_amount: 80_000, currency: "USD" });
+    const reply = (await ask(ws.token, "invoice acme 5 training sesions @ 800, due 2026-12-20")).reply;
+    expect(await requestOf(ws.token, reply)).toMatchObject({
+      path: "/invoices",
+      body: { customer_id: acme.id, items: [{ description: "Training session", quantity: 5, unit_amount: 80_000 }] },
+    });
+    // A line the catalogue does not have keeps its words.
+    const other = (await ask(ws.token, "invoice acme 2 workshops @ 900")).reply;
+    expect(await requestOf(ws.token, other)).toMatchObject({ body: { items: [{ description: "Workshop", quantity: 2 }] } });
+  });
 });

@@ -1,6 +1,6 @@
 import { words as spaced } from "../../../platform/format";
 import type { ApiRecord } from "../../../platform/skills";
-import { EMAIL } from "../text";
+import { distance, EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
@@ -533,6 +533,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const read = extract(w, cue, R, operation, env.now, references);
   const body = bodyFor(R, operation);
   const fields: Record<string, unknown> = { ...read.fields };
+  if (Array.isArray(fields.items)) fields.items = await catalogueNamed(env, fields.items as Record<string, unknown>[]);
   const draft: ActionDraft = { resource: R.name, operation, target: null, fields };
   const referenceFields = body.filter((field) => field.kind === "reference");
   const free = [...read.free];
@@ -612,6 +613,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
           cleaned = `${stateWord} ${cleaned}`;
           if (stateField && (w.text.match(new RegExp(`\\b${stateWord}\\b`, "gi")) ?? []).length < 2) delete fields[stateField];
         }
+      }
+      // ("set Hedy in Marketing's designation to …": where they are, said inside the name.)
+      const inside = /^(.+?)\s+(?:in|at|from|on)\s+(?:the\s+)?(.+)$/i.exec(cleaned);
+      if ((found.kind === "many" || found.kind === "none") && inside) {
+        const named = await findNamed(env.fetch, [R], inside[1]!);
+        const narrowed = named.kind === "many" ? await narrow(env, R, named.all ?? named.options, inside[2]!) : null;
+        if (narrowed?.length === 1) found = { kind: "one", found: narrowed[0]! };
       }
       if (found.kind === "error") return { kind: "fail", text: env.refuse(found.error) };
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
@@ -713,6 +721,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   // References by name: each piece against the body's reference fields, by the word before it.
   const unresolved: Piece[] = [];
   const ambiguous: { ref: Piece; field: string; options: Candidate[] }[] = [];
+  let fieldChoice: { text: string; options: Candidate[]; field: string } | null = null;
   for (const ref of read.refs) {
     const resolved = await referenceFor(env, R, referenceFields, fields, ref);
     if (resolved === "none") unresolved.push(ref);
@@ -737,7 +746,14 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         break;
       }
     }
-    if (!chosen) return { kind: "choose", text: ref.text, options, resume: { kind: "action", draft: { ...draft, labels }, role: { field } } };
+    // Which one is asked once the rest is read ("2h for grace on draft exports (website relaunch)": the task is still
+    // narrowed by its project, and the answer resumes with it). The first option stands in meanwhile; nothing is
+    // proposed for it. A second name still unclear is left empty, to be asked for after.
+    if (!chosen && fieldChoice) continue;
+    if (!chosen) {
+      fieldChoice = { text: ref.text, options, field };
+      chosen = options[0]!;
+    }
     fields[field] = chosen.record.id;
     labels[field] = chosen.label;
   }
@@ -931,11 +947,31 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       options: choice.options,
       resume: { kind: "action", draft: { ...draft, target: null }, role: { target: true } },
     };
+  if (fieldChoice) {
+    const { [fieldChoice.field]: _field, ...others } = fields;
+    const { [fieldChoice.field]: _label, ...named } = labels;
+    return {
+      kind: "choose",
+      text: fieldChoice.text,
+      options: fieldChoice.options,
+      resume: { kind: "action", draft: { ...draft, fields: others, labels: named }, role: { field: fieldChoice.field } },
+    };
+  }
   if (operation === "update" && Object.keys(fields).length === 0) {
     return { kind: "missing", draft, missing: ["fields"], text: `What should change on ${draft.target?.name ?? `the ${R.singular}`}?` };
   }
-  const required = operation === "create" ? body.filter((field) => field.required && fields[field.name] === undefined).map((field) => field.name) : [];
-  if (required.length > 0) return { kind: "missing", draft, missing: required, text: askFor(R, required, fields) };
+  return complete(env, R, draft);
+}
+
+/** A draft's proposal, or the question for what a new record still needs (also once a choice resumes it). */
+export function complete(env: ActionEnv, R: ResourceModel, draft: ActionDraft): Built {
+  const required =
+    draft.operation === "create"
+      ? bodyFor(R, "create")
+          .filter((field) => field.required && draft.fields[field.name] === undefined)
+          .map((field) => field.name)
+      : [];
+  if (required.length > 0) return { kind: "missing", draft, missing: required, text: askFor(R, required, draft.fields) };
   return proposal(env, R, draft);
 }
 
@@ -960,6 +996,21 @@ async function catalogueLines(env: ActionEnv, pieces: Piece[]): Promise<{ piece:
     }
   }
   return out;
+}
+
+/**
+ * Lines described as the catalogue names a product, a letter or two off ("5 training sesions @ 800"), take the
+ * product's own name; a line the catalogue does not have keeps its words.
+ */
+async function catalogueNamed(env: ActionEnv, items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  if (!env.schema.byName.get("products") || !items.some((item) => typeof item.description === "string")) return items;
+  const found = await env.fetch("/products?active=true&limit=100");
+  const names = found.ok ? found.data.map((product) => String(product.name ?? "")).filter((name) => name.length >= 6) : [];
+  return items.map((item) => {
+    const said = typeof item.description === "string" ? item.description.toLowerCase() : "";
+    const near = said ? names.filter((name) => distance(name.toLowerCase(), said, 2) <= 2) : [];
+    return near.length === 1 ? { ...item, description: near[0] } : item;
+  });
 }
 
 /** Fields whose values form a small vocabulary of the workspace's own (departments, branches, titles, sources). */
@@ -1227,15 +1278,21 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string):
 
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string): Promise<Candidate[] | null> {
   // ("linus at hooli — email is now …": the place ends where a dash starts what to change.)
-  const within = said.split(/\s*[—–]\s*|\s+-\s+/)[0]!;
+  // ("in Marketing's designation": the place ends where what of theirs changes begins.)
+  const within = said.split(/\s*[—–]\s*|\s+-\s+/)[0]!.replace(/['’]s\s.*$/, "");
   const parents = [...R.fields.values()].filter((field) => field.target && env.schema.byName.get(field.target)?.nameField);
   for (const parent of parents) {
     const found = await findNamed(env.fetch, [env.schema.byName.get(parent.target!)!], tidy(within));
-    if (found.kind === "one") return options.filter((option) => option.record[parent.name] === found.found.record.id);
+    const under = found.kind === "one" ? options.filter((option) => option.record[parent.name] === found.found.record.id) : [];
+    if (under.length > 0) return under;
   }
   // ("ken at globex": people told apart by where they work.)
   const there = atCompany(options, tidy(within));
-  return there.length > 0 ? there : null;
+  if (there.length > 0) return there;
+  // ("Hedy in Marketing", "the Lovelace in Berlin": told apart by a value of theirs — a department, a branch.)
+  const value = tidy(within).toLowerCase();
+  const valued = options.filter((option) => Object.values(option.record).some((field) => typeof field === "string" && field.toLowerCase() === value));
+  return valued.length > 0 ? valued : null;
 }
 
 type ReferenceFound = { kind: "one"; field: string; id: number; label: string } | { kind: "choose"; field: string; options: Candidate[] } | "none";
@@ -1272,7 +1329,41 @@ async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[
       if (score(field) > 1) break;
     }
   }
-  return several;
+  return several === "none" || several.kind === "choose" ? ((await nameThenParent(env, ordered, text)) ?? several) : several;
+}
+
+/**
+ * "test checkout onboarding revamp", "fix exports erp migration": a record's name, then its parent's (the task's
+ * project) with no word between — the one record so named there.
+ */
+async function nameThenParent(env: ActionEnv, fields: BodyField[], text: string): Promise<ReferenceFound | null> {
+  const words = text.split(/\s+/);
+  if (words.length < 3 || words.length > 8) return null;
+  // (The parent's whole name, each word as typed or one letter off: "onboarding revamp", not "revamp".)
+  const said = (name: string, typed: string[]) => {
+    const parts = name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+    return parts.length === typed.length && parts.every((part, i) => part === typed[i] || (typed[i]!.length >= 4 && distance(part, typed[i]!, 1) <= 1));
+  };
+  for (const field of fields) {
+    const target = env.schema.byName.get(field.target ?? "");
+    const parents = [...(target?.fields.values() ?? [])].filter((parent) => parent.target && parent.target !== target!.name);
+    for (let cut = words.length - 1; target && parents.length > 0 && cut >= 1; cut--) {
+      const tail = words.slice(cut).map((word) => word.toLowerCase());
+      for (const parent of parents) {
+        const owner = env.schema.byName.get(parent.target!)!;
+        const found = owner.nameField ? await findNamed(env.fetch, [owner], tail.join(" ")) : null;
+        if (found?.kind !== "one" || !said(String(found.found.record[owner.nameField!] ?? ""), tail)) continue;
+        const named = await findNamed(env.fetch, [target], words.slice(0, cut).join(" "));
+        const candidates = named.kind === "one" ? [named.found] : named.kind === "many" ? (named.all ?? named.options) : [];
+        const there = candidates.filter((candidate) => candidate.record[parent.name] === found.found.record.id);
+        if (there.length === 1) return { kind: "one", field: field.name, id: there[0]!.record.id, label: there[0]!.label };
+      }
+    }
+  }
+  return null;
 }
 
 function askFor(R: ResourceModel, missing: string[], fields: Record<string, unknown>): string {

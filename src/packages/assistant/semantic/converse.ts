@@ -1,6 +1,6 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { Reply } from "../tools";
-import { type ActionEnv, type ActionRequest, type Built, build, proposal } from "./action";
+import { type ActionEnv, type ActionRequest, type Built, build, complete, proposal } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
@@ -1076,7 +1076,7 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
     "target" in resumeWith.role
       ? { ...draft, target: { id: choice.id, name: choice.label, ...(typeof version === "string" ? { version } : {}) } }
       : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id }, labels: { ...draft.labels, [resumeWith.role.field]: choice.label } };
-  return fromBuilt(env.schema, proposal(actionEnv, R, next));
+  return fromBuilt(env.schema, complete(actionEnv, R, next));
 }
 
 /** The value of the field an action was missing, read from the reply on its own ("priya@northwind.com"). */

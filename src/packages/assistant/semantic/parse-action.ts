@@ -1079,7 +1079,15 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   const verbStates = [...(STATE_VERBS[verb] ?? []), ...derived];
   // ("didn't make it past screening, reject her": the verb's state beats one the record is only described in.)
   const verbField = enums.find((field) => verbStates.some((state) => field.values?.includes(state)))?.name;
-  for (const hit of [...hits.filter((hit) => target(hit.indexes)), ...hits.filter((hit) => !target(hit.indexes))]) {
+  // ("mark review login in design system done": a state that ends the message is the one it is marked; an earlier
+  // one may be part of its name.)
+  const last = (indexes: number[]) => !target(indexes) && indexes.at(-1) === w.words.length - 1;
+  const ordered = [
+    ...hits.filter((hit) => target(hit.indexes)),
+    ...hits.filter((hit) => last(hit.indexes)),
+    ...hits.filter((hit) => !target(hit.indexes) && !last(hit.indexes)),
+  ];
+  for (const hit of ordered) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     if (hit.value.field === verbField && !target(hit.indexes)) continue;
     // ("the lost reason": a field's own words are no state.)
