@@ -706,4 +706,37 @@ describe("commands said with their context", () => {
     expect(domain.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", total: 2 });
     expect(acme.email).toBe("ap@acme.example");
   });
+  it("reminds about 'their oldest one' of the customer just asked about, of those still owed; picks an option by its stage", async () => {
+    const { ws, acme, invoice, opening, candidate } = await company();
+    // A newer open invoice and an older paid one: the oldest still owed is the fixture's (January).
+    const newer = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2026-03-05",
+      due_date: "2026-04-05",
+      items: [{ description: "More work", quantity: 1, unit_amount: 20_000 }],
+    });
+    expect((await call("POST", `/invoices/${newer.id}/send`, { token: ws.token })).status).toBe(200);
+    const paid = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2025-12-01",
+      due_date: "2025-12-31",
+      items: [{ description: "Old work", quantity: 1, unit_amount: 10_000 }],
+    });
+    expect((await call("POST", `/invoices/${paid.id}/send`, { token: ws.token })).status).toBe(200);
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: paid.id, amount: 10_000 } });
+    const owed = await ask(ws.token, "how much does acme still need to pay us?");
+    expect(owed.reply.data).toMatchObject({ query: { resource: "invoices", aggregate: { field: "amount_due" } } });
+    const nudge = await ask(ws.token, "can you send them a nudge about the oldest one", owed.conversation_id);
+    expect(await requestOf(ws.token, nudge.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    // ("the one who's still in screening": of the options, the one at that stage.)
+    await call("PUT", `/candidates/${candidate.id}`, { token: ws.token, body: { stage: "interview" } });
+    const other = await create(ws, "candidates", { job_opening_id: opening.id, name: "Joan Baez", email: "baez@mail.example" });
+    await call("PUT", `/candidates/${other.id}`, { token: ws.token, body: { stage: "screening" } });
+    const which = await ask(ws.token, "what stage is joan at?");
+    expect(which.reply.intent).toBe("clarify");
+    const picked = await ask(ws.token, "The one who's still in screening.", which.conversation_id);
+    expect(picked.reply.text).toContain("Joan Baez");
+  });
 });

@@ -625,7 +625,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
       // told by whose it is and what it is.
       if (found.kind === "none") {
-        const ranked = (await rankedFromListed(env, R, cleaned)) ?? (await datedOne(env, R, cleaned, w.text));
+        const ranked = (await rankedFromListed(env, R, cleaned, focus, operation)) ?? (await datedOne(env, R, cleaned, w.text));
         if (ranked) found = { kind: "one", found: ranked };
       }
       if (found.kind === "none") {
@@ -1257,22 +1257,31 @@ async function datedOne(env: ActionEnv, R: ResourceModel, name: string, text: st
   return inMonth.length === 1 ? { resource: R, record: inMonth[0]!, label: labelOf(R, inMonth[0]!) } : null;
 }
 
-async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string): Promise<Candidate | null> {
+/**
+ * "the biggest one" of the records the last answer listed; "their oldest one" of the records of whom the talk is
+ * about (a customer's invoices) — of those the action can be taken on (a reminder only for one still owed).
+ */
+async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string, focus: Choice | null, operation: string): Promise<Candidate | null> {
   const said =
-    /^(?:the\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent|bigger|larger|smaller|older|newer)(?:\s+\p{L}+)?$/iu.exec(
+    /^(?:(?:the|their|his|her|its)\s+)?(biggest|largest|highest|smallest|lowest|oldest|newest|latest|earliest|most recent|bigger|larger|smaller|older|newer)(?:\s+\p{L}+)?$/iu.exec(
       text.trim(),
     );
+  if (!said) return null;
   const ids = (env.listed ?? []).filter((choice) => choice.resource === R.name).map((choice) => choice.id);
-  if (!said || ids.length < 2) return null;
+  const owner =
+    focus && focus.resource !== R.name ? [...R.fields.values()].find((field) => field.target === focus.resource && R.filters.has(field.name)) : undefined;
+  const query = ids.length >= 2 ? `ids=${ids.join(",")}` : owner ? `${owner.name}=${focus!.id}` : null;
   const word = said[1]!.toLowerCase();
   const bySize = /biggest|largest|highest|smallest|lowest|bigger|larger|smaller/.test(word);
   const field = bySize ? R.measure : R.defaultDate;
-  if (!field) return null;
-  const rows = await env.fetch(`/${R.name}?ids=${ids.join(",")}&limit=100`);
-  if (!rows.ok || rows.data.length === 0) return null;
+  if (!field || !query) return null;
+  const rows = await env.fetch(`/${R.name}?${query}&limit=100`);
+  const when = R.operations.find((candidate) => candidate.name === operation)?.when;
+  const eligible = rows.ok ? rows.data.filter((row) => !when || when(row)) : [];
+  if (eligible.length === 0) return null;
   const first = /biggest|largest|highest|newest|latest|most recent|bigger|larger|newer/.test(word) ? -1 : 1;
   const value = (row: ApiRecord) => (bySize ? Number(row[field] ?? 0) : String(row[field] ?? ""));
-  const [best] = [...rows.data].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
+  const [best] = [...eligible].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
   return best ? { resource: R, record: best, label: labelOf(R, best) } : null;
 }
 

@@ -506,10 +506,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     ) {
       const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label}`), env.vocabulary);
       const again = actionCue(named, env.schema);
-      if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, null));
+      if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, focus));
     }
     if (R) {
-      const built = await build(actionEnv, w, cue, R, state.focus ?? null);
+      const built = await build(actionEnv, w, cue, R, state.focus ?? aboutOf(env.schema, state.query) ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
       const employees = env.schema.byName.get("employees");
       if (cue.op === "hire" && built.kind === "fail" && /couldn't find/.test(built.text) && employees?.create)
@@ -1083,7 +1083,7 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
 /** "the one in sales", "the one at globex": of the options offered, the one record with that value (its department, company…). */
 async function chosenByValue(env: TurnEnv, message: string, options: Choice[]): Promise<Choice | null> {
   const said =
-    /^(?:(?:no,?\s+|i mean\s+)?the\s+one\s+|the\s+)(?:in|at|from|with|working at|who works at)\s+(?:the\s+)?(.+?)(?:\s+(?:one|team|department|dept|office|branch))?\s*[?.!]*$/i.exec(
+    /^(?:(?:no,?\s+|i mean\s+)?the\s+one\s+(?:(?:who|that|which)(?:'s|\s+is)\s+(?:still\s+|currently\s+|now\s+)?)?|the\s+)(?:in|at|from|with|working at|who works at)\s+(?:the\s+)?(.+?)(?:\s+(?:one|team|department|dept|office|branch|stage))?\s*[?.!]*$/i.exec(
       message.trim(),
     )?.[1];
   if (!said) return null;
