@@ -1195,4 +1195,38 @@ describe("questions are read as queries over the resources' definitions", () => 
     const slash = await ask(ws.token, "tasks that are high/urgent");
     expect(slash.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "priority", value: ["high", "urgent"] }));
   });
+  it("reads a department said before the noun, one winner said in the singular, a list of two projects, 'the same month' and 'exclude any that have been paid in full'", async () => {
+    const { ws, website, grace, linus, invoice, acme } = await company();
+    const sales = await ask(ws.token, "Which Sales employees joined before 2025?");
+    expect(sales.reply.data.answer.ids).toEqual([grace.id]);
+    expect(sales.reply.data.answer.ids).not.toContain(linus.id);
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const late = "2020-01-06";
+    const one = await create(ws, "tasks", { title: "Old one", project_id: website.id, due_date: late });
+    const two = await create(ws, "tasks", { title: "Old two", project_id: intranet.id, due_date: late });
+    const three = await create(ws, "tasks", { title: "Old three", project_id: intranet.id, due_date: late });
+    const winner = await ask(ws.token, "proj w/ the most late tasks?");
+    expect(winner.reply.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "project_id", order: "desc", limit: 1 });
+    expect(winner.reply.data.answer.groups.map((group: { key: number }) => group.key)).toEqual([intranet.id]);
+    const both = await ask(ws.token, "overdue tasks - website + intranet");
+    expect([...both.reply.data.answer.ids].sort()).toEqual([one.id, two.id, three.id].sort());
+    // ("the same month": the period asked about before — no name of a record.)
+    const card = await ask(ws.token, "total of card payments received in january 2026?");
+    const transfers = await ask(ws.token, "And the bank transfers for the same month?", card.conversation_id);
+    expect(transfers.reply.data.query.period).toMatchObject({ from: "2026-01-01", to: "2026-01-31" });
+    expect(transfers.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "method", value: "bank_transfer" })]);
+    // ("exclude any that have been paid in full": the paid ones left out of the last list.)
+    const paid = await create(ws, "invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      issue_date: "2026-01-07",
+      items: [{ description: "Paid work", quantity: 1, unit_amount: 20_000 }],
+    });
+    await call("POST", `/invoices/${paid.id}/send`, { token: ws.token });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: paid.id, amount: 20_000 } });
+    const all = await ask(ws.token, "acme invoices");
+    expect([...all.reply.data.answer.ids].sort()).toEqual([invoice.id, paid.id].sort());
+    const open = await ask(ws.token, "Please exclude any that have been paid in full.", all.conversation_id);
+    expect(open.reply.data.answer.ids).toEqual([invoice.id]);
+  });
 });

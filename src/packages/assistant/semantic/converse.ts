@@ -941,6 +941,15 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       else if (!same && match[1] !== "and")
         resolved.query.conditions.push({ field: value.field, op: "eq", value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
     }
+    // ("Which Sales employees joined before 2025?": so does such a word right before the resource's noun.)
+    const nouns = resolved.resource.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+    for (const match of w.joined.matchAll(new RegExp(`\\b([a-z]{3,})\\s+(?:${nouns})\\b`, "g"))) {
+      if (FILLER.has(match[1]!) || GRAMMAR.has(match[1]!)) continue;
+      const value = matchValue(known, match[1]!);
+      const same = resolved.query.conditions.some((c) => "field" in c && c.field === value?.field);
+      if (!value?.exact || value.values.length !== 1 || same || base.names.some((name) => name.text.toLowerCase().includes(match[1]!))) continue;
+      resolved.query.conditions.push({ field: value.field, op: "eq", value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
+    }
   }
   if (resolved.kind === "error") return { reply: { intent: "unknown", text: env.refuse(resolved.error) } };
   if (resolved.kind === "choose") {

@@ -960,6 +960,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "who has the most…", "which project ate the most hours": one winner.
     const oneWinner =
       /^where (?:do|did|does) most\b/.test(text) ||
+      // ("proj w/ the most late tasks?", "the customer with the highest balance": one, said in the singular.)
+      /^(?:(?:the|which|what)\s+)?[a-z]+(?<!s)\s+(?:with|w\/)\s+the\s+(?:most|fewest|least|highest|lowest|biggest|largest)\b/.test(text) ||
       /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|gives|give|gave|sends|sent|makes|made|wins|won|converts|converted|delivers|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );
@@ -1508,7 +1510,7 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
         const gap = k > 0 ? w.text.slice(w.tokens[run[k - 1]!]!.end, w.tokens[i]!.start) : "";
         if (["and", "or", "&"].includes(w.words[i]!)) parts.push([]);
         else {
-          if (gap.includes(",") && parts.at(-1)!.length > 0) parts.push([]);
+          if ((gap.includes(",") || gap.includes("+")) && parts.at(-1)!.length > 0) parts.push([]);
           parts.at(-1)!.push(i);
         }
       });

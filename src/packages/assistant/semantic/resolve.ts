@@ -285,7 +285,10 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     }
     if (found.kind === "error") return { kind: "error", error: found.error };
     // "invoices for acme, acme labs and acme holdings": each name of a list, one record each, any of them.
-    if (found.kind === "none" && span.parts) {
+    // (Also over one record a list's words only resemble: "security audit and partner api" is two projects, not
+    // the Security audit project; a name said whole — "Procter and Gamble" — stays one.)
+    const saidWhole = found.kind === "one" && normalisedName(found.found.label) === normalisedName(span.text);
+    if ((found.kind === "none" || (found.kind === "one" && !saidWhole)) && span.parts) {
       const each = await Promise.all(span.parts.map((part) => findNamedWithNoun(fetch, span.own ? [R] : candidatesFor(R, schema), part)));
       const ones = each.flatMap((one) => (one.kind === "one" ? [one.found] : []));
       const role = ones.length === each.length && ones.every((one) => one.resource === ones[0]!.resource) ? roleOf(R, ones[0]!.resource, span.trigger) : null;

@@ -212,6 +212,16 @@ export function normalize(message: string): string {
       `record a payment on it, ${amount.trim()}${rest ? ` ${rest}` : ""}${/^wired$/i.test(verb) ? " by wire" : ""}`,
   );
   text = withAfterthoughts(text);
+  // ("and the bank transfers for the same month?": the period already asked about, which a follow-up keeps.)
+  text = text.replace(
+    /\s*,?\s*\b(?:for|in|over|during|from|across)\s+(?:the\s+)?(?:same|that)\s+(?:month|period|week|year|quarter|time(?:\s*frame)?|timeframe|dates|date range|range|stretch)\b(?!\s+(?:last|this|next)\b)/gi,
+    "",
+  );
+  // ("please exclude any that have been paid in full": the ones in that state, left out.)
+  text = text.replace(
+    /^(?:(?:please|pls|now|and|ok|okay)\s+)*(?:exclude|drop|remove|filter out|take out|skip|ignore|hide)\s+(?:any|those|the ones|all|ones|anything|everything)\s+(?:that|which|who)\s+(?:have|has|had|are|were|is|got)\s+(?:been\s+|already\s+)*([a-z ]+?)(?:\s+in full|\s+off)?\s*[.!?]*$/i,
+    "leave out the $1 ones",
+  );
   // "who do we have at nakatomi": the people we know there; "who's in the berlin office": the people working there.
   text = text
     .replace(/^who\s+(?:do|have)\s+(?:we|i)\s+(?:got|have|know)\s+(at|from|in)\s+/i, "who do we know $1 ")
