@@ -1083,4 +1083,20 @@ describe("actions on every writable resource", () => {
     const other = (await ask(ws.token, "invoice acme 2 workshops @ 900")).reply;
     expect(await requestOf(ws.token, other)).toMatchObject({ body: { items: [{ description: "Workshop", quantity: 2 }] } });
   });
+  it("reads 're-send', lines said after 'invoice for' or 'bill' (the customer asked), whose a task 'should be now', more time to pay and a change after an arrow", async () => {
+    const { ws, invoice, task, linus } = await company();
+    const resend = (await ask(ws.token, `re-send ${invoice.number} to ap@acme.example`)).reply;
+    expect(await requestOf(ws.token, resend)).toMatchObject({ path: `/invoices/${invoice.id}/send`, body: { to: "ap@acme.example" } });
+    for (const message of ["invoice for 4 months of support at 299/mo pls", "bill 5 consulting days at 1200"]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(reply.intent, message).toBe("action");
+      expect(reply.data.slot, message).toMatchObject({ draft: { resource: "invoices" }, missing: ["customer_id"] });
+    }
+    const owner = (await ask(ws.token, "write copy in website should be linus torvalds's now")).reply;
+    expect(await requestOf(ws.token, owner)).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: linus.id } });
+    const later = (await ask(ws.token, `give acme until jan 15 2027 on ${invoice.number}`)).reply;
+    expect(await requestOf(ws.token, later)).toMatchObject({ path: `/invoices/${invoice.id}`, body: { due_date: "2027-01-15" } });
+    const arrow = (await ask(ws.token, "write copy in website -> due 2027-02-01")).reply;
+    expect(await requestOf(ws.token, arrow)).toMatchObject({ path: `/tasks/${task.id}`, body: { due_date: "2027-02-01" } });
+  });
 });

@@ -198,9 +198,16 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/\s+and\s+(?:also\s+)?(?:set|make|mark|change|put)\s+(?:it|her|him|them|its priority|the priority)\s+(?:to|as|at)?\s*/gi, ", ")
     // "Test permissions on Onboarding revamp: due friday, urgent": a record, then what it is to be now.
     .replace(
-      /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?)(?::|\s[-–—])\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
+      /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?)(?::|\s[-–—]>?|\s*→)\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
       "update $1, $2",
     )
+    // ("ship search in erp migration should be alan allen's now": whose it is to be.)
+    .replace(
+      /^(?!(?:what|whats|which|who|how|when|where|why|is|are)\b)(.+?)\s+should\s+(?:be|go to)\s+(\p{L}+(?:\s+\p{L}+)?)['’]s(?:\s+now)?\s*[.!]*$/iu,
+      "assign $1 to $2",
+    )
+    // ("give soylent until jan 15 on INV-000335": more time to pay that invoice, to that day.)
+    .replace(/^give\s+(?:.+?\s+)?(?:until|till|til)\s+(.+?)\s+(?:on|for)\s+([a-z]{2,7}-\d{3,})\s*[.!]*$/iu, "set the due date of $2 to $1")
     // "add 45 min to Tim's timesheet on …": time for Tim.
     .replace(/\b(?:to|on|in)\s+([\p{L} .'-]+?)['’]s?\s+(?:timesheet|time sheet|hours|time)\b/giu, "for $1")
     // "Lynn Wilson is moving to the remote branch from next month": a move to record.
@@ -629,9 +636,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "create", verb: "record", at: 0, rest: `payment ${/^\s*[$€£]?\d/.test(said) ? "of " : ""}${said.trim()}` };
   }
   // "invoice acme for 10 hours…", "bill wayne €300 for the workshop": a resource noun (or "bill") used as the verb.
-  // ("invoice for a data migration, 2500 usd": for a thing, not a customer — a new invoice whose customer is asked.)
+  // ("invoice for a data migration, 2500 usd", "invoice for 4 months of support at 299": for a thing, not a customer —
+  // a new invoice whose customer is asked.)
   const billed =
-    /^(invoice|bill)\s+(?!\d|for\b(?!\s+(?:a|an|the)\s+(?!customer|client)\S+(?:\s+\S+)?\s*,\s*[$€£]?\d)|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(
+    /^(invoice|bill)\s+(?!\d(?![\d.]*\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|for\b(?!\s+(?:a|an|the)\s+(?!customer|client)\S+(?:\s+\S+)?\s*,\s*[$€£]?\d|\s+\d+(?:\.\d+)?\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(
       text,
     );
   if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))

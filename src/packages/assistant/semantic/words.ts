@@ -204,6 +204,8 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // ("re-send INV-000207", "re-open the deal", "re-assign it": the verb, written whole.)
+  text = text.replace(/\bre-(send|sent|open|opened|assign|assigned|schedule|scheduled|activate|activated|issue|issued|name|named|qualify)\b/gi, "re$1");
   // "they wired 2000 eur today, record it", "they just sent 5k of it by bank transfer, log that": money told as news,
   // then the command to keep it, is a payment on the invoice the talk is about.
   text = text.replace(
@@ -770,6 +772,8 @@ export function normalize(message: string): string {
     )
     // ("frances boyd - 45 min yesterday on plan checkout": time someone spent, to log.)
     .replace(/^((?:\p{L}[\p{L}'.-]*)(?:\s+\p{L}[\p{L}'.-]*){0,2})\s*[-–—:]\s+(\d+(?:\.\d+)?\s*(?:min|mins|minutes|h|hr|hrs|hours)\b.*)$/iu, "log $2 for $1")
+    // ("ship permissions in customer portal -> due dec 22": what it is to be, said after the arrow.)
+    .replace(/^(?!.*\?)(.{2,80}?)\s*(?:->|→|=>)\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+.+)$/iu, "update $1, $2")
     // ("plan exports in mobile app -> review": moved to that state.)
     .replace(
       /^(?!.*\?)(?!(?:rename|change|set|update|edit|move|switch|fix|correct|make)\b)(.{2,80}?)\s*(?:->|→|=>)(?!\s*(?:send|resend|void|remind|delete|cancel)\b)\s*([\p{L} ]{2,24}?)\s*[.!]*$/iu,
