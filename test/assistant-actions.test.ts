@@ -1099,4 +1099,14 @@ describe("actions on every writable resource", () => {
     const arrow = (await ask(ws.token, "write copy in website -> due 2027-02-01")).reply;
     expect(await requestOf(ws.token, arrow)).toMatchObject({ path: `/tasks/${task.id}`, body: { due_date: "2027-02-01" } });
   });
+  it("hires a candidate named by first name as a title whose words are another resource's noun, or 'for' a title in capitals", async () => {
+    const { ws, candidate } = await company();
+    const title = (await ask(ws.token, "Hire Joan as Account Executive in the Berlin office, starting December 1.")).reply;
+    expect(await requestOf(ws.token, title)).toMatchObject({
+      path: `/candidates/${candidate.id}/hire`,
+      body: { designation: "Account Executive", date_of_joining: expect.stringMatching(/-12-01$/) },
+    });
+    const job = (await ask(ws.token, "Hire Joan for Finance Analyst, starting January 4, Berlin.")).reply;
+    expect(await requestOf(ws.token, job)).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { designation: "Finance Analyst" } });
+  });
 });

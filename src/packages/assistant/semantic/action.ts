@@ -594,7 +594,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
           : ((await findAtCompany(env.fetch, [R], cleaned)) ?? (await findNamed(env.fetch, [R], cleaned)));
       // "guido allen nailed the interview": the name leads, what was said of it follows.
       const said = cleaned.split(/\s+/);
-      for (let n = said.length - 1; found.kind === "none" && n >= 2 && said.length <= 8; n--) {
+      // ("hire Evelyn as Account Executive": a first name alone, when what follows is what they become.)
+      const least = /^(?:as|for)$/i.test(said[1] ?? "") ? 1 : 2;
+      for (let n = said.length - 1; found.kind === "none" && n >= least && said.length <= 8; n--) {
         const shorter = await findNamed(env.fetch, [R], said.slice(0, n).join(" "));
         if (shorter.kind === "one") found = shorter;
       }

@@ -283,6 +283,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // ("hire margaret for the finance analyst job", "we're hiring dennis — senior engineer, start 4 jan": the job is
     // the title they are hired as.)
     .replace(/\b(hire|hiring)\s+(.+?)\s+for\s+(?:the\s+)?(.+?)\s+(?:job|role|position|opening|post)\b/iu, "hire $2 as $3")
+    // ("Hire Hedy for Finance Analyst, starting January 4": a title in capitals after "for" is the job.)
+    .replace(/^(hire)\s+(\p{L}+(?:\s+\p{L}+)?)\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}&-]*(?:\s+\p{Lu}[\p{L}&-]*){0,3})(?=\s*(?:[,.;]|$))/iu, "$1 $2 as $3")
     .replace(/^(?:we(?:'re|’re| are)\s+)?(?:going to\s+)?hir(?:e|ing)\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,")
     // ("we're scrapping support tooling entirely, delete the project": that project.)
     .replace(
@@ -797,9 +799,12 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
           (field) => field.kind === "reference" && field.target === noun.value.name && field.words.includes(w.words[noun.indexes[0]!]!),
         ),
     );
+  // ("hire Evelyn as Account Executive": the title they are hired as is no resource's noun.)
+  const asTitle = (noun: (typeof nouns)[number]) => cue.op === "hire" && w.words[noun.indexes[0]! - 1] === "as";
   const first = nouns.find(
     (noun) =>
       !inValue(noun) &&
+      !asTitle(noun) &&
       !fieldWord(noun) &&
       noun.indexes[0]! >= start &&
       noun.indexes[0]! <= start + 2 &&
