@@ -1109,4 +1109,11 @@ describe("actions on every writable resource", () => {
     const job = (await ask(ws.token, "Hire Joan for Finance Analyst, starting January 4, Berlin.")).reply;
     expect(await requestOf(ws.token, job)).toMatchObject({ path: `/candidates/${candidate.id}/hire`, body: { designation: "Finance Analyst" } });
   });
+  it("reads a potential customer as a lead, and 'promising' as qualified", async () => {
+    const { ws, sophie } = await company();
+    const marked = (await ask(ws.token, "mark the potential customer Sophie Brown as promising")).reply;
+    expect(await requestOf(ws.token, marked)).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "qualified" } });
+    const count = await ask(ws.token, "how many possible customers do we have");
+    expect(count.reply.data.answer).toMatchObject({ kind: "value", resource: "leads", fn: "count", value: 2 });
+  });
 });

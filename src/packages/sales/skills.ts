@@ -34,7 +34,18 @@ export const salesSkills: Skill[] = [
     resource: "leads",
     singular: "lead",
     plural: "leads",
-    synonyms: ["prospect", "prospects"],
+    synonyms: [
+      "prospect",
+      "prospects",
+      "potential customer",
+      "potential customers",
+      "possible customer",
+      "possible customers",
+      "prospective customer",
+      "prospective customers",
+      "potential client",
+      "potential clients",
+    ],
     nameField: "name",
     label: (r) => String(r.name),
     line: (r) =>
@@ -72,7 +83,7 @@ export const salesSkills: Skill[] = [
     filters: [
       { words: ["new", "fresh", "untouched"], query: { status: "new" }, label: "new" },
       { words: ["contacted", "reached out"], query: { status: "contacted" }, label: "contacted" },
-      { words: ["qualified"], query: { status: "qualified" }, label: "qualified" },
+      { words: ["qualified", "promising"], query: { status: "qualified" }, label: "qualified" },
       { words: ["unqualified", "disqualified"], query: { status: "unqualified" }, label: "unqualified" },
       { words: ["converted", "convert"], query: { status: "converted" }, label: "converted" },
       // (A lead still being worked: neither converted nor ruled out.)
