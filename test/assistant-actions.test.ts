@@ -1116,4 +1116,23 @@ describe("actions on every writable resource", () => {
     const count = await ask(ws.token, "how many possible customers do we have");
     expect(count.reply.data.answer).toMatchObject({ kind: "value", resource: "leads", fn: "count", value: 2 });
   });
+  it("asks about each unclear name in turn and proposes nothing guessed; reads 'isn't', and no due date in a discount", async () => {
+    const { ws, task, invoice } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const other = await create(ws, "tasks", { title: "Write copy", project_id: intranet.id });
+    const lamarr = await create(ws, "employees", { name: "Grace Lamarr", email: "lamarr@assist.co", department: "Marketing", date_of_joining: "2024-02-01" });
+    const first = await ask(ws.token, "assign write copy to grace");
+    expect(first.reply.intent).toBe("clarify");
+    expect(first.reply.text).toContain("Write copy");
+    const options = first.reply.data.choose.options as { id: number }[];
+    const which = await ask(ws.token, `${options.findIndex((option) => option.id === other.id) + 1}`, first.conversation_id);
+    // The task is chosen; which Grace is still asked, not guessed.
+    expect(which.reply.intent).toBe("clarify");
+    expect(which.reply.text).toContain("Grace Lamarr");
+    const done = await ask(ws.token, "the one who isn't hopper", which.conversation_id);
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: `/tasks/${other.id}`, body: { assignee_id: lamarr.id } });
+    expect(other.id).not.toBe(task.id);
+    const discount = await ask(ws.token, `give them 10% off until friday on ${invoice.number}`);
+    expect(JSON.stringify(discount.reply.data ?? {})).not.toContain("due_date");
+  });
 });

@@ -1200,6 +1200,9 @@ describe("questions are read as queries over the resources' definitions", () => 
     const sales = await ask(ws.token, "Which Sales employees joined before 2025?");
     expect(sales.reply.data.answer.ids).toEqual([grace.id]);
     expect(sales.reply.data.answer.ids).not.toContain(linus.id);
+    // (Left out, not kept: "non-sales employees".)
+    const others = await ask(ws.token, "how many non-sales employees");
+    expect(others.reply.data.query.conditions).toEqual([expect.objectContaining({ field: "department", op: "ne", value: "Sales" })]);
     const intranet = await create(ws, "projects", { name: "Intranet" });
     const late = "2020-01-06";
     const one = await create(ws, "tasks", { title: "Old one", project_id: website.id, due_date: late });

@@ -28,6 +28,8 @@ export type ActionEnv = {
   listed?: Choice[];
   /** The message as typed (a clause of it may be what is built: the reason for a change is often beside it). */
   message?: string;
+  /** The record the last answer was about ("Outstanding for Umbrella"): whose "oldest one" is meant. Only for that. */
+  about?: Choice;
 };
 
 export type Built =
@@ -627,7 +629,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // "remind Vandelay about the $1,200 invoice", "send the initech draft out": a record of no name of its own,
       // told by whose it is and what it is.
       if (found.kind === "none") {
-        const ranked = (await rankedFromListed(env, R, cleaned, focus, operation)) ?? (await datedOne(env, R, cleaned, w.text));
+        const ranked = (await rankedFromListed(env, R, cleaned, focus ?? env.about ?? null, operation)) ?? (await datedOne(env, R, cleaned, w.text));
         if (ranked) found = { kind: "one", found: ranked };
       }
       if (found.kind === "none") {
@@ -640,7 +642,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
       if (onList.length === 1) found = { kind: "one", found: onList[0]! };
       if (found.kind === "many") {
-        const narrowed = within ? await narrow(env, R, found.all ?? found.options, within.text) : null;
+        // (A value narrows only when said as theirs: "Hedy in Marketing's title", not "put Frances in Finance".)
+        const narrowed = within ? await narrow(env, R, found.all ?? found.options, within.text, /['’]s\s/.test(within.text)) : null;
         if (narrowed?.length === 1) {
           target = narrowed[0]!;
           if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
@@ -723,7 +726,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   // References by name: each piece against the body's reference fields, by the word before it.
   const unresolved: Piece[] = [];
   const ambiguous: { ref: Piece; field: string; options: Candidate[] }[] = [];
-  let fieldChoice: { text: string; options: Candidate[]; field: string } | null = null;
+  const fieldChoices: { text: string; options: Candidate[]; field: string }[] = [];
   for (const ref of read.refs) {
     const resolved = await referenceFor(env, R, referenceFields, fields, ref);
     if (resolved === "none") unresolved.push(ref);
@@ -749,11 +752,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       }
     }
     // Which one is asked once the rest is read ("2h for grace on draft exports (website relaunch)": the task is still
-    // narrowed by its project, and the answer resumes with it). The first option stands in meanwhile; nothing is
-    // proposed for it. A second name still unclear is left empty, to be asked for after.
-    if (!chosen && fieldChoice) continue;
+    // narrowed by its project, and the answer resumes with it). The first option stands in meanwhile (so no other
+    // piece is taken for that field); nothing is proposed for it, and each name still unclear is asked in turn.
     if (!chosen) {
-      fieldChoice = { text: ref.text, options, field };
+      fieldChoices.push({ text: ref.text, options, field });
       chosen = options[0]!;
     }
     fields[field] = chosen.record.id;
@@ -942,21 +944,34 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   // Time is logged by someone on a task: a task's project is not a task.
   if (R.name === "time-entries" && operation === "create" && typeof fields.project_id === "number") delete fields.project_id;
 
-  if (choice)
+  // Every name still unclear is asked, one after the other; the stand-ins are no part of what resumes.
+  const asked: { text: string; options: Candidate[]; role: { target: true } | { field: string } }[] = [
+    ...(choice ? [{ text: choice.text, options: choice.options, role: { target: true as const } }] : []),
+    ...fieldChoices.map((entry) => ({ text: entry.text, options: entry.options, role: { field: entry.field } })),
+  ];
+  if (asked.length > 0) {
+    const unasked = new Set(fieldChoices.map((entry) => entry.field));
+    const others = Object.fromEntries(Object.entries(fields).filter(([name]) => !unasked.has(name)));
+    const named = Object.fromEntries(Object.entries(labels).filter(([name]) => !unasked.has(name)));
+    const [first, ...rest] = asked;
     return {
       kind: "choose",
-      text: choice.text,
-      options: choice.options,
-      resume: { kind: "action", draft: { ...draft, target: null }, role: { target: true } },
-    };
-  if (fieldChoice) {
-    const { [fieldChoice.field]: _field, ...others } = fields;
-    const { [fieldChoice.field]: _label, ...named } = labels;
-    return {
-      kind: "choose",
-      text: fieldChoice.text,
-      options: fieldChoice.options,
-      resume: { kind: "action", draft: { ...draft, fields: others, labels: named }, role: { field: fieldChoice.field } },
+      text: first!.text,
+      options: first!.options,
+      resume: {
+        kind: "action",
+        draft: { ...draft, ...(choice ? { target: null } : {}), fields: others, labels: named },
+        role: first!.role,
+        ...(rest.length > 0
+          ? {
+              queued: rest.map((entry) => ({
+                text: entry.text,
+                role: entry.role,
+                options: entry.options.map((option) => ({ resource: option.resource.name, id: option.record.id, label: option.label })),
+              })),
+            }
+          : {}),
+      },
     };
   }
   if (operation === "update" && Object.keys(fields).length === 0) {
@@ -1277,17 +1292,20 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string, 
   const bySize = /biggest|largest|highest|smallest|lowest|bigger|larger|smaller/.test(word);
   const field = bySize ? R.measure : R.defaultDate;
   if (!field || !query) return null;
-  const rows = await env.fetch(`/${R.name}?${query}&limit=100`);
+  const first = /biggest|largest|highest|newest|latest|most recent|bigger|larger|newer/.test(word) ? -1 : 1;
+  // (Sorted by the API where it can, so that the hundred read are the ones at that end.)
+  const sorted = await env.fetch(`/${R.name}?${query}&sort=${first < 0 ? "-" : ""}${field}&limit=100`);
+  const rows = sorted.ok ? sorted : await env.fetch(`/${R.name}?${query}&limit=100`);
   const when = R.operations.find((candidate) => candidate.name === operation)?.when;
   const eligible = rows.ok ? rows.data.filter((row) => !when || when(row)) : [];
-  if (eligible.length === 0) return null;
-  const first = /biggest|largest|highest|newest|latest|most recent|bigger|larger|newer/.test(word) ? -1 : 1;
   const value = (row: ApiRecord) => (bySize ? Number(row[field] ?? 0) : String(row[field] ?? ""));
-  const [best] = [...eligible].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
-  return best ? { resource: R, record: best, label: labelOf(R, best) } : null;
+  const [best, next] = [...eligible].sort((a, b) => (value(a) < value(b) ? -first : value(a) > value(b) ? first : 0));
+  // (Two alike — the same day, the same amount — is no one record: the name is then asked for.)
+  if (!best || (next && value(next) === value(best))) return null;
+  return { resource: R, record: best, label: labelOf(R, best) };
 }
 
-async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string): Promise<Candidate[] | null> {
+async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string, byValue = true): Promise<Candidate[] | null> {
   // ("linus at hooli — email is now …": the place ends where a dash starts what to change.)
   // ("in Marketing's designation": the place ends where what of theirs changes begins.)
   const within = said.split(/\s*[—–]\s*|\s+-\s+/)[0]!.replace(/['’]s\s.*$/, "");
@@ -1300,7 +1318,9 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], sa
   // ("ken at globex": people told apart by where they work.)
   const there = atCompany(options, tidy(within));
   if (there.length > 0) return there;
-  // ("Hedy in Marketing", "the Lovelace in Berlin": told apart by a value of theirs — a department, a branch.)
+  // ("Hedy in Marketing", "the Lovelace in Berlin": told apart by a value of theirs — a department, a branch. Not
+  // where a change puts them: "put Frances in Finance" asks which Frances.)
+  if (!byValue) return null;
   const value = tidy(within).toLowerCase();
   const valued = options.filter((option) => Object.values(option.record).some((field) => typeof field === "string" && field.toLowerCase() === value));
   return valued.length > 0 ? valued : null;
@@ -1358,18 +1378,22 @@ async function nameThenParent(env: ActionEnv, fields: BodyField[], text: string)
       .filter(Boolean);
     return parts.length === typed.length && parts.every((part, i) => part === typed[i] || (typed[i]!.length >= 4 && distance(part, typed[i]!, 1) <= 1));
   };
+  // (One search per tail of up to four words, by the tail's first word — a typo elsewhere in it is forgiven.)
   for (const field of fields) {
     const target = env.schema.byName.get(field.target ?? "");
-    const parents = [...(target?.fields.values() ?? [])].filter((parent) => parent.target && parent.target !== target!.name);
-    for (let cut = words.length - 1; target && parents.length > 0 && cut >= 1; cut--) {
+    const parents = [...(target?.fields.values() ?? [])].filter(
+      (parent) => parent.target && parent.target !== target!.name && env.schema.byName.get(parent.target)?.nameField,
+    );
+    for (let cut = Math.max(1, words.length - 4); target && parents.length > 0 && cut < words.length; cut++) {
       const tail = words.slice(cut).map((word) => word.toLowerCase());
       for (const parent of parents) {
         const owner = env.schema.byName.get(parent.target!)!;
-        const found = owner.nameField ? await findNamed(env.fetch, [owner], tail.join(" ")) : null;
-        if (found?.kind !== "one" || !said(String(found.found.record[owner.nameField!] ?? ""), tail)) continue;
+        const rows = await env.fetch(`/${owner.name}?q=${encodeURIComponent(tail[0]!)}&limit=25`);
+        const owners = rows.ok ? rows.data.filter((row) => said(String(row[owner.nameField!] ?? ""), tail)) : [];
+        if (owners.length !== 1) continue;
         const named = await findNamed(env.fetch, [target], words.slice(0, cut).join(" "));
         const candidates = named.kind === "one" ? [named.found] : named.kind === "many" ? (named.all ?? named.options) : [];
-        const there = candidates.filter((candidate) => candidate.record[parent.name] === found.found.record.id);
+        const there = candidates.filter((candidate) => candidate.record[parent.name] === owners[0]!.id);
         if (there.length === 1) return { kind: "one", field: field.name, id: there[0]!.record.id, label: there[0]!.label };
       }
     }

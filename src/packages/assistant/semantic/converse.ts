@@ -356,6 +356,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     refuse: env.refuse,
     values: env.values,
     listed: state.listed ?? (state.focus ? [state.focus] : undefined),
+    about: state.focus ?? aboutOf(env.schema, state.query) ?? undefined,
     message: env.typed ?? said,
   };
 
@@ -506,10 +507,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     ) {
       const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label}`), env.vocabulary);
       const again = actionCue(named, env.schema);
-      if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, focus));
+      if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, null));
     }
     if (R) {
-      const built = await build(actionEnv, w, cue, R, state.focus ?? aboutOf(env.schema, state.query) ?? null);
+      const built = await build(actionEnv, w, cue, R, state.focus ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
       const employees = env.schema.byName.get("employees");
       if (cue.op === "hire" && built.kind === "fail" && /couldn't find/.test(built.text) && employees?.create)
@@ -943,8 +944,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     }
     // ("Which Sales employees joined before 2025?": so does such a word right before the resource's noun.)
     const nouns = resolved.resource.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-    for (const match of w.joined.matchAll(new RegExp(`\\b([a-z]{3,})\\s+(?:${nouns})\\b`, "g"))) {
+    // (Not one left out: "non-sales employees", "excluding sales employees".)
+    for (const match of w.joined.matchAll(new RegExp(`(?<![-\\w])([a-z]{3,})\\s+(?:${nouns})\\b`, "g"))) {
       if (FILLER.has(match[1]!) || GRAMMAR.has(match[1]!)) continue;
+      if (/\b(?:not|non|except|excluding|outside(?: of)?|other than|without|besides|apart from)\s*$/.test(w.joined.slice(0, match.index))) continue;
       const value = matchValue(known, match[1]!);
       const same = resolved.query.conditions.some((c) => "field" in c && c.field === value?.field);
       if (!value?.exact || value.values.length !== 1 || same || base.names.some((name) => name.text.toLowerCase().includes(match[1]!))) continue;
@@ -1085,6 +1088,9 @@ async function resume(env: TurnEnv, actionEnv: ActionEnv, state: ConversationSta
     "target" in resumeWith.role
       ? { ...draft, target: { id: choice.id, name: choice.label, ...(typeof version === "string" ? { version } : {}) } }
       : { ...draft, fields: { ...draft.fields, [resumeWith.role.field]: choice.id }, labels: { ...draft.labels, [resumeWith.role.field]: choice.label } };
+  // ("assign review login to grace": which task, then which Grace — each asked in turn, nothing guessed.)
+  const [after, ...later] = resumeWith.queued ?? [];
+  if (after) return clarify(after.text, after.options, { kind: "action", draft: next, role: after.role, ...(later.length > 0 ? { queued: later } : {}) });
   return fromBuilt(env.schema, complete(actionEnv, R, next));
 }
 

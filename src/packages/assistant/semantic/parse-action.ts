@@ -201,13 +201,18 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?!(?:what|whats|what's|which|who|how|when|where|why)\b)([^:?]{3,60}?)(?::|\s[-–—]>?|\s*→)\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+[^?]+)$/iu,
       "update $1, $2",
     )
-    // ("ship search in erp migration should be alan allen's now": whose it is to be.)
+    // ("ship search in erp migration should be alan allen's now": whose it is to be — a person's, not a time's or a
+    // thing's: "the rate should be last year's" is no assignment.)
     .replace(
-      /^(?!(?:what|whats|which|who|how|when|where|why|is|are)\b)(.+?)\s+should\s+(?:be|go to)\s+(\p{L}+(?:\s+\p{L}+)?)['’]s(?:\s+now)?\s*[.!]*$/iu,
+      /^(?!(?:what|whats|which|who|how|when|where|why|is|are)\b)(.+?)\s+should\s+(?:be|go to)\s+(?!(?:the|this|that|last|next|today|tomorrow|yesterday|at|our|their|his|her|its|my|your|everyone|someone|somebody|anyone|nobody)\b)(\p{L}+(?:\s+\p{L}+)?)['’]s(?:\s+now)?\s*[.!]*$/iu,
       "assign $1 to $2",
     )
     // ("give soylent until jan 15 on INV-000335": more time to pay that invoice, to that day.)
-    .replace(/^give\s+(?:.+?\s+)?(?:until|till|til)\s+(.+?)\s+(?:on|for)\s+([a-z]{2,7}-\d{3,})\s*[.!]*$/iu, "set the due date of $2 to $1")
+    // (Given to a name or "them" and nothing more: "give them 10% off until friday" is a discount.)
+    .replace(
+      /^give\s+(?:(?!\S*[\d%])(?!(?:an?|the|some|more|extra|another)\b)\p{L}[\p{L}'-]*(?:\s+(?!(?:off|discount|credit)\b)\p{L}[\p{L}'-]*){0,2}\s+)?(?:until|till|til)\s+(.+?)\s+(?:on|for)\s+([a-z]{2,7}-\d{3,})\s*[.!]*$/iu,
+      "set the due date of $2 to $1",
+    )
     // "add 45 min to Tim's timesheet on …": time for Tim.
     .replace(/\b(?:to|on|in)\s+([\p{L} .'-]+?)['’]s?\s+(?:timesheet|time sheet|hours|time)\b/giu, "for $1")
     // "Lynn Wilson is moving to the remote branch from next month": a move to record.
@@ -284,7 +289,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // the title they are hired as.)
     .replace(/\b(hire|hiring)\s+(.+?)\s+for\s+(?:the\s+)?(.+?)\s+(?:job|role|position|opening|post)\b/iu, "hire $2 as $3")
     // ("Hire Hedy for Finance Analyst, starting January 4": a title in capitals after "for" is the job.)
-    .replace(/^(hire)\s+(\p{L}+(?:\s+\p{L}+)?)\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}&-]*(?:\s+\p{Lu}[\p{L}&-]*){0,3})(?=\s*(?:[,.;]|$))/iu, "$1 $2 as $3")
+    .replace(/^([Hh]ire)\s+(\p{L}+(?:\s+\p{L}+)?)\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}&-]*(?:\s+\p{Lu}[\p{L}&-]*){0,3})(?=\s*(?:[,.;]|$))/u, "$1 $2 as $3")
     .replace(/^(?:we(?:'re|’re| are)\s+)?(?:going to\s+)?hir(?:e|ing)\s+(\p{L}+\s+\p{L}+)\s+[—–-]\s+((?:\p{L}+\s+){0,3}\p{L}+)\s*,/iu, "hire $1 as $2,")
     // ("we're scrapping support tooling entirely, delete the project": that project.)
     .replace(

@@ -961,7 +961,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const oneWinner =
       /^where (?:do|did|does) most\b/.test(text) ||
       // ("proj w/ the most late tasks?", "the customer with the highest balance": one, said in the singular.)
-      /^(?:(?:the|which|what)\s+)?[a-z]+(?<!s)\s+(?:with|w\/)\s+the\s+(?:most|fewest|least|highest|lowest|biggest|largest)\b/.test(text) ||
+      /^(?:(?:the|which|what)\s+)?(?!(?:people|staff|everyone|everybody|anyone|anybody|personnel|team|folks|those|these|ones)\b)[a-z]+(?<!s)\s+(?:with|w\/)\s+the\s+(?:most|fewest|least|highest|lowest|biggest|largest)\b/.test(
+        text,
+      ) ||
       /^(?:(?:and|so|ok|okay|then|also|but) )?(?:(?:can you |could you )?(?:tell me|let me know) )?(who|whos|who's|which (?!of)\w+ (?:(?:last|this|of|in) [a-z]+ )?(has|have|had|is|was|did|does|got|gets|ate|logged|owes|brought|brings|bring|generates|produces|spent|gives|give|gave|sends|sent|makes|made|wins|won|converts|converted|delivers|do we|we have|have we)|what (customer|project|person|employee|stage|source))\b/.test(
         text,
       );

@@ -75,4 +75,8 @@ export type ConversationState = {
 export type Role = { subject: true } | { field: string } | { param: string };
 
 /** A clarification's continuation: a query whose subject or condition is the chosen record, or an action's target or field. */
-export type Resume = { kind: "query"; query: Query; role: Role } | { kind: "action"; draft: ActionDraft; role: { target: true } | { field: string } };
+/** Which record an action's unclear name means: asked once the one before it is answered. */
+export type QueuedChoice = { text: string; options: Choice[]; role: { target: true } | { field: string } };
+export type Resume =
+  | { kind: "query"; query: Query; role: Role }
+  | { kind: "action"; draft: ActionDraft; role: { target: true } | { field: string }; queued?: QueuedChoice[] };

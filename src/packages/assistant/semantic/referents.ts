@@ -67,7 +67,7 @@ export function chosen(message: string, options: Choice[]): Choice | null {
   const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|last)\b/.exec(lower);
   if (ordinal && lower.split(/\s+/).length <= 5) return ordinal[1] === "last" ? (options.at(-1) ?? null) : (options[ORDINALS[ordinal[1]!]!] ?? null);
   // ("the one who is not van Rossum", "not the allen one": the one option whose label lacks what was said.)
-  const not = /^(?:(?:no,?\s+)?the one (?:who|that|which)(?:'s|\s+is|\s+isn't)?\s+not|not(?: the)?)\s+(.+?)(?:\s+one)?[?.!]*$/.exec(lower)?.[1];
+  const not = /^(?:(?:no,?\s+)?the one (?:who|that|which)(?:'s\s+not|\s+is\s+not|\s+isn't|\s+not)|not(?: the)?)\s+(.+?)(?:\s+one)?[?.!]*$/.exec(lower)?.[1];
   if (not) {
     const others = options.filter((option) => !option.label.toLowerCase().includes(not));
     if (others.length === 1 && others.length < options.length) return others[0]!;

@@ -214,9 +214,10 @@ export function normalize(message: string): string {
       `record a payment on it, ${amount.trim()}${rest ? ` ${rest}` : ""}${/^wired$/i.test(verb) ? " by wire" : ""}`,
   );
   text = withAfterthoughts(text);
-  // ("and the bank transfers for the same month?": the period already asked about, which a follow-up keeps.)
+  // ("and the bank transfers for the same month?": the period already asked about, which a follow-up keeps — said at
+  // the end of a clause, not "in the same year as Grace".)
   text = text.replace(
-    /\s*,?\s*\b(?:for|in|over|during|from|across)\s+(?:the\s+)?(?:same|that)\s+(?:month|period|week|year|quarter|time(?:\s*frame)?|timeframe|dates|date range|range|stretch)\b(?!\s+(?:last|this|next)\b)/gi,
+    /\s*,?\s*\b(?:for|in|over|during|from|across)\s+(?:the\s+)?(?:same|that)\s+(?:month|period|week|year|quarter|time(?:\s*frame)?|timeframe|dates|date range|range|stretch)\b(?=\s*(?:[?.!,;]|$))/gi,
     "",
   );
   // ("please exclude any that have been paid in full": the ones in that state, left out.)
