@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../src/platform/time";
-import { ask, company, expectProposals, expectRequests, requestOf, today } from "./assistant-fixture";
+import { ask, company, expectProposals, expectRequests, requestOf, sentInvoice, today } from "./assistant-fixture";
 import { call, create, expectError, noOutboundCalls, recordedEvents, userWithRole } from "./helpers";
 
 noOutboundCalls();
@@ -397,8 +397,7 @@ describe("actions on every writable resource", () => {
     const filler = await create(ws, "customers", { name: "Filler Co", currency: "USD" });
     const line = { description: "Work", quantity: 1, unit_amount: 10_000 };
     for (let i = 0; i < 9; i++) await create(ws, "invoices", { customer_id: filler.id, currency: "USD", items: [line] });
-    const invoice = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [line] });
-    expect((await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token })).status).toBe(200);
+    const invoice = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [line] });
     const number = Number(invoice.number.replace(/\D/g, ""));
     expect(number).toBeGreaterThanOrEqual(10);
     const draft = await create(ws, "invoices", {
@@ -490,8 +489,7 @@ describe("actions on every writable resource", () => {
     const { ws, acme, invoice, ada, bigCo, ana } = await company();
     const acmeLabs = await create(ws, "customers", { name: "Acme Labs", email: "ap@acmelabs.example", currency: "USD" });
     const line = { description: "Work", quantity: 1, unit_amount: 40_000 };
-    const labs = await create(ws, "invoices", { customer_id: acmeLabs.id, currency: "USD", issue_date: "2026-09-06", items: [line] });
-    expect((await call("POST", `/invoices/${labs.id}/send`, { token: ws.token })).status).toBe(200);
+    const labs = await sentInvoice(ws, { customer_id: acmeLabs.id, currency: "USD", issue_date: "2026-09-06", items: [line] });
     const draft = await create(ws, "invoices", { customer_id: acmeLabs.id, currency: "USD", items: [line] });
     const cases = [
       // "paid what they owed": the one invoice of theirs still open, and what is due on it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ask, company, expectRequests, requestOf, today } from "./assistant-fixture";
+import { ask, company, expectRequests, requestOf, sentInvoice, today } from "./assistant-fixture";
 import { call, create, noOutboundCalls } from "./helpers";
 
 noOutboundCalls();
@@ -163,8 +163,7 @@ describe("commands said with their context", () => {
 
   it("picks from what was listed by rank, reads a question before its why, keeps a company's own name", async () => {
     const { ws, acme, invoice, ana, ada, alan, task, website, sophie, candidate } = await company();
-    const bigger = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 900_000 }] });
-    expect((await call("POST", `/invoices/${bigger.id}/send`, { token: ws.token })).status).toBe(200);
+    const bigger = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [{ description: "More", quantity: 1, unit_amount: 900_000 }] });
     // "the biggest one", "the oldest one": of the records the last answer listed, by their measure or date; a
     // proposal about one of them keeps the list for the next message ("and resend the last one").
     const open = await ask(ws.token, "acme's open invoices");
@@ -709,22 +708,20 @@ describe("commands said with their context", () => {
   it("reminds about 'their oldest one' of the customer just asked about, of those still owed; picks an option by its stage", async () => {
     const { ws, acme, invoice, opening, candidate } = await company();
     // A newer open invoice and an older paid one: the oldest still owed is the fixture's (January).
-    const newer = await create(ws, "invoices", {
+    await sentInvoice(ws, {
       customer_id: acme.id,
       currency: "USD",
       issue_date: "2026-03-05",
       due_date: "2026-04-05",
       items: [{ description: "More work", quantity: 1, unit_amount: 20_000 }],
     });
-    expect((await call("POST", `/invoices/${newer.id}/send`, { token: ws.token })).status).toBe(200);
-    const paid = await create(ws, "invoices", {
+    const paid = await sentInvoice(ws, {
       customer_id: acme.id,
       currency: "USD",
       issue_date: "2025-12-01",
       due_date: "2025-12-31",
       items: [{ description: "Old work", quantity: 1, unit_amount: 10_000 }],
     });
-    expect((await call("POST", `/invoices/${paid.id}/send`, { token: ws.token })).status).toBe(200);
     await call("POST", "/payments", { token: ws.token, body: { invoice_id: paid.id, amount: 10_000 } });
     const owed = await ask(ws.token, "how much does acme still need to pay us?");
     expect(owed.reply.data).toMatchObject({ query: { resource: "invoices", aggregate: { field: "amount_due" } } });

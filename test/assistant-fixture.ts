@@ -50,6 +50,14 @@ export async function expectProposals(token: string, cases: readonly (readonly [
   }
 }
 
+/** An invoice created and sent, so that it is owed. */
+export async function sentInvoice(ws: Awaited<ReturnType<typeof signup>>, body: Record<string, unknown>) {
+  const invoice = await create(ws, "invoices", body);
+  const sent = await call("POST", `/invoices/${invoice.id}/send`, { token: ws.token });
+  expect(sent.status, sent.text).toBe(200);
+  return invoice;
+}
+
 export const today = () => new Date().toISOString().slice(0, 10);
 
 /** A small company the answers can be checked against. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ask, company, requestOf, today } from "./assistant-fixture";
+import { ask, company, requestOf, sentInvoice, today } from "./assistant-fixture";
 import { call, create, noOutboundCalls, signup } from "./helpers";
 
 noOutboundCalls();
@@ -236,14 +236,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     );
     expect(stillDue.reply.data.answer.ids).toEqual([invoice.id]);
     // A ranking by what the state is about; "total overdue" sums what is due.
-    const second = await create(ws, "invoices", {
+    const second = await sentInvoice(ws, {
       customer_id: acme.id,
       currency: "USD",
       issue_date: "2026-01-06",
       due_date: "2026-02-06",
       items: [{ description: "More work", quantity: 1, unit_amount: 200_000 }],
     });
-    expect((await call("POST", `/invoices/${second.id}/send`, { token: ws.token })).status).toBe(200);
     await call("POST", "/payments", { token: ws.token, body: { invoice_id: second.id, amount: 190_000 } });
     const smallest = await ask(ws.token, "smallest outstanding invoice?");
     expect(smallest.reply.data.answer.ids).toEqual([second.id]);
@@ -922,14 +921,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     const { ws, acme, invoice, opening } = await company();
     const berlin = await create(ws, "customers", { name: "Kessler GmbH", email: "ap@kessler.example", currency: "EUR", billing: { country: "DE" } });
     await create(ws, "customers", { name: "Paid Up GmbH", currency: "EUR", billing: { country: "DE" } });
-    const owed = await create(ws, "invoices", {
+    await sentInvoice(ws, {
       customer_id: berlin.id,
       currency: "EUR",
       issue_date: "2026-01-05",
       due_date: "2026-02-05",
       items: [{ description: "Work", quantity: 1, unit_amount: 50_000 }],
     });
-    expect((await call("POST", `/invoices/${owed.id}/send`, { token: ws.token })).status).toBe(200);
     // "which german customers still owe us money": the customers, listed (a ranking is asked with "the most").
     const german = await ask(ws.token, "which german custmers still owe us money");
     expect(german.reply.data.query).toMatchObject({ resource: "customers" });

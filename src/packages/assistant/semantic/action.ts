@@ -4,7 +4,7 @@ import { distance, EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
-import { atCompany, type Candidate, findAtCompany, findNamed, labelOf, referencedRecord } from "./names";
+import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
@@ -1321,8 +1321,7 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], sa
   // ("Hedy in Marketing", "the Lovelace in Berlin": told apart by a value of theirs — a department, a branch. Not
   // where a change puts them: "put Frances in Finance" asks which Frances.)
   if (!byValue) return null;
-  const value = tidy(within).toLowerCase();
-  const valued = options.filter((option) => Object.values(option.record).some((field) => typeof field === "string" && field.toLowerCase() === value));
+  const valued = options.filter((option) => hasValue(option.record, tidy(within)));
   return valued.length > 0 ? valued : null;
 }
 

@@ -6,7 +6,7 @@ import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findAtCompany, findNamed, labelOf, referencedRecord } from "./names";
+import { type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
@@ -1102,15 +1102,13 @@ async function chosenByValue(env: TurnEnv, message: string, options: Choice[]): 
       message.trim(),
     )?.[1];
   if (!said) return null;
-  const wanted = said.toLowerCase();
   const matching: Choice[] = [];
   for (const resource of new Set(options.map((option) => option.resource))) {
     const ids = options.filter((option) => option.resource === resource).map((option) => option.id);
     const found = await env.fetch(`/${resource}?ids=${ids.join(",")}`);
     if (!found.ok) continue;
     for (const record of found.data)
-      if (Object.values(record).some((value) => typeof value === "string" && value.toLowerCase() === wanted))
-        matching.push(options.find((option) => option.resource === resource && option.id === record.id)!);
+      if (hasValue(record, said)) matching.push(options.find((option) => option.resource === resource && option.id === record.id)!);
   }
   return matching.length === 1 ? matching[0]! : null;
 }

@@ -181,6 +181,12 @@ export function atCompany(candidates: Candidate[], company: string): Candidate[]
   return said.length > 1 ? candidates.filter((candidate) => normalised(String(candidate.record.company ?? "")) === said) : [];
 }
 
+/** Whether one of a record's own values is the one said ("Marketing" for "marketing", "screening"): how offered options are told apart. */
+export function hasValue(record: ApiRecord, said: string): boolean {
+  const wanted = said.toLowerCase();
+  return Object.values(record).some((value) => typeof value === "string" && value.toLowerCase() === wanted);
+}
+
 /** The record a reference names ("INV-000012", "task 57"): by id, else the one whose name is exactly that. */
 export async function referencedRecord(fetch: Fetch, R: ResourceModel, ref: { id?: number | string; q?: string }): Promise<ApiRecord | undefined> {
   const found = ref.id !== undefined ? await fetch(`/${R.name}?ids=${ref.id}`) : await fetch(`/${R.name}?q=${encodeURIComponent(ref.q!)}&limit=5`);
