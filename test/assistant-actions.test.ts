@@ -1133,4 +1133,25 @@ describe("actions on every writable resource", () => {
     const discount = await ask(ws.token, `give them 10% off until friday on ${invoice.number}`);
     expect(JSON.stringify(discount.reply.data ?? {})).not.toContain("due_date");
   });
+  it("reads a name in capitals before its noun, a task told by its project as news of its state, and a sigh before whom the news is of", async () => {
+    const { ws, acme, invoice, task, website } = await company();
+    const role = (await ask(ws.token, "open a Customer Success Manager role in Support")).reply;
+    expect(await requestOf(ws.token, role)).toMatchObject({
+      method: "POST",
+      path: "/job-openings",
+      body: { title: "Customer Success Manager", department: "Support" },
+    });
+    // Two tasks of that title: the one in the project said, and a title starting with a verb ("Draft").
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    await create(ws, "tasks", { title: "Draft copy", project_id: intranet.id });
+    const draft = await create(ws, "tasks", { title: "Draft copy", project_id: website.id });
+    const ready = (await ask(ws.token, "Draft copy in Website is ready for review")).reply;
+    expect(await requestOf(ws.token, ready)).toMatchObject({ method: "PATCH", path: `/tasks/${draft.id}`, body: { status: "review" } });
+    const passed = (await ask(ws.token, "write copy (website) passed review")).reply;
+    expect(await requestOf(ws.token, passed)).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "done" } });
+    const chase = (await ask(ws.token, "ugh acme still hasnt paid, its been months. chase them on the overdue invoice pls")).reply;
+    expect(await requestOf(ws.token, chase)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    const gone = (await ask(ws.token, "sad news, acme closed down last month. remove them as a customer")).reply;
+    expect(await requestOf(ws.token, gone)).toMatchObject({ method: "DELETE", path: `/customers/${acme.id}` });
+  });
 });

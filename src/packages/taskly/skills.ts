@@ -4,8 +4,8 @@ import type { Skill } from "../../platform/skills";
 const TASK_STATES: Record<string, string[]> = {
   todo: ["todo", "to do", "to-do", "not started", "reopen", "reopened", "back to todo"],
   in_progress: ["in progress", "started", "start", "doing", "working on", "wip", "ongoing", "in-progress"],
-  review: ["review", "in review", "reviewing", "under review"],
-  done: ["done", "complete", "completed", "finished", "finish", "closed", "close", "resolved", "resolve"],
+  review: ["review", "in review", "reviewing", "under review", "ready for review", "ready to be reviewed", "waiting for review", "needs review"],
+  done: ["done", "complete", "completed", "finished", "finish", "closed", "close", "resolved", "resolve", "passed review", "approved"],
 };
 
 export const tasklySkills: Skill[] = [

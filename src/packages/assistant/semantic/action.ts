@@ -219,6 +219,16 @@ export function extract(
     fields[titleField.name] = tidy(titleInCapitals[1]!);
     rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length - colon[1]!.length + titleInCapitals[0].length)}`;
   }
+  // "open a Customer Success Manager role in Support": a name in capitals said before the resource's own noun.
+  const nouns = R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const beforeNoun =
+    titleField && operation === "create" && fields[titleField.name] === undefined && nouns
+      ? new RegExp(`^\\s*(?:(?:a|an|the)\\s+)?(?:new\\s+)?((?:\\p{Lu}[\\p{L}\\d&'-]*\\s+){1,5})(?:${nouns})\\b`, "u").exec(rest)
+      : null;
+  if (beforeNoun && titleField) {
+    fields[titleField.name] = tidy(beforeNoun[1]!);
+    rest = `,${rest.slice(beforeNoun[0].length)}`;
+  }
   // Invoice lines: "10 hours consulting at $150/hr", "3 licences @ 499 and 1 training day 1200", "19% vat".
   if (has("items")) {
     const read = readLines(rest);

@@ -284,6 +284,11 @@ function pronounsOf(message: string): (clause: string) => string {
     /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)(?:\s*:|\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined|doesn't|does not|isn't|is not|no longer|won't|will not)\b)/u.exec(
       message.trim(),
     )?.[1] ??
+    // ("ugh wayne still hasnt paid …", "sad news, prestige labs closed down last month": a company, after a sigh, and
+    // what it did.)
+    /^(?:(?:ugh+|argh+|sigh|sad news|bad news|good news|great news|fyi|heads up)[,!.:]*\s+)?(?!(?:we|i|they|he|she|you|it|ok|so|the|our)\b)([a-z][\p{L}'-]+(?: [a-z][\p{L}'-]+){0,2}?)\s+(?:still\s+)?(?:hasn't|hasnt|haven't|havent|never|closed down|shut down|went bust|went under|folded|owes?)\b/iu.exec(
+      message.trim(),
+    )?.[1] ??
     // ("called james perlman, left a voicemail. set him to contacted": whom the message is about.)
     /^(?:called|rang|phoned|emailed|pinged|met|met with|spoke to|spoke with|talked to|chatted with)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(message.trim())?.[1] ??
     // ("not moving fwd with john conway, reject pls": whom the message is about.)

@@ -530,13 +530,16 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   const alternatives = [...states].sort((a, b) => b.length - a.length).join("|");
   const news = alternatives
     ? new RegExp(
-        `^(?:the\\s+)?([\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,5}?)\\s*(?:→|->|=>|:|\\s-|—|–)?\\s*(?:(?:we|they|she|he)\\s+(?:just\\s+)?)?(?:(?:is|was|has been|is now)\\s+)?(?:moved\\s+to\\s+|went\\s+to\\s+|to\\s+)?(${alternatives})\\b(?:\\s+(?:it|that one|the deal|them|her|him))?\\s*(?:[!.,;:—–-].*|[\\p{Extended_Pictographic}\\s]*)$`,
+        `^(?:the\\s+)?([\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,5}?)(\\s*\\([^()]{2,60}\\)|\\s+(?:in|on|under)\\s+(?:the\\s+)?[\\p{L}][\\p{L}\\d'’&.-]*(?:\\s+[\\p{L}\\d][\\p{L}\\d'’&.-]*){0,4}?(?=\\s+(?:is|was|has been|is now|passed)\\s))?\\s*(?:→|->|=>|:|\\s-|—|–)?\\s*(?:(?:we|they|she|he)\\s+(?:just\\s+)?)?(?:(?:is|was|has been|is now)\\s+)?(?:moved\\s+to\\s+|went\\s+to\\s+|to\\s+)?(${alternatives})\\b(?:\\s+(?:it|that one|the deal|them|her|him))?\\s*(?:[!.,;:—–-].*|[\\p{Extended_Pictographic}\\s]*)$`,
         "iu",
       ).exec(text)
     : null;
-  const state = news?.[2]?.toLowerCase();
+  const state = news?.[3]?.toLowerCase();
+  // ("Draft reports in Mobile app is ready for review", "fix login (data warehouse) passed review": the record,
+  // told by its parent.)
+  const record = news ? `${news[1]}${news[2] ?? ""}` : "";
   // (Not "grace allen accepted — hire her": a command after it says what to do.)
-  const rest = news ? text.slice(text.indexOf(news[1]!) + news[1]!.length) : "";
+  const rest = news ? text.slice(text.indexOf(record) + record.length) : "";
   const after = state ? rest.slice(rest.toLowerCase().indexOf(state) + state.length) : "";
   const commandAfter = /^[\s!.,;:—–-]*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
   if (
@@ -545,7 +548,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     !text.includes("?") &&
     !(commandAfter && VERBS.some((verb) => verb.words.includes(commandAfter))) &&
     // (A name, not a command or a question: no verb first, no glue or question words in it.)
-    !VERBS.some((verb) => verb.words.includes(news[1]!.split(/\s+/)[0]!.toLowerCase())) &&
+    // (A title may start with a verb when it is told by its parent: "Draft reports in Mobile app is …".)
+    (!VERBS.some((verb) => verb.words.includes(news[1]!.split(/\s+/)[0]!.toLowerCase())) ||
+      (news[2] !== undefined && /^\s+(?:is|was|has been|passed)\s/i.test(rest))) &&
     !news[1]!.split(/\s+/).some((word) => FILLER.has(word.toLowerCase()) || GRAMMAR.has(word.toLowerCase())) &&
     !/^(?:who|whos|who's|what|whats|what's|which|how|when|where|why|any|anyone|anybody|is|are)\b/i.test(news[1]!) &&
     // (Not "Acme invoices paid": many records, a question about them.)
@@ -555,7 +560,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       .some((word) => schema.resources.some((resource) => resource.nouns.includes(word) && (word === resource.nouns[0] || /s$/.test(word))))
   )
     // ("Globex pilot is lost, they went with a competitor": why, when it is said, goes with the state.)
-    return { op: "update", verb: "mark", at: 0, rest: `${news[1]} as ${state}${/\b(?:because|reason|lost to|went with|due to)\b/i.test(after) ? after : ""}` };
+    return { op: "update", verb: "mark", at: 0, rest: `${record} as ${state}${/\b(?:because|reason|lost to|went with|due to)\b/i.test(after) ? after : ""}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   // ("make 'Build emails' on billing v2 low priority, it can wait": the field's noun and an aside after it.)

@@ -366,9 +366,10 @@ export function normalize(message: string): string {
     /\b(?:we(?:'re| are)\s+|let's\s+)?(?:making|giving|sending|extending|make|give|send|extend)\s+(him|her|them|[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}?)\s+an?\s+(?:job\s+)?offer\b/giu,
     "move $1 to offer",
   );
-  // ("sophie says fix dashboard (security audit) is finished": what was said is the news.)
+  // ("sophie says fix dashboard (security audit) is finished": what was said is the news. Not "Draft reports in
+  // Mobile app is …": a title with a verb of saying in it.)
   text = text.replace(
-    /^(?:[\p{L}'-]+\s+){1,2}(?:says|said|tells me|told me|just told me|reports|reported|mentioned|confirmed)\s+(?:that\s+)?(?=\S+\s+.*\b(?:is|are|was|has been)\s)/iu,
+    /^(?:[\p{L}'-]+\s+){1,2}(?:says|said|tells me|told me|just told me|reports|reported|mentioned|confirmed)\s+(?:that\s+)?(?!(?:in|on|for|of|from|to|at)\s)(?=\S+\s+.*\b(?:is|are|was|has been)\s)/iu,
     "",
   );
   // ("fix dashboard (security audit) is finished": done.)
@@ -1007,7 +1008,12 @@ export function normalize(message: string): string {
     "push the $1 to $2",
   );
   // "hi, bit of sad news - …": the news's announcement is no part of it; "addr" is an address.
-  text = text.replace(/^(?:(?:hi|hey|hello)[,!\s]+)?(?:a\s+)?(?:bit of|some|quick)\s+(?:sad|bad|good|great)?\s*news\s*[-–—:,]+\s*/i, "");
+  // ("sad news, …", "ugh wayne still hasnt paid …": a sigh or an announcement before what is said is no name.)
+  text = text.replace(
+    /^(?:(?:hi|hey|hello)[,!\s]+)?(?:(?:a\s+)?(?:bit of|some|quick)\s+(?:sad|bad|good|great)?\s*|(?:sad|bad|good|great)\s+)news\s*[-–—:,!.]+\s*/i,
+    "",
+  );
+  text = text.replace(/^(?:ugh+|argh+|sigh|phew|yay|woo+hoo+|oh no|damn|oops|meh)\b[,!.]*\s+(?=\S)/i, "");
   text = text.replace(/\baddr\b\.?/gi, "address");
   // ("tim wilson quit, …", "she resigned last friday": gone, as "left" says it.)
   text = text.replace(/\b(?:quit|resigned|has resigned|has quit)\b(?=\s*(?:[,.;!—–-]|$|\s+(?:the company|us|last|yesterday|today|on|this)\b))/gi, "left");
