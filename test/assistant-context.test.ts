@@ -736,4 +736,24 @@ describe("commands said with their context", () => {
     const picked = await ask(ws.token, "The one who's still in screening.", which.conversation_id);
     expect(picked.reply.text).toContain("Joan Baez");
   });
+  it("acts on the record the conversation is about when a command names none, and reads 'paid on it yet' of it", async () => {
+    const { ws, acme, invoice } = await company();
+    const address = await ask(ws.token, "whats the billing address we have for acme");
+    const moved = await ask(ws.token, "change the city to Boston, zip 02110", address.conversation_id);
+    expect(await requestOf(ws.token, moved.reply)).toMatchObject({
+      method: "PATCH",
+      path: `/customers/${acme.id}`,
+      body: { billing: { city: "Boston", postal_code: "02110" } },
+    });
+    const due = await ask(ws.token, `when is ${invoice.number} due?`);
+    const paid = await ask(ws.token, "has anything been paid on it yet", due.conversation_id);
+    expect(paid.reply.data.answer).toMatchObject({ resource: "payments", total: 1 });
+    // The payments' question was about the invoice: a command naming no record is about it too.
+    const remind = await ask(ws.token, "ok send them a reminder", paid.conversation_id);
+    expect(await requestOf(ws.token, remind.reply)).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/remind` });
+    // With no record in the conversation, it is asked for.
+    const fresh = await ask(ws.token, "send a reminder");
+    expect(fresh.reply.action).toBeUndefined();
+    expect(fresh.reply.text).toMatch(/which invoice/i);
+  });
 });

@@ -558,6 +558,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const pattern = R.skill?.reference?.pattern;
     const match = pattern?.exec(w.text);
     const reference = match && R.skill?.reference ? R.skill.reference.query(match[1] ?? match[0]) : null;
+    // ("whats the billing address we have for Stark" → "change the city to Boston": no name at all is the one
+    // record the conversation is about, when it is of this kind.)
+    const unnamed = free.length === 0 && read.refs.length === 0 && !/["'‘“][^"'’”]{2,200}["'’”]/.test(cue.rest);
+    // (Or the record the last question was restricted to: "anything paid on INV-000150?" → "send them a reminder".)
+    const inFocus = [focus, env.about].find((record) => record?.resource === R.name);
+    const focused = !reference && !onParent && unnamed && inFocus ? await recordOf(env, R, inFocus.id) : undefined;
     if (reference) {
       const found = reference.id
         ? await env.fetch(`/${R.name}?ids=${reference.id}`)
@@ -582,6 +588,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const record = found.ok ? found.data[0] : undefined;
       if (record) target = { resource: R, record, label: labelOf(R, record) };
       for (let i = free.length - 1; i >= 0; i--) if (PRONOUN.test(free[i]!.text) && free[i]!.text.split(" ").length <= 2) free.splice(i, 1);
+    } else if (focused) {
+      target = { resource: R, record: focused, label: labelOf(R, focused) };
     } else {
       const quotedName = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(cue.rest)?.[1];
       const name = quotedName ? { text: quotedName, trigger: null } : (free.shift() ?? read.refs.shift());
@@ -1313,6 +1321,12 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string, 
   // (Two alike — the same day, the same amount — is no one record: the name is then asked for.)
   if (!best || (next && value(next) === value(best))) return null;
   return { resource: R, record: best, label: labelOf(R, best) };
+}
+
+/** One record by its id, or nothing. */
+async function recordOf(env: ActionEnv, R: ResourceModel, id: number): Promise<ApiRecord | undefined> {
+  const found = await env.fetch(`/${R.name}?ids=${id}`);
+  return found.ok ? found.data[0] : undefined;
 }
 
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string, byValue = true): Promise<Candidate[] | null> {

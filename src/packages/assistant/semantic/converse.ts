@@ -361,7 +361,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     refuse: env.refuse,
     values: env.values,
     listed: state.listed ?? (state.focus ? [state.focus] : undefined),
-    about: state.focus ?? aboutOf(env.schema, state.query) ?? undefined,
+    about: aboutOf(env.schema, state.query) ?? state.focus ?? undefined,
     message: env.typed ?? said,
   };
 
@@ -646,7 +646,12 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   let R: ResourceModel | null = query ? env.schema.byName.get(query.resource)! : null;
   // "security audit hours" → "who logged the most on it", "the website relaunch project" → "who logged time on
   // it": the record the last answer was about, or the one its question was, restricts the new question.
-  if (query && R && !query.subject && /\b(?:on|for|of|in|to|about) it\s*[?.!]*$/.test(w.joined)) {
+  if (
+    query &&
+    R &&
+    !query.subject &&
+    /\b(?:on|for|of|in|to|about|against|toward|towards) it(?:\s+(?:yet|so far|already|now|then|at all|too|either))?\s*[?.!]*$/.test(w.joined)
+  ) {
     // (A record the last question was restricted to: "for Security audit" is its project_id.)
     const about = [state.focus, previous?.subject, aboutOf(env.schema, previous ?? undefined)].find(
       (record) => record && (record.resource === R!.name || [...R!.fields.values()].some((field) => field.target === record.resource)),
