@@ -1230,4 +1230,19 @@ describe("questions are read as queries over the resources' definitions", () => 
     const open = await ask(ws.token, "Please exclude any that have been paid in full.", all.conversation_id);
     expect(open.reply.data.answer.ids).toEqual([invoice.id]);
   });
+  it("reads numbers in words, a range 'from' one amount 'to' another, 'came in through', 'prior to' and the words said around them", async () => {
+    const { ws, bigCo, smallFry, east, west, sophie, grace, ana, task } = await company();
+    const ids = async (message: string) => ((await ask(ws.token, message)).reply.data?.answer?.ids as number[] | undefined)?.sort();
+    expect(await ids("deals worth more than five hundred dollars")).toEqual([bigCo.id, east.id, west.id].sort());
+    expect(await ids("list deals where the value is somewhere from 1,000 to 1,500")).toEqual([east.id, west.id].sort());
+    expect(await ids("Which leads came in through our website?")).toEqual([sophie.id]);
+    expect(await ids("who joined prior to 2025")).toEqual([grace.id]);
+    expect(await ids("deals whose value is under 1,000")).toEqual([smallFry.id]);
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 90 });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 30, billable: false });
+    const billable = await ask(ws.token, "How many billable hours did we log this month?");
+    expect(billable.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", field: "minutes", value: 90 });
+    const worth = await ask(ws.token, "What are all the open deals worth added together?");
+    expect(worth.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", resource: "deals" });
+  });
 });

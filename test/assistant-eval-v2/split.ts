@@ -20,6 +20,7 @@ import writerR from "./writer-r.json";
 import writerS from "./writer-s.json";
 import writerT from "./writer-t.json";
 import writerU from "./writer-u.json";
+import writerV from "./writer-v.json";
 
 export type Item = {
   id: string;
@@ -86,6 +87,9 @@ export const SETS: WriterSet[] = [
   // Written after the training part too, as six people of their own voice (a founder on a phone, a bookkeeper, a
   // project manager, an HR coordinator, a sales rep, a new employee), 45 % actions, 42 follow-ups.
   { name: "tuning-u", writer: "the twenty-first writer's", role: "tuning", items: writerU as unknown as Item[] },
+  // The training part said again in other words, by four more writers: each training message reworded by a
+  // different voice (the actions twice), its interpretation copied unchanged. Never a held-out message.
+  { name: "tuning-v", writer: "the training part reworded (22nd–25th writers)", role: "tuning", items: writerV as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));

@@ -924,7 +924,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   // "which projects belong to Umbrella", "whether Tim logged anything": a name not found for the words of how
   // people talk around it — those words left out, when what remains is then all found (and the question named
   // its kind of record, or follows one).
-  if (resolved.kind === "query" && resolved.notFound.length > 0 && query && (draft.said.resource || previous)) {
+  // (Named also when its noun is said after a preposition: "what did we receive in payments last week".)
+  const nounSaid = R?.nouns.some((noun) => new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(w.joined));
+  if (resolved.kind === "query" && resolved.notFound.length > 0 && query && (draft.said.resource || previous || nounSaid)) {
     const names = namesWithoutTalk(w, base.names, resolved.notFound);
     // (Still a name not found: that one is what to say was not found, not the talk around it.)
     if (names) resolved = await resolveNames(env.fetch, env.schema, query, names, env.values);

@@ -923,7 +923,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     } else if (countCue) {
       const measured =
         measure?.value.resource === R &&
-        (/\bhow many (hours|minutes)\b/.test(text) || (/\b(hours|minutes|time)\b/.test(text) && /\band how (?:many|much|long)\b/.test(text)));
+        // ("how many billable hours": a word or two before the unit may be a state of the entries.)
+        (/\bhow many (?:[a-z-]+ ){0,2}(hours|hrs|minutes|mins)\b/.test(text) ||
+          (/\b(hours|minutes|time)\b/.test(text) && /\band how (?:many|much|long)\b/.test(text)));
       if (!measured) {
         fn = "count";
         field = null;

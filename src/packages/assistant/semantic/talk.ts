@@ -21,7 +21,8 @@ const TALK: ReadonlySet<string> = new Set(
     "column columns records record entries entry info information figures figure numbers number stats statistics " +
     "breakdown summary overview details " +
     "please kindly thanks thank cheers urgent urgently asap soon fast internal send sends sent gives gave refer refers " +
-    "referred bring brings brought"
+    "referred bring brings brought somewhere sometime sometimes either whatever whichever holds bunch lot lots " +
+    "altogether together overall combined long"
   ).split(" "),
 );
 

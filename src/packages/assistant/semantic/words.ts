@@ -195,8 +195,75 @@ export function withAfterthoughts(text: string): string {
     .replace(/\?\s+(?:current|active)\s+(?:staff|employees|people|team)\s+only[.!]*$/i, ", not left");
 }
 
+const UNITS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1_000_000 };
+const NUMBER_WORD = `(?:${Object.keys(UNITS).join("|")})`;
+const NUMBER_PHRASE = new RegExp(
+  `\\b((?:${NUMBER_WORD}|a)(?:[\\s-]+(?:and\\s+)?(?:${NUMBER_WORD}|hundred|thousand|million))*)\\b(?=(\\s+(?:dollars?|bucks|euros?|pounds?|usd|eur|gbp|k\\b|grand|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|sessions?|licen[cs]es?|seats?|units?|lines?))?)`,
+  "gi",
+);
+
+/**
+ * "above five hundred dollars", "worth more than fifty thousand", "ten hours of consulting": a number said in words,
+ * in figures. Only a number with a scale or a tens word in it, or one before what it counts — not "the one who".
+ */
+function numbersInWords(text: string): string {
+  return text.replace(NUMBER_PHRASE, (phrase: string, words: string, unit: string | undefined) => {
+    const tokens = words
+      .toLowerCase()
+      .split(/[\s-]+/)
+      .filter((token) => token !== "and");
+    const scaled = tokens.some((token) => token in SCALES);
+    const tens = tokens.some((token) => (UNITS[token] ?? 0) >= 20);
+    if (tokens[0] === "a" && !scaled) return phrase;
+    if (!scaled && !tens && !unit) return phrase;
+    let total = 0;
+    let current = 0;
+    for (const token of tokens) {
+      if (token === "a") current = 1;
+      else if (token in UNITS) current += UNITS[token]!;
+      else if (token === "hundred") current = (current || 1) * 100;
+      else {
+        total += (current || 1) * SCALES[token]!;
+        current = 0;
+      }
+    }
+    return String(total + current);
+  });
+}
+
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
+  text = numbersInWords(text);
   text = text.replace(/\b[a-z]+\b/gi, (word) => MISSPELT_NOUNS[word.toLowerCase()] ?? word);
   // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
   text = text.replace(
@@ -214,6 +281,23 @@ export function normalize(message: string): string {
       `record a payment on it, ${amount.trim()}${rest ? ` ${rest}` : ""}${/^wired$/i.test(verb) ? " by wire" : ""}`,
   );
   text = withAfterthoughts(text);
+  // ("joined prior to 2025", "the week prior to that": before.)
+  text = text.replace(/\bprior\s+to\b/gi, "before").replace(/\b(week|month|quarter|year)\s+prior\b/gi, "$1 before");
+  // ("a total somewhere from 1,000 to 2,000": a range of amounts — figures with separators, a sign or a "k", not years.)
+  text = text.replace(
+    /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:to|-|and)\s+([$€£]?\d[\d,.]*k?)/gi,
+    "between $1 and $2",
+  );
+  // ("invoices where the total is between …", "deals whose value is over 50k": the amount compared is the record's own.)
+  text = text.replace(
+    /\s+(?:where|whose|with)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?:total|amount|value)\s+(?:is\s+|of\s+)?(?=(?:between|over|above|under|below|more than|less than|at least|at most|greater than)\b)/gi,
+    " ",
+  );
+  // ("what are all the qualified leads worth (added together)": how much they are worth.)
+  text = text.replace(/^what\s+(are|is)\s+(.+?)\s+worth\b(?:\s+(?:added\s+together|together|combined|altogether|in total))?/i, "how much $1 $2 worth");
+  text = text.replace(/\badded\s+(?:up|together)\b/gi, "in total");
+  // ("leads that came in through our website", "came thru referrals": where they came from.)
+  text = text.replace(/\b(?:came|come|comes|coming)\s+(?:in\s+)?(?:through|thru|via)\s+(?:our\s+|the\s+)?/gi, "from ");
   // ("and the bank transfers for the same month?": the period already asked about, which a follow-up keeps — said at
   // the end of a clause, not "in the same year as Grace".)
   text = text.replace(
