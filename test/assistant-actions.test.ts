@@ -1154,4 +1154,22 @@ describe("actions on every writable resource", () => {
     const gone = (await ask(ws.token, "sad news, acme closed down last month. remove them as a customer")).reply;
     expect(await requestOf(ws.token, gone)).toMatchObject({ method: "DELETE", path: `/customers/${acme.id}` });
   });
+  it("reads a value told before the field to update, a command after an arrow, someone taking over or moving team, and where to send said first", async () => {
+    const { ws, bigCo, smallFry, task, ana, grace, sophie, opening, invoice } = await company();
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toMatchObject(body);
+    };
+    await expectCall("big co: proposal now, pls update stage", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal" });
+    await expectCall("small fry is 9k now, update the value", "PATCH", `/deals/${smallFry.id}`, { value: 900_000 });
+    await expectCall("small fry -> delete, we don't need that deal", "DELETE", `/deals/${smallFry.id}`);
+    await expectCall("grace hopper is taking over write copy", "PATCH", `/tasks/${task.id}`, { assignee_id: grace.id });
+    await expectCall("ana garcia is transfering to sales dept", "PATCH", `/employees/${ana.id}`, { department: "Sales" });
+    await expectCall("we reached out to sophie brown, set the lead to contacted", "PATCH", `/leads/${sophie.id}`, { status: "contacted" });
+    await expectCall("The Backend Engineer position is no longer open, please close it.", "PATCH", `/job-openings/${opening.id}`, { status: "closed" });
+    await expectCall(`ap2@acme.example should receive ${invoice.number}, could you send it there please?`, "POST", `/invoices/${invoice.id}/send`, {
+      to: "ap2@acme.example",
+    });
+  });
 });

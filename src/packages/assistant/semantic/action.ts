@@ -545,6 +545,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const read = extract(w, cue, R, operation, env.now, references);
   const body = bodyFor(R, operation);
   const fields: Record<string, unknown> = { ...read.fields };
+  // ("billing@initech.example should receive invoice 98, send it there": where it goes, said before the command.)
+  const address = body.some((field) => field.name === "to") && fields.to === undefined ? (EMAIL.exec(w.text) ?? EMAIL.exec(env.message ?? "")) : null;
+  if (address) fields.to = address[0].toLowerCase();
   if (Array.isArray(fields.items)) fields.items = await catalogueNamed(env, fields.items as Record<string, unknown>[]);
   const draft: ActionDraft = { resource: R.name, operation, target: null, fields };
   const referenceFields = body.filter((field) => field.kind === "reference");

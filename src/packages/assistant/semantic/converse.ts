@@ -290,7 +290,9 @@ function pronounsOf(message: string): (clause: string) => string {
       message.trim(),
     )?.[1] ??
     // ("called james perlman, left a voicemail. set him to contacted": whom the message is about.)
-    /^(?:called|rang|phoned|emailed|pinged|met|met with|spoke to|spoke with|talked to|chatted with)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(message.trim())?.[1] ??
+    /^(?:(?:i|we)\s+)?(?:just\s+)?(?:called|rang|phoned|emailed|pinged|met|met with|spoke to|spoke with|talked to|chatted with|reached out to|got hold of|heard back from)\s+(?:the\s+(?:lead|contact|candidate|customer|client|applicant)\s+)?([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
+      message.trim(),
+    )?.[1] ??
     // ("not moving fwd with john conway, reject pls": whom the message is about.)
     /^(?:not\s+(?:moving|going)\s+(?:fwd|forward|ahead)|passing|we(?:'re| are)\s+passing|no\s+go)\s+(?:with|on)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
       message.trim(),

@@ -264,6 +264,8 @@ function numbersInWords(text: string): string {
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   text = numbersInWords(text);
+  // ("payments received in sept": September — the four-letter form is no day.)
+  text = text.replace(/\bsept\b\.?/gi, "september");
   text = text.replace(/\b[a-z]+\b/gi, (word) => MISSPELT_NOUNS[word.toLowerCase()] ?? word);
   // ("inv 287", "inv #287", "invoice no. 287": an invoice by its number, written as the number itself is.)
   text = text.replace(
@@ -283,6 +285,35 @@ export function normalize(message: string): string {
   text = withAfterthoughts(text);
   // ("joined prior to 2025", "the week prior to that": before.)
   text = text.replace(/\bprior\s+to\b/gi, "before").replace(/\b(week|month|quarter|year)\s+prior\b/gi, "$1 before");
+  // ("count of applicants for …", "number of payments received in sept": how many.)
+  text = text.replace(/^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b/i, "$1how many");
+  // ("katherine conway is taking over task 88", "ERP migration: Alan Allen takes over Plan search": assigned to them.)
+  text = text.replace(
+    /^(?:([^:]{3,40}):\s+)?(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+taking|takes|will\s+take|is\s+going\s+to\s+take|should\s+take)\s+over\s+(?:the\s+)?(.+?)\s*[.!]*$/iu,
+    (_m, parent: string | undefined, person: string, what: string) => `assign ${what}${parent ? ` in ${parent}` : ""} to ${person}`,
+  );
+  // ("hedy allen is transfering to sales dept", "is joining the Sales team": their department.)
+  text = text.replace(
+    /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+|will\s+be\s+)?(?:transferring|transfering|transfers|moving|moves|switching|joining|joins)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(\p{L}+)\s+(?:dept|department|team)\b.*$/iu,
+    "set $1's department to $2",
+  );
+  // ("we reached out to james perlman, set the lead to contacted": the command is of whom the news was.)
+  text = text.replace(
+    /^(?:(?:i|we)\s+)?(?:just\s+)?(?:reached out to|called|rang|phoned|emailed|spoke to|spoke with|talked to|heard back from)\s+(\p{L}[\p{L}'-]*\s+\p{L}[\p{L}'-]*)\s*[,;—–]\s*(?:(?:pls|please|so|can you)\s+)?(set|mark|move|update)\s+(?:the\s+(?:lead|contact|candidate)|him|her|them)\s+(to|as)\s+/iu,
+    "$2 $1 $3 ",
+  );
+  // ("the Finance Analyst position is no longer open": closed.)
+  text = text.replace(/\b(is|are)\s+no\s+longer\s+open\b/gi, "$1 closed");
+  // ("Tyrell pilot: qualification now, pls update stage", "wonka pilot is 110k now, update the value": the new value
+  // told first, then which field to update — that field set to it.)
+  text = text.replace(
+    /^(?:the\s+)?(.+?)(?:\s*:\s*|\s+(?:is|are|'s)\s+(?:now\s+)?)(?:at\s+|in\s+)?([^,;:]+?)\s+now\s*(?:[,;.!—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)*(?:update|change|fix|set)\s+(?:the\s+|its\s+|their\s+|her\s+|his\s+)?(stage|status|value|amount|title|designation|department|priority|phone|email)\b(?:\s+(?:pls|please|accordingly))?\s*[.!]*$/i,
+    "set $1 $3 to $2",
+  );
+  // ("massive dynamic renewal -> delete, we don't need that deal": the command after the arrow, of what comes before.)
+  text = text.replace(/^(.+?)\s*(?:->|→|=>)\s*(delete|remove|archive|void|send|resend|remind)\b(.*)$/i, "$2 $1$3");
+  // ("please permanently delete …": how thoroughly is no part of the command.)
+  text = text.replace(/\b(?:permanently|completely|entirely|fully|totally)\s+(?=(?:delete|remove|void|archive|erase|cancel)\b)/gi, "");
   // ("a total somewhere from 1,000 to 2,000": a range of amounts — figures with separators, a sign or a "k", not years.)
   text = text.replace(
     /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:to|-|and)\s+([$€£]?\d[\d,.]*k?)/gi,
@@ -458,7 +489,7 @@ export function normalize(message: string): string {
   );
   // ("fix dashboard (security audit) is finished": done.)
   text = text.replace(
-    /^(?!(?:is|are|has|have|what|which|who|when|how)\b)(.+?)\s+(is|are|has been|was)\s+(?:now\s+)?(?:finished|complete|all done|wrapped up|sorted)(?=\s*(?:[,.;!—–]|$))/i,
+    /^(?!(?:is|are|has|have|what|which|who|when|how)\b)(.+?)\s+(is|are|has been|was)\s+(?:now\s+)?(?:all\s+)?(?:finished|complete|completed|done|wrapped up|sorted)(?=\s*(?:[,.;!—–]|$))/i,
     "$1 $2 done",
   );
   // ("vat collected on our invoices", "sales tax we charged": the invoices' tax.)
