@@ -1245,4 +1245,21 @@ describe("questions are read as queries over the resources' definitions", () => 
     const worth = await ask(ws.token, "What are all the open deals worth added together?");
     expect(worth.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", resource: "deals" });
   });
+  it("reads today's date as still to come, 'have not any', nobody on them, what someone still has to do, and 'as completed'", async () => {
+    const { ws, website, task, shipped, ana } = await company();
+    const ids = async (message: string) => ((await ask(ws.token, message)).reply.data?.answer?.ids as number[] | undefined)?.sort();
+    const day = new Date();
+    const said = `${day.toLocaleString("en-US", { month: "short", timeZone: "UTC" }).toLowerCase()} ${day.getUTCDate()}`;
+    expect(await ids(`which tasks r due ${said}`)).toEqual([task.id]);
+    const loose = await create(ws, "tasks", { title: "Tidy up", project_id: website.id });
+    expect(await ids("Please show me the tasks which have not any due date.")).toEqual([loose.id]);
+    expect(await ids("Which tasks don't have anybody on them yet?")).toEqual([shipped.id, loose.id].sort());
+    expect(await ids("what does ana garcia still have open")).toEqual([task.id]);
+    expect(ana.id).toBeGreaterThan(0);
+    const done = await ask(ws.token, `mark task ${task.id} as completed`);
+    expect(await requestOf(ws.token, done.reply)).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "done" } });
+    const plane = await ask(ws.token, "Can you get me on a plane to Lisbon this Friday?");
+    expect(plane.reply.action).toBeUndefined();
+    expect(plane.reply.text).toMatch(/not something I can do/);
+  });
 });

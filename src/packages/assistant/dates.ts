@@ -185,6 +185,12 @@ function dayOf(component: chrono.ParsedComponents, today: number, direction: Dir
     const date = new Date(ms);
     ms = Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate());
   }
+  // ("tasks due nov 18" on the 18th: today is still to come — chrono, reading from this afternoon, moved it a year on.)
+  if (direction === "future" && !component.isCertain("year")) {
+    const date = new Date(ms);
+    const yearBefore = Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate());
+    if (yearBefore >= today) ms = yearBefore;
+  }
   return ms;
 }
 

@@ -68,6 +68,8 @@ const NOT_DOABLE = new RegExp(
     // (Tables at restaurants, flights and hotels; database commands; tax returns filed; people's home addresses;
     // messages to everyone on another channel; warnings written to staff.)
     /\bbook\b.*\b(?:table|restaurant|flight|hotel|taxi|cab|train)\b/.source,
+    /\b(?:get|put|book)\s+(?:me|us|him|her|them)\s+(?:on|onto)\s+(?:a|an|the)\s+(?:plane|flight|train|bus|ferry)\b|\b(?:flights?|plane tickets?|train tickets?)\s+(?:to|from)\b/
+      .source,
     /^\s*(?:drop|truncate|alter)\s+table\b|\bdelete\s+from\s+\w+\s*;|;\s*--/.source,
     /\b(?:vat|tax|gst)\s+returns?\b|\btax office\b|\birs\b/.source,
     /\bhome address(?:es)?\b/.source,

@@ -1113,9 +1113,12 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   for (const hit of ordered) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
     if (hit.value.field === verbField && !target(hit.indexes)) continue;
-    // ("the lost reason": a field's own words are no state.)
+    // ("the lost reason": a field's own words are no state — unless it is what the record is set to: "mark task 57 as
+    // completed", though "completed" also names when it was.)
     const phrase = w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 2).join(" ");
+    const setTo = target(hit.indexes) && hit.indexes.at(-1) === w.words.length - 1;
     if (
+      !setTo &&
       [...R.fields.values()].some((field) => field.words.includes(phrase) || field.name.replace(/_/g, " ") === phrase) &&
       new RegExp(`\\b${phrase.replace(/\s+/g, "\\s+")}\\b`, "i").test(w.text)
     )

@@ -285,6 +285,22 @@ export function normalize(message: string): string {
   text = withAfterthoughts(text);
   // ("joined prior to 2025", "the week prior to that": before.)
   text = text.replace(/\bprior\s+to\b/gi, "before").replace(/\b(week|month|quarter|year)\s+prior\b/gi, "$1 before");
+  // ("tasks which have not any due date": none.)
+  text = text.replace(/\b(have|has)\s+not\s+(?:any|a)\b/gi, "$1 no");
+  // ("tasks that don't have anybody on them yet", "tasks nobody's been assigned to": nobody assigned.)
+  text = text.replace(
+    /\b(?:that\s+|which\s+)?(?:don't|do not|dont|doesn't|does not)\s+have\s+(?:anybody|anyone|someone|somebody|an owner|an assignee)(?:\s+(?:on|assigned to)\s+(?:them|it))?(?:\s+yet)?\b/gi,
+    "unassigned",
+  );
+  text = text.replace(
+    /\b(?:that\s+)?(?:nobody|no one|noone)(?:'s|\s+has|\s+is)?\s+(?:been\s+)?(?:assigned\s+to|working\s+on|on)(?:\s+(?:them|it))?(?:\s+yet)?(?=\s*[?.!]*$)/gi,
+    "unassigned",
+  );
+  // ("what has Linus Gosling still got left to do?", "what does brian still have open": their open tasks.)
+  text = text.replace(
+    /^what\s+(?:has|does|is)\s+(.+?)\s+(?:still\s+)?(?:got|have|has)\s+(?:left\s+(?:to\s+do)?|to\s+do|open|on\s+(?:his|her|their)\s+plate)(?:\s+(?:still|right now|now|rn|atm))?\s*[?.!]*$/i,
+    "open tasks assigned to $1",
+  );
   // ("count of applicants for …", "number of payments received in sept": how many.)
   text = text.replace(/^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b/i, "$1how many");
   // ("katherine conway is taking over task 88", "ERP migration: Alan Allen takes over Plan search": assigned to them.)
