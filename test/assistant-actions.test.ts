@@ -1172,4 +1172,19 @@ describe("actions on every writable resource", () => {
       to: "ap2@acme.example",
     });
   });
+  it("logs time said in words ('an hour and a half', 'three quarters of an hour'), time for someone said first, and 'the X task in the Y project'", async () => {
+    const { ws, task, ana } = await company();
+    const cases = [
+      ["Today Ana Garcia spent an hour and a half on Write copy (Website), please log it.", 90],
+      ["Could you log two hours today for Ana Garcia on the Write copy task in the Website project?", 120],
+      ["90 min for ana garcia today, task write copy in website", 90],
+      ["Please record three quarters of an hour for Ana Garcia yesterday on write copy", 45],
+      ["record seven and a half hours for ana garcia today on write copy", 450],
+    ] as const;
+    for (const [message, minutes] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect(request, message).toMatchObject({ method: "POST", path: "/time-entries", body: { employee_id: ana.id, task_id: task.id, minutes } });
+      expect(request.body?.note, message).toBeUndefined();
+    }
+  });
 });

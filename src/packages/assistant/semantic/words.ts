@@ -263,7 +263,27 @@ function numbersInWords(text: string): string {
 
 export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
+  // ("an hour and a half", "seven and a half hours", "three quarters of an hour": in figures.)
+  text = text
+    .replace(/\b(?:an?|one)\s+hour\s+and\s+a\s+half\b/gi, "1.5 hours")
+    .replace(
+      /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+and\s+a\s+half\s+(hours?|hrs?|days?)\b/gi,
+      (_m, n: string, unit: string) => `${(UNITS[n.toLowerCase()] ?? Number(n)) + 0.5} ${unit}`,
+    )
+    .replace(/\bhalf\s+an\s+hour\b/gi, "30 minutes")
+    .replace(/\b(?:three|3)\s+quarters\s+of\s+an\s+hour\b/gi, "45 minutes")
+    .replace(/\ba\s+quarter\s+of\s+an\s+hour\b/gi, "15 minutes");
   text = numbersInWords(text);
+  // ("2 hours for shafi on the Fix dashboard task in the Mobile app project": the task, then its project.)
+  text = text.replace(/\bthe\s+([^,;]+?)\s+task\s+(in|on|for|of|under)\s+the\s+([^,;]+?)\s+project\b/gi, "$1 in $3");
+  // ("90 min for lynn today, task fix permissions in mobile app": time for someone, said first, is time logged.)
+  text = text.replace(/^(\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes))\s+for\s+(?=\p{L})/iu, "log $1 for ");
+  text = text.replace(/^(log\s+[^,]+),\s*task\s+/i, "$1 on ");
+  // ("X spent an hour on Y, please log it": the closing request is no note; the news is the entry.)
+  text = text.replace(
+    /^((?:(?:today|yesterday|this morning)\s*,?\s+)?\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?\s+(?:spent|worked|put in|logged)\s+.+?)\s*[,;.—–-]\s*(?:(?:please|pls|can you|could you|so)\s+)*(?:log|record|add|enter|save|book|put)\s+(?:it|that|this|those)(?:\s+(?:in|down|for me|pls|please))*\s*[.!]*$/iu,
+    "$1",
+  );
   // ("payments received in sept": September — the four-letter form is no day.)
   text = text.replace(/\bsept\b\.?/gi, "september");
   text = text.replace(/\b[a-z]+\b/gi, (word) => MISSPELT_NOUNS[word.toLowerCase()] ?? word);
