@@ -1187,4 +1187,27 @@ describe("actions on every writable resource", () => {
       expect(request.body?.note, message).toBeUndefined();
     }
   });
+  it("reads a new record told as news ('X is a new client, …'), 'lead to create: Name (Company)', and a request that goes on after its question mark", async () => {
+    const { ws } = await company();
+    const client = (await ask(ws.token, "Blue Bottle Roasters is a new client, they're invoiced in euros. Email: ap@bluebottle.example")).reply;
+    expect(await requestOf(ws.token, client)).toMatchObject({
+      method: "POST",
+      path: "/customers",
+      body: { name: "Blue Bottle Roasters", email: "ap@bluebottle.example", currency: "EUR" },
+    });
+    const asked = (await ask(ws.token, "Could you set up Kobe Steelworks as a customer? Their email is ap@kobe.example and we bill them in euros.")).reply;
+    expect(await requestOf(ws.token, asked)).toMatchObject({
+      path: "/customers",
+      body: { name: "Kobe Steelworks", email: "ap@kobe.example", currency: "EUR" },
+    });
+    const lead = (await ask(ws.token, "Lead to create: Bjorn Lund (Acme), email bjorn.lund@acme.example, source LinkedIn, status qualified.")).reply;
+    expect(await requestOf(ws.token, lead)).toMatchObject({
+      path: "/leads",
+      body: { name: "Bjorn Lund", company: "Acme", email: "bjorn.lund@acme.example", status: "qualified" },
+    });
+    // A new lead with no address: asked for, nothing proposed.
+    const priya = (await ask(ws.token, "priya shah @ northwind is a new lead, roughly 8k usd")).reply;
+    expect(priya.action).toBeUndefined();
+    expect(priya.text).toMatch(/e-mail/);
+  });
 });

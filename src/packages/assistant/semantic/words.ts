@@ -321,6 +321,23 @@ export function normalize(message: string): string {
     /^what\s+(?:has|does|is)\s+(.+?)\s+(?:still\s+)?(?:got|have|has)\s+(?:left\s+(?:to\s+do)?|to\s+do|open|on\s+(?:his|her|their)\s+plate)(?:\s+(?:still|right now|now|rn|atm))?\s*[?.!]*$/i,
     "open tasks assigned to $1",
   );
+  // ("Blue Bottle Roasters is a new client, …", "priya shah @ northwind is a new lead": a new record of that kind.)
+  text = text.replace(
+    /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)([^,.;:?!]{2,60}?)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire)\b\s*[,.;:!—–-]?\s*/i,
+    (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
+  );
+  // ("Lead to create: Bjorn Lund (Acme), …": the command, then the record.)
+  text = text.replace(/^(lead|customer|client|contact|deal|task|project|employee|candidate|opening)\s+to\s+(?:create|add|set up)\s*:/i, "create $1:");
+  // ("create lead: Bjorn Lund (Acme), …": a person's company in brackets after their name.)
+  text = text.replace(
+    /^((?:create|add|new|save)\s+(?:a\s+)?(?:new\s+)?(?:lead|contact)\s*:?\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3})\s*\(([^()]{2,40})\)/iu,
+    "$1 from $2",
+  );
+  // ("Could you set up Blue Bottle Roasters as a customer? Their email is …": the request goes on after its question mark.)
+  text = text.replace(
+    /^((?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)(?:set up|add|create|make|record|put|enter|save)\b[^?]{3,120})\?\s+(?=\p{L})/iu,
+    "$1, ",
+  );
   // ("count of applicants for …", "number of payments received in sept": how many.)
   text = text.replace(/^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b/i, "$1how many");
   // ("katherine conway is taking over task 88", "ERP migration: Alan Allen takes over Plan search": assigned to them.)
