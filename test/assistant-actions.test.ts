@@ -1210,4 +1210,20 @@ describe("actions on every writable resource", () => {
     expect(priya.action).toBeUndefined();
     expect(priya.text).toMatch(/e-mail/);
   });
+  it("reads 'task number N', a parent in brackets with its noun, 'field -> value', 'for the lead X, the value should now be …', 'bump … up to', 'go ahead with the hire' and 'she converted, update her'", async () => {
+    const { ws, task, website, bigCo, sophie, candidate } = await company();
+    const expectCall = async (message: string, path: string, body: Record<string, unknown>, conversation?: string) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message, conversation)).reply);
+      expect({ path: request.path, body: request.body }, message).toMatchObject({ path, body });
+    };
+    await expectCall(`Task number ${task.id} is finished, please close it out.`, `/tasks/${task.id}`, { status: "done" });
+    await expectCall("the Write copy task (website project) needs urgent priority pls", `/tasks/${task.id}`, { priority: "urgent" });
+    await expectCall("big co deal value -> 30k", `/deals/${bigCo.id}`, { value: 3_000_000 });
+    await expectCall("For the lead Sophie Brown, the value should now be 1,500.", `/leads/${sophie.id}`, { value: 150_000 });
+    await expectCall("can we bump joan clarke's candidate stage up to offer", `/candidates/${candidate.id}`, { stage: "offer" });
+    await expectCall("Joan Clarke: go ahead with the hire, title Backend Engineer", `/candidates/${candidate.id}/hire`, { designation: "Backend Engineer" });
+    const asked = await ask(ws.token, "what's sophie brown's status");
+    await expectCall("she converted, update her", `/leads/${sophie.id}`, { status: "converted" }, asked.conversation_id);
+    expect(website.id).toBeGreaterThan(0);
+  });
 });

@@ -338,6 +338,39 @@ export function normalize(message: string): string {
     /^((?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)(?:set up|add|create|make|record|put|enter|save)\b[^?]{3,120})\?\s+(?=\p{L})/iu,
     "$1, ",
   );
+  // ("task number 12", "deal no. 7": the record by its number.)
+  text = text.replace(/\b(task|deal|lead|project|contact|customer|employee|candidate|payment)\s+(?:number|no\.?|nr\.?|#)\s*(\d+)\b/gi, "$1 $2");
+  // ("the Test emails task (customer portal project)": the parent in brackets, without its noun.)
+  text = text.replace(/\(\s*(?:the\s+)?([^()]+?)\s+project\s*\)/gi, "($1)");
+  // ("oscorp pilot deal value -> 12k": that field, set to that.)
+  text = text.replace(
+    /^(.+?)\s+(value|stage|status|priority|title|designation|department|email|phone|amount)\s*(?:->|→|=>|=)\s*(.+)$/i,
+    "set $1 $2 to $3",
+  );
+  // ("For the lead Carl Berners-Lee, the value should now be 1,500.": that field of that record.)
+  text = text.replace(
+    /^for\s+(?:the\s+)?(lead|deal|customer|client|contact|task|project|employee|candidate|opening)\s+(.+?),\s*(?:the\s+|their\s+|its\s+|his\s+|her\s+)?([a-z]+(?:\s+date)?)\s+should\s+(?:now\s+)?be\s+(.+?)\s*[.!]*$/i,
+    "set $1 $2 $3 to $4",
+  );
+  // ("she converted, update her": the state of whom the conversation is about.)
+  text = text.replace(
+    /^(?:she|he|they)\s+(?:has\s+|have\s+)?(?:just\s+)?([a-z]+)\s*[,.;!]\s*(?:(?:pls|please)\s+)?(?:update|change|mark)\s+(her|him|them)(?:\s+(?:pls|please|accordingly))?\s*[.!]*$/i,
+    "mark $2 as $1",
+  );
+  // ("can we bump dennis kernighan's candidate stage up to offer": moved to it.)
+  text = text.replace(/\bbump\s+(.+?)(?:'s\s+(?:candidate\s+|deal\s+|lead\s+)?(?:stage|status))?\s+up\s+to\b/gi, "move $1 to");
+  // ("can we move …": asked, but a command.)
+  text = text.replace(/^(?:(?:can|could)\s+we|let's)\s+(?=(?:move|bump|set|mark|change|update|push|assign|close|delete|remove)\b)/i, "");
+  // ("the Test emails task (customer portal) needs urgent priority": its priority set.)
+  text = text.replace(
+    /^(?:the\s+)?(.+?)(?:\s+task)?(\s+\([^()]+\))?\s+(?:needs|should have|should get|gets)\s+(?:to\s+be\s+)?(urgent|high|medium|low)(?:\s+prio(?:rity)?)?\b.*$/i,
+    (_m, name: string, parent: string | undefined, level: string) => `set ${name}${parent ?? ""} priority to ${level}`,
+  );
+  // ("Grace Allen: go ahead with the hire, title Support Specialist": hire them.)
+  text = text.replace(
+    /^([^:,]{3,40}):\s*go\s+ahead\s+(?:with\s+(?:the\s+)?(?:hire|hiring|offer)|and\s+hire\s+(?:her|him|them))\s*[,;]?\s*(?:title\s+|as\s+)?/i,
+    "hire $1 as ",
+  );
   // ("count of applicants for …", "number of payments received in sept": how many.)
   text = text.replace(/^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b/i, "$1how many");
   // ("katherine conway is taking over task 88", "ERP migration: Alan Allen takes over Plan search": assigned to them.)
