@@ -343,10 +343,7 @@ export function normalize(message: string): string {
   // ("the Test emails task (customer portal project)": the parent in brackets, without its noun.)
   text = text.replace(/\(\s*(?:the\s+)?([^()]+?)\s+project\s*\)/gi, "($1)");
   // ("oscorp pilot deal value -> 12k": that field, set to that.)
-  text = text.replace(
-    /^(.+?)\s+(value|stage|status|priority|title|designation|department|email|phone|amount)\s*(?:->|→|=>|=)\s*(.+)$/i,
-    "set $1 $2 to $3",
-  );
+  text = text.replace(/^(.+?)\s+(value|stage|status|priority|title|designation|department|email|phone|amount)\s*(?:->|→|=>|=)\s*(.+)$/i, "set $1 $2 to $3");
   // ("For the lead Carl Berners-Lee, the value should now be 1,500.": that field of that record.)
   text = text.replace(
     /^for\s+(?:the\s+)?(lead|deal|customer|client|contact|task|project|employee|candidate|opening)\s+(.+?),\s*(?:the\s+|their\s+|its\s+|his\s+|her\s+)?([a-z]+(?:\s+date)?)\s+should\s+(?:now\s+)?be\s+(.+?)\s*[.!]*$/i,
