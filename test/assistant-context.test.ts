@@ -756,4 +756,34 @@ describe("commands said with their context", () => {
     expect(fresh.reply.action).toBeUndefined();
     expect(fresh.reply.text).toMatch(/which invoice/i);
   });
+  it("keeps a question a question where news would be a change, sends only where a command points, and never deletes a record it was not told", async () => {
+    const { ws, acme, task, invoice } = await company();
+    for (const message of [
+      `who is taking over task ${task.id}?`,
+      "who is joining the sales team",
+      "do we know if Acme is a new client?",
+      "I think Initech is a new client",
+      "deals with stage = won",
+      "what needs urgent attention today?",
+      "can we delete invoices?",
+      "10 hours for acme last month? seems low",
+    ]) {
+      const { reply } = await ask(ws.token, message);
+      expect(reply.action, `${message} → ${reply.text}`).toBeUndefined();
+    }
+    // An address said for something else is never where an invoice goes.
+    const both = await ask(ws.token, `update acme's email to new@acme.example and send ${invoice.number}`);
+    if (both.reply.action) expect((await requestOf(ws.token, both.reply)).body?.to).not.toBe("new@acme.example");
+    // "delete the customer" after a question about one still asks which.
+    const about = await ask(ws.token, "whats the billing address we have for acme");
+    const gone = await ask(ws.token, "delete the customer", about.conversation_id);
+    expect(gone.reply.action).toBeUndefined();
+    expect(gone.reply.text).toMatch(/which customer/i);
+    // A name in capitals that starts with a number word stays a name.
+    const bakery = await create(ws, "customers", { name: "Forty Acres Bakery", email: "hi@forty.example" });
+    const found = await ask(ws.token, "email of Forty Acres Bakery");
+    expect(found.reply.data.answer).toMatchObject({ resource: "customers", ids: [bakery.id] });
+    expect(acme.id).not.toBe(bakery.id);
+  });
 });
+

@@ -53,8 +53,9 @@ export function distance(a: string, b: string, cap = 3): number {
   return rows[a.length]![b.length]!;
 }
 
-/** Numbers said as words ("three largest", "two positions"). */
+/** Numbers said as words ("three largest", "two positions", "fifty thousand"). */
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
   one: 1,
   two: 2,
   three: 3,
@@ -65,7 +66,23 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   eight: 8,
   nine: 9,
   ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
   twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 
 /** Everyday words a letter away from a domain word, never a slip for it: "three" is no "there". */

@@ -5,7 +5,7 @@ const TASK_STATES: Record<string, string[]> = {
   todo: ["todo", "to do", "to-do", "not started", "reopen", "reopened", "back to todo"],
   in_progress: ["in progress", "started", "start", "doing", "working on", "wip", "ongoing", "in-progress"],
   review: ["review", "in review", "reviewing", "under review", "ready for review", "ready to be reviewed", "waiting for review", "needs review"],
-  done: ["done", "complete", "completed", "finished", "finish", "closed", "close", "resolved", "resolve", "passed review", "approved"],
+  done: ["done", "complete", "completed", "finished", "finish", "closed", "close", "resolved", "resolve", "passed review"],
 };
 
 export const tasklySkills: Skill[] = [

@@ -545,8 +545,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const read = extract(w, cue, R, operation, env.now, references);
   const body = bodyFor(R, operation);
   const fields: Record<string, unknown> = { ...read.fields };
-  // ("billing@initech.example should receive invoice 98, send it there": where it goes, said before the command.)
-  const address = body.some((field) => field.name === "to") && fields.to === undefined ? (EMAIL.exec(w.text) ?? EMAIL.exec(env.message ?? "")) : null;
+  // ("billing@initech.example should receive invoice 98, send it there": where it goes, said before the command —
+  // only when the command points back to it; an address said for anything else is never where it goes.)
+  const pointsBack = /\b(?:there|that address|this address|to (?:them|that|it))\b/i.test(w.text);
+  const address =
+    body.some((field) => field.name === "to") && fields.to === undefined
+      ? (EMAIL.exec(w.text) ?? (pointsBack && (env.message ?? "").match(new RegExp(EMAIL.source, "gi"))?.length === 1 ? EMAIL.exec(env.message!) : null))
+      : null;
   if (address) fields.to = address[0].toLowerCase();
   if (Array.isArray(fields.items)) fields.items = await catalogueNamed(env, fields.items as Record<string, unknown>[]);
   const draft: ActionDraft = { resource: R.name, operation, target: null, fields };
@@ -566,7 +571,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const unnamed = free.length === 0 && read.refs.length === 0 && !/["'‘“][^"'’”]{2,200}["'’”]/.test(cue.rest);
     // (Or the record the last question was restricted to: "anything paid on INV-000150?" → "send them a reminder".)
     const inFocus = [focus, env.about].find((record) => record?.resource === R.name);
-    const focused = !reference && !onParent && unnamed && inFocus ? await recordOf(env, R, inFocus.id) : undefined;
+    // (Never for what cannot be undone: "delete the customer" still asks which.)
+    const undoable = !["delete", "void"].includes(operation);
+    const focused = !reference && !onParent && unnamed && undoable && inFocus ? await recordOf(env, R, inFocus.id) : undefined;
     if (reference) {
       const found = reference.id
         ? await env.fetch(`/${R.name}?ids=${reference.id}`)

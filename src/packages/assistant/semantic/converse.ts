@@ -68,8 +68,7 @@ const NOT_DOABLE = new RegExp(
     // (Tables at restaurants, flights and hotels; database commands; tax returns filed; people's home addresses;
     // messages to everyone on another channel; warnings written to staff.)
     /\bbook\b.*\b(?:table|restaurant|flight|hotel|taxi|cab|train)\b/.source,
-    /\b(?:get|put|book)\s+(?:me|us|him|her|them)\s+(?:on|onto)\s+(?:a|an|the)\s+(?:plane|flight|train|bus|ferry)\b|\b(?:flights?|plane tickets?|train tickets?)\s+(?:to|from)\b/
-      .source,
+    /\b(?:get|put|book)\s+(?:me|us|him|her|them)\s+(?:on|onto)\s+(?:a|an|the)\s+(?:plane|flight|train|bus|ferry)\b/.source,
     /^\s*(?:drop|truncate|alter)\s+table\b|\bdelete\s+from\s+\w+\s*;|;\s*--/.source,
     /\b(?:vat|tax|gst)\s+returns?\b|\btax office\b|\birs\b/.source,
     /\bhome address(?:es)?\b/.source,
@@ -288,7 +287,7 @@ function pronounsOf(message: string): (clause: string) => string {
     )?.[1] ??
     // ("ugh wayne still hasnt paid …", "sad news, prestige labs closed down last month": a company, after a sigh, and
     // what it did.)
-    /^(?:(?:ugh+|argh+|sigh|sad news|bad news|good news|great news|fyi|heads up)[,!.:]*\s+)?(?!(?:we|i|they|he|she|you|it|ok|so|the|our)\b)([a-z][\p{L}'-]+(?: [a-z][\p{L}'-]+){0,2}?)\s+(?:still\s+)?(?:hasn't|hasnt|haven't|havent|never|closed down|shut down|went bust|went under|folded|owes?)\b/iu.exec(
+    /^(?:(?:ugh+|argh+|sigh|sad news|bad news|good news|great news|fyi|heads up)[,!.:]*\s+)?(?!(?:we|i|they|he|she|you|it|ok|so|the|our|who|which|what|someone|somebody|everyone|everybody|anyone|anybody|nobody|no one)\b)([a-z][\p{L}'-]+(?: [a-z][\p{L}'-]+){0,2}?)\s+(?:still\s+)?(?:hasn't|hasnt|haven't|havent|never|closed down|shut down|went bust|went under|folded|owes?)\b/iu.exec(
       message.trim(),
     )?.[1] ??
     // ("called james perlman, left a voicemail. set him to contacted": whom the message is about.)

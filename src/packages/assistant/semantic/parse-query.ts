@@ -924,7 +924,9 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const measured =
         measure?.value.resource === R &&
         // ("how many billable hours": a word or two before the unit may be a state of the entries.)
-        (/\bhow many (?:[a-z-]+ ){0,2}(hours|hrs|minutes|mins)\b/.test(text) ||
+        (/\bhow many (?:(?:billable|non-billable|nonbillable|unbillable|non billable|logged|tracked|total|overtime) ){0,2}(hours|hrs|minutes|mins)\b/.test(
+          text,
+        ) ||
           (/\b(hours|minutes|time)\b/.test(text) && /\band how (?:many|much|long)\b/.test(text)));
       if (!measured) {
         fn = "count";

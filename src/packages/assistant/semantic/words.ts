@@ -195,62 +195,56 @@ export function withAfterthoughts(text: string): string {
     .replace(/\?\s+(?:current|active)\s+(?:staff|employees|people|team)\s+only[.!]*$/i, ", not left");
 }
 
-const UNITS: Readonly<Record<string, number>> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
 const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1_000_000 };
-const NUMBER_WORD = `(?:${Object.keys(UNITS).join("|")})`;
+const NUMBER_WORD = `(?:${Object.keys(NUMBER_WORDS).join("|")})`;
 const NUMBER_PHRASE = new RegExp(
   `\\b((?:${NUMBER_WORD}|a)(?:[\\s-]+(?:and\\s+)?(?:${NUMBER_WORD}|hundred|thousand|million))*)\\b(?=(\\s+(?:dollars?|bucks|euros?|pounds?|usd|eur|gbp|k\\b|grand|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|sessions?|licen[cs]es?|seats?|units?|lines?))?)`,
   "gi",
 );
 
 /**
+ * A question, not news or a command: a question mark, or a question word (or "I"/"we" hedging) opening it. The
+ * rewrites that read news as a change ("X is taking over Y", "X is a new client") leave these alone.
+ */
+const ASKED =
+  /\?|^(?:who|whos|who's|what|whats|what's|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|any|anyone|anybody|i|i'm|im|we|we're)\b/i;
+
+/** What a number said in words cannot be followed by: an ordinal's ending ("twenty-first") or a decimal point. */
+const NOT_A_NUMBER = /^(?:-?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|th)\b|\s+point\b)/i;
+
+/** Tens then a unit ("twenty five"), units before a scale ("five hundred"): not "four thirty" nor "twenty thirty". */
+function wellFormed(tokens: string[]): boolean {
+  for (let i = 1; i < tokens.length; i++) {
+    const [before, now] = [NUMBER_WORDS[tokens[i - 1]!], NUMBER_WORDS[tokens[i]!]];
+    if (before === undefined || now === undefined) continue;
+    if (before < 20 || before % 10 !== 0 || now >= 10) return false;
+  }
+  return true;
+}
+
+/**
  * "above five hundred dollars", "worth more than fifty thousand", "ten hours of consulting": a number said in words,
  * in figures. Only a number with a scale or a tens word in it, or one before what it counts — not "the one who".
  */
 function numbersInWords(text: string): string {
-  return text.replace(NUMBER_PHRASE, (phrase: string, words: string, unit: string | undefined) => {
+  return text.replace(NUMBER_PHRASE, (phrase: string, words: string, unit: string | undefined, offset: number) => {
     const tokens = words
       .toLowerCase()
       .split(/[\s-]+/)
       .filter((token) => token !== "and");
+    // ("Forty Acres Bakery" is a name; "the twenty-first", "one point five", "four thirty", "one fifty an hour" are
+    // no sums of their words: a tens word only before a unit, a unit only after a tens word or a scale.)
+    if (/\p{Lu}/u.test(words) || NOT_A_NUMBER.test(text.slice(offset + phrase.length)) || /\bpoint\s*$/i.test(text.slice(0, offset))) return phrase;
+    if (!wellFormed(tokens)) return phrase;
     const scaled = tokens.some((token) => token in SCALES);
-    const tens = tokens.some((token) => (UNITS[token] ?? 0) >= 20);
+    const tens = tokens.some((token) => (NUMBER_WORDS[token] ?? 0) >= 20);
     if (tokens[0] === "a" && !scaled) return phrase;
     if (!scaled && !tens && !unit) return phrase;
     let total = 0;
     let current = 0;
     for (const token of tokens) {
       if (token === "a") current = 1;
-      else if (token in UNITS) current += UNITS[token]!;
+      else if (token in NUMBER_WORDS) current += NUMBER_WORDS[token]!;
       else if (token === "hundred") current = (current || 1) * 100;
       else {
         total += (current || 1) * SCALES[token]!;
@@ -268,7 +262,7 @@ export function normalize(message: string): string {
     .replace(/\b(?:an?|one)\s+hour\s+and\s+a\s+half\b/gi, "1.5 hours")
     .replace(
       /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+and\s+a\s+half\s+(hours?|hrs?|days?)\b/gi,
-      (_m, n: string, unit: string) => `${(UNITS[n.toLowerCase()] ?? Number(n)) + 0.5} ${unit}`,
+      (_m, n: string, unit: string) => `${(NUMBER_WORDS[n.toLowerCase()] ?? Number(n)) + 0.5} ${unit}`,
     )
     .replace(/\bhalf\s+an\s+hour\b/gi, "30 minutes")
     .replace(/\b(?:three|3)\s+quarters\s+of\s+an\s+hour\b/gi, "45 minutes")
@@ -277,7 +271,9 @@ export function normalize(message: string): string {
   // ("2 hours for shafi on the Fix dashboard task in the Mobile app project": the task, then its project.)
   text = text.replace(/\bthe\s+([^,;]+?)\s+task\s+(in|on|for|of|under)\s+the\s+([^,;]+?)\s+project\b/gi, "$1 in $3");
   // ("90 min for lynn today, task fix permissions in mobile app": time for someone, said first, is time logged.)
-  text = text.replace(/^(\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes))\s+for\s+(?=\p{L})/iu, "log $1 for ");
+  // (Not "10 hours for acme last month? seems low", "2 hours for review is too much".)
+  if (!/\?|\b(?:is|are|was|were|seems?)\b/i.test(text))
+    text = text.replace(/^(\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes))\s+for\s+(?=\p{L})/iu, "log $1 for ");
   text = text.replace(/^(log\s+[^,]+),\s*task\s+/i, "$1 on ");
   // ("X spent an hour on Y, please log it": the closing request is no note; the news is the entry.)
   text = text.replace(
@@ -321,11 +317,13 @@ export function normalize(message: string): string {
     /^what\s+(?:has|does|is)\s+(.+?)\s+(?:still\s+)?(?:got|have|has)\s+(?:left\s+(?:to\s+do)?|to\s+do|open|on\s+(?:his|her|their)\s+plate)(?:\s+(?:still|right now|now|rn|atm))?\s*[?.!]*$/i,
     "open tasks assigned to $1",
   );
-  // ("Blue Bottle Roasters is a new client, …", "priya shah @ northwind is a new lead": a new record of that kind.)
-  text = text.replace(
-    /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)([^,.;:?!]{2,60}?)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire)\b\s*[,.;:!—–-]?\s*/i,
-    (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
-  );
+  // ("Blue Bottle Roasters is a new client, …", "priya shah @ northwind is a new lead": a new record of that kind.
+  // Not "do we know if Acme is a new client?", "I think Initech is …": a name of four words at most, no hedge.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)(?![^,.;:?!]*\b(?:think|know|if|whether|sure|maybe|guess)\b)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire)\b\s*[,.;:!—–-]?\s*/i,
+      (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
+    );
   // ("Lead to create: Bjorn Lund (Acme), …": the command, then the record.)
   text = text.replace(/^(lead|customer|client|contact|deal|task|project|employee|candidate|opening)\s+to\s+(?:create|add|set up)\s*:/i, "create $1:");
   // ("create lead: Bjorn Lund (Acme), …": a person's company in brackets after their name.)
@@ -343,7 +341,9 @@ export function normalize(message: string): string {
   // ("the Test emails task (customer portal project)": the parent in brackets, without its noun.)
   text = text.replace(/\(\s*(?:the\s+)?([^()]+?)\s+project\s*\)/gi, "($1)");
   // ("oscorp pilot deal value -> 12k": that field, set to that.)
-  text = text.replace(/^(.+?)\s+(value|stage|status|priority|title|designation|department|email|phone|amount)\s*(?:->|→|=>|=)\s*(.+)$/i, "set $1 $2 to $3");
+  // (An arrow, not "=": "deals with stage = won" is a filter.)
+  if (!ASKED.test(text) && !/\b(?:where|with|whose|which|that)\b/i.test(text))
+    text = text.replace(/^(.+?)\s+(value|stage|status|priority|title|designation|department|email|phone|amount)\s*(?:->|→|=>)\s*(.+)$/i, "set $1 $2 to $3");
   // ("For the lead Carl Berners-Lee, the value should now be 1,500.": that field of that record.)
   text = text.replace(
     /^for\s+(?:the\s+)?(lead|deal|customer|client|contact|task|project|employee|candidate|opening)\s+(.+?),\s*(?:the\s+|their\s+|its\s+|his\s+|her\s+)?([a-z]+(?:\s+date)?)\s+should\s+(?:now\s+)?be\s+(.+?)\s*[.!]*$/i,
@@ -356,30 +356,41 @@ export function normalize(message: string): string {
   );
   // ("can we bump dennis kernighan's candidate stage up to offer": moved to it.)
   text = text.replace(/\bbump\s+(.+?)(?:'s\s+(?:candidate\s+|deal\s+|lead\s+)?(?:stage|status))?\s+up\s+to\b/gi, "move $1 to");
-  // ("can we move …": asked, but a command.)
-  text = text.replace(/^(?:(?:can|could)\s+we|let's)\s+(?=(?:move|bump|set|mark|change|update|push|assign|close|delete|remove)\b)/i, "");
-  // ("the Test emails task (customer portal) needs urgent priority": its priority set.)
-  text = text.replace(
-    /^(?:the\s+)?(.+?)(?:\s+task)?(\s+\([^()]+\))?\s+(?:needs|should have|should get|gets)\s+(?:to\s+be\s+)?(urgent|high|medium|low)(?:\s+prio(?:rity)?)?\b.*$/i,
-    (_m, name: string, parent: string | undefined, level: string) => `set ${name}${parent ?? ""} priority to ${level}`,
-  );
+  // ("can we move …": asked, but a command — unless it ends as a question: "can we delete invoices?".)
+  if (!/\?\s*$/.test(text))
+    text = text.replace(/^(?:(?:can|could)\s+we|let's)\s+(?=(?:move|bump|set|mark|change|update|push|assign|close|delete|remove)\b)/i, "");
+  // ("the Test emails task (customer portal) needs urgent priority": its priority set — the word said, nothing after
+  // it but a please; not "what needs urgent attention?".)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?:the\s+)?(.+?)(?:\s+task)?(\s+\([^()]+\))?\s+(?:needs|should have|should get|gets)\s+(?:to\s+be\s+)?(urgent|high|medium|low)\s+prio(?:rity)?\b(?:\s+(?:pls|please|now|asap))*\s*[.!]*$/i,
+      (_m, name: string, parent: string | undefined, level: string) => `set ${name}${parent ?? ""} priority to ${level}`,
+    );
   // ("Grace Allen: go ahead with the hire, title Support Specialist": hire them.)
   text = text.replace(
     /^([^:,]{3,40}):\s*go\s+ahead\s+(?:with\s+(?:the\s+)?(?:hire|hiring|offer)|and\s+hire\s+(?:her|him|them))\s*[,;]?\s*(?:title\s+|as\s+)?/i,
     "hire $1 as ",
   );
   // ("count of applicants for …", "number of payments received in sept": how many.)
-  text = text.replace(/^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b/i, "$1how many");
+  text = text.replace(
+    /^((?:(?:and|ok|so)\s+)?)(?:the\s+)?(?:total\s+)?(?:count|number)\s+of\b(?!\s+(?:the|this|that|a|an|his|her|their|its)\b)/i,
+    "$1how many",
+  );
   // ("katherine conway is taking over task 88", "ERP migration: Alan Allen takes over Plan search": assigned to them.)
-  text = text.replace(
-    /^(?:([^:]{3,40}):\s+)?(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+taking|takes|will\s+take|is\s+going\s+to\s+take|should\s+take)\s+over\s+(?:the\s+)?(.+?)\s*[.!]*$/iu,
-    (_m, parent: string | undefined, person: string, what: string) => `assign ${what}${parent ? ` in ${parent}` : ""} to ${person}`,
-  );
+  // (Not "who is taking over task 88?", nor "Sarah is taking over from John on …".)
+  if (!ASKED.test(text.replace(/^[^:]{3,40}:\s+/, "")))
+    text = text.replace(
+      /^(?:([^:]{3,40}):\s+)?(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+taking|takes|will\s+take|is\s+going\s+to\s+take|should\s+take)\s+over\s+(?!from\b)(?:the\s+)?(.+?)\s*[.!]*$/iu,
+      (_m, parent: string | undefined, person: string, what: string) => `assign ${what}${parent ? ` in ${parent}` : ""} to ${person}`,
+    );
   // ("hedy allen is transfering to sales dept", "is joining the Sales team": their department.)
-  text = text.replace(
-    /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+|will\s+be\s+)?(?:transferring|transfering|transfers|moving|moves|switching|joining|joins)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(\p{L}+)\s+(?:dept|department|team)\b.*$/iu,
-    "set $1's department to $2",
-  );
+  // (Not "who is joining the sales team", "I'm joining the sales team call at 3", "the deal is moving to …": a
+  // person's name, and the team ends the clause.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?!(?:the|a|an|this|that|our|my|it|they|he|she|someone|everyone)\b)(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,2}?)\s+(?:is\s+|will\s+be\s+)?(?:transferring|transfering|transfers|moving|moves|switching|joining|joins)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(\p{L}+)\s+(?:dept|department|team)\b(?=\s*(?:[,.;!—–]|$)).*$/iu,
+      "set $1's department to $2",
+    );
   // ("we reached out to james perlman, set the lead to contacted": the command is of whom the news was.)
   text = text.replace(
     /^(?:(?:i|we)\s+)?(?:just\s+)?(?:reached out to|called|rang|phoned|emailed|spoke to|spoke with|talked to|heard back from)\s+(\p{L}[\p{L}'-]*\s+\p{L}[\p{L}'-]*)\s*[,;—–]\s*(?:(?:pls|please|so|can you)\s+)?(set|mark|move|update)\s+(?:the\s+(?:lead|contact|candidate)|him|her|them)\s+(to|as)\s+/iu,
@@ -389,19 +400,22 @@ export function normalize(message: string): string {
   text = text.replace(/\b(is|are)\s+no\s+longer\s+open\b/gi, "$1 closed");
   // ("Tyrell pilot: qualification now, pls update stage", "wonka pilot is 110k now, update the value": the new value
   // told first, then which field to update — that field set to it.)
-  text = text.replace(
-    /^(?:the\s+)?(.+?)(?:\s*:\s*|\s+(?:is|are|'s)\s+(?:now\s+)?)(?:at\s+|in\s+)?([^,;:]+?)\s+now\s*(?:[,;.!—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)*(?:update|change|fix|set)\s+(?:the\s+|its\s+|their\s+|her\s+|his\s+)?(stage|status|value|amount|title|designation|department|priority|phone|email)\b(?:\s+(?:pls|please|accordingly))?\s*[.!]*$/i,
-    "set $1 $3 to $2",
-  );
+  if (!/\?/.test(text))
+    text = text.replace(
+      /^(?:the\s+)?(.+?)(?:\s*:\s*|\s+(?:is|are|'s)\s+(?:now\s+)?)(?:at\s+|in\s+)?([^,;:]+?)\s+now\s*(?:[,;.!—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)*(?:update|change|fix|set)\s+(?:the\s+|its\s+|their\s+|her\s+|his\s+)?(stage|status|value|amount|title|designation|department|priority|phone|email)\b(?:\s+(?:pls|please|accordingly))?\s*[.!]*$/i,
+      "set $1 $3 to $2",
+    );
   // ("massive dynamic renewal -> delete, we don't need that deal": the command after the arrow, of what comes before.)
   text = text.replace(/^(.+?)\s*(?:->|→|=>)\s*(delete|remove|archive|void|send|resend|remind)\b(.*)$/i, "$2 $1$3");
   // ("please permanently delete …": how thoroughly is no part of the command.)
   text = text.replace(/\b(?:permanently|completely|entirely|fully|totally)\s+(?=(?:delete|remove|void|archive|erase|cancel)\b)/gi, "");
   // ("a total somewhere from 1,000 to 2,000": a range of amounts — figures with separators, a sign or a "k", not years.)
-  text = text.replace(
-    /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:to|-|and)\s+([$€£]?\d[\d,.]*k?)/gi,
-    "between $1 and $2",
-  );
+  // (Not in a change: "change the deal value from 10,000 to 12,000" is its new value.)
+  if (!/\b(?:change|changed|update|set|move|bump|raise|increase|lower|drop|push|adjust|correct|fix)\b/i.test(text))
+    text = text.replace(
+      /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:to|-|and)\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\b/gi,
+      "between $1 and $2",
+    );
   // ("invoices where the total is between …", "deals whose value is over 50k": the amount compared is the record's own.)
   text = text.replace(
     /\s+(?:where|whose|with)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?:total|amount|value)\s+(?:is\s+|of\s+)?(?=(?:between|over|above|under|below|more than|less than|at least|at most|greater than)\b)/gi,
