@@ -786,4 +786,3 @@ describe("commands said with their context", () => {
     expect(acme.id).not.toBe(bakery.id);
   });
 });
-
