@@ -573,7 +573,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const inFocus = [focus, env.about].find((record) => record?.resource === R.name);
     // (Never for what cannot be undone: "delete the customer" still asks which.)
     const undoable = !["delete", "void"].includes(operation);
-    const focused = !reference && !onParent && unnamed && undoable && inFocus ? await recordOf(env, R, inFocus.id) : undefined;
+    const focused = !reference && !onParent && unnamed && undoable && inFocus ? await referencedRecord(env.fetch, R, { id: inFocus.id }) : undefined;
     if (reference) {
       const found = reference.id
         ? await env.fetch(`/${R.name}?ids=${reference.id}`)
@@ -594,8 +594,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       target = on.found;
       free.length = 0;
     } else if (PRONOUN.test(cue.rest.split(/[,;]/)[0] ?? "") && focus && focus.resource === R.name) {
-      const found = await env.fetch(`/${R.name}?ids=${focus.id}`);
-      const record = found.ok ? found.data[0] : undefined;
+      const record = await referencedRecord(env.fetch, R, { id: focus.id });
       if (record) target = { resource: R, record, label: labelOf(R, record) };
       for (let i = free.length - 1; i >= 0; i--) if (PRONOUN.test(free[i]!.text) && free[i]!.text.split(" ").length <= 2) free.splice(i, 1);
     } else if (focused) {
@@ -1331,12 +1330,6 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string, 
   // (Two alike — the same day, the same amount — is no one record: the name is then asked for.)
   if (!best || (next && value(next) === value(best))) return null;
   return { resource: R, record: best, label: labelOf(R, best) };
-}
-
-/** One record by its id, or nothing. */
-async function recordOf(env: ActionEnv, R: ResourceModel, id: number): Promise<ApiRecord | undefined> {
-  const found = await env.fetch(`/${R.name}?ids=${id}`);
-  return found.ok ? found.data[0] : undefined;
 }
 
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string, byValue = true): Promise<Candidate[] | null> {
