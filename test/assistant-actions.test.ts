@@ -1172,6 +1172,33 @@ describe("actions on every writable resource", () => {
       to: "ap2@acme.example",
     });
   });
+  it("tells same-named tasks apart by their project said anywhere in the message, and reads 'X isn't needed anymore, please delete it'", async () => {
+    const { ws, website } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const mobile = await create(ws, "projects", { name: "Mobile app" });
+    const there = await create(ws, "tasks", { title: "Test emails", project_id: intranet.id });
+    await create(ws, "tasks", { title: "Test emails", project_id: website.id });
+    await create(ws, "tasks", { title: "Test emails", project_id: mobile.id });
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toEqual(body);
+    };
+    await expectCall("Intranet — Test emails needs to be urgent, please change its priority.", "PATCH", `/tasks/${there.id}`, { priority: "urgent" });
+    await expectCall("intranet: test emails ready for review", "PATCH", `/tasks/${there.id}`, { status: "review" });
+    await expectCall("In Intranet, please remove the task Test emails entirely.", "DELETE", `/tasks/${there.id}`);
+    await expectCall("The Test emails task in Intranet isn't needed anymore, please delete it.", "DELETE", `/tasks/${there.id}`);
+    await expectCall("intranet has a task test emails we dont need anymore, pls delete", "DELETE", `/tasks/${there.id}`);
+    // With no project said, which one is still asked.
+    const which = (await ask(ws.token, "make test emails urgent")).reply;
+    expect(which.intent).toBe("clarify");
+    // A contact and an employee of one name: the list said decides.
+    const contact = await create(ws, "contacts", { name: "Brian Sagan", email: "brian@contact.example" });
+    await create(ws, "employees", { name: "Brian Sagan", email: "brian@assist.co", department: "Sales", date_of_joining: "2024-01-01" });
+    await expectCall("Brian Sagan doesn't need to be in our contact list anymore, please delete him.", "DELETE", `/contacts/${contact.id}`);
+    // A question stays a question.
+    expect((await ask(ws.token, "is the Test emails task in Intranet not needed anymore?")).reply.intent).not.toBe("action");
+  });
   it("logs time said in words ('an hour and a half', 'three quarters of an hour'), time for someone said first, and 'the X task in the Y project'", async () => {
     const { ws, task, ana } = await company();
     const cases = [

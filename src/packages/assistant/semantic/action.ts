@@ -4,7 +4,7 @@ import { distance, EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
-import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord } from "./names";
+import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord, saysName, underParentSaid } from "./names";
 import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
@@ -671,7 +671,12 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       if (found.kind === "many") {
         // (A value narrows only when said as theirs: "Hedy in Marketing's title", not "put Frances in Finance".)
         const narrowed = within ? await narrow(env, R, found.all ?? found.options, within.text, /['’]s\s/.test(within.text)) : null;
-        if (narrowed?.length === 1) {
+        const underSaid =
+          narrowed?.length === 1 ? null : await underParentSaid(env.fetch, parentsOf(env, R), found.all ?? found.options, env.message ?? w.text);
+        if (underSaid) {
+          target = underSaid.found;
+          spendParent(underSaid.parent, read.refs, free);
+        } else if (narrowed?.length === 1) {
           target = narrowed[0]!;
           if (read.refs.includes(within as Piece)) read.refs.splice(read.refs.indexOf(within as Piece), 1);
           else free.splice(free.indexOf(within as Piece), 1);
@@ -781,6 +786,11 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     // Which one is asked once the rest is read ("2h for grace on draft exports (website relaunch)": the task is still
     // narrowed by its project, and the answer resumes with it). The first option stands in meanwhile (so no other
     // piece is taken for that field); nothing is proposed for it, and each name still unclear is asked in turn.
+    const underSaid = chosen ? null : await underParentSaid(env.fetch, parentsOf(env, options[0]!.resource), options, env.message ?? w.text);
+    if (underSaid) {
+      chosen = underSaid.found;
+      spendParent(underSaid.parent, unresolved, free);
+    }
     if (!chosen) {
       fieldChoices.push({ text: ref.text, options, field });
       chosen = options[0]!;
@@ -1330,6 +1340,20 @@ async function rankedFromListed(env: ActionEnv, R: ResourceModel, text: string, 
   // (Two alike — the same day, the same amount — is no one record: the name is then asked for.)
   if (!best || (next && value(next) === value(best))) return null;
   return { resource: R, record: best, label: labelOf(R, best) };
+}
+
+/** The pieces that only said a parent's name ("(ERP migration)", "in Data warehouse"): no field to fill. */
+function spendParent(parent: string, ...lists: Piece[][]) {
+  for (const list of lists)
+    for (let i = list.length - 1; i >= 0; i--) if (saysName(parent, list[i]!.text) && saysName(list[i]!.text, parent)) list.splice(i, 1);
+}
+
+/** The fields naming a record's parent (a task's project), with the resource each names. */
+function parentsOf(env: ActionEnv, R: ResourceModel): { field: string; resource: ResourceModel }[] {
+  return [...R.fields.values()].flatMap((field) => {
+    const resource = field.target ? env.schema.byName.get(field.target) : undefined;
+    return resource?.nameField ? [{ field: field.name, resource }] : [];
+  });
 }
 
 async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], said: string, byValue = true): Promise<Candidate[] | null> {

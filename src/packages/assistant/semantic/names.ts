@@ -172,7 +172,7 @@ export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: 
   // longer names that contain it ("Nakatomi — pilot").
   const whole = close.filter((candidate) => candidate.name.split(" ").length === wordsTyped.length);
   if (whole.length === 1) return { kind: "one", found: whole[0]! };
-  return { kind: "many", options: close.slice(0, 6) };
+  return { kind: "many", options: close.slice(0, 6), all: close };
 }
 
 /** Of some people, those whose company is the one said ("Massive Dynamic" for "massive dynamic"). */
@@ -207,4 +207,36 @@ export async function findAtCompany(fetch: Fetch, resources: ResourceModel[], te
   const there = atCompany(all, said[2]!);
   if (there.length === 0) return null;
   return there.length === 1 ? { kind: "one", found: there[0]! } : { kind: "many", options: there.slice(0, 6), all: there };
+}
+
+/** Whether a name is said in a message as whole words ("Customer portal" in "customer portal — test emails …"). */
+export function saysName(message: string, name: string): boolean {
+  const said = normalised(name);
+  return said.length > 2 && ` ${normalised(message)} `.includes(` ${said} `);
+}
+
+/**
+ * "Customer portal — Test emails needs to be urgent", "In Onboarding revamp, remove the task Draft checkout": of
+ * several records so named, the one whose parent (a task's project) the message names anywhere — one fetch of
+ * those parents. With several under it, the one whose own full name is said too. Null when that tells none apart;
+ * else the one, and its parent's name (a piece that said it is spent).
+ */
+export async function underParentSaid(
+  fetch: Fetch,
+  parents: { field: string; resource: ResourceModel }[],
+  options: Candidate[],
+  message: string,
+): Promise<{ found: Candidate; parent: string } | null> {
+  for (const { field, resource } of parents) {
+    const ids = [...new Set(options.map((option) => option.record[field]).filter((id): id is number => typeof id === "number"))];
+    if (ids.length < 2) continue;
+    const found = await fetch(`/${resource.name}?ids=${ids.join(",")}&limit=${ids.length}`);
+    if (!found.ok) continue;
+    const said = found.data.filter((record) => saysName(message, nameOf(resource, record)));
+    if (said.length !== 1) continue;
+    const under = options.filter((option) => option.record[field] === said[0]!.id);
+    const whole = under.length > 1 ? under.filter((option) => saysName(message, nameOf(option.resource, option.record))) : under;
+    if (whole.length === 1) return { found: whole[0]!, parent: nameOf(resource, said[0]!) };
+  }
+  return null;
 }

@@ -408,7 +408,28 @@ export function normalize(message: string): string {
   // ("massive dynamic renewal -> delete, we don't need that deal": the command after the arrow, of what comes before.)
   text = text.replace(/^(.+?)\s*(?:->|→|=>)\s*(delete|remove|archive|void|send|resend|remind)\b(.*)$/i, "$2 $1$3");
   // ("please permanently delete …": how thoroughly is no part of the command.)
-  text = text.replace(/\b(?:permanently|completely|entirely|fully|totally)\s+(?=(?:delete|remove|void|archive|erase|cancel)\b)/gi, "");
+  text = text
+    .replace(/\b(?:permanently|completely|entirely|fully|totally)\s+(?=(?:delete|remove|void|archive|erase|cancel)\b)/gi, "")
+    .replace(
+      /^((?:(?:pls|please|can you|could you)\s+)*(?:delete|remove|erase)\b.+?)\s+(?:permanently|completely|entirely|for good|altogether)\s*([.!]*)$/i,
+      "$1$2",
+    );
+  // ("The Fix search task in Data warehouse isn't needed anymore, please delete it", "Brian Sagan doesn't need to be in
+  // our contact list anymore, please delete him": the command is of what the news was about — of its kind, if said.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?:the\s+)?(.+?)\s+(?:is(?:n't|\s+not|\s+no\s+longer)|are(?:n't|\s+not|\s+no\s+longer)|(?:does(?:n't|\s+not)|do(?:n't|\s+not))\s+need\s+to\s+be)\s+(.{0,40}?)\s*(?:any\s*more|any\s+longer)?\s*[,;.—–]+\s*(?:so\s+)?(?:(?:pls|please|can you|could you|just)\s+)*(delete|remove|archive)\s+(?:it|him|her|them|that)\s*(?:pls|please)?\s*[.!]*$/i,
+      (_m, what: string, said: string, verb: string) => {
+        const kind = /\b(contact|lead|customer|candidate|employee|vendor)s?\b/i.exec(said)?.[1]?.toLowerCase();
+        return `${verb} ${kind ? `the ${kind} ` : ""}${what}`;
+      },
+    );
+  // ("onboarding revamp has a task draft checkout we dont need anymore, pls delete": that task there.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(.+?)\s+has\s+(?:a|the|an)\s+task\s+(?:called\s+|named\s+)?(.+?)\s+(?:that\s+|which\s+)?we\s+(?:don't|dont|do\s+not)\s+need\s+(?:any\s*more|any\s+longer)\s*[,;.—–]*\s*(?:(?:pls|please|so|just)\s+)*(delete|remove)\b(?:\s+it)?\s*(?:pls|please)?\s*[.!]*$/i,
+      "$3 the $2 task in $1",
+    );
   // ("a total somewhere from 1,000 to 2,000": a range of amounts — figures with separators, a sign or a "k", not years.)
   // (Not in a change: "change the deal value from 10,000 to 12,000" is its new value.)
   if (!/\b(?:change|changed|update|set|move|bump|raise|increase|lower|drop|push|adjust|correct|fix)\b/i.test(text))
