@@ -1199,6 +1199,33 @@ describe("actions on every writable resource", () => {
     // A question stays a question.
     expect((await ask(ws.token, "is the Test emails task in Intranet not needed anymore?")).reply.intent).not.toBe("action");
   });
+  it("reads a project then its task's new state ('Website: write copy is finished, close it'), an address told as news, a note said in passing, and '(lead) has been X now'", async () => {
+    const { ws, website, task, acme, invoice, candidate, sophie } = await company();
+    await create(ws, "tasks", { title: "Write copy", project_id: (await create(ws, "projects", { name: "Intranet" })).id });
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toEqual(body);
+    };
+    expect(website.name).toBe("Website");
+    await expectCall("website: write copy is finished, close it out", "PATCH", `/tasks/${task.id}`, { status: "done" });
+    await expectCall("website / write copy -> review", "PATCH", `/tasks/${task.id}`, { status: "review" });
+    await expectCall("acme wants bills sent to finance@acme.example from now on, update their billing email", "PATCH", `/customers/${acme.id}`, {
+      billing: { email: "finance@acme.example" },
+    });
+    await expectCall("acme's AP moved to ap3@acme.example, update the billing email", "PATCH", `/customers/${acme.id}`, {
+      billing: { email: "ap3@acme.example" },
+    });
+    await expectCall(`On invoice ${invoice.number}, please add a note saying: PO 4471 required`, "PATCH", `/invoices/${invoice.id}`, {
+      notes: "PO 4471 required",
+    });
+    await expectCall(`${invoice.number} needs a note → PO 4471 required`, "PATCH", `/invoices/${invoice.id}`, { notes: "PO 4471 required" });
+    await expectCall("joan clarke candidate notes: 'strong sql, wants remote'", "PATCH", `/candidates/${candidate.id}`, { notes: "strong sql, wants remote" });
+    await expectCall("For the candidate Joan Clarke, could you put a note saying strong sql, wants remote", "PATCH", `/candidates/${candidate.id}`, {
+      notes: "strong sql, wants remote",
+    });
+    await expectCall("Sophie Brown (lead) has been contacted now, update pls", "PATCH", `/leads/${sophie.id}`, { status: "contacted" });
+  });
   it("logs time said in words ('an hour and a half', 'three quarters of an hour'), time for someone said first, and 'the X task in the Y project'", async () => {
     const { ws, task, ana } = await company();
     const cases = [

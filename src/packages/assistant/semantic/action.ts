@@ -664,7 +664,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         if (told.length === 1) found = { kind: "one", found: told[0]! };
         else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
       }
-      if (found.kind === "none") return { kind: "fail", text: `I couldn't find a ${R.singular} called "${cleaned}".` };
+      if (found.kind === "none")
+        return { kind: "fail", text: `I couldn't find ${/^[aeiou]/i.test(R.singular) ? "an" : "a"} ${R.singular} called "${cleaned}".` };
       // (Of several, the one the last answer listed: "show me the drafts" → "send the aperture one".)
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
       if (onList.length === 1) found = { kind: "one", found: onList[0]! };

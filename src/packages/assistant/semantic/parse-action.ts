@@ -506,8 +506,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       if (!entry || more.length > 0 || !["status", "stage"].includes(entry[0]) || entry[1].includes(",") || entry[1].startsWith("$")) continue;
       for (const word of filter.words) if (word.length >= 4 && !/^(?:open|active|current|new|closed)$/.test(word)) states.add(word);
     }
-  // ("grace hopper (lead) converted, update her": a name, its kind in brackets, then its new state.)
-  const bracketed = /^(.+?)\s*\((\p{L}+)\)\s+(?:is\s+(?:now\s+)?)?([\p{L} ]+?)(?:\s*[,;—–!.-].*)?$/u.exec(text);
+  // ("grace hopper (lead) converted, update her", "James Perlman (lead) has been contacted now, update pls": a name,
+  // its kind in brackets, then its new state.)
+  const bracketed = /^(.+?)\s*\((\p{L}+)\)\s+(?:(?:is|has been|was|got)\s+(?:now\s+)?)?([\p{L} ]+?)(?:\s+now)?(?:\s*[,;—–!.-].*)?$/u.exec(text);
   if (bracketed) {
     const kind = schema.resources.find((resource) => resource.singular === bracketed[2]!.toLowerCase());
     const value = bracketed[3]!.toLowerCase().trim();

@@ -424,6 +424,34 @@ export function normalize(message: string): string {
         return `${verb} ${kind ? `the ${kind} ` : ""}${what}`;
       },
     );
+  // ("website relaunch: fix checkout is finished, close it out", "website relaunch / test emails -> review": a project,
+  // then its task and the task's new state — that task there.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?:the\s+)?(\p{L}[\p{L}\d .&'’]{2,40}?)\s*(?::|→|->|\/|—|–)\s*(?!(?:the|a|an|our|my|their|his|her|its|this|that)\s)(\p{L}[\p{L}\d .&'’]{2,60}?)\s+(?:(?:is|are)\s+(?:now\s+)?)?(?:(finished|done|complete|completed)|(?:ready\s+for\s+|in\s+|->\s*|→\s*)(review))(?:\s+now)?(?:\s*[,;.!—–]+\s*(?:(?:pls|please|so|can you)\s+)*(?:close|mark|set|move)\s+(?:it|that)(?:\s+(?:out|off|as done|to done|done|complete))?)?\s*(?:pls|please|thx|thanks)?\s*[.!]*$/iu,
+      (_m, project: string, task: string, done: string | undefined, review: string | undefined) => `mark ${task} in ${project} as ${done ? "done" : review}`,
+    );
+  // ("acme wants bills sent to finance@acme.example from now on, update their billing email", "hooli's AP moved to …":
+  // the address told in the news, set where the command says, on whose it is.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?:the\s+)?(\p{L}[\p{L}\d&.-]*(?:\s+\p{L}[\p{L}\d&.-]*){0,3}?)(?:['’]s\s+\p{L}+(?:\s+\p{L}+)?)?\s+(?:wants|would like|has asked|asked|says|said|told us|uses|changed|moved)\b[^@]*?\s([^\s@<>(),;:"']+@[^\s@<>(),;:"']+\.[a-z]{2,})\b[^@]*?[,.;—–]\s*(?:(?:pls|please|so|can you|could you)\s+)*(?:update|change|set)\s+(?:their|his|her|its|the)\s+(billing\s+e-?mail|e-?mail(?:\s+address)?)\s*(?:pls|please|accordingly)?\s*[.!]*$/iu,
+      "update $1's $3 to $2",
+    );
+  // ("On invoice INV-000335, please add a note saying: PO 4471 required", "inv 335 needs a note → PO 4471 required",
+  // "hedy hopper candidate notes: 'strong sql, wants remote'": the note, all of it, added to the record named.)
+  if (!ASKED.test(text))
+    text = text
+      .replace(
+        /^(?:on|for)\s+(?:the\s+)?([^,]{2,60}?)\s*,\s*(?:(?:pls|please|can you|could you|would you)\s+)*(?:add|put|leave|write|attach)\s+(?:in\s+)?(?:a\s+|the\s+)?note\s*(?:saying|that says|reading|with)?\s*:?\s*(.+?)\s*$/i,
+        "add a note to $1: $2",
+      )
+      .replace(/^(.{2,60}?)\s+(?:needs|gets|should get)\s+a\s+note\s*(?:→|->|=>|:|—|–|\s-|saying|that says|reading)\s*(.+?)\s*$/i, "add a note to $1: $2")
+      .replace(/\b(notes?)\s*:\s*['"‘“]([^'"‘“’”]+)['"’”]\s*[.!]*$/i, "$1: $2")
+      .replace(
+        /^(?!(?:new|add|create|log|record|make|set|update|change|put|open|please|pls)\b)(\p{L}[\p{L}\d'’.-]*(?:\s+[\p{L}\d][\p{L}\d'’.-]*){0,4}?)\s+notes?\s*:\s*(.+)$/iu,
+        "add a note to $1: $2",
+      );
   // ("onboarding revamp has a task draft checkout we dont need anymore, pls delete": that task there.)
   if (!ASKED.test(text))
     text = text.replace(
