@@ -1226,6 +1226,27 @@ describe("actions on every writable resource", () => {
     });
     await expectCall("Sophie Brown (lead) has been contacted now, update pls", "PATCH", `/leads/${sophie.id}`, { status: "contacted" });
   });
+  it("reads a lost reason with its state, a company in brackets, 'task N is urgent now', 'title X' and a project's run 'from … through …'", async () => {
+    const { ws, bigCo, task } = await company();
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toMatchObject(body);
+      return request;
+    };
+    await expectCall("mark the big co deal as lost because of price", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "price" });
+    await expectCall("The Big Co deal was lost to a competitor; please update its stage accordingly.", "PATCH", `/deals/${bigCo.id}`, { stage: "lost" });
+    const reason = await expectCall("change the lost reason on the big co deal to price", "PATCH", `/deals/${bigCo.id}`, { lost_reason: "price" });
+    expect(reason.body?.stage).toBeUndefined();
+    await expectCall("Please create a contact: Rosa Diaz (Initech), rosa@initech.example.", "POST", "/contacts", { name: "Rosa Diaz", company: "Initech" });
+    await expectCall(`task ${task.id} is urgent now`, "PATCH", `/tasks/${task.id}`, { priority: "urgent" });
+    await expectCall("Please create a job opening: title Bookkeeper, Finance department, Berlin branch.", "POST", "/job-openings", { title: "Bookkeeper" });
+    const run = await expectCall("Please set up a project named Q1 Hiring Sprint running from January 5 through March 31.", "POST", "/projects", {
+      name: "Q1 Hiring Sprint",
+    });
+    expect(String(run.body?.start_date)).toMatch(/-01-05$/);
+    expect(String(run.body?.end_date)).toMatch(/-03-31$/);
+  });
   it("logs time said in words ('an hour and a half', 'three quarters of an hour'), time for someone said first, and 'the X task in the Y project'", async () => {
     const { ws, task, ana } = await company();
     const cases = [

@@ -192,9 +192,11 @@ export function extract(
     fields[titleField.name] = quoted[1]!.trim();
     rest = rest.replace(quoted[0], ",");
   }
-  const named = /\b(?:called|named|titled)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at|starting|starts|beginning|kicking off|ending|ends)\s)/i.exec(
-    rest,
-  );
+  // ("create a job opening: title Bookkeeper, Finance department": the field's own word before it, as "called".)
+  const named =
+    /(?:\b(?:called|named|titled)|(?:^|[,:;]\s*)(?:title|name)\s*:?)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at|starting|starts|beginning|kicking off|ending|ends|running|runs)\s)/i.exec(
+      rest,
+    );
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(named[1]!));
     rest = rest.replace(named[0], ",");
@@ -352,6 +354,14 @@ export function extract(
       "i",
     );
     rest = rest.replace(phrase, ",");
+  }
+  // ("mark the Oscorp deal as lost because of price", "the Globex pilot was lost to a competitor": a reason for a state
+  // — lost_reason — said with the state's own word is that state too; "change the lost reason" is not.)
+  for (const field of body.filter((candidate) => candidate.kind === "enum")) {
+    const implied = (field.values ?? []).find((value) => has(`${value}_reason`));
+    if (!implied || fields[field.name] !== undefined) continue;
+    if (new RegExp(`\\b${implied}\\b(?!\\s+reason)`, "i").test(w.text) && /\b(?:because|reason|lost to|went with|due to)\b/i.test(w.text))
+      fields[field.name] = implied;
   }
   // ("unassign X": its person cleared.)
   if (cue.verb === "unassign") {

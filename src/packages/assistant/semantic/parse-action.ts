@@ -991,7 +991,7 @@ function dateTriggers(body: BodyField[]): { field: string; words: string[] }[] {
         : name === "start_date" || name === "date_of_joining"
           ? ["starting", "starts", "start", "start date", "from", "joining", "joins", "beginning", "begins", "kicks off", "kick off", "kicking off", "on"]
           : name === "end_date"
-            ? ["ending", "ends", "end", "end date", "until", "till", "to"]
+            ? ["ending", "ends", "end", "end date", "until", "till", "through", "thru", "to"]
             : name === "expected_close_date"
               ? ["expected close", "closing", "close", "expected to close", "close date"]
               : name === "issue_date"

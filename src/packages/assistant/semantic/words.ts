@@ -321,14 +321,19 @@ export function normalize(message: string): string {
   // Not "do we know if Acme is a new client?", "I think Initech is …": a name of four words at most, no hedge.)
   if (!ASKED.test(text))
     text = text.replace(
-      /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)(?![^,.;:?!]*\b(?:think|know|if|whether|sure|maybe|guess)\b)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire)\b\s*[,.;:!—–-]?\s*/i,
+      /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)(?![^,.;:?!]*\b(?:think|know|if|whether|sure|maybe|guess)\b)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire|project)\b\s*[,.;:!—–-]?\s*/i,
       (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
     );
+  // ("task 7 is urgent now": a record by its number, then its new priority.)
+  text = text.replace(
+    /^(?:the\s+)?(task\s+(?:#|no\.?\s*|number\s+)?\d+)\s+is\s+(?:now\s+)?(urgent|high|medium|low)(?:\s+priority)?(?:\s+now)?\s*[.!]*$/i,
+    "set $1 priority to $2",
+  );
   // ("Lead to create: Bjorn Lund (Acme), …": the command, then the record.)
   text = text.replace(/^(lead|customer|client|contact|deal|task|project|employee|candidate|opening)\s+to\s+(?:create|add|set up)\s*:/i, "create $1:");
   // ("create lead: Bjorn Lund (Acme), …": a person's company in brackets after their name.)
   text = text.replace(
-    /^((?:create|add|new|save)\s+(?:a\s+)?(?:new\s+)?(?:lead|contact)\s*:?\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3})\s*\(([^()]{2,40})\)/iu,
+    /^((?:(?:please|pls|can you|could you)\s+)?(?:create|add|new|save)\s+(?:a\s+)?(?:new\s+)?(?:lead|contact)\s*:?\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3})\s*\(([^()]{2,40})\)/iu,
     "$1 from $2",
   );
   // ("Could you set up Blue Bottle Roasters as a customer? Their email is …": the request goes on after its question mark.)
