@@ -1262,6 +1262,26 @@ describe("actions on every writable resource", () => {
       expect(request.body?.note, message).toBeUndefined();
     }
   });
+  it("logs time on a task named bare with its project beside it ('…, Write copy, Website'), 'For X, please add …' and a note's full stop", async () => {
+    const { ws, task, ana } = await company();
+    // (Both hers: only the project tells them apart.)
+    await create(ws, "tasks", { title: "Write copy", assignee_id: ana.id, project_id: (await create(ws, "projects", { name: "Intranet" })).id });
+    const expectEntry = async (message: string, body: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect(request, message).toMatchObject({ method: "POST", path: "/time-entries", body: { employee_id: ana.id, task_id: task.id, ...body } });
+      return request;
+    };
+    await expectEntry("Add a non-billable entry for Ana Garcia: 1.5 hours yesterday, Write copy, Website.", { minutes: 90, billable: false });
+    await expectEntry("For Ana Garcia, please add a time entry dated yesterday: task Write copy, project Website, 1 h 30 min. Note: internal sync.", {
+      minutes: 90,
+      note: "internal sync",
+    });
+    // With no project said, which task is asked; a piece only like a name ("Ana is swamped") is never asked about.
+    const asked = (await ask(ws.token, "Add an entry for Ana Garcia: 1 hour today, Write copy.")).reply;
+    expect(asked.intent, asked.text).toBe("clarify");
+    const quoted = await requestOf(ws.token, (await ask(ws.token, "log 1h for Ana Garcia today on write copy in website, note 'Call the client.'")).reply);
+    expect(quoted.body?.note).toBe("Call the client.");
+  });
   it("reads a new record told as news ('X is a new client, …'), 'lead to create: Name (Company)', and a request that goes on after its question mark", async () => {
     const { ws } = await company();
     const client = (await ask(ws.token, "Blue Bottle Roasters is a new client, they're invoiced in euros. Email: ap@bluebottle.example")).reply;

@@ -1010,6 +1010,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     const paid = await ask(ws.token, `what's been paid against ${invoice.number}`);
     expect(paid.reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
     expect((await ask(ws.token, "top 5 live leads by value")).reply.data.query).toMatchObject({ resource: "leads", aggregate: { limit: 5 } });
+    // A ranking's size said in words, and "same question for X" after a question about one record.
+    const three = await ask(ws.token, "Which three people have the most urgent tasks assigned to them?");
+    expect(three.reply.data.query).toMatchObject({ resource: "tasks", aggregate: { groupBy: "assignee_id", order: "desc", limit: 3 } });
+    const first = await ask(ws.token, "how many tasks are done on the website project");
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const again = await ask(ws.token, "Same question for the intranet.", first.conversation_id);
+    expect(again.reply.data.query).toMatchObject({ resource: first.reply.data.query.resource });
+    expect(JSON.stringify(again.reply.data.query)).toContain(`${intranet.id}`);
     expect((await ask(ws.token, "when did we post the backend engineer job")).reply.data.answer).toMatchObject({ resource: "job-openings" });
     const people = await ask(ws.token, "how many ppl do we have in contacts at analytical engines");
     expect(people.reply.data.answer).toMatchObject({ resource: "contacts", fn: "count", value: 1 });

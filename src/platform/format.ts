@@ -39,6 +39,9 @@ export function formatCount(value: number): string {
 /** "in_progress" → "in progress". */
 export const words = (value: unknown) => String(value ?? "").replaceAll("_", " ");
 
+/** "invoice" → "an invoice", "task" → "a task" (by the first letter: the nouns here have no silent h or long u). */
+export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+
 /**
  * A formatter for one currency's amounts: 153450 USD → "$1,534.50", 1500 JPY → "¥1,500" (its own symbol and
  * decimals, for customer-facing documents). Built once per document: an Intl.NumberFormat costs far more to

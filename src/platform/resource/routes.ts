@@ -6,6 +6,7 @@ import { access, denial, isAllowed } from "../auth/permissions";
 import { configOf } from "../config";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
+import { withArticle } from "../format";
 import { linkNextPage } from "../http/links";
 import { newRouter, type Router } from "../http/router";
 import { defineRoute, envelope, IdParam, jsonBodyOf, jsonContent } from "../openapi";
@@ -58,7 +59,7 @@ export function describeOperations(def: AnyResource) {
     ),
     get: sentences(`The ${singular} with this id.`, def.softDelete && `A deleted ${singular} → 404.`, `An id of another workspace's ${singular} → 404.`),
     create: sentences(
-      `Creates ${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}.`,
+      `Creates ${withArticle(singular)}.`,
       required.length > 0 && `Required: ${list(required)}.`,
       uniques.length > 0 && `${list(uniques)} must be unique in the workspace (409 \`conflict\` when taken).`,
       references.length > 0 && `References must name live rows: ${references.join(", ")}; anything else → 400 on that field.`,
@@ -136,7 +137,7 @@ function namesOf(def: AnyResource) {
     tags,
     one: pascal(singular),
     many: pascal(name),
-    aSingular: `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`,
+    aSingular: withArticle(singular),
     path: `/${name}`,
     words: describeOperations(def),
     Output: def.schemas.output,

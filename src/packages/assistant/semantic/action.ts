@@ -1,11 +1,11 @@
-import { words as spaced } from "../../../platform/format";
+import { words as spaced, withArticle } from "../../../platform/format";
 import type { ApiRecord } from "../../../platform/skills";
 import { distance, EMAIL } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
-import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord, saysName, underParentSaid } from "./names";
-import { type ActionCue, readDates, readMinutes, readMoney, readStates } from "./parse-action";
+import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, nameOf, referencedRecord, saysName, underParentSaid } from "./names";
+import { type ActionCue, REASON_GIVEN, readDates, readMinutes, readMoney, readStates, SAYS_REASON } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
 import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
 import { FILLER, type Words, wordsOf } from "./words";
@@ -145,7 +145,7 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
       pattern:
         /^(?:(?:we |i )?met (?:him |her |them )?(?:at|through|via|on)|came (?:in )?(?:from|through|via)|found us (?:on|via|through))\s+(?:an? |the )?(.+)$/i,
     });
-  if (has("lost_reason")) out.push({ field: "lost_reason", pattern: /\b(?:because|reason:?|lost to|went with)\s+(?:an? |the )?(.+)$/i });
+  if (has("lost_reason")) out.push({ field: "lost_reason", pattern: REASON_GIVEN });
   for (const value of R.skill?.values ?? []) {
     if (!has(value.param)) continue;
     out.push({
@@ -177,7 +177,10 @@ export function extract(
   const note = /\b(?:notes?|description|comment)\s*(?::\s*(.+)$|["'‘“]([^"'’”]{1,500})["'’”])/i.exec(rest);
   if (note && noteField) {
     // ("note: 'Please quote the PO.'": the words inside the quotes.)
-    fields[noteField.name] = (note[1] ?? note[2]!).trim().replace(/^["'‘“](.*)["'’”]$/s, "$1");
+    // ("Note: internal sync.": the sentence's full stop is no part of an unquoted note.)
+    const said = (note[1] ?? note[2]!).trim();
+    const inQuotes = /^["'‘“](.*)["'’”]$/s.exec(said);
+    fields[noteField.name] = inQuotes ? inQuotes[1] : note[1] !== undefined ? said.replace(/(?<![.\s])\.$/, "") : said;
     rest = `${rest.slice(0, note.index)} ${rest.slice(note.index + note[0].length)}`;
   }
   const titleField = body.find((field) => field.name === "title" || field.name === "name");
@@ -360,8 +363,7 @@ export function extract(
   for (const field of body.filter((candidate) => candidate.kind === "enum")) {
     const implied = (field.values ?? []).find((value) => has(`${value}_reason`));
     if (!implied || fields[field.name] !== undefined) continue;
-    if (new RegExp(`\\b${implied}\\b(?!\\s+reason)`, "i").test(w.text) && /\b(?:because|reason|lost to|went with|due to)\b/i.test(w.text))
-      fields[field.name] = implied;
+    if (new RegExp(`\\b${implied}\\b(?!\\s+reason)`, "i").test(w.text) && SAYS_REASON.test(w.text)) fields[field.name] = implied;
   }
   // ("unassign X": its person cleared.)
   if (cue.verb === "unassign") {
@@ -674,8 +676,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         if (told.length === 1) found = { kind: "one", found: told[0]! };
         else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
       }
-      if (found.kind === "none")
-        return { kind: "fail", text: `I couldn't find ${/^[aeiou]/i.test(R.singular) ? "an" : "a"} ${R.singular} called "${cleaned}".` };
+      if (found.kind === "none") return { kind: "fail", text: `I couldn't find ${withArticle(R.singular)} called "${cleaned}".` };
       // (Of several, the one the last answer listed: "show me the drafts" → "send the aperture one".)
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
       if (onList.length === 1) found = { kind: "one", found: onList[0]! };
@@ -884,23 +885,34 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const empty = referenceFields.filter((field) => fields[field.name] === undefined);
     if (empty.length === 0) break;
     const resolved = await referenceFor(env, R, empty, fields, { text: piece.text, trigger: null });
-    // "2 hrs for John yesterday, Plan checkout on the mobile app": a name several records share, narrowed by the
-    // parent named with it.
-    const narrowed =
-      resolved !== "none" && resolved.kind === "choose"
-        ? await (async () => {
-            // (Where it is — "on the intranet" — before whom it is for.)
-            const where = (ref: Piece) => (/^(?:on|in|on the|in the|under)$/.test(ref.trigger ?? "") ? 0 : 1);
-            for (const ref of [...read.refs].sort((a, b) => where(a) - where(b))) {
-              const within = await narrow(env, resolved.options[0]!.resource, resolved.options, ref.text);
-              if (within?.length === 1) return within[0]!;
-            }
-            return null;
-          })()
-        : null;
-    if (narrowed && resolved !== "none" && resolved.kind === "choose") {
-      fields[resolved.field] = narrowed.record.id;
-      labels[resolved.field] = narrowed.label;
+    // "2 hrs for John yesterday, Plan checkout on the mobile app", "1.5 hours yesterday, Build reports, ERP migration":
+    // a name several records share, narrowed by the parent named with it — or anywhere in the message — else asked.
+    if (resolved !== "none" && resolved.kind === "choose") {
+      const { options, field } = resolved;
+      let chosen: Candidate | null = null;
+      // (Where it is — "on the intranet" — before whom it is for; then the other pieces said bare.)
+      const where = (ref: Piece) => (/^(?:on|in|on the|in the|under)$/.test(ref.trigger ?? "") ? 0 : 1);
+      for (const other of [...[...read.refs].sort((a, b) => where(a) - where(b)), ...free.filter((other) => other !== piece && other.text)]) {
+        const within = await narrow(env, options[0]!.resource, options, other.text);
+        if (within?.length !== 1) continue;
+        chosen = within[0]!;
+        if (free.includes(other)) other.text = "";
+        break;
+      }
+      const underSaid = chosen ? null : await underParentSaid(env.fetch, parentsOf(env, options[0]!.resource), options, env.message ?? w.text);
+      if (underSaid) {
+        chosen = underSaid.found;
+        for (const other of free) if (saysName(underSaid.parent, other.text) && saysName(other.text, underSaid.parent)) other.text = "";
+      }
+      // (Still several, each so named: which one is asked, like a name said with its field's word. Not when the
+      // piece only resembles their names — "Linus is swamped" is no project.)
+      if (!chosen && !options.every((option) => sameWords(nameOf(option.resource, option.record), tidy(piece.text)))) continue;
+      if (!chosen) {
+        fieldChoices.push({ text: piece.text, options, field });
+        chosen = options[0]!;
+      }
+      fields[field] = chosen.record.id;
+      labels[field] = chosen.label;
       piece.text = "";
     } else if (resolved !== "none" && resolved.kind === "one") {
       fields[resolved.field] = resolved.id;
@@ -1371,10 +1383,9 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], sa
   // ("linus at hooli — email is now …": the place ends where a dash starts what to change.)
   // ("in Marketing's designation": the place ends where what of theirs changes begins.)
   const within = said.split(/\s*[—–]\s*|\s+-\s+/)[0]!.replace(/['’]s\s.*$/, "");
-  const parents = [...R.fields.values()].filter((field) => field.target && env.schema.byName.get(field.target)?.nameField);
-  for (const parent of parents) {
-    const found = await findNamed(env.fetch, [env.schema.byName.get(parent.target!)!], tidy(within));
-    const under = found.kind === "one" ? options.filter((option) => option.record[parent.name] === found.found.record.id) : [];
+  for (const parent of parentsOf(env, R)) {
+    const found = await findNamed(env.fetch, [parent.resource], tidy(within));
+    const under = found.kind === "one" ? options.filter((option) => option.record[parent.field] === found.found.record.id) : [];
     if (under.length > 0) return under;
   }
   // ("ken at globex": people told apart by where they work.)

@@ -21,7 +21,8 @@ export type Found =
   | { kind: "error"; error: ApiErrorBody };
 
 export const labelOf = (resource: ResourceModel, record: ApiRecord) => resource.skill?.label(record) ?? String(record[resource.nameField ?? "id"] ?? record.id);
-const nameOf = (resource: ResourceModel, record: ApiRecord) => String(record[resource.nameField ?? "id"] ?? "");
+/** A record's own name (a task's title, a customer's name). */
+export const nameOf = (resource: ResourceModel, record: ApiRecord) => String(record[resource.nameField ?? "id"] ?? "");
 
 /** First names as people shorten them. */
 const NICKNAMES: Readonly<Record<string, string>> = {

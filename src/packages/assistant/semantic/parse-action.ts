@@ -4,6 +4,13 @@ import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import type { ActionDraft } from "./query";
 import { FILLER, GRAMMAR, occurrences, type Words } from "./words";
 
+/** The words that give why a record is in its state ("lost because of price", "went with a competitor", "reason: budget"). */
+const REASON_WORDS = "because|reason:?|lost to|went with|due to";
+/** Whether a why is said. */
+export const SAYS_REASON = new RegExp(`\\b(?:${REASON_WORDS})\\b`, "i");
+/** The why itself, after its word ("went with a competitor" → "competitor"). */
+export const REASON_GIVEN = new RegExp(`\\b(?:${REASON_WORDS})\\s+(?:an? |the )?(.+)$`, "i");
+
 /**
  * A command → a draft action: which operation (create, a field change, a state change, delete, or one of
  * the API's own actions such as send, void, hire), on which resource, the record it changes (by
@@ -145,7 +152,20 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return { op: "log", verb: "paid", at: 0, rest: w.text };
   // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
+  const nouns = schema.resources
+    .flatMap((resource) => resource.nouns)
+    .sort((a, b) => b.length - a.length)
+    .map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|");
   const text = w.text
+    // ("For Grace Lamarr, please add a time entry dated yesterday: …": whom it is for, said first, goes with the record.)
+    .replace(
+      new RegExp(
+        `^for\\s+([^,]{2,40}?)\\s*,\\s*(?:${LEAD_IN.source.slice(1)})?(add|log|record|create|enter|book)\\s+((?:an?\\s+|the\\s+|new\\s+)*(?:${nouns}))\\b[:,]?\\s*`,
+        "iu",
+      ),
+      "$2 $3 for $1, ",
+    )
     .replace(LEAD_IN, "")
     // ("change the notes on X to: …": the value follows "to".)
     .replace(/\bto:\s*/gi, "to ")
@@ -561,7 +581,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       .some((word) => schema.resources.some((resource) => resource.nouns.includes(word) && (word === resource.nouns[0] || /s$/.test(word))))
   )
     // ("Globex pilot is lost, they went with a competitor": why, when it is said, goes with the state.)
-    return { op: "update", verb: "mark", at: 0, rest: `${record} as ${state}${/\b(?:because|reason|lost to|went with|due to)\b/i.test(after) ? after : ""}` };
+    return { op: "update", verb: "mark", at: 0, rest: `${record} as ${state}${SAYS_REASON.test(after) ? after : ""}` };
   // "make Plan checkout in the mobile app urgent": "make" + a record + a value its fields take is a change
   // ("make a task …", "make new …" stay creates).
   // ("make 'Build emails' on billing v2 low priority, it can wait": the field's noun and an aside after it.)

@@ -1292,8 +1292,8 @@ export function normalize(message: string): string {
   text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
   text = text.replace(/\bcurrent\s+(?=(?:balance|status|stage|value|owner|address|email|phone|title|role|department|branch)\b)/gi, "");
-  // "Which 5 customers have the highest balance": the top five.
-  text = text.replace(/^(?:which|what)\s+(\d{1,2})\s+(?=[a-z])/i, "top $1 ");
+  // "Which 5 customers have the highest balance", "which five people have the most …": the top five.
+  text = text.replace(/^(?:which|what)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?=[a-z])/i, "top $1 ");
   // "avg invoice size", "average deal size": its amount.
   text = text.replace(/\b(invoice|invoices|deal|deals|payment|payments|order|orders)\s+sizes?\b/gi, "$1 value");
   // "q3 wins": the deals won then.
@@ -1538,7 +1538,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same moment side process down break supposed meant quick fill filling very"
+    "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very"
   ).split(" "),
 );
 
