@@ -1281,6 +1281,9 @@ describe("actions on every writable resource", () => {
     expect(asked.intent, asked.text).toBe("clarify");
     const quoted = await requestOf(ws.token, (await ask(ws.token, "log 1h for Ana Garcia today on write copy in website, note 'Call the client.'")).reply);
     expect(quoted.body?.note).toBe("Call the client.");
+    // ("tsk": a task, typed short.)
+    const typed = await requestOf(ws.token, (await ask(ws.token, `set tsk ${task.id} to done, its finished`)).reply);
+    expect(typed).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "done" } });
   });
   it("reads a new record told as news ('X is a new client, …'), 'lead to create: Name (Company)', and a request that goes on after its question mark", async () => {
     const { ws } = await company();

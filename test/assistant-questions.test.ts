@@ -996,6 +996,43 @@ describe("questions are read as queries over the resources' definitions", () => 
     // (Money still owed on invoices stays about invoices: "anything due this week we havent been paid for yet?".)
     expect((await ask(ws.token, "anything due this week we havent been paid for yet?")).reply.data.query).toMatchObject({ resource: "invoices" });
   });
+  it("narrows the last answer with 'exclude anything in X', 'drop any that we lost', leaves 'won/lost' out of a breakdown, and reads 'over at X'", async () => {
+    const { ws, website, ada, east, west } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    await create(ws, "tasks", { title: "Fix menu", project_id: intranet.id, priority: "urgent" });
+    await create(ws, "tasks", { title: "Fix footer", project_id: website.id, priority: "urgent" });
+    const urgent = await ask(ws.token, "unfinished urgent tasks");
+    const narrowed = await ask(ws.token, "exclude anything in the Intranet project", urgent.conversation_id);
+    expect(narrowed.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "project_id", op: "ne", value: intranet.id }));
+    expect(narrowed.reply.data.query.conditions).toContainEqual(expect.objectContaining({ field: "priority", value: "urgent" }));
+    await call("PATCH", `/deals/${east.id}`, { token: ws.token, body: { stage: "lost", lost_reason: "price" } });
+    const acme = await ask(ws.token, "show me the Acme deals");
+    const kept = await ask(ws.token, "drop any that we lost", acme.conversation_id);
+    expect(kept.reply.data.answer.ids).toEqual([west.id]);
+    const total = await ask(ws.token, "how much are they worth together", kept.conversation_id);
+    expect(total.reply.data.answer).toMatchObject({ kind: "value", fn: "sum", value: { USD: 120_000 } });
+    const open = await ask(ws.token, "how many deals in each stage, excluding won/lost");
+    expect(open.reply.data.query.aggregate.groupBy).toBe("stage");
+    expect(open.reply.data.answer.groups.map((group: { key: string }) => group.key)).not.toContain("lost");
+    // ("closed this month, won or lost": both, no filter at all.)
+    expect((await ask(ws.token, "deals closed this month, won or lost")).reply.data.query.conditions).toEqual([]);
+    const there = await ask(ws.token, "who are our contacts over at Analytical Engines?");
+    expect(there.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", ids: [ada.id] });
+  });
+  it("follows up on an invoice by its own number, never its id ('who is that one for again')", async () => {
+    // (Other workspaces' invoices first, until one in the same shard: this one's id is then no longer its number's
+    // digits — ids carry their shard in the bits above 2^40.)
+    let made = await company();
+    for (let i = 0; i < 4 && made.invoice.id % 2 ** 40 === 1; i++) made = await company();
+    const { ws, acme, invoice } = made;
+    expect(invoice.number).toBe("INV-000001");
+    expect(invoice.id % 2 ** 40).not.toBe(1);
+    const left = await ask(ws.token, `what's left to pay on ${invoice.number}`);
+    const whom = await ask(ws.token, "who is that one for again", left.conversation_id);
+    expect(whom.reply.data?.answer, whom.reply.text).toMatchObject({ ids: [invoice.id], field: "customer_id" });
+    expect(whom.reply.text).toContain("Acme");
+    expect(acme.id).toBeGreaterThan(0);
+  });
   it("reads past what a question is for and how politely it is asked, and everyday words for debtors, live leads and ranges", async () => {
     const { ws, ada, alan, invoice } = await company();
     const board = await ask(ws.token, "for the board pack: customers we onboarded this year");

@@ -157,7 +157,7 @@ const SKIPPABLE: ReadonlySet<string> = new Set([
 export function negatedAt(w: Words, index: number): boolean {
   // "leave out the lost ones", "ignore voids", "minus the drafts", "skip done".
   if (
-    /\b(leave out|leaving out|ignore|ignoring|minus|skip|skipping|without|exclude|excluding|apart from|other than|but not|not counting)( the| any| all| anything| everything| those| whatever is| anything that is| anything that s)?$/.test(
+    /\b(leave out|leaving out|ignore|ignoring|minus|skip|skipping|without|exclude|excluding|apart from|other than|but not|not counting)( the| any| all| anything| everything| those| whatever is| anything that is| anything that s)?(?:( in| from| on| under| at| for)( the)?)?$/.test(
       w.words.slice(0, index).join(" "),
     )
   )

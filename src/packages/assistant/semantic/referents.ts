@@ -147,9 +147,10 @@ function spoken(choice: { resource: string; id?: number; label: string }, schema
   const R = schema.byName.get(choice.resource);
   const singular = R?.singular;
   // (A record that has a number people say — "task 208" — by it: its title's words, "Review exports", are then
-  // no state and no other task of that name.)
+  // no state and no other task of that name. Only when that number is its id: an invoice's is its own, INV-000001.)
   const numbered = singular && choice.id !== undefined ? `${singular} ${choice.id}` : null;
-  if (numbered && R?.skill?.reference?.pattern.test(numbered)) return numbered;
+  const reference = R?.skill?.reference;
+  if (numbered && reference?.pattern.test(numbered) && String(reference.query(String(choice.id)).id) === String(choice.id)) return numbered;
   return singular && !name.toLowerCase().startsWith(singular) ? `the ${singular} ${name}` : name;
 }
 

@@ -78,6 +78,8 @@ const SHORTHAND: Record<string, string> = {
   whens: "when's",
   wheres: "where's",
   tsks: "tasks",
+  tsk: "task",
+  recrod: "record",
   tasl: "task",
   invoces: "invoices",
   recieved: "received",
@@ -491,6 +493,16 @@ export function normalize(message: string): string {
     /^(?:(?:please|pls|now|and|ok|okay)\s+)*(?:exclude|drop|remove|filter out|take out|skip|ignore|hide)\s+(?:any|those|the ones|all|ones|anything|everything)\s+(?:that|which|who)\s+(?:have|has|had|are|were|is|got)\s+(?:been\s+|already\s+)*([a-z ]+?)(?:\s+in full|\s+off)?\s*[.!?]*$/i,
     "leave out the $1 ones",
   );
+  // ("drop any that we lost": the same, said of what we did to them.)
+  text = text.replace(
+    /^(?:(?:please|pls|now|and|ok|okay)\s+)*(?:exclude|drop|remove|filter out|take out|skip|ignore|hide)\s+(?:any|those|the ones|all|ones|anything|everything)\s+(?:that|which)\s+(?:we|they)(?:'ve|\s+have|\s+had)?\s+([a-z]+)\s*[.!?]*$/i,
+    "leave out the $1 ones",
+  );
+  // ("excluding won/lost", "paid/unpaid": either word — in lower case and of three letters or more, so no name
+  // such as "CI/CD" and no "w/" or "n/a").
+  text = text.replace(/\band\/or\b/g, "or").replace(/(?<![\p{L}\d./@-])([a-z]{3,})\/([a-z]{3,})(?![\p{L}\d/.@-])/gu, "$1 or $2");
+  // ("who are our contacts over at Globex": at Globex.)
+  text = text.replace(/\bover\s+(at|in)\s+(?=\p{L})/giu, "$1 ");
   // "who do we have at nakatomi": the people we know there; "who's in the berlin office": the people working there.
   text = text
     .replace(/^who\s+(?:do|have)\s+(?:we|i)\s+(?:got|have|know)\s+(at|from|in)\s+/i, "who do we know $1 ")
@@ -1220,9 +1232,12 @@ export function normalize(message: string): string {
     // ("non-engineering staff": people not in engineering; "neither done nor in review": not either.)
     .replace(/\bnon-?(?!billable\b)(\p{L}+)\s+(staff|people|employees|folks|ppl|team members)\b/giu, "$2 not in $1")
     .replace(/\bneither\s+(.+?)\s+nor\s+(?:in\s+)?(.+?)(?=[,.?!]|$)/gi, "not $1 and not $2")
-    // ("todo items": tasks in todo; "closed this month either way": won or lost, both.)
+    // ("todo items": tasks in todo; "closed this month either way": won or lost, both — unless left out: "excluding won or lost".)
     .replace(/\b(todo|to-do|to do)\s+items\b/gi, "todo tasks")
-    .replace(/\s*,?\s*\b(?:either way|won or lost|win or lose)\b/gi, "");
+    .replace(
+      /(?<!\b(?:excluding|exclude|except|without|not|minus|ignoring|ignore|leave out|leaving out|skip|skipping|other than)\s*(?:(?:the|any)\s+)?)\s*,?\s*\b(?:either way|won or lost|win or lose)\b/gi,
+      "",
+    );
   text = text.replace(/^who\s+(?:in|from)\s+([a-z]+)\s+(?!is\b|are\b|was\b)(.+)$/i, "employees in $1 who $2");
   text = text.replace(/^(?:is there\s+)?(?:anyone|anybody|someone|somebody)\s+(without|with no|missing)\s+/i, "employees $1 ");
   // "open leads - i mean new, contacted or qualified": what is meant, said again (no average).
@@ -1550,7 +1565,7 @@ export const GRAMMAR: ReadonlySet<string> = new Set(
     "breakdown split grouped group broken across per each every rn anything stuff something someone anyone folks guys right now " +
     "currently today so far yet still ever all time far along close does did do is are was were has have had us we our owe " +
     "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
-    "vs versus plate file on sorted order ordered unassigned company business firm except excluding we've weve i've ive " +
+    "vs versus plate file on sorted order ordered unassigned company business firm except exclude excluding we've weve i've ive " +
     "money cash funds come coming falling play leave ignore minus skip pls please outside passed already " +
     "things items ones everything board list nobody noone hiring stuck waiting sitting doing team everyone everybody again"
   ).split(" "),
