@@ -1019,6 +1019,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     const there = await ask(ws.token, "who are our contacts over at Analytical Engines?");
     expect(there.reply.data.answer).toMatchObject({ kind: "records", resource: "contacts", ids: [ada.id] });
   });
+  it("reads 'which are still outstanding' as the records, and 'which past due inv has the largest amount owing' as the one ranked by what is due", async () => {
+    const { ws } = await company();
+    const which = await ask(ws.token, "Of the invoices we raised this year, which are still outstanding?");
+    expect(which.reply.data.query.aggregate.fn).toBe("list");
+    expect(which.reply.data.answer.kind).toBe("records");
+    const largest = await ask(ws.token, "which past due inv has the largest amount owing");
+    expect(largest.reply.data.query.aggregate).toMatchObject({ fn: "list", field: "amount_due", order: "desc", limit: 1 });
+    // ("how much is still outstanding" is still the sum.)
+    expect((await ask(ws.token, "how much is still outstanding")).reply.data.query.aggregate.fn).toBe("sum");
+  });
   it("follows up on an invoice by its own number, never its id ('who is that one for again')", async () => {
     // (Other workspaces' invoices first, until one in the same shard: this one's id is then no longer its number's
     // digits — ids carry their shard in the bits above 2^40.)

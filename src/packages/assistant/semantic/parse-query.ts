@@ -880,6 +880,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           ) ||
           // ("only where they still owe more than 10k": the records picked by it.)
           /^(?:only|just)\s+(?:where|when|if)\b.*\b(?:more than|less than|over|under|above|below|at least|at most)\b/.test(text) ||
+          // ("of the invoices we raised in August, which are still outstanding", "which past due inv has the largest
+          // amount owing": which records are so — the records, not what they add up to.)
+          /\bwhich\s+(?:ones?\s+|of (?:them|those|these)\s+)?(?:are|is|were|was)\s+(?:still\s+)?[a-z]/.test(text) ||
+          new RegExp(`\\bwhich\\s+(?:[a-z-]+\\s+){0,2}(?:${R.nouns.join("|")})\\s+(?:has|have|had|is|are|was|were)\\b`).test(text) ||
           // ("who's logged time on the mobile app": the entries, each with its person — not a ranking, not a total.)
           (/^(?:who|whos|who's)\s+(?:has\s+|have\s+)?(?:logged|worked|put|booked|clocked|spent)\b/.test(text) &&
             !/\b(?:most|least|top|more|less|each|per|how)\b/.test(text))) &&

@@ -1305,6 +1305,8 @@ export function normalize(message: string): string {
   );
   // "sort those by how much is still due": by the amount due.
   text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
+  // ("the largest amount owing", "amount still owed": what is still due.)
+  text = text.replace(/\bamounts?\s+(?:still\s+)?(?:owing|owed|remaining|left to pay)\b/gi, "amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
   text = text.replace(/\bcurrent\s+(?=(?:balance|status|stage|value|owner|address|email|phone|title|role|department|branch)\b)/gi, "");
   // "Which 5 customers have the highest balance", "which five people have the most …": the top five.
