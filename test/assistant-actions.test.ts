@@ -1285,6 +1285,18 @@ describe("actions on every writable resource", () => {
     const typed = await requestOf(ws.token, (await ask(ws.token, `set tsk ${task.id} to done, its finished`)).reply);
     expect(typed).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "done" } });
   });
+  it("makes the kind said after 'as' ('set up X as a new project? … the start date is …') and reads 'please make X the assignee for task number N'", async () => {
+    const { ws, task, linus } = await company();
+    const kessler = await create(ws, "customers", { name: "Kessler Holdings", email: "ap@kessler.example", currency: "EUR" });
+    const project = await requestOf(
+      ws.token,
+      (await ask(ws.token, "Could you set up Q1 audit prep as a new project? Customer is Kessler Holdings and the start date is 5 January.")).reply,
+    );
+    expect(project).toMatchObject({ method: "POST", path: "/projects", body: { name: "Q1 audit prep", customer_id: kessler.id } });
+    expect(String(project.body?.start_date)).toMatch(/-01-05$/);
+    const assignee = await requestOf(ws.token, (await ask(ws.token, `Please make ${linus.name} the assignee for task number ${task.id}.`)).reply);
+    expect(assignee).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { assignee_id: linus.id } });
+  });
   it("reads a new record told as news ('X is a new client, …'), 'lead to create: Name (Company)', and a request that goes on after its question mark", async () => {
     const { ws } = await company();
     const client = (await ask(ws.token, "Blue Bottle Roasters is a new client, they're invoiced in euros. Email: ap@bluebottle.example")).reply;

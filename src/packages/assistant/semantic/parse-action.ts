@@ -863,7 +863,16 @@ export function actionResource(w: Words, cue: ActionCue, schema: SchemaModel): R
             );
           })
         : undefined;
-  const afterVerb = head ?? first;
+  // ("set up Q1 audit prep as a new project", "save wei@… as a contact": on a create, the kind said after "as" is
+  // what is made, wherever it stands.)
+  const asKind =
+    cue.op === "create"
+      ? nouns.find(
+          (noun) =>
+            noun.indexes[0]! > start && /\bas (?:an? )?(?:new )?$/.test(`${w.words.slice(Math.max(0, noun.indexes[0]! - 3), noun.indexes[0]).join(" ")} `),
+        )
+      : undefined;
+  const afterVerb = asKind ?? head ?? first;
   // "send a payment reminder": a reminder goes out for what has the remind action (an invoice), whatever noun is near.
   if (cue.op === "remind" && !afterVerb?.value.operations.some((operation) => operation.name === "remind"))
     return schema.resources.find((resource) => resource.operations.some((operation) => operation.name === "remind")) ?? null;

@@ -874,7 +874,7 @@ export function normalize(message: string): string {
   text = text.replace(/^(which|what)\s+(currency|email|e-mail|address|phone|branch|department|title|stage|status)\s+(we|they|he|she)\s+/i, "$1 $2 do $3 ");
   // ("make anita conway the contact on the globex pilot": that field of that record, set to the one named.)
   text = text.replace(
-    /^(?:make|put)\s+(?!it\b|them\b|her\b|him\b)(.{2,40}?)\s+(?:as\s+)?the\s+(contact|assignee|owner|customer|client|project)\s+(on|of|for)\s+(.+?)\s*[.!]*$/i,
+    /^(?:(?:please|pls|can you|could you|kindly)\s+)*(?:make|put)\s+(?!it\b|them\b|her\b|him\b)(.{2,40}?)\s+(?:as\s+)?the\s+(contact|assignee|owner|customer|client|project)\s+(on|of|for)\s+(.+?)\s*[.!?]*$/i,
     "set the $2 $3 $4 to $1",
   );
   // ("Gringotts pilot is worth 40k now, update it", "the Dennis Clarke lead is worth more like $1,800 now": its value.)
@@ -1305,6 +1305,13 @@ export function normalize(message: string): string {
   );
   // "sort those by how much is still due": by the amount due.
   text = text.replace(/\bby how much (?:is |was |they )?(?:still )?(?:due|owed|owe|left|outstanding|unpaid|left to pay)\b/gi, "by amount due");
+  // ("…as a new project? Customer is Acme and the start date is 5 January": on a new record, a date field said as
+  // "the X date is …" is that field's value.)
+  if (/\b(?:new|create|add|set up|setup)\b/i.test(text))
+    text = text.replace(
+      /\b(?:the\s+|its\s+|their\s+)?((?:start|end|due|close|expected close|issue|joining)\s+date)\s+(?:is|will be|should be)\s+(?=\S)/gi,
+      "$1 ",
+    );
   // ("the largest amount owing", "amount still owed": what is still due.)
   text = text.replace(/\bamounts?\s+(?:still\s+)?(?:owing|owed|remaining|left to pay)\b/gi, "amount due");
   // "Stark's current balance": the balance (current is no state of a customer's).
