@@ -1029,6 +1029,14 @@ describe("questions are read as queries over the resources' definitions", () => 
     // ("how much is still outstanding" is still the sum.)
     expect((await ask(ws.token, "how much is still outstanding")).reply.data.query.aggregate.fn).toBe("sum");
   });
+  it("reads 'what did we receive in payments last week' and 'how much did we receive from X' as the money that came in", async () => {
+    const { ws, acme } = await company();
+    const week = await ask(ws.token, "What did we receive in payments last week?");
+    expect(week.reply.data.query).toMatchObject({ resource: "payments", aggregate: { fn: "sum", field: "amount" }, period: { field: "paid_at" } });
+    const from = await ask(ws.token, "how much did we receive from Acme last month");
+    expect(from.reply.data.query).toMatchObject({ resource: "payments", aggregate: { fn: "sum" }, period: { field: "paid_at" } });
+    expect(JSON.stringify(from.reply.data.query.conditions)).toContain(`${acme.id}`);
+  });
   it("follows up on an invoice by its own number, never its id ('who is that one for again')", async () => {
     // (Other workspaces' invoices first, until one in the same shard: this one's id is then no longer its number's
     // digits — ids carry their shard in the bits above 2^40.)

@@ -151,7 +151,7 @@ export const accountSkills: Skill[] = [
     },
     dates: [
       {
-        words: ["paid", "received", "made", "booked", "book", "recorded", "pay", "collected", "came in", "come in"],
+        words: ["paid", "received", "receive", "made", "booked", "book", "recorded", "pay", "collected", "came in", "come in"],
         field: "paid_at",
         after: "paid_after",
         before: "paid_before",
@@ -183,6 +183,7 @@ export const accountSkills: Skill[] = [
           "money in",
           "collected",
           "received",
+          "receive",
           "paid us",
           "pay us",
           "paid",

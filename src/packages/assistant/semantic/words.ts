@@ -1370,7 +1370,11 @@ export function normalize(message: string): string {
     "employees in $1 excluding former",
   );
   // "what did we bill Globex last month": how much; "who paid us last week": the payments themselves.
-  text = text.replace(/^what\s+(?:did|have|has)\s+we\s+(bill(?:ed)?|invoice(?:d)?|charge(?:d)?)\b/i, "how much did we $1");
+  // ("what did we receive in payments last week", "what have we collected so far": how much came in.)
+  text = text.replace(
+    /^what\s+(?:did|have|has)\s+we\s+(bill(?:ed)?|invoice(?:d)?|charge(?:d)?|receive(?:d)?|collect(?:ed)?|take in|taken in|took in|bring in|brought in)\b/i,
+    "how much did we $1",
+  );
   text = text.replace(/^who\s+(?:has\s+|have\s+)?paid(?:\s+us)?\b(?!.*\b(?:most|least|biggest|largest|more|less|top)\b)/i, "payments received");
   // "new hires q3", "our new hires this year": the employees who joined then ("new hire Omar …" stays a new one).
   text = text.replace(
