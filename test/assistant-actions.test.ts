@@ -1297,6 +1297,17 @@ describe("actions on every writable resource", () => {
     const assignee = await requestOf(ws.token, (await ask(ws.token, `Please make ${linus.name} the assignee for task number ${task.id}.`)).reply);
     expect(assignee).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { assignee_id: linus.id } });
   });
+  it("asks a new opening's title when only its department and 'remote branch' are said, and a candidate's name when only 'with the address …' is", async () => {
+    const { ws, opening } = await company();
+    await create(ws, "job-openings", { title: "Remote Support", department: "Support", branch: "Remote" });
+    const job = (await ask(ws.token, "open a new job in the engineering department, remote branch")).reply;
+    expect(job.action).toBeUndefined();
+    expect(job.data?.missing).toEqual(["title"]);
+    expect(job.data?.slot?.draft.fields).toMatchObject({ branch: "Remote" });
+    const applicant = (await ask(ws.token, `Please add an applicant to the ${opening.title} opening with the address ravi@mail.example.`)).reply;
+    expect(applicant.action).toBeUndefined();
+    expect(applicant.data?.missing).toEqual(["name"]);
+  });
   it("reads a new record told as news ('X is a new client, …'), 'lead to create: Name (Company)', and a request that goes on after its question mark", async () => {
     const { ws } = await company();
     const client = (await ask(ws.token, "Blue Bottle Roasters is a new client, they're invoiced in euros. Email: ap@bluebottle.example")).reply;

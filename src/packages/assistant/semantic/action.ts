@@ -858,7 +858,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const text = tidy(piece.text)
       .replace(/^for\s+/i, "")
       // ("add a customer for me, the email is …": the words that introduced a value are no name.)
-      .replace(/^(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address|contact|customer|owner)(?:\s+(?:is|address))?$/i, "")
+      // ("… with the address ravi@…": the words that introduce the address are no name either.)
+      .replace(/^(?:(?:with|at|under)\s+)?(?:(?:the|their|her|his)\s+)?(?:e-?mail|phone|number|address|contact|customer|owner)(?:\s+(?:is|address))?$/i, "")
       // ("set up a new customer, they're in austria": who they are is still to be said.)
       .replace(/^(?:they|they're|theyre|they are|he's|she's|it's|he|she|it|we|we're)\b.*$/i, "")
       // ("a customer record for the guys we met at the trade show": who they are, described — no name yet.)
@@ -875,7 +876,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     // "an opening for 2 Account Managers": how many, and one of them is the title.
     const counted = /^(\d{1,3})\s+(.+?)(?<!s)s$/i.exec(text);
     const countField = body.find((field) => field.name === "positions" || field.name === "quantity");
-    if (valued && text.split(/\s+/).length === 1) fields[valued.field] = valued.value;
+    // ("…, remote branch": a known value said with its field's own word is that field's too.)
+    const withItsWord = valued && new RegExp(`^\\S+\\s+(?:${valued.field.replace(/_/g, " ")}|office|dept)$`, "i").test(text);
+    if (valued && (text.split(/\s+/).length === 1 || withItsWord)) fields[valued.field] = valued.value;
     else if (counted && countField && fields[countField.name] === undefined && Number(counted[1]) > 0) {
       fields[countField.name] = Number(counted[1]);
       fields[titleField.name] = nameCase(R, titleField.name, counted[2]!);
