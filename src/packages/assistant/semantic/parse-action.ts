@@ -150,22 +150,21 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     return null;
   if (settled && !/\binv(?:oice)?-\d{3,}/.test(said) && !/\?$/.test(said) && !/^(did|has|have|how|who|which|what|when)\b/.test(said))
     return { op: "log", verb: "paid", at: 0, rest: w.text };
+  // ("For Grace Lamarr, please add a time entry dated yesterday: …": whom it is for, said first, goes with the record.)
+  // (The nouns' pattern is built only for a message that opens so.)
+  const forFirst = /^for\s/i.test(w.text)
+    ? new RegExp(
+        `^for\\s+([^,]{2,40}?)\\s*,\\s*(?:${LEAD_IN.source.slice(1)})?(add|log|record|create|enter|book)\\s+((?:an?\\s+|the\\s+|new\\s+)*(?:${schema.resources
+          .flatMap((resource) => resource.nouns)
+          .sort((a, b) => b.length - a.length)
+          .map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join("|")}))\\b[:,]?\\s*`,
+        "iu",
+      )
+    : null;
   // "we're hiring Evelyn Sagan!", "we hired her": the hire itself.
   // "fix Yukihiro's email, should be y@…": a correction of one field is a change to it.
-  const nouns = schema.resources
-    .flatMap((resource) => resource.nouns)
-    .sort((a, b) => b.length - a.length)
-    .map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("|");
-  const text = w.text
-    // ("For Grace Lamarr, please add a time entry dated yesterday: …": whom it is for, said first, goes with the record.)
-    .replace(
-      new RegExp(
-        `^for\\s+([^,]{2,40}?)\\s*,\\s*(?:${LEAD_IN.source.slice(1)})?(add|log|record|create|enter|book)\\s+((?:an?\\s+|the\\s+|new\\s+)*(?:${nouns}))\\b[:,]?\\s*`,
-        "iu",
-      ),
-      "$2 $3 for $1, ",
-    )
+  const text = (forFirst ? w.text.replace(forFirst, "$2 $3 for $1, ") : w.text)
     .replace(LEAD_IN, "")
     // ("change the notes on X to: …": the value follows "to".)
     .replace(/\bto:\s*/gi, "to ")
