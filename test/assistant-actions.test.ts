@@ -1347,4 +1347,45 @@ describe("actions on every writable resource", () => {
     await expectCall("she converted, update her", `/leads/${sophie.id}`, { status: "converted" }, asked.conversation_id);
     expect(website.id).toBeGreaterThan(0);
   });
+  it("reads invoice lines said in words ('ten hours of consulting, 150 dollars each hour', 'licence x2 @ €400', '…, 12 hours at $150 an hour'), 'X invoice pls, draft: …', 'a due date of …', and money beside 'invoice N'", async () => {
+    const { ws, acme, invoice } = await company();
+    const expectBody = async (message: string, path: string, body: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ path: request.path, body: request.body }, message).toMatchObject({ path, body });
+      return request.body as Record<string, unknown>;
+    };
+    const consulting = (quantity: number) => [{ description: "Consulting", quantity, unit_amount: 15_000 }];
+    await expectBody("Can you make a bill for Acme? Ten hours of consulting, 150 dollars each hour.", "/invoices", {
+      customer_id: acme.id,
+      currency: "USD",
+      items: consulting(10),
+    });
+    await expectBody("new invoice for Acme - consulting, 12 hours at $150 an hour", "/invoices", { customer_id: acme.id, items: consulting(12) });
+    await expectBody("Please bill Acme for twelve hours of consulting at 150 dollars per hour.", "/invoices", { customer_id: acme.id, items: consulting(12) });
+    const licences = await expectBody("acme invoice pls, draft: licence x2 @ €400, vat 19%, due 15 dec", "/invoices", {
+      customer_id: acme.id,
+      currency: "EUR",
+      items: [{ description: "Licence", quantity: 2, unit_amount: 40_000, tax_rate: 19 }],
+    });
+    expect(String(licences.due_date)).toMatch(/-12-15$/);
+    const dated = await expectBody("new invoice for acme, 2 licences at €400 each, with a due date of December 15?", "/invoices", { customer_id: acme.id });
+    expect(String(dated.due_date)).toMatch(/-12-15$/);
+    // ("issue date today": "to" is no word of its own at the start of "today".)
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await expectBody("invoice acme 20 licences @ €45, issue date today, due tomorrow", "/invoices", { issue_date: today(), due_date: tomorrow });
+    const whose = (await ask(ws.token, "I need to bill two days of implementation work at 900 per day.")).reply;
+    expect(whose.data.missing).toEqual(["customer_id"]);
+    // "invoice N" with money beside it: the number is the invoice's, the money the payment's.
+    const bare = invoice.number.replace(/^INV-0*/, "").padStart(2, "0");
+    await expectBody(`Acme paid invoice ${bare} yesterday — five hundred dollars, bank transfer.`, "/payments", {
+      invoice_id: invoice.id,
+      amount: 50_000,
+      method: "bank_transfer",
+    });
+    await expectBody(`got 500 from acme for invoice ${bare} yesterday`, "/payments", { invoice_id: invoice.id, amount: 50_000 });
+    // Where it goes, said before the command that points back to it.
+    await expectBody(`the address is billing@acme.example — fire off ${invoice.number} to them thx`, `/invoices/${invoice.id}/send`, {
+      to: "billing@acme.example",
+    });
+  });
 });

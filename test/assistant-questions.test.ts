@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ask, company, requestOf, sentInvoice, today } from "./assistant-fixture";
+import { ask, company, type Reply, requestOf, sentInvoice, today } from "./assistant-fixture";
 import { call, create, noOutboundCalls, signup } from "./helpers";
 
 noOutboundCalls();
@@ -1324,5 +1324,34 @@ describe("questions are read as queries over the resources' definitions", () => 
     const plane = await ask(ws.token, "Can you get me on a plane to Lisbon this Friday?");
     expect(plane.reply.action).toBeUndefined();
     expect(plane.reply.text).toMatch(/not something I can do/);
+  });
+  it("reads one group said in the singular ('biggest department by headcount', 'top person by hours logged', 'the project with the highest number of tasks'), 'invoice the most' as money, 'leave X out', 'from … up to …' and 'where does X stand'", async () => {
+    const { ws, website, task, ana, linus, acme, invoice } = await company();
+    const groupKeys = (reply: Reply) => (reply.data.answer.groups as { key: unknown }[]).map((group) => group.key);
+    const department = (await ask(ws.token, "biggest department by headcount?")).reply;
+    expect(department.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "department", order: "desc", limit: 1 });
+    expect(groupKeys(department)).toEqual(["Engineering"]);
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 90 });
+    await create(ws, "time-entries", { employee_id: linus.id, task_id: task.id, date: today(), minutes: 30 });
+    const person = (await ask(ws.token, "top person by hours logged, this month")).reply;
+    expect(person.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "employee_id", limit: 1 });
+    expect(groupKeys(person)).toEqual([ana.id]);
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const project = (await ask(ws.token, "What's the project with the highest number of tasks?")).reply;
+    expect(project.data.query.aggregate).toMatchObject({ fn: "count", groupBy: "project_id", limit: 1 });
+    expect(groupKeys(project)).toEqual([website.id]);
+    expect(intranet.id).toBeGreaterThan(0);
+    // "invoice the most" is money billed; "leave voided invoices out" leaves the void ones out, the noun said again.
+    const other = await create(ws, "customers", { name: "Other Co", email: "ap@other.example", currency: "USD" });
+    await sentInvoice(ws, { customer_id: other.id, currency: "USD", items: [{ description: "a", quantity: 1, unit_amount: 1_000 }] });
+    await sentInvoice(ws, { customer_id: other.id, currency: "USD", items: [{ description: "b", quantity: 1, unit_amount: 1_000 }] });
+    const billed = (await ask(ws.token, "Which 10 customers did we invoice the most? Leave voided invoices out.")).reply;
+    expect(billed.data.query.aggregate).toMatchObject({ fn: "sum", field: "total", groupBy: "customer_id", order: "desc", limit: 10 });
+    expect(billed.data.query.conditions).toEqual([expect.objectContaining({ field: "status", op: "ne", value: "void" })]);
+    expect(groupKeys(billed)[0]).toBe(acme.id);
+    const range = (await ask(ws.token, "show invoices with totals from 1,000 up to 2,000")).reply;
+    expect(range.data.answer.ids).toEqual([invoice.id]);
+    const stand = (await ask(ws.token, `where does inv #${invoice.number.replace(/^INV-0*/, "").padStart(2, "0")} stand right now`)).reply;
+    expect(stand.data.query).toMatchObject({ show: "status", subject: { id: invoice.id } });
   });
 });

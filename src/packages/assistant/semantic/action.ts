@@ -421,7 +421,17 @@ const SYMBOLS: Readonly<Record<string, string>> = { $: "USD", "€": "EUR", "£"
 export function readLines(message: string): { items: Record<string, unknown>[]; rest: string; currency?: string } {
   const items: Record<string, unknown>[] = [];
   // ("implementation package 4500 + setup fee 500": a plus sign joins lines as "plus" does.)
-  let text = message.replace(/\s\+\s/g, " plus ");
+  // ("150 dollars each hour", "400 euros each": a price in words is a price with its sign; "licence x2 @ 400": the
+  // count after the line's name, as "2 x licence @ 400".)
+  let text = message
+    .replace(/\s\+\s/g, " plus ")
+    .replace(/\b(\d[\d,]*(?:\.\d{1,2})?k?)\s+(dollars?|bucks|usd|euros?|eur|pounds?|gbp)\b/gi, (_m, amount: string, code: string) => {
+      const sign = /^(?:euro|eur)/i.test(code) ? "€" : /^(?:pound|gbp)/i.test(code) ? "£" : "$";
+      return `${sign}${amount}`;
+    })
+    .replace(/\b((?:[a-z]+\s+){0,3}[a-z]+)\s+x\s?(\d{1,4})(?=\s*(?:@|at)\s*[$€£]?\d)/gi, "$2 x $1")
+    .replace(/\b(each|per|an?)\s+(?:hour|hr)\b/gi, "per hour")
+    .replace(/\b(?:each|per|a)\s+day\b/gi, "per day");
   let rest = text;
   let currency: string | undefined;
   const tax = /\b(\d{1,2}(?:\.\d)?)\s?%\s*(?:vat|tax|gst|sales tax)?/i.exec(text);
@@ -453,7 +463,7 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
   if (each) {
     currency = SYMBOLS[each[3] ?? each[6] ?? ""] ?? currency;
     const quantity = Number(each[1]);
-    const description = each[2]!.trim().replace(/^(?:hours?|hrs?|units?|pcs|pieces?)\s+(?=\S)/i, "");
+    const description = each[2]!.trim().replace(/^(?:hours?|hrs?|days?|units?|pcs|pieces?)\s+(?:of\s+)?(?=\S)/i, "");
     items.push(
       line(quantity > 1 ? description.replace(/(?<=[a-z]{3})s$/i, "") : description, quantity, Number(each[4]!.replace(/,/g, "")) * (each[5] ? 1000 : 1)),
     );
@@ -495,6 +505,9 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
     );
     if (described.every((word) => /^(for|at|of|and|the|a|an|with|to)$/i.test(word))) continue;
     let description = described.join(" ");
+    // ("… - consulting, 12 hours at $150 an hour": a unit alone is told what it is by the piece just before it.)
+    const before = unitWord.test(description) ? /(?:^|[,:;—–-])\s*([a-z]+(?:\s+[a-z]+){0,2})\s*[,:;—–-]\s*$/i.exec(text.slice(0, match.index)) : null;
+    if (before && !before[1]!.split(/\s+/).some((word) => /^(?:for|to|invoice|bill|new|draft|please|pls|the|a|an|and)$/i.test(word))) description = before[1]!;
     if (quantity > 1) description = description.replace(/(?<=[a-z]{3})s$/i, "");
     const amount = Number(match[4]!.replace(/,/g, "")) * (match[5] ? 1000 : 1);
     if (!Number.isFinite(amount) || amount <= 0 || !Number.isFinite(quantity) || quantity <= 0) continue;
@@ -559,7 +572,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   const fields: Record<string, unknown> = { ...read.fields };
   // ("billing@initech.example should receive invoice 98, send it there": where it goes, said before the command —
   // only when the command points back to it; an address said for anything else is never where it goes.)
-  const pointsBack = /\b(?:there|that address|this address|to (?:them|that|it))\b/i.test(w.text);
+  // ("… fire off INV-000098 to the address": words after "to" that are no address say where it goes, not what.)
+  if (typeof fields.to === "string" && !EMAIL.test(fields.to)) delete fields.to;
+  const pointsBack = /\b(?:there|(?:that|this|the) (?:e-?mail )?address|to (?:them|that|it))\b/i.test(w.text);
   const address =
     body.some((field) => field.name === "to") && fields.to === undefined
       ? (EMAIL.exec(w.text) ?? (pointsBack && (env.message ?? "").match(new RegExp(EMAIL.source, "gi"))?.length === 1 ? EMAIL.exec(env.message!) : null))

@@ -671,10 +671,16 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // ("invoice for a data migration, 2500 usd", "invoice for 4 months of support at 299": for a thing, not a customer —
   // a new invoice whose customer is asked.)
   const billed =
-    /^(invoice|bill)\s+(?!\d(?![\d.]*\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|for\b(?!\s+(?:a|an|the)\s+(?!customer|client)\S+(?:\s+\S+)?\s*,\s*[$€£]?\d|\s+\d+(?:\.\d+)?\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(
+    /^((?:(?:please|pls|can you|could you|i need to|we need to|need to|i want to|i'd like to|let's|lets)\s+)*(?:invoice|bill))\s+(?!\d(?![\d.]*\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|for\b(?!\s+(?:a|an|the)\s+(?!customer|client)\S+(?:\s+\S+)?\s*,\s*[$€£]?\d|\s+\d+(?:\.\d+)?\s+[^,?]*?\s(?:at|@)\s*[$€£]?\d)|to\b|from\b|drafts?\b|numbers?\b|totals?\b|amounts?\b|lines?\b|dates?\b|status)/i.exec(
       text,
     );
-  if (billed && !/\b(?:count|counts|total|totals|by|per|how|list|numbers?|stats|status|statuses)\b/i.test(text))
+  // ("… at 150 dollars per hour": a price's "per" is no grouping.)
+  if (
+    billed &&
+    !/\b(?:count|counts|total|totals|by|per(?!\s+(?:hour|hr|day|unit|seat|licen[cs]e|month|session|user|item|piece)\b)|how|list|numbers?|stats|status|statuses)\b/i.test(
+      text,
+    )
+  )
     return { op: "create", verb: "invoice", at: 0, rest: text.slice(billed[1]!.length).trim() };
   // "tim wilson moved to the berlin branch", "james moved to initech, update his company": a move stated is one to record.
   const moved =
@@ -1042,7 +1048,7 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
   const out: { field: string; value: string; match: string }[] = [];
   const allWords = [...new Set(triggers.flatMap((trigger) => trigger.words))].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(
-    `\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s+(?:to\\s+|until\\s+|on\\s+)?(?:the\\s+)?(?:(end|start|beginning)\\s+of\\s+)?`,
+    `\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s*(?:(?:is\\s+|will be\\s+|should be\\s+)?(?:(?:to|until|on|of|as|is)\\b|:|=)\\s*)?(?:the\\s+)?(?:(end|start|beginning)\\s+of\\s+)?`,
     "g",
   );
   for (const match of lower.matchAll(pattern)) {

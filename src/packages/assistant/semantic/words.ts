@@ -160,9 +160,18 @@ const NOT_AN_INVOICE =
  * it is an amount, a date, a count of something or a year, or the message creates an invoice.
  */
 function bareInvoiceNumbers(text: string): string {
-  if (!INVOICE_DEED.test(text) || /\bINV-\d/.test(text)) return text;
+  if (/\bINV-\d/.test(text)) return text;
   if (/^(?:(?:pls|please|can you|could you)\s+)?(?:new|create|make|raise|draft an?|invoice|bill)\b|\b(?:new|create|raise)\s+(?:an?\s+)?invoice\b/i.test(text))
     return text;
+  // ("Gringotts paid invoice 190 yesterday — five hundred dollars": said with the word, the number is the invoice's,
+  // money or not; then no other bare number is — "got 500 … for invoice 98".)
+  let named = false;
+  text = text.replace(/\b(?:invoice|inv)\s*(?:no\.?\s*|#\s*|number\s+)?(\d{2,4})\b/gi, (match, digits: string, at: number) => {
+    if (NOT_AN_INVOICE.test(text.slice(at + match.length)) || /^(?:19|20)\d\d$/.test(digits)) return match;
+    named = true;
+    return `INV-${digits.padStart(6, "0")}`;
+  });
+  if (named || !INVOICE_DEED.test(text)) return text;
   if (
     /[$€£]|\b(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i.test(
       text.replace(/\bpaid\s+[$€£]?\d[\d,.]*k?\s*(?:usd|eur|gbp|dollars?|euros?|bucks)?\s+(?:on|for|of|to)\b/gi, ""),
@@ -189,12 +198,20 @@ function bareInvoiceNumbers(text: string): string {
  * condition said after the question is part of it, not a sentence of its own.
  */
 export function withAfterthoughts(text: string): string {
-  return text
-    .replace(
-      /\?\s+((?:and\s+)?(?:leave out|leaving out|excluding|exclude|not counting|ignore|ignoring|without|minus|skip)\b[^?.!]*?)(?:\s+(?:obviously|obvs|pls|please|thanks|thx))?[.!]*$/i,
-      ", $1",
-    )
-    .replace(/\?\s+(?:current|active)\s+(?:staff|employees|people|team)\s+only[.!]*$/i, ", not left");
+  return (
+    text
+      .replace(/\b(?:leave|keep|take)\s+((?:the\s+|any\s+|all\s+)?(?!out\b)[a-z]+(?:\s+(?!out\b)[a-z]+)?)\s+out\b(?!\s+of\b)/gi, "leave out $1")
+      // ("…, leave out voided invoices": the state left out — the records' noun again is not what is asked.)
+      .replace(
+        /\b(leave out|leaving out|excluding|exclude|except|without|ignoring|ignore|not counting|minus|skip|skipping)\s+(?:the\s+|any\s+|all\s+)?(void|voided|drafts?|paid|unpaid|overdue|sent|cancell?ed|lost|won|done|closed|completed|finished|rejected|archived)\s+(invoices|deals|tasks|leads|payments|projects|candidates|bills)\b/gi,
+        "$1 the $2 ones",
+      )
+      .replace(
+        /\?\s+((?:and\s+)?(?:leave out|leaving out|excluding|exclude|not counting|ignore|ignoring|without|minus|skip)\b[^?.!]*?)(?:\s+(?:obviously|obvs|pls|please|thanks|thx))?[.!]*$/i,
+        ", $1",
+      )
+      .replace(/\?\s+(?:current|active)\s+(?:staff|employees|people|team)\s+only[.!]*$/i, ", not left")
+  );
 }
 
 const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1_000_000 };
@@ -236,7 +253,13 @@ function numbersInWords(text: string): string {
       .filter((token) => token !== "and");
     // ("Forty Acres Bakery" is a name; "the twenty-first", "one point five", "four thirty", "one fifty an hour" are
     // no sums of their words: a tens word only before a unit, a unit only after a tens word or a scale.)
-    if (/\p{Lu}/u.test(words) || NOT_A_NUMBER.test(text.slice(offset + phrase.length)) || /\bpoint\s*$/i.test(text.slice(0, offset))) return phrase;
+    // ("Ten hours of consulting": one word in capitals, before what it counts, opens a sentence.)
+    if (
+      (/\p{Lu}/u.test(words) && !(unit && /^\p{Lu}\p{Ll}+$/u.test(words))) ||
+      NOT_A_NUMBER.test(text.slice(offset + phrase.length)) ||
+      /\bpoint\s*$/i.test(text.slice(0, offset))
+    )
+      return phrase;
     if (!wellFormed(tokens)) return phrase;
     const scaled = tokens.some((token) => token in SCALES);
     const tens = tokens.some((token) => (NUMBER_WORDS[token] ?? 0) >= 20);
@@ -291,6 +314,11 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // ("wayne invoice pls, draft: licence x2 @ €400, …": whose invoice, then its lines after a colon — a new one.)
+  text = text.replace(
+    /^(?!(?:new|the|an?|which|what|whats|how|show|list|any|all|last|latest|next|unpaid|overdue|paid|draft|sent|void|this|that|my|our)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*)?)\s+invoice\s*(?:,?\s*(?:pls|please|plz))?\s*(?:,?\s*(?:as\s+a\s+)?draft)?\s*:\s*(?=[^:]*\d)/iu,
+    "new invoice for $1: ",
+  );
   // ("re-send INV-000207", "re-open the deal", "re-assign it": the verb, written whole.)
   text = text.replace(/\bre-(send|sent|open|opened|assign|assigned|schedule|scheduled|activate|activated|issue|issued|name|named|qualify)\b/gi, "re$1");
   // "they wired 2000 eur today, record it", "they just sent 5k of it by bank transfer, log that": money told as news,
@@ -469,12 +497,12 @@ export function normalize(message: string): string {
   // (Not in a change: "change the deal value from 10,000 to 12,000" is its new value.)
   if (!/\b(?:change|changed|update|set|move|bump|raise|increase|lower|drop|push|adjust|correct|fix)\b/i.test(text))
     text = text.replace(
-      /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:to|-|and)\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\b/gi,
+      /\b(?:somewhere\s+|anywhere\s+)?from\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\s+(?:(?:up\s+)?to|through|thru|-|and)\s+([$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?k?|[$€£]\d[\d,.]*k?|\d+(?:\.\d+)?k)\b/gi,
       "between $1 and $2",
     );
   // ("invoices where the total is between …", "deals whose value is over 50k": the amount compared is the record's own.)
   text = text.replace(
-    /\s+(?:where|whose|with)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?:total|amount|value)\s+(?:is\s+|of\s+)?(?=(?:between|over|above|under|below|more than|less than|at least|at most|greater than)\b)/gi,
+    /\s+(?:where|whose|with)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?:totals?|amounts?|values?)\s+(?:is\s+|are\s+|of\s+)?(?=(?:between|over|above|under|below|more than|less than|at least|at most|greater than)\b)/gi,
     " ",
   );
   // ("what are all the qualified leads worth (added together)": how much they are worth.)
@@ -666,8 +694,24 @@ export function normalize(message: string): string {
     (_m, noun: string, by: string, n?: string) => `top ${n ?? ""} ${noun} by ${by}`.replace(/\s+/g, " "),
   );
   text = text.replace(/\bby\s+how\s+much\s+(they|he|she)\s+(still\s+)?owes?\b/gi, "by what $1 $2owe");
+  // ("which customers did we invoice the most": billed — the money, not the number of invoices.)
+  text = text.replace(/\b(?:did|do|have)\s+(we|you|i)\s+(?:invoice|bill|charge)d?\s+(?=(?:the\s+)?(?:most|least)\b)/gi, "have $1 billed ");
+  // ("biggest department by headcount?", "top person by hours logged, september", "the project with the highest
+  // number of tasks": one group, the one with the most — said in the singular.)
+  text = text
+    .replace(
+      /^(?:what(?:'s| is)\s+|whats\s+)?(?:the\s+|our\s+)?(?:biggest|largest)\s+([a-z]+(?<!s))\s+by\s+(?:headcount|head count|size|people)\b/i,
+      "which $1 has the most employees",
+    )
+    .replace(/^(?:what(?:'s| is)\s+|whats\s+|who(?:'s| is)\s+)?(?:the\s+|our\s+)?(?:top|number one|#1)\s+([a-z]+(?<!s))\s+by\s+/i, "which $1 has the most ")
+    .replace(
+      /^(?:what(?:'s| is)\s+|whats\s+)?(?:the\s+)?([a-z]+(?<!s))\s+(?:with|w\/)\s+the\s+(?:most|highest number of|largest number of|biggest number of)\s+(?=[a-z]+s\b)/i,
+      "which $1 has the most ",
+    );
   // ("where are we with ship permissions on …": its status.)
   text = text.replace(/^where\s+(?:are|r)\s+we\s+(?:with|on|at)\s+/i, "status of ");
+  // ("where does inv #216 stand right now": its status.)
+  text = text.replace(/^where\s+(?:does|do)\s+(.+?)\s+stand\b(?:\s+(?:right\s+)?now|\s+today|\s+at the moment)?\s*[?.!]*$/i, "status of $1");
   // ("INV-000123 got paid yesterday, wire, whole thing": paid, in full.)
   text = text.replace(/^((?:invoice\s+)?INV-\d+)\s+(?:got|was|has been|just got)\s+paid\b(?!\?)(.*)$/i, "mark $1 as paid$2");
   // ("hooli still hasnt paid INV-000355 - reminder please": a reminder on it.)
@@ -1566,7 +1610,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very"
+    "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very month months monthly week weeks weekly quarter quarterly yearly daily"
   ).split(" "),
 );
 
