@@ -1388,4 +1388,46 @@ describe("actions on every writable resource", () => {
       to: "billing@acme.example",
     });
   });
+  it("reads 'the latest payment on INV-… bounced, reverse it' as that payment, no name from the record's own noun, a title ended by its sentence, 'X needs a new task, …', 'Y's on it', 'task X' in a time entry and 'Mr X'", async () => {
+    const { ws, acme, invoice, website, task, ana, linus } = await company();
+    const expectBody = async (message: string, path: string, body: Record<string, unknown> = {}) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ path: request.path, body: request.body ?? {} }, message).toMatchObject({ path, body });
+    };
+    clock.now = () => Date.now() + 60_000;
+    const later = await call("POST", "/payments", { token: ws.token, body: { invoice_id: invoice.id, amount: 1_000 } });
+    clock.now = () => Date.now();
+    expect(later.status).toBe(201);
+    await expectBody(`the latest payment on ${invoice.number} bounced, pls reverse it`, `/payments/${later.json.data.id}`);
+    await expectBody(`A payment on ${invoice.number} bounced (the most recent one). Please remove it.`, `/payments/${later.json.data.id}`);
+    const unnamed = (await ask(ws.token, "add a $40,000 deal for Acme")).reply;
+    expect(unnamed.data.missing).toEqual(["name"]);
+    await expectBody("Support expansion: new deal with Acme for €15k. Already in proposal.", "/deals", {
+      name: "Support expansion",
+      customer_id: acme.id,
+      stage: "proposal",
+    });
+    await expectBody("New task in Website: Write release notes. Assign to Ana Garcia, high priority, due Friday.", "/tasks", {
+      title: "Write release notes",
+      project_id: website.id,
+      assignee_id: ana.id,
+      priority: "high",
+    });
+    await expectBody("Website needs a new urgent task, title Fix broken sso redirect", "/tasks", {
+      title: "Fix broken sso redirect",
+      project_id: website.id,
+      priority: "urgent",
+    });
+    await expectBody("website needs a new task, Write release notes — garcia's on it, due friday", "/tasks", {
+      title: "Write release notes",
+      project_id: website.id,
+      assignee_id: ana.id,
+    });
+    await expectBody("Please add a time entry: Torvalds, task Write copy (Website project), 150 minutes, today.", "/time-entries", {
+      employee_id: linus.id,
+      task_id: task.id,
+      minutes: 150,
+    });
+    await expectBody("log an hour and half for Mr Torvalds on write copy today", "/time-entries", { employee_id: linus.id, minutes: 90 });
+  });
 });

@@ -206,7 +206,8 @@ export function extract(
   }
   // "task for Alan in Billing v2: reconcile october payments, due the 30th": after a colon, the first piece is the
   // title, up to a comma ("lead: olga petrova from acme", a piece with more fields in it, is read as any other).
-  const colon = /:\s*([^,;:]+?)\s*(?=,|;|\s+-\s|$)/i.exec(rest);
+  // ("New task in Mobile app: Write release notes. Assign to Tim, …": a sentence's end ends the title too.)
+  const colon = /:\s*([^,;:]+?)\s*(?=,|;|\s+-\s|\.\s+(?=\p{L})|$)/iu.exec(rest);
   const plain = colon && !/@|^\W*[$€£]?\d|\s(?:from|for|at|due|with|worth|in|on)\s/i.test(colon[1]!);
   if (colon && plain && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(colon[1]!));
@@ -870,7 +871,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   if (operation === "create" && titleField && fields[titleField.name] === undefined && free.length > 0 && free[0]!.text) {
     const piece = free.shift()!;
     // "a deal for Initech support renewal": the preposition after the noun is no part of the title.
-    const text = tidy(piece.text)
+    let text = tidy(piece.text)
       .replace(/^for\s+/i, "")
       // ("add a customer for me, the email is …": the words that introduced a value are no name.)
       // ("… with the address ravi@…": the words that introduce the address are no name either.)
@@ -886,6 +887,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         "",
       )
       .replace(/^(?:something|anything|stuff|a thing|one|already|it|this|that)$/i, "");
+    // ("add a $40,000 deal for Acme", "Support expansion deal": the record's own noun is no name, nor the end of one.)
+    const ownNoun = `(?:${R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`;
+    text = text.replace(new RegExp(`^(?:(?:a|an|the|new)\\s+)*${ownNoun}$|(?<=\\S)\\s+${ownNoun}$`, "i"), "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
     // "an opening for 2 Account Managers": how many, and one of them is the title.

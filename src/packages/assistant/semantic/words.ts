@@ -284,7 +284,7 @@ export function normalize(message: string): string {
   let text = correctCalendar(message.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim());
   // ("an hour and a half", "seven and a half hours", "three quarters of an hour": in figures.)
   text = text
-    .replace(/\b(?:an?|one)\s+hour\s+and\s+a\s+half\b/gi, "1.5 hours")
+    .replace(/\b(?:an?|one)\s+hour\s+and\s+(?:a\s+)?half\b/gi, "1.5 hours")
     .replace(
       /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+and\s+a\s+half\s+(hours?|hrs?|days?)\b/gi,
       (_m, n: string, unit: string) => `${(NUMBER_WORDS[n.toLowerCase()] ?? Number(n)) + 0.5} ${unit}`,
@@ -300,6 +300,10 @@ export function normalize(message: string): string {
   if (!/\?|\b(?:is|are|was|were|seems?)\b/i.test(text))
     text = text.replace(/^(\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes))\s+for\s+(?=\p{L})/iu, "log $1 for ");
   text = text.replace(/^(log\s+[^,]+),\s*task\s+/i, "$1 on ");
+  // ("Please add a time entry: Gosling, task Build permissions (…), 150 minutes": time is put on the task.)
+  if (/\btime\s+entry\b/i.test(text)) text = text.replace(/([,:;]\s*)task\s+(?=\p{L})/iu, "$1on ");
+  // ("Mr Gosling", "Dr. Chen": a title before a name is no part of it.)
+  text = text.replace(/\b(?:[Mm]rs?|[Mm]s|[Dd]r)\.?\s+(?=\p{Lu})/gu, "");
   // ("X spent an hour on Y, please log it": the closing request is no note; the news is the entry.)
   text = text.replace(
     /^((?:(?:today|yesterday|this morning)\s*,?\s+)?\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?\s+(?:spent|worked|put in|logged)\s+.+?)\s*[,;.—–-]\s*(?:(?:please|pls|can you|could you|so)\s+)*(?:log|record|add|enter|save|book|put)\s+(?:it|that|this|those)(?:\s+(?:in|down|for me|pls|please))*\s*[.!]*$/iu,
@@ -314,6 +318,24 @@ export function normalize(message: string): string {
     (_m, digits: string) => `INV-${digits.padStart(6, "0")}`,
   );
   text = bareInvoiceNumbers(text);
+  // ("the latest payment on inv 162 bounced, pls reverse it", "A payment on INV-000162 bounced (the most recent one).
+  // Please remove it.": "it" is the record the news is about — a payment or an entry, which has no name of its own.)
+  text = text.replace(
+    /^(?:the\s+|a\s+|an\s+|one\s+)?((?:[\w$€£.,-]+\s+){0,4}(?:payment|entry|time entry)\s+(?:on|for|against|of)\s+[^,;.()]+?)\s+(?:bounced|failed|was declined|got declined|was refunded|got refunded|was charged back|was a mistake|was entered by mistake|was wrong|is wrong|was a duplicate|is a duplicate)\b\s*(\([^)]*\))?\s*[,.;:—–-]+\s*(?:so\s+)?(?:(?:pls|please|can you|could you)\s+)?(reverse|remove|delete|undo|cancel|drop)\s+(?:it|that|this(?:\s+one)?)\b[\s.!]*$/i,
+    (_m, subject: string, aside: string | undefined, verb: string) =>
+      `${verb} the ${aside && /\b(?:most recent|latest|last|newest)\b/i.test(aside) && !/\b(?:most recent|latest|last|newest)\b/i.test(subject) ? "latest " : ""}${subject}`,
+  );
+  // ("Partner API needs a new urgent task, title …", "acme holdings is getting a new project, Q1 audit prep, …": a new
+  // record for what is named first — said as a need.)
+  text = text.replace(
+    /^(?!(?:who|what|which|how|does|do|did|is|are|we|i|you|it|this|that|there)\b)(\p{L}[\p{L}\d'&.-]*(?:\s+[\p{L}\d][\p{L}\d'&.-]*){0,3})\s+(?:needs|could use|should get|is getting|gets|will get|wants)\s+(?:a|an|one|another)\s+(?:new\s+)?((?:urgent|high[- ]priority|low[- ]priority|quick|small|big)\s+)?(task|project|deal|invoice|contact)\b\s*(?:[,:;—–]|\s-)?\s*(?=\S)/iu,
+    (_m, owner: string, adjective: string | undefined, noun: string) => `new ${adjective ?? ""}${noun} for ${owner}, `,
+  );
+  // ("…, Write release notes — stroustrup's on it": whose it is.)
+  text = text.replace(
+    /(?:[,;—–]|\s-)\s*(?!(?:who|what|that|it|he|she|there|everyone|nobody|someone)\b)(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)'s\s+on\s+it\b/giu,
+    ", assign to $1",
+  );
   // ("wayne invoice pls, draft: licence x2 @ €400, …": whose invoice, then its lines after a colon — a new one.)
   text = text.replace(
     /^(?!(?:new|the|an?|which|what|whats|how|show|list|any|all|last|latest|next|unpaid|overdue|paid|draft|sent|void|this|that|my|our)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*)?)\s+invoice\s*(?:,?\s*(?:pls|please|plz))?\s*(?:,?\s*(?:as\s+a\s+)?draft)?\s*:\s*(?=[^:]*\d)/iu,
