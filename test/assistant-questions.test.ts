@@ -1354,4 +1354,21 @@ describe("questions are read as queries over the resources' definitions", () => 
     const stand = (await ask(ws.token, `where does inv #${invoice.number.replace(/^INV-0*/, "").padStart(2, "0")} stand right now`)).reply;
     expect(stand.data.query).toMatchObject({ show: "status", subject: { id: invoice.id } });
   });
+  it("reads 'priced in euros' as the currency, 'who's got a balance above …' as customers, 'anything paid to us …?' as the payments, and 'new deals from …' as created then", async () => {
+    const { ws, acme, invoice, bigCo } = await company();
+    const euro = await create(ws, "deals", { name: "Euro deal", value: 90_000, currency: "EUR" });
+    const priced = (await ask(ws.token, "Open deals priced in euros?")).reply;
+    expect(priced.data.query.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ field: "currency", value: "EUR" })]));
+    expect(priced.data.query.conditions).not.toEqual(expect.arrayContaining([expect.objectContaining({ field: "lost_reason" })]));
+    expect(priced.data.answer.ids).toEqual([euro.id]);
+    const balance = (await ask(ws.token, "who's got a balance above 1,000")).reply;
+    expect(balance.data.query.resource).toBe("customers");
+    expect(balance.data.answer.ids).toEqual([acme.id]);
+    const paid = (await ask(ws.token, "anything paid to us so far this week?")).reply;
+    expect(paid.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    expect(invoice.id).toBeGreaterThan(0);
+    const created = (await ask(ws.token, "new deals from the past two weeks")).reply;
+    expect(created.data.query.period).toMatchObject({ field: "created_at" });
+    expect(created.data.answer.ids).toContain(bigCo.id);
+  });
 });

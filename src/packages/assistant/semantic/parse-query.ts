@@ -870,6 +870,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const entriesAsked =
         (/^(?:what (?:did|has|have)|did|has|have)\b.*\b(?:log|logged|work|worked)\b/.test(text) ||
           /^(?:did|has|have)\b.*\b(?:pay|paid)\b/.test(text) ||
+          // ("anything paid to us so far this week?": whether there are any — the records.)
+          /^(?:(?:is|was) there\s+)?anything\s+(?:paid|received|come in|came in|logged|booked|collected)\b/.test(text) ||
           // ("pull up everything we invoiced Umbrella", "stuff Tim logged on data warehouse": the records.)
           /\b(?:everything|stuff|all the (?:stuff|things|entries))\b/.test(text) ||
           // ("give me list of invoices which are not paid yet": a list asked for by that word.)

@@ -336,6 +336,18 @@ export function normalize(message: string): string {
     /(?:[,;—–]|\s-)\s*(?!(?:who|what|that|it|he|she|there|everyone|nobody|someone)\b)(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)'s\s+on\s+it\b/giu,
     ", assign to $1",
   );
+  // ("Open deals priced in euros?": the currency they are in — no lost reason "price".)
+  text = text.replace(
+    /\b(?:priced|valued|denominated|quoted|billed out)\s+in\s+(?=(?:euros?|eur|dollars?|usd|us dollars|pounds?|gbp|sterling|[$€£])\b)/gi,
+    "in ",
+  );
+  // ("who's got a balance above 5,000": the customers — the ones a balance is kept for.)
+  text = text.replace(/^who(?:'s|s| has| have)?\s+(?:got\s+)?(?:a|an)\s+((?:open\s+|outstanding\s+)?balance)\b/i, "customers with a $1");
+  // ("new deals from the past two weeks": the ones created then — "new" is no name and no state of theirs.)
+  text = text.replace(
+    /\bnew\s+(deals|customers|clients|contacts|projects)\s+(?=(?:from|in|since|over|during|this|last|the past|past|added|created)\b)/gi,
+    "$1 created ",
+  );
   // ("wayne invoice pls, draft: licence x2 @ €400, …": whose invoice, then its lines after a colon — a new one.)
   text = text.replace(
     /^(?!(?:new|the|an?|which|what|whats|how|show|list|any|all|last|latest|next|unpaid|overdue|paid|draft|sent|void|this|that|my|our)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*)?)\s+invoice\s*(?:,?\s*(?:pls|please|plz))?\s*(?:,?\s*(?:as\s+a\s+)?draft)?\s*:\s*(?=[^:]*\d)/iu,
