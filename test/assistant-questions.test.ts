@@ -1371,4 +1371,23 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(created.data.query.period).toMatchObject({ field: "created_at" });
     expect(created.data.answer.ids).toContain(bigCo.id);
   });
+  it("reads 'X lead count — how many came in?' and 'which of their invoices' (counted or picked, no preposition's object), hours 'split into billable and non-billable', and 'drop the threshold to …' as the last question with a new amount", async () => {
+    const { ws, acme, invoice, task, ana, bigCo, east, west } = await company();
+    const month = new Date().toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+    const leads = (await ask(ws.token, `${month} lead count — how many came in?`)).reply;
+    expect(leads.data.query).toMatchObject({ resource: "leads", aggregate: { fn: "count" }, period: { field: "created_at" } });
+    expect(leads.data.answer).toMatchObject({ kind: "value", value: 2 });
+    const theirs = (await ask(ws.token, `${acme.name} - which of their invoices are out but not paid`)).reply;
+    expect(theirs.data.answer).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 90 });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 30, billable: false });
+    const split = (await ask(ws.token, "This month's hours split into billable and non-billable, please")).reply;
+    expect(split.data.query.aggregate).toMatchObject({ fn: "sum", field: "minutes", groupBy: "billable" });
+    const over = await ask(ws.token, "deals over 2,000");
+    expect(over.reply.data.answer.ids).toEqual([bigCo.id]);
+    const lower = await ask(ws.token, "drop the threshold to anything above 500", over.conversation_id);
+    expect([...lower.reply.data.answer.ids].sort()).toEqual([bigCo.id, east.id, west.id].sort());
+    const raised = await ask(ws.token, "raise the cutoff to 1,100", lower.conversation_id);
+    expect([...raised.reply.data.answer.ids].sort()).toEqual([bigCo.id, west.id].sort());
+  });
 });

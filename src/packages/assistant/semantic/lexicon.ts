@@ -61,6 +61,26 @@ export function before(w: Words, index: number): { word: string; at: number } {
 
 export const isPreposition = (word: string) => PREPOSITIONS.has(word);
 
+/** Words of how many or which, before "of" and a noun: "number of leads", "list of invoices", "which of the deals". */
+const QUANTITIES: ReadonlySet<string> = new Set([
+  "number",
+  "count",
+  "list",
+  "total",
+  "sum",
+  "all",
+  "any",
+  "each",
+  "some",
+  "which",
+  "none",
+  "most",
+  "lot",
+  "lots",
+  "bunch",
+  "couple",
+]);
+
 /** "time logged on the Ship checkout task": a singular noun after a name that a preposition leads is that preposition's object too. */
 function namedBefore(w: Words, at: number, singular: boolean): boolean {
   if (!singular) return false;
@@ -102,9 +122,12 @@ export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit
       const typed = hit.indexes.map((i) => w.words[i]).join(" ");
       // (Only with no noun before it: in "who's the contact on the soylent platform deal" the deal is asked about.)
       const first = !hits.some((other) => other.indexes[0]! < hit.indexes[0]!);
+      // ("number of leads", "list of invoices", "which of the deals": what is counted or listed, no preposition's object.)
+      const prior = before(w, hit.indexes[0]!);
+      const counted = prior.word === "of" && QUANTITIES.has(w.words[prior.at - 1] ?? "");
       return {
         ...hit,
-        object: isPreposition(before(w, hit.indexes[0]!).word) || (first && namedBefore(w, hit.indexes[0]!, typed === hit.value.singular)),
+        object: (isPreposition(prior.word) && !counted) || (first && namedBefore(w, hit.indexes[0]!, typed === hit.value.singular)),
         plural: typed !== hit.value.singular,
       };
     });

@@ -336,6 +336,17 @@ export function normalize(message: string): string {
     /(?:[,;—–]|\s-)\s*(?!(?:who|what|that|it|he|she|there|everyone|nobody|someone)\b)(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)'s\s+on\s+it\b/giu,
     ", assign to $1",
   );
+  // ("drop the threshold to anything above 50k", "raise the cutoff to 20k": the last question again with a new amount.)
+  // (A bare amount is a floor's or a cap's: "raise the cutoff to 200k" is over it, "the cap" under it.)
+  text = text.replace(
+    /^(?:(?:ok|okay|now|and|so)\s+)*(?:drop|lower|raise|change|move|bump|set|put|increase|reduce)\s+(?:the\s+)?(threshold|cut-?off|minimum|floor|bar|limit|cap|maximum|ceiling)\s+(?:down\s+|up\s+|back\s+)?to\s+(?:anything\s+|everything\s+|those\s+)?(?=(\S))/i,
+    (_m, word: string, next: string) => `what about ${/[\d$€£]/.test(next) ? (/^(?:limit|cap|maximum|ceiling)$/i.test(word) ? "under " : "over ") : ""}`,
+  );
+  // ("This month's hours split into billable and non-billable": each side of a yes/no, as "billable vs non-billable".)
+  text = text.replace(
+    /\b(?:split|broken(?:\s+down)?|divided|separated|broken\s+up)\s+(?:up\s+)?(?:into|in|between|by)\s+([a-z]+)\s+(?:and|vs\.?|versus|or)\s+(?:non[- ]?|not\s+|un)\1\b/gi,
+    "$1 vs non-$1",
+  );
   // ("Open deals priced in euros?": the currency they are in — no lost reason "price".)
   text = text.replace(
     /\b(?:priced|valued|denominated|quoted|billed out)\s+in\s+(?=(?:euros?|eur|dollars?|usd|us dollars|pounds?|gbp|sterling|[$€£])\b)/gi,
