@@ -1430,4 +1430,15 @@ describe("actions on every writable resource", () => {
     });
     await expectBody("log an hour and half for Mr Torvalds on write copy today", "/time-entries", { employee_id: linus.id, minutes: 90 });
   });
+  it("reads an address said first with what it is ('X@… is Wei Chen, save as a contact', 'X@… applied for …, add as a candidate') and 'where is that deal in the pipeline'", async () => {
+    const { ws, opening, bigCo } = await company();
+    const contact = await requestOf(ws.token, (await ask(ws.token, "wei@umbrella.example is Wei Chen, save as a contact pls")).reply);
+    expect(contact).toMatchObject({ method: "POST", path: "/contacts", body: { name: "Wei Chen", email: "wei@umbrella.example" } });
+    const applied = (await ask(ws.token, `ravi@mail.example applied for ${opening.title.toLowerCase()}, pls add as a candidate`)).reply;
+    expect(applied.action).toBeUndefined();
+    expect(applied.data.missing).toEqual(["name"]);
+    expect(applied.data.slot.draft.fields).toMatchObject({ email: "ravi@mail.example", job_opening_id: opening.id });
+    const stage = (await ask(ws.token, `${bigCo.name} — where is that deal in the pipeline?`)).reply;
+    expect(stage.data.query).toMatchObject({ resource: "deals", show: "stage", subject: { id: bigCo.id } });
+  });
 });

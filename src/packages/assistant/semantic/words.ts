@@ -336,6 +336,20 @@ export function normalize(message: string): string {
     /(?:[,;—–]|\s-)\s*(?!(?:who|what|that|it|he|she|there|everyone|nobody|someone)\b)(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)'s\s+on\s+it\b/giu,
     ", assign to $1",
   );
+  // ("wei@umbrella.example is Wei Chen, save as a contact pls", "ravi@mail.example applied for account exec, pls add as
+  // a candidate": an address said first, what it is, then the command — the command with all of it.)
+  text = text.replace(
+    /^([^\s@,;]+@[^\s@,;]+\.[a-z]{2,})\s+(?:is\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3})|(applied|is applying)\s+(?:for|to)\s+(?:the\s+)?(.+?))\s*[,;.—–]\s*(?:(?:pls|please|can you|could you)\s+)?(?:add|save|create|put|enter)\s+(?:(?:him|her|them|it)\s+)?(?:in\s+)?as\s+(?:a|an)\s+(?:new\s+)?([a-z]+)\s*(?:pls|please|thanks|thx)?\s*[.!]*$/iu,
+    (_m, email: string, name: string | undefined, applied: string | undefined, job: string | undefined, noun: string) =>
+      `add a ${noun} ${name ? `${name}, ` : ""}${email}${applied ? ` for ${job}` : ""}`,
+  );
+  // ("Prestige expansion — where is that deal in the pipeline?", "where's the hooli pilot in the pipeline": its stage.)
+  text = text
+    .replace(
+      /^(.+?)\s*(?:[—–,:]|\s-)\s*where\s+(?:is|'s)\s+(?:that|this|the)\s+(deal|opportunity)\s+(?:in|at)\s+(?:the|our)\s+(?:sales\s+)?(?:pipeline|funnel)\s*[?.!]*$/i,
+      "what stage is the $1 $2 at",
+    )
+    .replace(/^where(?:'s|s| is)\s+(?:the\s+)?(.+?)\s+(?:deal\s+)?(?:in|at)\s+(?:the|our)\s+(?:sales\s+)?pipeline\s*[?.!]*$/i, "what stage is the $1 deal at");
   // ("drop the threshold to anything above 50k", "raise the cutoff to 20k": the last question again with a new amount.)
   // (A bare amount is a floor's or a cap's: "raise the cutoff to 200k" is over it, "the cap" under it.)
   text = text.replace(
