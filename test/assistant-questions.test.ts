@@ -1390,4 +1390,18 @@ describe("questions are read as queries over the resources' definitions", () => 
     const raised = await ask(ws.token, "raise the cutoff to 1,100", lower.conversation_id);
     expect([...raised.reply.data.answer.ids].sort()).toEqual([bigCo.id, west.id].sort());
   });
+  it("reads 'what % of deals are we winning' as the win rate, 'tax did we collect' as the tax charged, and 'customers who haven't paid in N days' as invoices that late", async () => {
+    const { ws, invoice, bigCo, smallFry } = await company();
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "won" } });
+    await call("PATCH", `/deals/${smallFry.id}`, { token: ws.token, body: { stage: "lost", lost_reason: "price" } });
+    const share = (await ask(ws.token, "what % of deals are we winning this qtr")).reply;
+    expect(share.text).toMatch(/^Win rate .*50% — 1 won, 1 lost/);
+    expect(share.data.answer).toMatchObject({ kind: "groups", fn: "count", group_by: "status" });
+    const tax = (await ask(ws.token, "how much tax did we collect this year")).reply;
+    expect(tax.data.query).toMatchObject({ resource: "invoices", aggregate: { fn: "sum", field: "tax_total" } });
+    const late = (await ask(ws.token, "customers who haven't paid in 90 days")).reply;
+    expect(late.data.query.resource).toBe("invoices");
+    expect(late.data.query.period).toBeNull();
+    expect(late.data.answer.ids).toEqual([invoice.id]);
+  });
 });

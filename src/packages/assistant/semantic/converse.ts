@@ -384,7 +384,10 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     return { reply: refusal(`This workspace doesn't keep ${kept === "ssn" ? "social security numbers" : kept === "earns" ? "what people earn" : kept}.`) };
   // "win rate this quarter": the deals closed in the period, won against lost, with the rate said.
   const deals = env.schema.byName.get("deals");
-  if (deals && /\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message)) {
+  // ("what % of deals are we winning this qtr", "what share of our deals do we win": the same rate, asked as a share.)
+  const shareWon =
+    /\bwhat\s+(?:%|percent(?:age)?|share|portion|proportion|fraction)\s+of\s+(?:(?:our|the|my|all)\s+)?deals\s+(?:(?:are|do|did|have)\s+)?(?:we\s+)?(?:winning|win|won|closing\s+won)\b/i;
+  if (deals && (/\b(?:win|won|close|closing|success)\s+(?:rate|ratio|percentage|%)/i.test(message) || shareWon.test(message))) {
     const asked = merge(parseQuery(w, env.schema, env.now, deals), null, w.joined) ?? blank(deals);
     const query: Query = {
       ...asked,

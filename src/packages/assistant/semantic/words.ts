@@ -343,6 +343,16 @@ export function normalize(message: string): string {
     (_m, email: string, name: string | undefined, applied: string | undefined, job: string | undefined, noun: string) =>
       `add a ${noun} ${name ? `${name}, ` : ""}${email}${applied ? ` for ${job}` : ""}`,
   );
+  // ("how much tax did we collect last quarter": the tax charged on invoices — no payment carries tax of its own.)
+  text = text.replace(
+    /\b(tax|vat|gst|sales tax)\s+(did|have|has)\s+(we|you|i)\s+(?:collect(?:ed)?|receive[d]?|take|took|bring in|brought in|get|got)\b/gi,
+    "$1 $2 $3 charge",
+  );
+  // ("customers who haven't paid in 90 days": their invoices more than that late — the records say whose.)
+  text = text.replace(
+    /^(?:(?:show|list|find)\s+(?:me\s+)?)?(?:the\s+|our\s+|any\s+)?(?:customers|clients|companies|accounts|people|who)\s+(?:(?:who|that|which)\s+)?(?:haven't|havent|have not|hasn't|hasnt|has not)\s+paid\s+(?:us\s+)?(?:in|for)\s+(?:over\s+|more than\s+)?(\d+)\s+days\b/i,
+    "invoices overdue by more than $1 days",
+  );
   // ("Prestige expansion — where is that deal in the pipeline?", "where's the hooli pilot in the pipeline": its stage.)
   text = text
     .replace(
