@@ -430,7 +430,7 @@ export function readLines(message: string): { items: Record<string, unknown>[]; 
       const sign = /^(?:euro|eur)/i.test(code) ? "€" : /^(?:pound|gbp)/i.test(code) ? "£" : "$";
       return `${sign}${amount}`;
     })
-    .replace(/\b((?:[a-z]+\s+){0,3}[a-z]+)\s+x\s?(\d{1,4})(?=\s*(?:@|at)\s*[$€£]?\d)/gi, "$2 x $1")
+    .replace(/\b((?:[a-z]+\s+){0,2}[a-z]+)\s+x\s?(\d{1,4})(?=\s*(?:@|at)\s*[$€£]?\d)/gi, "$2 x $1")
     .replace(/\b(each|per|an?)\s+(?:hour|hr)\b/gi, "per hour")
     .replace(/\b(?:each|per|a)\s+day\b/gi, "per day");
   let rest = text;

@@ -1048,7 +1048,7 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
   const out: { field: string; value: string; match: string }[] = [];
   const allWords = [...new Set(triggers.flatMap((trigger) => trigger.words))].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(
-    `\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})\\s*(?:(?:is\\s+|will be\\s+|should be\\s+)?(?:(?:to|until|on|of|as|is)\\b|:|=)\\s*)?(?:the\\s+)?(?:(end|start|beginning)\\s+of\\s+)?`,
+    `\\b(${allWords.map((word) => word.replace(/ /g, "\\s+")).join("|")})(?:\\s*[:=]\\s*|\\s+(?:(?:is|will be|should be)\\s+)?(?:(?:to|until|on|of|as)\\s+)?)(?:the\\s+)?(?:(end|start|beginning)\\s+of\\s+)?`,
     "g",
   );
   for (const match of lower.matchAll(pattern)) {
