@@ -1441,4 +1441,24 @@ describe("actions on every writable resource", () => {
     const stage = (await ask(ws.token, `${bigCo.name} — where is that deal in the pipeline?`)).reply;
     expect(stage.data.query).toMatchObject({ resource: "deals", show: "stage", subject: { id: bigCo.id } });
   });
+  it("finds a task by its project's name said first or last ('the mobile app's test emails task', 'Intranet / Test emails', 'Test emails (Mobile app project)')", async () => {
+    const { ws, website, linus } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const mobile = await create(ws, "projects", { name: "Mobile app" });
+    const onIntranet = await create(ws, "tasks", { title: "Test emails", project_id: intranet.id, priority: "high" });
+    await create(ws, "tasks", { title: "Test emails", project_id: website.id });
+    const onMobile = await create(ws, "tasks", { title: "Test emails", project_id: mobile.id });
+    const logged = await requestOf(ws.token, (await ask(ws.token, "2h today on mobile app's test emails task, for linus")).reply);
+    expect(logged).toMatchObject({ method: "POST", path: "/time-entries", body: { task_id: onMobile.id, employee_id: linus.id, minutes: 120 } });
+    const moved = await requestOf(ws.token, (await ask(ws.token, "mobile app test emails - move due date to nov 30")).reply);
+    expect(moved).toMatchObject({ method: "PATCH", path: `/tasks/${onMobile.id}`, body: { due_date: expect.stringMatching(/-11-30$/) } });
+    const status = (await ask(ws.token, "Mobile app's Test emails task — what's its status?")).reply;
+    expect(status.data.query).toMatchObject({ resource: "tasks", subject: { id: onMobile.id } });
+    const priority = (await ask(ws.token, "Intranet / Test emails - how high is its priority set?")).reply;
+    expect(priority.data.query).toMatchObject({ resource: "tasks", subject: { id: onIntranet.id } });
+    const assigned = await requestOf(ws.token, (await ask(ws.token, "assign Test emails (Mobile app project) to linus")).reply);
+    expect(assigned).toMatchObject({ method: "PATCH", path: `/tasks/${onMobile.id}`, body: { assignee_id: linus.id } });
+    // With no project said, which one is still asked.
+    expect((await ask(ws.token, "what's the status of the test emails task?")).reply.intent).toBe("clarify");
+  });
 });

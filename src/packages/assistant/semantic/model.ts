@@ -60,6 +60,8 @@ export type ResourceModel = {
   /** The create and update bodies' schemas: a proposed write is checked before it is offered. */
   schemas: { create: unknown; update: unknown };
   skill: ResourceSkill | null;
+  /** The named records this one belongs to (a task's project and assignee): how "the mobile app's fix dashboard" is told apart. */
+  parents: { field: string; resource: ResourceModel }[];
 };
 
 export type SchemaModel = { resources: ResourceModel[]; byName: Map<string, ResourceModel> };
@@ -171,7 +173,14 @@ export function buildSchema(catalog: Catalog, definitions: { pkg: string; defini
       operations: definition.ui?.actions ?? [],
       schemas: { create: definition.schemas.create, update: definition.schemas.update },
       skill,
+      parents: [],
     };
   });
-  return { resources, byName: new Map(resources.map((resource) => [resource.name, resource])) };
+  const byName = new Map(resources.map((resource) => [resource.name, resource]));
+  for (const resource of resources)
+    for (const field of resource.fields.values()) {
+      const parent = field.target && field.target !== resource.name ? byName.get(field.target) : undefined;
+      if (parent?.nameField) resource.parents.push({ field: field.name, resource: parent });
+    }
+  return { resources, byName };
 }

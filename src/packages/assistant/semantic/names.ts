@@ -80,10 +80,75 @@ function normalised(text: string) {
 }
 
 export async function findNamed(fetch: Fetch, resources: ResourceModel[], text: string): Promise<Found> {
+  const found = await findNamedAmong(fetch, resources, text);
+  if (found.kind === "one" || found.kind === "error") return found;
+  // "the mobile app's fix dashboard task", "Plan search (ERP migration project)": a name with its parent's.
+  const qualified = await findUnderParentNamed(fetch, resources, text);
+  return qualified ?? found;
+}
+
+/** Words that join a record's name to its parent's ("Review exports in the Mobile app project", "Ship permissions of …"). */
+const JOINS = /^(?:in|on|of|for|from|under|within|inside|the|project|task|deal|opening|job)$/;
+
+/**
+ * "mobile app's fix dashboard", "Onboarding revamp / Test checkout", "review exports in the ERP migration
+ * project", "Plan search (ERP migration)": the whole name of a parent record (a task's project), said first or
+ * last, and the rest found among that parent's records only. Null unless that gives exactly one.
+ */
+async function findUnderParentNamed(fetch: Fetch, resources: ResourceModel[], text: string): Promise<Found | null> {
+  const words = text
+    .replace(/['’]s\b/g, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  if (words.length < 2 || words.length > 10) return null;
+  const trim = (part: string[]) => {
+    let [from, to] = [0, part.length];
+    while (from < to && JOINS.test(part[from]!)) from++;
+    while (to > from && JOINS.test(part[to - 1]!)) to--;
+    return part.slice(from, to);
+  };
+  // (The parent's whole name, each word as typed or one letter off: "onboarding revamp", not "revamp".)
+  const isNamed = (name: string, typed: string[]) => {
+    const parts = name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+    return parts.length === typed.length && parts.every((part, i) => part === typed[i] || (typed[i]!.length >= 4 && distance(part, typed[i]!, 1) <= 1));
+  };
+  const splits: { parent: string[]; rest: string[] }[] = [];
+  for (let k = 1; k < words.length && k <= 4; k++) {
+    splits.push({ parent: trim(words.slice(0, k)), rest: trim(words.slice(k)) });
+    splits.push({ parent: trim(words.slice(words.length - k)), rest: trim(words.slice(0, words.length - k)) });
+  }
+  for (const R of resources)
+    for (const { field, resource: owner } of R.parents) {
+      const seen = new Map<string, ApiRecord[]>();
+      for (const { parent, rest } of splits) {
+        if (parent.length === 0 || rest.length === 0) continue;
+        const key = parent[0]!;
+        if (!seen.has(key)) {
+          const rows = await fetch(`/${owner.name}?q=${encodeURIComponent(key)}&limit=25`);
+          seen.set(key, rows.ok ? rows.data : []);
+        }
+        const owners = seen.get(key)!.filter((row) => isNamed(nameOf(owner, row), parent));
+        if (owners.length !== 1) continue;
+        const within = R.filters.has(field) ? `&${field}=${owners[0]!.id}` : "";
+        const found = await findNamedAmong(fetch, [R], rest.join(" "), within);
+        const all = found.kind === "one" ? [found.found] : found.kind === "many" ? (found.all ?? found.options) : [];
+        const there = all.filter((candidate) => candidate.record[field] === owners[0]!.id);
+        if (there.length === 1) return { kind: "one", found: there[0]! };
+        if (there.length > 1) return { kind: "many", options: there.slice(0, 6), all: there };
+      }
+    }
+  return null;
+}
+
+async function findNamedAmong(fetch: Fetch, resources: ResourceModel[], text: string, within = ""): Promise<Found> {
   const named = resources.filter((resource) => resource.nameField);
   if (named.length === 0 || text.trim().length < 2) return { kind: "none" };
   const search = (needle: string) =>
-    Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25`) })));
+    Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25${within}`) })));
   let results = await search(text);
   const empty = () => results.every(({ result }) => !result.ok || result.data.length === 0);
   // "kathy conway", "fran boyd": a first name said the short way, when nobody found has it as said (one more
