@@ -1461,4 +1461,75 @@ describe("actions on every writable resource", () => {
     // With no project said, which one is still asked.
     expect((await ask(ws.token, "what's the status of the test emails task?")).reply.intent).toBe("clarify");
   });
+  it("reads a new lead told first and commanded last ('X should be added as a lead; …', '…, add him as a lead pls', 'Met X of Y at an event — create a lead …', 'PHONE is X's number, …'), 'a new lead' as no state, and '8 thousand euro'", async () => {
+    // (A source this workspace has never used is kept as said, capitalised or not; the ones it uses are known.)
+    const { ws } = await company();
+    await create(ws, "leads", { name: "Earlier Lead", email: "earlier@acme.example", company: "Acme", source: "linkedin" });
+    const expectLead = async (message: string, body: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method: "POST", path: "/leads" });
+      expect(request.body, message).toEqual(body);
+    };
+    await expectLead("Olga Petrova should be added as a lead; we met at an event and have contacted her already. Email olga@kiwi.example, potential €8,000.", {
+      name: "Olga Petrova",
+      email: "olga@kiwi.example",
+      source: expect.stringMatching(/^event$/i),
+      status: "contacted",
+      value: 800000,
+      currency: "EUR",
+    });
+    await expectLead(
+      "Please to add new lead Olga Petrova, her mail olga@kiwi.example. We know her from an event and we contacted her already, value is 8 thousand euro.",
+      {
+        name: "Olga Petrova",
+        email: "olga@kiwi.example",
+        source: expect.stringMatching(/^event$/i),
+        status: "contacted",
+        value: 800000,
+        currency: "EUR",
+      },
+    );
+    await expectLead("Bjorn Lund from acme, bjorn.lund@acme.example - came in thru linkedin and hes qualified already, add him as a lead pls", {
+      name: "Bjorn Lund",
+      email: "bjorn.lund@acme.example",
+      company: "Acme",
+      status: "qualified",
+      source: "linkedin",
+    });
+    await expectLead("+393471234567 is marco rossi's number, email marco@rossi.it. we met at an event, put him in as a lead", {
+      name: "Marco Rossi",
+      email: "marco@rossi.it",
+      phone: "+393471234567",
+      source: expect.stringMatching(/^event$/i),
+    });
+    await expectLead("Met Jordan Blake of Northwind at an event — please create a lead worth $2,500, email jordan@northwind.example.", {
+      name: "Jordan Blake",
+      email: "jordan@northwind.example",
+      company: "Northwind",
+      source: expect.stringMatching(/^event$/i),
+      value: 250000,
+      currency: "USD",
+    });
+    await expectLead("add a new lead Olga Petrova, olga@kiwi.example", { name: "Olga Petrova", email: "olga@kiwi.example" });
+    await expectLead("add a new lead Olga Petrova, olga@kiwi.example, status new", { name: "Olga Petrova", email: "olga@kiwi.example", status: "new" });
+  });
+  it("reads time not to be billed said as a person would ('dont bill it', 'it is not for billing to client', 'it shouldn't be charged to the customer') and 'note it as …'", async () => {
+    const { ws, linus, task } = await company();
+    const cases: [string, Record<string, unknown>][] = [
+      [
+        `yesterday linus torvalds spent an hour and a half on ${task.title}, dont bill it, note it as internal sync`,
+        { minutes: 90, billable: false, note: "internal sync" },
+      ],
+      [`Yesterday Linus Torvalds has worked 2 hours on ${task.title}, it is not for billing to client.`, { minutes: 120, billable: false }],
+      [
+        `Linus Torvalds spent 1 hour on ${task.title} yesterday but it shouldn't be charged to the customer, can you add that?`,
+        { minutes: 60, billable: false },
+      ],
+    ];
+    for (const [message, body] of cases) {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method: "POST", path: "/time-entries" });
+      expect(request.body, message).toMatchObject({ ...body, employee_id: linus.id, task_id: task.id });
+    }
+  });
 });

@@ -1404,4 +1404,18 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(late.data.query.period).toBeNull();
     expect(late.data.answer.ids).toEqual([invoice.id]);
   });
+  it("reads time logged 'on/against the X project' as the sum of its time entries, even when the project's name holds another noun ('customer portal')", async () => {
+    const { ws, ana, task, website } = await company();
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 90 });
+    const portal = await create(ws, "projects", { name: "Customer portal" });
+    const portalTask = await create(ws, "tasks", { title: "Design login", project_id: portal.id });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: portalTask.id, date: today(), minutes: 45 });
+    const against = (await ask(ws.token, `total time logged against the ${website.name} project so far`)).reply;
+    expect(against.data.answer, against.text).toMatchObject({ resource: "time-entries", fn: "sum", value: 90 });
+    const named = (await ask(ws.token, "How much time has been logged on the customer portal project overall?")).reply;
+    expect(named.data.answer, named.text).toMatchObject({ resource: "time-entries", fn: "sum", value: 45 });
+    // A noun before the name is still what is asked about.
+    const contact = (await ask(ws.token, `who's the contact on the ${website.name} project`)).reply;
+    expect(contact.data.query?.resource).not.toBe("time-entries");
+  });
 });

@@ -94,7 +94,7 @@ function piecesOf(rest: string, R: ResourceModel): Piece[] {
     text
       // (A sentence's end too: "…, Sophia Lindqvist. Her email is …" — not an abbreviation's dot, "Ltd. Billing".)
       .split(
-        /\s*[,;]\s*|(?<=\p{Ll}{3})[.!?]\s+(?=\p{Lu})|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?=into\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$/u,
+        /\s*[,;]\s*|(?<=\p{Ll}{3})[.!?]\s+(?=\p{L})|[.!?]\s+(?=(?:we|i|he|she|they)\s)|\s+-\s+|\s+\(|\)\s*|\s+(?=as\s)|\s+(?=into\s)|\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?|\s+to\s+$|\s+(?:and|but)\s+(?=(?:he|she|they|we|i|hes|shes|theyre|have|has|had)\s)/u,
       )
       .map((piece) => piece.trim())
       .filter(Boolean)
@@ -357,7 +357,9 @@ export function extract(
       `\\b(?:to |as |in |at |already at |already |now )?${value.replace(/_/g, "[ _-]?")}\\b(?:\\s+${field.replace(/_/g, " ")}\\b)?`,
       "i",
     );
-    rest = rest.replace(phrase, ",");
+    // ("add a new lead X, status new": the value after its field's name, where that is how it was said.)
+    const named = new RegExp(`\\b${field.replace(/_/g, " ")}\\s*(?::|=|is|to)?\\s*${value.replace(/_/g, "[ _-]?")}\\b`, "i");
+    rest = rest.replace(named.test(rest) ? named : phrase, ",");
   }
   // ("mark the Oscorp deal as lost because of price", "the Globex pilot was lost to a competitor": a reason for a state
   // — lost_reason — said with the state's own word is that state too; "change the lost reason" is not.)
@@ -970,7 +972,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // (In lower case too when it ends as companies do: "kessler gmbh".)
       (/^\p{Lu}[\p{L}\d&.' -]{1,40}$/u.test(piece.text.trim()) ||
         /^[\p{L}\d&.' -]{1,40}\s(?:gmbh|inc|ltd|llc|ag|corp|co|sa|bv|ab|as|oy|plc|srl|sas|pty|kg|sarl|spa|nv)\.?$/iu.test(piece.text.trim())) &&
-      piece.text.trim().split(/\s+/).length <= 4
+      piece.text.trim().split(/\s+/).length <= 4 &&
+      // (Not a field's own word left over when its value was read: "… already. Email olga@…".)
+      ![...R.fields.values()].some((field) => field.words.includes(piece.text.trim().toLowerCase()))
     )
       fields.company = piece.text.trim().replace(/^\p{Ll}/u, (first) => first.toUpperCase());
     // "…, non billable, internal sync": on a new record with no title, a last phrase in lower case is its note.

@@ -81,19 +81,22 @@ const QUANTITIES: ReadonlySet<string> = new Set([
   "couple",
 ]);
 
-/** "time logged on the Ship checkout task": a singular noun after a name that a preposition leads is that preposition's object too. */
-function namedBefore(w: Words, at: number, singular: boolean): boolean {
-  if (!singular) return false;
+/**
+ * "time logged on the Ship checkout task", "… against the Billing v2 project": a singular noun after a name that a
+ * preposition leads is that preposition's object too. The preposition's place, or -1.
+ */
+function namedBefore(w: Words, at: number, singular: boolean): number {
+  if (!singular) return -1;
   let k = at - 1;
   let named = 0;
   while (k >= 0 && at - k <= 5) {
     const word = w.words[k]!;
-    if (["on", "in", "for", "at"].includes(word)) return named > 0;
-    if (isPreposition(word) || GRAMMAR.has(word) || (FILLER.has(word) && !ARTICLES.has(word))) return false;
+    if (["on", "in", "for", "at", "against", "into"].includes(word)) return named > 0 ? k : -1;
+    if (isPreposition(word) || GRAMMAR.has(word) || (FILLER.has(word) && !ARTICLES.has(word))) return -1;
     if (!ARTICLES.has(word)) named++;
     k--;
   }
-  return false;
+  return -1;
 }
 
 /** Resource nouns in the message, in order, with whether each is the object of a preposition. */
@@ -120,14 +123,16 @@ export function nounsIn(w: Words, schema: SchemaModel, taken: Set<number>): (Hit
     .filter((hit) => !startsField(hit))
     .map((hit) => {
       const typed = hit.indexes.map((i) => w.words[i]).join(" ");
-      // (Only with no noun before it: in "who's the contact on the soylent platform deal" the deal is asked about.)
-      const first = !hits.some((other) => other.indexes[0]! < hit.indexes[0]!);
+      // (Only with no noun before the name: in "who's the contact on the soylent platform deal" the deal is asked
+      // about; in "time logged on the customer portal project" the name's own "customer" is no such noun.)
+      const led = namedBefore(w, hit.indexes[0]!, typed === hit.value.singular);
+      const first = !hits.some((other) => other.indexes[0]! < (led >= 0 ? led : hit.indexes[0]!));
       // ("number of leads", "list of invoices", "which of the deals": what is counted or listed, no preposition's object.)
       const prior = before(w, hit.indexes[0]!);
       const counted = prior.word === "of" && QUANTITIES.has(w.words[prior.at - 1] ?? "");
       return {
         ...hit,
-        object: (isPreposition(prior.word) && !counted) || (first && namedBefore(w, hit.indexes[0]!, typed === hit.value.singular)),
+        object: (isPreposition(prior.word) && !counted) || (first && led >= 0),
         plural: typed !== hit.value.singular,
       };
     });

@@ -1147,6 +1147,9 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   ];
   for (const hit of ordered) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;
+    // ("add a new lead Olga Petrova, we contacted her already": "new" before the record's own noun makes one — no state.)
+    const next = w.words[hit.indexes.at(-1)! + 1] ?? "";
+    if (hit.value.value === "new" && hit.indexes.length === 1 && R.nouns.includes(next) && w.words.filter((word) => word === "new").length === 1) continue;
     if (hit.value.field === verbField && !target(hit.indexes)) continue;
     // ("the lost reason": a field's own words are no state — unless it is what the record is set to: "mark task 57 as
     // completed", though "completed" also names when it was.)

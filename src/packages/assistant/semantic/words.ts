@@ -293,6 +293,18 @@ export function normalize(message: string): string {
     .replace(/\b(?:three|3)\s+quarters\s+of\s+an\s+hour\b/gi, "45 minutes")
     .replace(/\ba\s+quarter\s+of\s+an\s+hour\b/gi, "15 minutes");
   text = numbersInWords(text);
+  // ("dont bill it", "it is not for billing to client", "it shouldn't be charged to the customer": not billable.)
+  text = text
+    .replace(
+      /\b(?:(?:please\s+)?(?:do not|don't|dont|never)\s+(?:bill|charge)(?:\s+(?:it|this|that|them|the time))?(?:\s+to\s+(?:the\s+)?(?:client|customer))?|(?:it|this|that)\s+(?:is|'s|isn't|is not)\s+not\s+(?:for\s+billing|to\s+be\s+billed|billable)(?:\s+to\s+(?:the\s+)?(?:client|customer))?|(?:it|this|that)\s+(?:shouldn't|should not|mustn't|must not)\s+be\s+(?:billed|charged)(?:\s+to\s+(?:the\s+)?(?:client|customer))?)\b/gi,
+      "not billable",
+    )
+    // ("note it as internal sync", "add a note saying …": the note's words.)
+    .replace(/\b(?:note|mark|tag)\s+it\s+as\s+(?=\S)(?!(?:not\s+)?billable\b|done\b|paid\b|sent\b|lost\b|won\b)/gi, "note: ");
+  // ("8 thousand euro", "1.2 million"): figures with a scale word, as the suffix they stand for.
+  text = text.replace(/\b(\d+(?:\.\d+)?)\s+(thousand|million)\b/gi, (_m, n: string, scale: string) => `${n}${scale.toLowerCase() === "thousand" ? "k" : "m"}`);
+  // ("Please to add new lead …": the verb after "please", as a learner of English may write it.)
+  text = text.replace(/^(please|pls|kindly)\s+to\s+(?=(?:add|create|make|put|set|record|log|send|mark|update|change|delete|remove)\b)/i, "$1 ");
   // ("2 hours for shafi on the Fix dashboard task in the Mobile app project": the task, then its project.)
   text = text.replace(/\bthe\s+([^,;]+?)\s+task\s+(in|on|for|of|under)\s+the\s+([^,;]+?)\s+project\b/gi, "$1 in $3");
   // ("90 min for lynn today, task fix permissions in mobile app": time for someone, said first, is time logged.)
@@ -342,6 +354,30 @@ export function normalize(message: string): string {
     /^([^\s@,;]+@[^\s@,;]+\.[a-z]{2,})\s+(?:is\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3})|(applied|is applying)\s+(?:for|to)\s+(?:the\s+)?(.+?))\s*[,;.—–]\s*(?:(?:pls|please|can you|could you)\s+)?(?:add|save|create|put|enter)\s+(?:(?:him|her|them|it)\s+)?(?:in\s+)?as\s+(?:a|an)\s+(?:new\s+)?([a-z]+)\s*(?:pls|please|thanks|thx)?\s*[.!]*$/iu,
     (_m, email: string, name: string | undefined, applied: string | undefined, job: string | undefined, noun: string) =>
       `add a ${noun} ${name ? `${name}, ` : ""}${email}${applied ? ` for ${job}` : ""}`,
+  );
+  // ("+393471234567 is marco rossi's number, …": a number said first, then whose it is.)
+  text = text.replace(
+    /^(\+?\d[\d\s().-]{6,}\d)\s+is\s+(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*){1,2})['’]s\s+(?:phone\s+|mobile\s+|cell\s+)?(?:number|phone|mobile|cell)\b/iu,
+    "$2, phone $1",
+  );
+  // ("Olga Petrova should be added as a lead; we met …", "Marco Rossi should go in as a lead (…)": the new record
+  // named first, what it becomes, then the rest of it.)
+  text = text.replace(
+    /^(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){1,3})\s+(?:should|needs\s+to|has\s+to|must|can)\s+(?:be\s+(?:added|entered|saved|set\s+up|put\s+in)|go\s+in(?:to\s+the\s+system)?)\s+as\s+(?:a|an)\s+(?:new\s+)?(lead|contact|customer|client|candidate|employee)\b\s*(?:[;,.:—–]|\s-)?\s*/u,
+    "add a $2 $1, ",
+  );
+  // ("Met Jordan Blake of Northwind at an event — please create a lead worth $2,500, …": whom we met, where, then the
+  // command for them.)
+  text = text.replace(
+    /^(?:(?:we|i)\s+)?(?:just\s+)?met\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2})(?:\s+(?:of|from)\s+(\p{Lu}[\p{L}\d&'’-]*(?:\s+\p{Lu}[\p{L}\d&'’-]*){0,2}))?\s+(at|through|via|on)\s+([^—–,;.]{2,40}?)\s*(?:[—–,;.]|\s-)\s*(?:(?:pls|please|can you|could you)\s+)?(create|add|save|enter)\s+(?:a|an)\s+(?:new\s+)?(lead|contact|candidate)\b\s*(?:for\s+(?:him|her|them)\b)?/iu,
+    (_m, name: string, company: string | undefined, how: string, where: string, verb: string, noun: string) =>
+      `${verb} a ${noun} ${name}${company ? ` from ${company}` : ""}, met ${how} ${where}, `,
+  );
+  // ("Bjorn Lund from acme, bjorn.lund@… - came in thru linkedin, add him as a lead pls": who, what of them, then the
+  // command said last — the command with all of it.)
+  text = text.replace(
+    /^(?!(?:add|create|new|put|save|enter|make|set|please|pls|can|could)\b)(\p{L}[\p{L}'’-]*\s+\p{L}[\p{L}'’-]*\b.{3,200}?)\s*[,;.—–]+\s*(?:(?:so|and)\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:add|save|create|put|enter)\s+(?:him|her|them)\s+(?:in\s+)?as\s+(?:a|an)\s+(?:new\s+)?(lead|contact|customer|client|candidate)\s*(?:pls|please|thanks|thx)?\s*[.!]*$/iu,
+    "add a $2 $1",
   );
   // ("how much tax did we collect last quarter": the tax charged on invoices — no payment carries tax of its own.)
   text = text.replace(
