@@ -1532,4 +1532,39 @@ describe("actions on every writable resource", () => {
       expect(request.body, message).toMatchObject({ ...body, employee_id: linus.id, task_id: task.id });
     }
   });
+  it("reads a state said first ('Qualification is where X belongs now, please update it', 'we're at the offer stage with X, pls update him', 'X (lead): …, so she's contacted'), 'it' as no name, and a hire's role said first or with its rank", async () => {
+    const { ws, bigCo, sophie, opening, candidate, acme } = await company();
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toMatchObject(body);
+    };
+    await expectCall("Qualification is where the Big Co deal belongs now, please update it.", "PATCH", `/deals/${bigCo.id}`, { stage: "qualification" });
+    await expectCall("The Big Co opportunity is active again; move it back to the proposal stage please.", "PATCH", `/deals/${bigCo.id}`, {
+      stage: "proposal",
+    });
+    await expectCall("we're at the interview stage with joan clarke now, pls update her", "PATCH", `/candidates/${candidate.id}`, { stage: "interview" });
+    await expectCall("Sophie Brown (lead): I phoned her, so she's contacted.", "PATCH", `/leads/${sophie.id}`, { status: "contacted" });
+    await expectCall("Backend Engineer opening has a new applicant, please add her: Lena Fischer, lena.fischer@mail.example", "POST", "/candidates", {
+      name: "Lena Fischer",
+      email: "lena.fischer@mail.example",
+      job_opening_id: opening.id,
+    });
+    await expectCall("Backend Engineer role: hire Joan Clarke, joining 2026-12-01", "POST", `/candidates/${candidate.id}/hire`, {
+      designation: "Backend Engineer",
+    });
+    await expectCall("ok the backend engineer job goes to joan clarke, hire her pls, she begins 2026-12-01", "POST", `/candidates/${candidate.id}/hire`, {
+      designation: "Backend Engineer",
+    });
+    await expectCall("hire joan clarke as senior backend engineer, december 1st is day one", "POST", `/candidates/${candidate.id}/hire`, {
+      designation: "Senior Backend Engineer",
+    });
+    // A payment said but not its amount or invoice: asked for, not read as a question.
+    const paid = (await ask(ws.token, `${acme.name} paid us something, need to log that payment`)).reply;
+    expect(paid.data.missing, paid.text).toEqual(expect.arrayContaining(["invoice_id", "amount"]));
+    // A new opening needed, no title said: its title is asked ("remote" is where, a branch this workspace has).
+    await create(ws, "employees", { name: "Rita Remote", email: "rita@assist.co", department: "Engineering", branch: "Remote", date_of_joining: "2025-01-01" });
+    const needed = (await ask(ws.token, "we need a new remote opening for engineering")).reply;
+    expect(needed.data.missing, needed.text).toEqual(["title"]);
+  });
 });

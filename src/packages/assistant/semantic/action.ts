@@ -1176,6 +1176,22 @@ async function textValueFor(
     whole.toLowerCase().endsWith(` ${inPhrase.value.toLowerCase()}`)
   )
     return { field: inPhrase.field, value: whole };
+  // ("hire him as senior support specialist": a rank before a title the workspace has is part of the title, typed in
+  // lower case or not.)
+  const rank =
+    typeof inPhrase?.value === "string"
+      ? whole
+          .toLowerCase()
+          .slice(0, -inPhrase.value.length - 1)
+          .split(/\s+/)
+      : [];
+  if (
+    typeof inPhrase?.value === "string" &&
+    whole.toLowerCase().endsWith(` ${inPhrase.value.toLowerCase()}`) &&
+    rank.length <= 2 &&
+    rank.every((word) => /^(?:senior|sr|junior|jr|lead|principal|staff|head|chief|associate|assistant|deputy)$/.test(word))
+  )
+    return { field: inPhrase.field, value: titleCase(whole) };
   // "moved over to stark labs": a company the workspace knows, with more name after it, is another company.
   const more = typeof inPhrase?.value === "string" && whole.toLowerCase().startsWith(`${inPhrase.value.toLowerCase()} `);
   const tail = more ? whole.slice(String(inPhrase?.value).length).trim().split(/\s+/) : [];

@@ -144,9 +144,12 @@ async function findUnderParentNamed(fetch: Fetch, resources: ResourceModel[], te
   return null;
 }
 
+/** Words that stand for a record, never name one ("move it back", "update him"). */
+const STAND_INS: ReadonlySet<string> = new Set(["it", "its", "him", "her", "them", "they", "this", "that", "these", "those", "one", "the", "he", "she"]);
+
 async function findNamedAmong(fetch: Fetch, resources: ResourceModel[], text: string, within = ""): Promise<Found> {
   const named = resources.filter((resource) => resource.nameField);
-  if (named.length === 0 || text.trim().length < 2) return { kind: "none" };
+  if (named.length === 0 || text.trim().length < 2 || STAND_INS.has(text.trim().toLowerCase())) return { kind: "none" };
   const search = (needle: string) =>
     Promise.all(named.map(async (resource) => ({ resource, result: await fetch(`/${resource.name}?q=${encodeURIComponent(needle)}&limit=25${within}`) })));
   let results = await search(text);

@@ -379,6 +379,53 @@ export function normalize(message: string): string {
     /^(?!(?:add|create|new|put|save|enter|make|set|please|pls|can|could)\b)(\p{L}[\p{L}'’-]*\s+\p{L}[\p{L}'’-]*\b.{3,200}?)\s*[,;.—–]+\s*(?:(?:so|and)\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:add|save|create|put|enter)\s+(?:him|her|them)\s+(?:in\s+)?as\s+(?:a|an)\s+(?:new\s+)?(lead|contact|customer|client|candidate)\s*(?:pls|please|thanks|thx)?\s*[.!]*$/iu,
     "add a $2 $1",
   );
+  // ("Qualification is where the Tyrell pilot belongs now, please update it", "we're at the offer stage with dennis
+  // kernighan now, pls update him": the state said first, the record, then "update it" — a move to that state.)
+  const UPDATE_IT = String.raw`\s*(?:[,.;—–]|\s-)\s*(?:so\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:update|change|move|set|mark)\s+(?:it|him|her|them)(?:\s+(?:pls|please|accordingly))?\s*[.!]*$`;
+  text = text
+    .replace(
+      new RegExp(String.raw`^(\p{L}+(?:\s+\p{L}+)?)\s+is\s+where\s+(.+?)\s+(?:belongs|should be|sits|is|stands)(?:\s+now)?${UPDATE_IT}`, "iu"),
+      "move $2 to $1",
+    )
+    .replace(
+      new RegExp(
+        String.raw`^(?:we(?:'re|\s+are)|they(?:'re|\s+are))\s+(?:now\s+)?at\s+(?:the\s+)?(\p{L}+(?:\s+\p{L}+)?)\s+(?:stage|step)\s+with\s+(.+?)(?:\s+now)?${UPDATE_IT}`,
+        "iu",
+      ),
+      "move $2 to $1",
+    );
+  // ("Katherine Thompson (lead): I phoned her, so she's contacted": the record, its kind, what happened, the state.)
+  text = text.replace(
+    /^(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*){0,3})\s*\((lead|candidate|deal|task|contact|customer|invoice|project)\)\s*:\s*[^:]{0,80}?\b(?:so|now|and)\s+(?:she|he|they|it)(?:'s|\s+is|\s+are|'re)\s+(?:now\s+)?(\p{L}+(?:\s+\p{L}+)?)\s*[.!]*$/iu,
+    "mark the $2 $1 as $3",
+  );
+  // ("gringotts paid us something, need to log that payment": a payment to record, from them, of an amount not said.)
+  text = text.replace(
+    /^(\p{L}[\p{L}\d'’&.-]*(?:\s+\p{L}[\p{L}\d'’&.-]*){0,3})\s+(?:paid|sent)\s+(?:us\s+)?(?:something|some money|money|a payment)\s*(?:[,.;—–]|\s-)\s*(?:(?:so\s+)?(?:i|we)\s+)?(?:need\s+to|have\s+to|should|pls|please|can you|could you)?\s*(?:log|record|add|enter|book)\s+(?:that|the|a|this|it)(?:\s+payment)?\s*(?:pls|please)?\s*[.!]*$/iu,
+    "record a payment from $1",
+  );
+  // ("we need a new remote opening for marketing": a need for a new record is its creation; the words before the
+  // noun describe it.)
+  text = text.replace(
+    /^(?:so\s+)?(?:we|i)\s+(?:need|want|would like|'d like)\s+(?:a|an)\s+new\s+((?:\p{L}+\s+){0,2}?)(opening|job opening|role|position|project|customer|contact|lead)\b\s*/iu,
+    (_m, words: string, noun: string) => `create a new ${/^(?:role|position)$/i.test(noun) ? "opening" : noun}${words.trim() ? `, ${words.trim()},` : ""} `,
+  );
+  // ("Senior Engineer opening has a new applicant, please add her: Lena Fischer, …": a candidate for that opening.)
+  text = text.replace(
+    /^(?:the\s+)?(.{2,40}?)\s+(?:opening|job|role|position)\s+(?:has|got|just got)\s+(?:a|an|one)\s+(?:new\s+)?(?:applicant|candidate)\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|can you|could you)\s+)?(?:add|create|enter|save)\s+(?:her|him|them)\s*[:,—–]?\s*/iu,
+    "add a new candidate for $1: ",
+  );
+  // ("Senior Support Specialist role: hire Bjarne Clarke, …", "ok the support specialist job goes to grace allen, hire
+  // her pls, …": the role said first is what they are hired as.)
+  text = text
+    .replace(
+      /^(?:ok(?:ay)?[,\s]+)?(?:the\s+)?([\p{L} ]{3,40}?)\s+(?:role|job|position|opening)\s*:\s*hire\s+(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*){0,2})\b/iu,
+      "hire $2 as $1",
+    )
+    .replace(
+      /^(?:ok(?:ay)?[,\s]+)?(?:the\s+)?([\p{L} ]{3,40}?)\s+(?:role|job|position|opening)\s+(?:goes|went)\s+to\s+(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*){0,2})\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)?hire\s+(?:her|him|them)(?:\s+(?:pls|please))?\b/iu,
+      "hire $2 as $1",
+    );
   // ("how much tax did we collect last quarter": the tax charged on invoices — no payment carries tax of its own.)
   text = text.replace(
     /\b(tax|vat|gst|sales tax)\s+(did|have|has)\s+(we|you|i)\s+(?:collect(?:ed)?|receive[d]?|take|took|bring in|brought in|get|got)\b/gi,
