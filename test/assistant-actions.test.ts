@@ -1567,4 +1567,32 @@ describe("actions on every writable resource", () => {
     const needed = (await ask(ws.token, "we need a new remote opening for engineering")).reply;
     expect(needed.data.missing, needed.text).toEqual(["title"]);
   });
+  it("reads 'X should take Y, please assign it to him', 'X needs more time, new end date …', 'urgent: X task - title', an exclusion of 'anyone we've rejected', 'across every project' as no grouping, and 'in to-do'", async () => {
+    const { ws, website, task, linus, candidate, opening } = await company();
+    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
+      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
+      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+      if (body) expect(request.body, message).toMatchObject(body);
+    };
+    await expectCall(`Linus Torvalds should take ${task.title} (${website.name} project), please assign it to him.`, "PATCH", `/tasks/${task.id}`, {
+      assignee_id: linus.id,
+    });
+    await expectCall(`${website.name} needs more time, new end date 2026-12-31`, "PATCH", `/projects/${website.id}`, { end_date: "2026-12-31" });
+    await expectCall(`urgent: ${website.name.toLowerCase()} task - fix broken sso redirect`, "POST", "/tasks", {
+      title: "Fix broken sso redirect",
+      priority: "urgent",
+      project_id: website.id,
+    });
+    // "a to-do" is still a task; "in to-do" its state.
+    const todo = (await ask(ws.token, "Can you add a to-do for Linus Torvalds titled Chase payment?")).reply;
+    expect(todo.data.missing, todo.text).toEqual(["project_id"]);
+    const urgent = await create(ws, "tasks", { title: "Patch login", project_id: website.id, priority: "urgent", status: "todo" });
+    await create(ws, "tasks", { title: "Patch logout", project_id: website.id, priority: "urgent", status: "done" });
+    const sitting = (await ask(ws.token, "across every project, which urgent tasks are still sitting in to-do?")).reply;
+    expect(sitting.data.answer, sitting.text).toMatchObject({ resource: "tasks", ids: [urgent.id] });
+    const rejected = await create(ws, "candidates", { job_opening_id: opening.id, name: "Rex Rejected", email: "rex@mail.example", stage: "rejected" });
+    const applicants = (await ask(ws.token, `${opening.title} applicants, excluding anyone we've rejected`)).reply;
+    expect(applicants.data.answer.ids, applicants.text).toEqual([candidate.id]);
+    expect(applicants.data.answer.ids).not.toContain(rejected.id);
+  });
 });

@@ -426,6 +426,32 @@ export function normalize(message: string): string {
       /^(?:ok(?:ay)?[,\s]+)?(?:the\s+)?([\p{L} ]{3,40}?)\s+(?:role|job|position|opening)\s+(?:goes|went)\s+to\s+(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*){0,2})\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)?hire\s+(?:her|him|them)(?:\s+(?:pls|please))?\b/iu,
       "hire $2 as $1",
     );
+  // ("excluding anyone we've rejected", "except those who were lost": the state excluded, without who had it.)
+  text = text.replace(
+    /\b(excluding|except(?:\s+for)?|not counting|leaving out|minus)\s+(?:anyone|anybody|everyone|those|the ones|people|any)\s+(?:(?:who|that|which)\s+)?(?:we(?:'ve|\s+have|'d|\s+had)?|(?:has|have|had)\s+been|were|was|are|is|got|who've\s+been)\s+(?:already\s+)?/gi,
+    "$1 ",
+  );
+  // ("still sitting in to-do", "set it to to-do": the state spelt with its hyphen — not "add a to-do", a task.)
+  text = text.replace(/\b(in|into|to|as|status|still)\s+(?:the\s+)?to-do\b(?!\s+list)/gi, "$1 todo");
+  // ("across every project, which urgent tasks …": all of them, no grouping by them.)
+  text = text
+    .replace(/(?:^|\s*,?\s+)across\s+(?:every|all(?:\s+(?:the|our))?)\s+(?:projects?|customers?|clients?|teams?|departments?|accounts?)\b\s*,?\s*/gi, " ")
+    .trim();
+  // ("Alan Allen should take Plan search (…), please assign it to him": who takes it, then the command.)
+  text = text.replace(
+    /^(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*)?)\s+(?:should|will|can|is going to|'ll)\s+(?:take over|take|own|handle|pick up)\s+(.+?)\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)?assign\s+(?:it|that|this)\s+to\s+(?:him|her|them)\b/iu,
+    "assign $2 to $1",
+  );
+  // ("billing v2 needs more time, new end date dec 31": the record, then its new date.)
+  text = text.replace(
+    /^(.{2,40}?)\s+needs\s+(?:more|extra|a bit more)\s+time\s*(?:[,.;—–:]|\s-)\s*(?:(?:pls|please)\s+)?(?:set\s+)?(?:the\s+|a\s+)?new\s+(end date|deadline|due date)\s+(?:is\s+|of\s+|to\s+)?/iu,
+    "set the $1 $2 to ",
+  );
+  // ("urgent: partner api task - fix broken sso redirect": a new task's priority, its project, then its title.)
+  text = text.replace(
+    /^(urgent|high[- ]priority|low[- ]priority)\s*:\s*(?:new\s+)?(.{2,40}?)\s+task\s*(?:[-—–:]|\s-)\s*(?=\S)/iu,
+    (_m, priority: string, project: string) => `new ${priority.replace("-", " ")} task for ${project}: `,
+  );
   // ("how much tax did we collect last quarter": the tax charged on invoices — no payment carries tax of its own.)
   text = text.replace(
     /\b(tax|vat|gst|sales tax)\s+(did|have|has)\s+(we|you|i)\s+(?:collect(?:ed)?|receive[d]?|take|took|bring in|brought in|get|got)\b/gi,
