@@ -1474,45 +1474,8 @@ async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[
       if (score(field) > 1) break;
     }
   }
-  return several === "none" || several.kind === "choose" ? ((await nameThenParent(env, ordered, text)) ?? several) : several;
-}
-
-/**
- * "test checkout onboarding revamp", "fix exports erp migration": a record's name, then its parent's (the task's
- * project) with no word between — the one record so named there.
- */
-async function nameThenParent(env: ActionEnv, fields: BodyField[], text: string): Promise<ReferenceFound | null> {
-  const words = text.split(/\s+/);
-  if (words.length < 3 || words.length > 8) return null;
-  // (The parent's whole name, each word as typed or one letter off: "onboarding revamp", not "revamp".)
-  const said = (name: string, typed: string[]) => {
-    const parts = name
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean);
-    return parts.length === typed.length && parts.every((part, i) => part === typed[i] || (typed[i]!.length >= 4 && distance(part, typed[i]!, 1) <= 1));
-  };
-  // (One search per tail of up to four words, by the tail's first word — a typo elsewhere in it is forgiven.)
-  for (const field of fields) {
-    const target = env.schema.byName.get(field.target ?? "");
-    const parents = [...(target?.fields.values() ?? [])].filter(
-      (parent) => parent.target && parent.target !== target!.name && env.schema.byName.get(parent.target)?.nameField,
-    );
-    for (let cut = Math.max(1, words.length - 4); target && parents.length > 0 && cut < words.length; cut++) {
-      const tail = words.slice(cut).map((word) => word.toLowerCase());
-      for (const parent of parents) {
-        const owner = env.schema.byName.get(parent.target!)!;
-        const rows = await env.fetch(`/${owner.name}?q=${encodeURIComponent(tail[0]!)}&limit=25`);
-        const owners = rows.ok ? rows.data.filter((row) => said(String(row[owner.nameField!] ?? ""), tail)) : [];
-        if (owners.length !== 1) continue;
-        const named = await findNamed(env.fetch, [target], words.slice(0, cut).join(" "));
-        const candidates = named.kind === "one" ? [named.found] : named.kind === "many" ? (named.all ?? named.options) : [];
-        const there = candidates.filter((candidate) => candidate.record[parent.name] === owners[0]!.id);
-        if (there.length === 1) return { kind: "one", field: field.name, id: there[0]!.record.id, label: there[0]!.label };
-      }
-    }
-  }
-  return null;
+  // ("test checkout onboarding revamp": a task named with its project's name is found by findNamed itself.)
+  return several;
 }
 
 function askFor(R: ResourceModel, missing: string[], fields: Record<string, unknown>): string {
