@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../src/platform/time";
-import { ask, company, expectProposals, expectRequests, requestOf, sentInvoice, today } from "./assistant-fixture";
+import { ask, company, expectProposals, expectRequest, expectRequests, requestOf, sentInvoice, today } from "./assistant-fixture";
 import { call, create, expectError, noOutboundCalls, recordedEvents, userWithRole } from "./helpers";
 
 noOutboundCalls();
@@ -1156,11 +1156,8 @@ describe("actions on every writable resource", () => {
   });
   it("reads a value told before the field to update, a command after an arrow, someone taking over or moving team, and where to send said first", async () => {
     const { ws, bigCo, smallFry, task, ana, grace, sophie, opening, invoice } = await company();
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toMatchObject(body);
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "includes");
     await expectCall("big co: proposal now, pls update stage", "PATCH", `/deals/${bigCo.id}`, { stage: "proposal" });
     await expectCall("small fry is 9k now, update the value", "PATCH", `/deals/${smallFry.id}`, { value: 900_000 });
     await expectCall("small fry -> delete, we don't need that deal", "DELETE", `/deals/${smallFry.id}`);
@@ -1179,11 +1176,8 @@ describe("actions on every writable resource", () => {
     const there = await create(ws, "tasks", { title: "Test emails", project_id: intranet.id });
     await create(ws, "tasks", { title: "Test emails", project_id: website.id });
     await create(ws, "tasks", { title: "Test emails", project_id: mobile.id });
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toEqual(body);
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "exactly");
     await expectCall("Intranet — Test emails needs to be urgent, please change its priority.", "PATCH", `/tasks/${there.id}`, { priority: "urgent" });
     await expectCall("intranet: test emails ready for review", "PATCH", `/tasks/${there.id}`, { status: "review" });
     await expectCall("In Intranet, please remove the task Test emails entirely.", "DELETE", `/tasks/${there.id}`);
@@ -1202,11 +1196,8 @@ describe("actions on every writable resource", () => {
   it("reads a project then its task's new state ('Website: write copy is finished, close it'), an address told as news, a note said in passing, and '(lead) has been X now'", async () => {
     const { ws, website, task, acme, invoice, candidate, sophie } = await company();
     await create(ws, "tasks", { title: "Write copy", project_id: (await create(ws, "projects", { name: "Intranet" })).id });
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toEqual(body);
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "exactly");
     expect(website.name).toBe("Website");
     await expectCall("website: write copy is finished, close it out", "PATCH", `/tasks/${task.id}`, { status: "done" });
     await expectCall("website / write copy -> review", "PATCH", `/tasks/${task.id}`, { status: "review" });
@@ -1228,12 +1219,8 @@ describe("actions on every writable resource", () => {
   });
   it("reads a lost reason with its state, a company in brackets, 'task N is urgent now', 'title X' and a project's run 'from … through …'", async () => {
     const { ws, bigCo, task } = await company();
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toMatchObject(body);
-      return request;
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "includes");
     await expectCall("mark the big co deal as lost because of price", "PATCH", `/deals/${bigCo.id}`, { stage: "lost", lost_reason: "price" });
     await expectCall("The Big Co deal was lost to a competitor; please update its stage accordingly.", "PATCH", `/deals/${bigCo.id}`, { stage: "lost" });
     const reason = await expectCall("change the lost reason on the big co deal to price", "PATCH", `/deals/${bigCo.id}`, { lost_reason: "price" });
@@ -1349,11 +1336,8 @@ describe("actions on every writable resource", () => {
   });
   it("reads invoice lines said in words ('ten hours of consulting, 150 dollars each hour', 'licence x2 @ €400', '…, 12 hours at $150 an hour'), 'X invoice pls, draft: …', 'a due date of …', and money beside 'invoice N'", async () => {
     const { ws, acme, invoice } = await company();
-    const expectBody = async (message: string, path: string, body: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ path: request.path, body: request.body }, message).toMatchObject({ path, body });
-      return request.body as Record<string, unknown>;
-    };
+    const expectBody = async (message: string, path: string, body: Record<string, unknown>) =>
+      (await expectRequest(ws.token, message, "POST", path, body)).body as Record<string, unknown>;
     const consulting = (quantity: number) => [{ description: "Consulting", quantity, unit_amount: 15_000 }];
     await expectBody("Can you make a bill for Acme? Ten hours of consulting, 150 dollars each hour.", "/invoices", {
       customer_id: acme.id,
@@ -1534,11 +1518,8 @@ describe("actions on every writable resource", () => {
   });
   it("reads a state said first ('Qualification is where X belongs now, please update it', 'we're at the offer stage with X, pls update him', 'X (lead): …, so she's contacted'), 'it' as no name, and a hire's role said first or with its rank", async () => {
     const { ws, bigCo, sophie, opening, candidate, acme } = await company();
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toMatchObject(body);
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "includes");
     await expectCall("Qualification is where the Big Co deal belongs now, please update it.", "PATCH", `/deals/${bigCo.id}`, { stage: "qualification" });
     await expectCall("The Big Co opportunity is active again; move it back to the proposal stage please.", "PATCH", `/deals/${bigCo.id}`, {
       stage: "proposal",
@@ -1569,11 +1550,8 @@ describe("actions on every writable resource", () => {
   });
   it("reads 'X should take Y, please assign it to him', 'X needs more time, new end date …', 'urgent: X task - title', an exclusion of 'anyone we've rejected', 'across every project' as no grouping, and 'in to-do'", async () => {
     const { ws, website, task, linus, candidate, opening } = await company();
-    const expectCall = async (message: string, method: string, path: string, body?: Record<string, unknown>) => {
-      const request = await requestOf(ws.token, (await ask(ws.token, message)).reply);
-      expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
-      if (body) expect(request.body, message).toMatchObject(body);
-    };
+    const expectCall = (message: string, method: string, path: string, body?: Record<string, unknown>) =>
+      expectRequest(ws.token, message, method, path, body, "includes");
     await expectCall(`Linus Torvalds should take ${task.title} (${website.name} project), please assign it to him.`, "PATCH", `/tasks/${task.id}`, {
       assignee_id: linus.id,
     });

@@ -70,6 +70,11 @@ describe("commands said with their context", () => {
     expect((await ask(ws.token, "which tasks should be in review")).reply.action).toBeUndefined();
     // (Many records and their state is a question, not a change.)
     expect((await ask(ws.token, "Acme invoices paid")).reply.action).toBeUndefined();
+  });
+
+  it("asks one record's field by its form, reads words as people say them, and takes a follow-up about the last answer's records", async () => {
+    const { ws, acme, ana, invoice } = await company();
+    const other = await create(ws, "projects", { name: "Intranet", customer_id: acme.id });
     // A question about one record asks its field by its form: "who … for" its person, "is it still …" its state.
     const whom = await ask(ws.token, `who is ${invoice.number} for`);
     expect(whom.reply.data.answer).toMatchObject({ ids: [invoice.id], field: "customer_id" });

@@ -39,6 +39,25 @@ export async function expectRequests(token: string, cases: readonly (readonly [s
   }
 }
 
+/**
+ * The message proposes that call: its method and path, and a body that includes the fields given ("exactly": is
+ * no more than they). Returns the request for further checks.
+ */
+export async function expectRequest(
+  token: string,
+  message: string,
+  method: string,
+  path: string,
+  body?: Record<string, unknown>,
+  match: "includes" | "exactly" = "includes",
+) {
+  const request = await requestOf(token, (await ask(token, message)).reply);
+  expect({ method: request.method, path: request.path }, message).toEqual({ method, path });
+  if (body && match === "exactly") expect(request.body, message).toEqual(body);
+  else if (body) expect(request.body, message).toMatchObject(body);
+  return request;
+}
+
 /** Each message proposes a call of that method on a path starting so (an id the test does not know may follow). */
 export async function expectProposals(token: string, cases: readonly (readonly [string, string, string, Record<string, unknown>?])[]) {
   for (const [message, method, path, body] of cases) {
