@@ -70,9 +70,19 @@ export async function answer(
   const ctx: Ctx = { c, principal, now, registry, catalog };
   const state = options.conversationId ? await conversationState(tenant, options.conversationId, principal.user.id, now - CONVERSATION_DAYS * 86_400_000) : {};
   const semantic = semanticOf(registry, catalog);
+  // (Each path is read once per message: the readings try a name against the same resources more than once, and
+  // nothing is written while a message is read, so a second read could only repeat the first.)
+  const reads = new Map<string, ReturnType<Fetch>>();
   const fetch: Fetch = async (path) => {
-    const result = await dispatch<ApiRecord[]>(c, principal, "GET", path);
-    return result.ok ? { ok: true, data: result.data, meta: result.meta } : { ok: false, error: result.error };
+    let read = reads.get(path);
+    if (!read) {
+      read = dispatch<ApiRecord[]>(c, principal, "GET", path).then((result) =>
+        result.ok ? { ok: true as const, data: result.data, meta: result.meta } : { ok: false as const, error: result.error },
+      );
+      reads.set(path, read);
+    }
+    const result = await read;
+    return result.ok ? { ...result, data: [...result.data] } : result;
   };
   const mayList = (resource: string) => listRefusal(registry, principal, resource);
   const understood = await turn(

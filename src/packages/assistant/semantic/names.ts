@@ -121,14 +121,16 @@ async function findUnderParentNamed(fetch: Fetch, resources: ResourceModel[], te
     splits.push({ parent: trim(words.slice(0, k)), rest: trim(words.slice(k)) });
     splits.push({ parent: trim(words.slice(words.length - k)), rest: trim(words.slice(0, words.length - k)) });
   }
+  // (One read per parent resource and first word, shared by every resource that has that parent: at most five
+  // reads of projects for "fix dashboard mobile app", however many kinds of record a task's project owns.)
+  const seen = new Map<string, ApiRecord[]>();
   for (const R of resources)
     for (const { field, resource: owner } of R.parents) {
-      const seen = new Map<string, ApiRecord[]>();
       for (const { parent, rest } of splits) {
         if (parent.length === 0 || rest.length === 0) continue;
-        const key = parent[0]!;
+        const key = `/${owner.name}?q=${encodeURIComponent(parent[0]!)}&limit=25`;
         if (!seen.has(key)) {
-          const rows = await fetch(`/${owner.name}?q=${encodeURIComponent(key)}&limit=25`);
+          const rows = await fetch(key);
           seen.set(key, rows.ok ? rows.data : []);
         }
         const owners = seen.get(key)!.filter((row) => isNamed(nameOf(owner, row), parent));
