@@ -1573,4 +1573,28 @@ describe("actions on every writable resource", () => {
     expect(applicants.data.answer.ids, applicants.text).toEqual([candidate.id]);
     expect(applicants.data.answer.ids).not.toContain(rejected.id);
   });
+
+  it("reads a state said after its field's word ('website review exports task: set status todo again'), 'reset … to To do', and 'X - 2h30 on a task (its project)'", async () => {
+    const { ws, website, task, ana } = await company();
+    const intranet = await create(ws, "projects", { name: "Intranet" });
+    const review = await create(ws, "tasks", { title: "Review exports", project_id: website.id, status: "review" });
+    await create(ws, "tasks", { title: "Review exports", project_id: intranet.id, status: "review" });
+    await create(ws, "tasks", { title: "Fix exports", project_id: website.id });
+    await expectRequest(ws.token, "website review exports task: set status todo again", "PATCH", `/tasks/${review.id}`, { status: "todo" }, "exactly");
+    await expectRequest(
+      ws.token,
+      "Please reset the Review exports task in the Website project to To do.",
+      "PATCH",
+      `/tasks/${review.id}`,
+      { status: "todo" },
+      "exactly",
+    );
+    const logged = await ask(ws.token, `ana garcia - 2h30 on ${task.title} (${website.name})`);
+    expect(logged.reply.data.missing, logged.reply.text).toEqual(["date"]);
+    const dated = await ask(ws.token, "today", logged.conversation_id);
+    expect(await requestOf(ws.token, dated.reply)).toMatchObject({
+      path: "/time-entries",
+      body: { employee_id: ana.id, task_id: task.id, minutes: 150, date: today() },
+    });
+  });
 });

@@ -1418,4 +1418,27 @@ describe("questions are read as queries over the resources' definitions", () => 
     const contact = (await ask(ws.token, `who's the contact on the ${website.name} project`)).reply;
     expect(contact.data.query?.resource).not.toBe("time-entries");
   });
+
+  it("reads two values said together ('the Berlin engineering team — who's on it?'), 'what about the remote ones' as that field's other value, and 'the three biggest deals we lost' as those deals ranked", async () => {
+    const { ws } = await company();
+    const person = (name: string, department: string, branch: string) =>
+      create(ws, "employees", { name, email: `${name.split(" ")[0]!.toLowerCase()}@assist.co`, department, branch, date_of_joining: "2025-01-01" });
+    const berta = await person("Berta Brandt", "Engineering", "Berlin");
+    await person("Bernd Baum", "Sales", "Berlin");
+    const rita = await person("Rita Ramos", "Engineering", "Remote");
+    await person("Ron Reyes", "Sales", "Remote");
+    const team = await ask(ws.token, "Berlin engineering team — who's on it?");
+    expect(team.reply.data.answer, team.reply.text).toMatchObject({ resource: "employees", ids: [berta.id] });
+    const remote = await ask(ws.token, "what about the remote ones", team.conversation_id);
+    expect(remote.reply.data.answer, remote.reply.text).toMatchObject({ resource: "employees", ids: [rita.id] });
+    const lost = [];
+    for (const value of [100_000, 500_000, 300_000, 200_000])
+      lost.push(await create(ws, "deals", { name: `Lost ${value}`, value, currency: "USD", stage: "lost", lost_reason: "price" }));
+    const year = today().slice(0, 4);
+    const three = (await ask(ws.token, `The three biggest deals we lost in ${year}?`)).reply;
+    expect(three.data.answer, three.text).toMatchObject({ resource: "deals", ids: [lost[1]!.id, lost[2]!.id, lost[3]!.id] });
+    // (One of them is still the amount itself.)
+    const one = (await ask(ws.token, `the biggest deal we lost in ${year}`)).reply;
+    expect(one.data.answer, one.text).toMatchObject({ resource: "deals", fn: "max" });
+  });
 });

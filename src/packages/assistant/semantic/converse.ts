@@ -604,9 +604,12 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
 
   const previous = state.query ?? null;
   // "who joined this year" → "just sales": a value of the last question's records narrows it (whatever else
-  // the word means on its own).
+  // the word means on its own); "the berlin engineering team" → "what about the remote ones": it takes the place
+  // of the value of its field.
   const only = previous
-    ? /^(?:and\s+)?(?:just|only)\s+(?:the\s+)?(?:ones?\s+(?:in|from|at)\s+)?(.+?)(?:\s+(?:ones?|people|team|dept|department|folks))?\s*[?.!]*$/i.exec(message)
+    ? /^(?:and\s+)?(?:just|only|(?:what|how)\s+about)\s+(?:the\s+)?(?:ones?\s+(?:in|from|at)\s+)?(.+?)(?:\s+(?:ones?|people|team|dept|department|folks))?\s*[?.!]*$/i.exec(
+        message,
+      )
     : null;
   const lastR = previous ? env.schema.byName.get(previous.resource) : undefined;
   const sorted = previous && lastR ? sortedAgain(message, previous, lastR) : null;

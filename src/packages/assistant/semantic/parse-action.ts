@@ -82,6 +82,8 @@ const VERBS: Verb[] = [
       "flag",
       "make it",
       "switch",
+      "reset",
+      "revert",
       "upgrade",
       "downgrade",
       "reactivate",
@@ -1140,10 +1142,13 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
   // ("mark review login in design system done": a state that ends the message is the one it is marked; an earlier
   // one may be part of its name.)
   const last = (indexes: number[]) => !target(indexes) && indexes.at(-1) === w.words.length - 1;
+  // ("… review exports task: set status todo again": a state said after its field's own word is what it is set to.)
+  const ofField = (hit: (typeof hits)[number]) => w.words[hit.indexes[0]! - 1] === hit.value.field;
   const ordered = [
-    ...hits.filter((hit) => target(hit.indexes)),
-    ...hits.filter((hit) => last(hit.indexes)),
-    ...hits.filter((hit) => !target(hit.indexes) && !last(hit.indexes)),
+    ...hits.filter(ofField),
+    ...hits.filter((hit) => !ofField(hit) && target(hit.indexes)),
+    ...hits.filter((hit) => !ofField(hit) && last(hit.indexes)),
+    ...hits.filter((hit) => !ofField(hit) && !target(hit.indexes) && !last(hit.indexes)),
   ];
   for (const hit of ordered) {
     if (!body.some((field) => field.name === hit.value.field && field.values?.includes(hit.value.value))) continue;

@@ -1013,7 +1013,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const doneInPeriod =
         Boolean(period) &&
         new RegExp(`\\b${word}\\s+(?:single\\s+)?(?:${R.nouns.join("|")})\\s+(?:that\\s+)?(?:we|anyone|anybody|someone)\\s+(?!ever\\b)[a-z]+`).test(text);
-      if (fn === "list" && !groupBy && (amountAsked || doneInPeriod)) {
+      // ("the three biggest deals we lost in 2026": a number of them is the records, ranked.)
+      if (fn === "list" && !groupBy && (amountAsked || doneInPeriod) && !(limit && limit > 1)) {
         fn = desc ? "max" : "min";
         field = numericFieldNamed(w, R, taken) ?? stateMeasureOf(R, conditions) ?? R.measure;
         order = null;

@@ -3,7 +3,7 @@ import type { ResourceModel, SchemaModel } from "./model";
 import { atCompany, type Candidate, findNamed, labelOf } from "./names";
 import { type NameSpan, type QueryDraft, stateMeasureOf } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
-import { matchValue, type Values } from "./values";
+import { matchValue, type Values, valuePair } from "./values";
 
 /**
  * A draft → a query: merged with the conversation's last query when it continues it ("and last month?",
@@ -244,6 +244,12 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     const exact = joined?.exact ? joined : matchValue(vocabulary, span.text);
     if (exact?.exact) {
       current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
+      continue;
+    }
+    // "the berlin engineering team": two values said together, each of its own field (a branch, a department).
+    const pair = exact || span.negated ? null : valuePair(vocabulary, span.text);
+    if (pair) {
+      for (const one of pair) current = withValue(one.field, valueCondition(one.field, one.values, false), false);
       continue;
     }
     // "contacts with a globex.example email", "leads @acme.io": a domain is what their e-mail addresses contain.

@@ -62,6 +62,18 @@ export function matchValue(values: Map<string, string[]>, text: string, within?:
   return best ?? nearValue(values, phrase, within);
 }
 
+/** "berlin engineering": the words split once into two exact values of two different fields, or null. */
+export function valuePair(values: Map<string, string[]>, text: string): [ValueMatch, ValueMatch] | null {
+  const words = tokens(bare(text));
+  if (words.length < 2 || words.length > 6) return null;
+  for (let cut = 1; cut < words.length; cut++) {
+    const first = matchValue(values, words.slice(0, cut).join(" "));
+    const second = first?.exact ? matchValue(values, words.slice(cut).join(" "), (field) => field !== first.field) : null;
+    if (first?.exact && second?.exact) return [first, second];
+  }
+  return null;
+}
+
 /** "linkdin", "marketting": one value of one word the phrase is a slip away from (same first letter). */
 function nearValue(values: Map<string, string[]>, phrase: string, within?: (field: string) => boolean): ValueMatch | null {
   if (!/^\p{L}{5,}$/u.test(phrase)) return null;

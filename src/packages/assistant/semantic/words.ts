@@ -433,6 +433,13 @@ export function normalize(message: string): string {
   );
   // ("still sitting in to-do", "set it to to-do": the state spelt with its hyphen — not "add a to-do", a task.)
   text = text.replace(/\b(in|into|to|as|status|still)\s+(?:the\s+)?to-do\b(?!\s+list)/gi, "$1 todo");
+  // ("Berlin engineering team — who's on it?": the people of the group named first.)
+  text = text.replace(
+    /^(?:the\s+)?([\p{L} ]{2,40}?\s+(?:team|department|dept|office|branch))\s*(?:[—–:,]|\s-)\s*who(?:'s|\s+is|\s+are)\s+(?:on|in)\s+(?:it|there)\s*\??$/iu,
+    "who is on the $1",
+  );
+  // ("… to To do.": the state written as two words at the end, where "to do" can be nothing else.)
+  text = text.replace(/\b(to|as|into|back to)\s+to\s+do\s*([.!]*)$/i, "$1 todo$2");
   // ("across every project, which urgent tasks …": all of them, no grouping by them.)
   text = text
     .replace(/(?:^|\s*,?\s+)across\s+(?:every|all(?:\s+(?:the|our))?)\s+(?:projects?|customers?|clients?|teams?|departments?|accounts?)\b\s*,?\s*/gi, " ")
@@ -1272,8 +1279,11 @@ export function normalize(message: string): string {
       /^(.+?)\s+is\s+(?:going|moving|switching|relocating|transferring)\s+(?:over\s+)?(?:to\s+)?(?:the\s+)?(?:fully\s+|full[- ]time\s+|permanently\s+)?([\p{L} -]{2,30}?)(?:\s+office)?(?:\s+(?:from\s+|starting\s+)?(?:next|this|in a)\s+(?:week|month|year|quarter|monday|tuesday|wednesday|thursday|friday))?\s*[,;.—–-]+\s*(?:so\s+)?(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:update|change|set|fix)\s+(?:his|her|their)\s+([\p{L} ]{2,20}?)\s*[.!]*$/iu,
       "set $1's $3 to $2",
     )
-    // ("frances boyd - 45 min yesterday on plan checkout": time someone spent, to log.)
-    .replace(/^((?:\p{L}[\p{L}'.-]*)(?:\s+\p{L}[\p{L}'.-]*){0,2})\s*[-–—:]\s+(\d+(?:\.\d+)?\s*(?:min|mins|minutes|h|hr|hrs|hours)\b.*)$/iu, "log $2 for $1")
+    // ("frances boyd - 45 min yesterday on plan checkout", "tim wilson - 2h30 on …": time someone spent, to log.)
+    .replace(
+      /^((?:\p{L}[\p{L}'.-]*)(?:\s+\p{L}[\p{L}'.-]*){0,2})\s*[-–—:]\s+(\d+(?:\.\d+)?\s*(?:min|mins|minutes|h|hr|hrs|hours)(?:\d{1,2})?\b.*)$/iu,
+      "log $2 for $1",
+    )
     // ("ship permissions in customer portal -> due dec 22": what it is to be, said after the arrow.)
     .replace(/^(?!.*\?)(.{2,80}?)\s*(?:->|→|=>)\s*((?:due|priority|assign(?:ed)?\s+to|give\s+it\s+to)\s+.+)$/iu, "update $1, $2")
     // ("plan exports in mobile app -> review": moved to that state.)
