@@ -1441,4 +1441,29 @@ describe("questions are read as queries over the resources' definitions", () => 
     const one = (await ask(ws.token, `the biggest deal we lost in ${year}`)).reply;
     expect(one.data.answer, one.text).toMatchObject({ resource: "deals", fn: "max" });
   });
+
+  it("reads 'each engineer' as each of the people of that designation, 'hours logged by engineers' as theirs, and 'break that down by method, with a total for each' as sums", async () => {
+    const { ws, ana, linus, grace, task, acme } = await company();
+    for (const [employee, minutes] of [
+      [ana, 60],
+      [linus, 45],
+      [grace, 30],
+    ] as const)
+      await create(ws, "time-entries", { employee_id: employee.id, task_id: task.id, date: today(), minutes });
+    const each = (await ask(ws.token, "How many hours did each engineer log today?")).reply;
+    expect(each.data.answer, each.text).toMatchObject({ kind: "groups", group_by: "employee_id", groups: [{ key: ana.id, value: 60 }] });
+    expect(each.data.answer.groups).toHaveLength(1);
+    const theirs = (await ask(ws.token, "hours logged by engineers today")).reply;
+    expect(theirs.data.answer, theirs.text).toMatchObject({ resource: "time-entries", fn: "sum", value: 60 });
+    // ("each person": every one of them.)
+    expect((await ask(ws.token, "how many hours did each person log today")).reply.data.answer.groups).toHaveLength(3);
+    const billed = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [{ description: "Work", quantity: 1, unit_amount: 90_000 }] });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: billed.id, amount: 20_000, method: "card" } });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: billed.id, amount: 30_000, method: "card" } });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: billed.id, amount: 5_000, method: "cash" } });
+    const listed = await ask(ws.token, "show me all the payments received today");
+    const broken = (await ask(ws.token, "break that down by method, with a total for each", listed.conversation_id)).reply;
+    expect(broken.data.answer, broken.text).toMatchObject({ kind: "groups", group_by: "method" });
+    expect(broken.data.answer.groups).toEqual(expect.arrayContaining([expect.objectContaining({ key: "card", value: { USD: 50_000 } })]));
+  });
 });

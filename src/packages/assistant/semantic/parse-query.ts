@@ -770,6 +770,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         break groups;
       }
     }
+    // "how many hours did each engineer log": each of some people (a word no field is) is each person — the
+    // word itself is left to be read as what those people are.
+    const eachPerson = /\b(?:each|every)\s+([a-z]{3,})\b/.exec(text);
+    if (
+      !groupBy &&
+      eachPerson &&
+      R.skill?.person &&
+      !/^(?:day|week|month|quarter|year|time|one|single|of|invoice|other)$/.test(eachPerson[1]!) &&
+      !schema.resources.some((resource) => resource.nouns.includes(eachPerson[1]!))
+    ) {
+      groupBy = R.skill.person.param;
+      claim(occurrences(w.words, "each")[0] ?? occurrences(w.words, "every")[0] ?? []);
+    }
     // "hours by billable": grouped by a yes/no field, its own word is no condition on it.
     if (groupBy && R.fields.get(groupBy)?.kind === "boolean")
       for (let i = conditions.length - 1; i >= 0; i--) {
@@ -849,7 +862,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     const sumCue =
       (!countedMuch && /\b(how much|sum|in total|altogether|combined|overall)\b/.test(text)) ||
       /\btotal\b(?! (above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller)\b)/.test(
-        text.replace(/\b(a|with|whose|where|their|its) total\b/g, "_"),
+        // ("invoices with a total over 5k" filters; "with a total for each" sums.)
+        text.replace(/\b(a|with|whose|where|their|its) total\b(?!\s+(?:for|per|of)\s+(?:each|every|them|those)\b)/g, "_"),
       );
     // "total" asks for a sum; it names the invoice field "total" only when nothing else is summed.
     const totalWord = occurrences(w.words, "total")[0];

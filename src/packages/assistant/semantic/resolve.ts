@@ -319,6 +319,12 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
         current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
         continue;
       }
+      // "hours each engineer logged", "invoices of our dutch customers": a value of the records R's records refer to.
+      const referred = await referredByValue(fetch, schema, R, span.text, valuesOf);
+      if (referred) {
+        current = { ...current, conditions: [...current.conditions, { ...referred, ...(span.negated ? { op: "not_in" as const } : {}) }] };
+        continue;
+      }
       if (looksLikeName(span)) notFound.push(span.text);
       continue;
     }
@@ -358,6 +364,29 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
     current = applyRole(current, role, { resource: found.found.resource.name, id: found.found.record.id, label: found.found.label }, span.negated);
   }
   return { kind: "query", query: { ...current, conditions: eitherOf(current.conditions) }, resource: R, notFound };
+}
+
+/**
+ * A value of a field of the records R refers to ("engineers": the designations with the word, of the employees
+ * a time entry is of): the condition that R's reference is one of those records. Null unless the value is exact
+ * and at most 100 records have it.
+ */
+async function referredByValue(fetch: Fetch, schema: SchemaModel, R: ResourceModel, text: string, values: Values): Promise<Condition | null> {
+  const person = R.skill?.person?.param;
+  const references = [...R.fields.values()]
+    .filter((field) => field.target && field.target !== R.name)
+    .sort((a, b) => Number(b.name === person) - Number(a.name === person));
+  for (const field of references) {
+    const target = schema.byName.get(field.target!);
+    if (!target) continue;
+    const match = matchValue(await values(target), text, (name) => target.filters.has(name));
+    if (!match?.exact) continue;
+    const rows = await fetch(`/${target.name}?${match.field}=${encodeURIComponent(match.values.join(","))}&limit=100`);
+    if (!rows.ok || rows.data.length === 0 || rows.data.length >= 100) continue;
+    const label = `${target.plural ?? target.name} of ${match.field.replace(/_/g, " ")} ${match.values.join(" or ")}`;
+    return { field: field.name, op: "in", value: rows.data.map((row) => row.id), label };
+  }
+  return null;
 }
 
 /** "the senior engineer job", "the mobile app project": a name followed by its resource's noun is looked for there. */
