@@ -1597,4 +1597,29 @@ describe("actions on every writable resource", () => {
       body: { employee_id: ana.id, task_id: task.id, minutes: 150, date: today() },
     });
   });
+
+  it("reads a deal's contact said as such ('X is the contact on a new deal I want to add: …', 'w/ X as contact person'), and a new colleague 'in the Finance department at the Berlin office'", async () => {
+    const { ws, ada, alan } = await company();
+    await create(ws, "employees", { name: "Alan Allen", email: "alan.allen@assist.co", department: "Finance", designation: "Accountant", branch: "Berlin" });
+    await expectRequest(ws.token, "Ada Lovelace is the contact on a new deal I want to add: Oscorp data pipeline, 7,500.", "POST", "/deals", {
+      name: "Oscorp data pipeline",
+      value: 750_000,
+      contact_id: ada.id,
+    });
+    await expectRequest(ws.token, 'new deal "Turing pilot" 7.5k w/ alan turing as contact person', "POST", "/deals", {
+      name: "Turing pilot",
+      value: 750_000,
+      contact_id: alan.id,
+    });
+    await expectRequest(
+      ws.token,
+      "Please add Lena Fischer to the staff. She is an Accountant in the Finance department at the Berlin office; her email is lena@assist.co.",
+      "POST",
+      "/employees",
+      { name: "Lena Fischer", email: "lena@assist.co", department: "Finance", designation: "Accountant", branch: "Berlin" },
+    );
+    // (Asked, the department is still the people's.)
+    const asked = (await ask(ws.token, "who is in the engineering department")).reply;
+    expect(asked.data.answer, asked.text).toMatchObject({ resource: "employees" });
+  });
 });

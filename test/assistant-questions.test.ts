@@ -1466,4 +1466,18 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(broken.data.answer, broken.text).toMatchObject({ kind: "groups", group_by: "method" });
     expect(broken.data.answer.groups).toEqual(expect.arrayContaining([expect.objectContaining({ key: "card", value: { USD: 50_000 } })]));
   });
+
+  it("reads 'last weeks time entries' (the apostrophe left out) as last week's", async () => {
+    const { ws, ana, task } = await company();
+    // A day of last week that is not the same weekday as today (which "a week ago" would also find).
+    const day = 86_400_000;
+    const lastMonday = Date.now() - (((new Date().getUTCDay() + 6) % 7) + 7) * day;
+    const weekAgo = new Date(Date.now() - 7 * day).toISOString().slice(0, 10);
+    const monday = new Date(lastMonday).toISOString().slice(0, 10);
+    const date = monday === weekAgo ? new Date(lastMonday + day).toISOString().slice(0, 10) : monday;
+    const before = await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date, minutes: 30 });
+    await create(ws, "time-entries", { employee_id: ana.id, task_id: task.id, date: today(), minutes: 45 });
+    const reply = (await ask(ws.token, "can i see last weeks time entries for ana")).reply;
+    expect(reply.data.answer, reply.text).toMatchObject({ resource: "time-entries", ids: [before.id] });
+  });
 });

@@ -433,6 +433,25 @@ export function normalize(message: string): string {
   );
   // ("still sitting in to-do", "set it to to-do": the state spelt with its hyphen — not "add a to-do", a task.)
   text = text.replace(/\b(in|into|to|as|status|still)\s+(?:the\s+)?to-do\b(?!\s+list)/gi, "$1 todo");
+  // ("last weeks time entries", "this months revenue": the period's, its apostrophe left out.)
+  text = text.replace(/\b(last|this|next|past|previous)\s+(week|month|year|quarter)s\s+(?=(?!of\b|in\b|and\b|or\b|to\b|ago\b)\p{L})/giu, "$1 $2's ");
+  // ("she is an Accountant in the Finance department at the Berlin office": the department and the branch.)
+  if (!/^\s*(?:who|which|what|how|list|show|are|is|does|do)\b|\?/i.test(text))
+    text = text.replace(
+      /\b(in\s+the\s+\p{L}[\p{L}&-]*(?:\s+\p{L}[\p{L}&-]*)?\s+(?:department|dept))\s+(?:at|in)\s+the\s+(\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*)?)\s+office\b/giu,
+      "$1, branch $2",
+    );
+  // ("new deal "X" 7.5k w/ ada ritchie as contact person", "Ada Ritchie is the contact on a new deal I want to add:
+  // X, 7,500": the deal's contact, said as such.)
+  text = text
+    .replace(
+      /\b(?:w\/|with)\s+(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s+as\s+(?:the\s+|our\s+|their\s+)?(?:main\s+)?contact(?:\s+person)?\b/giu,
+      "with contact $1",
+    )
+    .replace(
+      /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s+is\s+(?:the|our)\s+contact\s+(?:on|for)\s+(?:a|the)\s+new\s+(deal|opportunity)\b(?:\s+(?:that\s+)?(?:i|we)\s+(?:want|need|would like|'d like)\s+to\s+(?:add|create|log|enter))?\s*:\s*(.+?)[.!]*$/iu,
+      "new $2 $3, contact $1",
+    );
   // ("Berlin engineering team — who's on it?": the people of the group named first.)
   text = text.replace(
     /^(?:the\s+)?([\p{L} ]{2,40}?\s+(?:team|department|dept|office|branch))\s*(?:[—–:,]|\s-)\s*who(?:'s|\s+is|\s+are)\s+(?:on|in)\s+(?:it|there)\s*\??$/iu,
