@@ -1622,4 +1622,29 @@ describe("actions on every writable resource", () => {
     const asked = (await ask(ws.token, "who is in the engineering department")).reply;
     expect(asked.data.answer, asked.text).toMatchObject({ resource: "employees" });
   });
+
+  it("reads 'reassign X from A to B' as B's, 'X is back on make it active again' as that state, and a kind said aside ('X (he's one of our contacts) has a new phone number')", async () => {
+    const { ws, website, task, linus, ada } = await company();
+    await create(ws, "employees", { name: "Ana Lopez", email: "ana.lopez@assist.co", department: "Sales" });
+    await expectRequest(
+      ws.token,
+      `reassign ${task.title} (${website.name}) from ana to linus torvalds`,
+      "PATCH",
+      `/tasks/${task.id}`,
+      { assignee_id: linus.id },
+      "exactly",
+    );
+    const paused = await create(ws, "projects", { name: "Design system", status: "on_hold" });
+    await expectRequest(ws.token, "design system is back on make it active again", "PATCH", `/projects/${paused.id}`, { status: "active" }, "exactly");
+    await create(ws, "leads", { name: "Ada Lovelace", email: "ada@lead.example" });
+    await expectRequest(
+      ws.token,
+      "Ada Lovelace (she's one of our contacts) has a new phone number, +4930123456, can you change it?",
+      "PATCH",
+      `/contacts/${ada.id}`,
+      {
+        phone: "+4930123456",
+      },
+    );
+  });
 });

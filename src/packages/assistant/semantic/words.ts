@@ -433,6 +433,16 @@ export function normalize(message: string): string {
   );
   // ("still sitting in to-do", "set it to to-do": the state spelt with its hyphen — not "add a to-do", a task.)
   text = text.replace(/\b(in|into|to|as|status|still)\s+(?:the\s+)?to-do\b(?!\s+list)/gi, "$1 todo");
+  // ("reassign ship search from ken to frances": who had it only says which; "make it active again": set to that
+  // state; "Bjarne Torvalds (he's one of our contacts) has …": the kind said aside.)
+  text = text
+    .replace(/\b(reassign|move|hand over|give)\s+(.{2,60}?)\s+from\s+\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?\s+to\s+/giu, "$1 $2 to ")
+    .replace(/\bmake\s+(it|him|her|them)\s+(\p{L}+)(\s+again)?\s*([.!]*)$/iu, "set $1 to $2$3$4")
+    .replace(/^(.{2,60}?)\s+is\s+back\s+on\b(?!\s+(?:track|hold|the|board))[,;.]?\s+(?=(?:pls\s+|please\s+)?set\s+(?:it|him|her|them)\s+to\b)/iu, "$1 — ")
+    .replace(
+      /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s*\((?:he|she|they|it)(?:'s|\s+is|\s+are|'re)\s+(?:one of\s+)?(?:our|a|an)\s+(\p{L}+?)s?\)\s*/iu,
+      "the $2 $1 ",
+    );
   // ("last weeks time entries", "this months revenue": the period's, its apostrophe left out.)
   text = text.replace(/\b(last|this|next|past|previous)\s+(week|month|year|quarter)s\s+(?=(?!of\b|in\b|and\b|or\b|to\b|ago\b)\p{L})/giu, "$1 $2's ");
   // ("she is an Accountant in the Finance department at the Berlin office": the department and the branch.)
