@@ -1480,4 +1480,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     const reply = (await ask(ws.token, "can i see last weeks time entries for ana")).reply;
     expect(reply.data.answer, reply.text).toMatchObject({ resource: "time-entries", ids: [before.id] });
   });
+
+  it("reads 'active candidates for X' as those still in the running: neither hired nor rejected", async () => {
+    const { ws, opening, candidate } = await company();
+    await create(ws, "candidates", { job_opening_id: opening.id, name: "Rex Rejected", email: "rex@mail.example", stage: "rejected" });
+    const offered = await create(ws, "candidates", { job_opening_id: opening.id, name: "Olga Offer", email: "olga@mail.example", stage: "offer" });
+    const reply = (await ask(ws.token, `active candidates for ${opening.title}`)).reply;
+    expect(reply.data.answer, reply.text).toMatchObject({ resource: "candidates" });
+    expect([...reply.data.answer.ids].sort()).toEqual([candidate.id, offered.id].sort());
+  });
 });

@@ -69,6 +69,12 @@ export const recruitmentSkills: Skill[] = [
     filters: [
       ...Object.entries(CANDIDATE_STAGES).map(([stage, list]) => ({ words: list, query: { stage }, label: `in ${stage}` })),
       { words: ["hired"], query: { stage: "hired" }, label: "hired" },
+      // (A candidate still being considered: neither hired nor rejected.)
+      {
+        words: ["active", "in the running", "still in the running", "in process", "in play", "still being considered"],
+        query: { stage: "applied,screening,interview,offer" },
+        label: "still in the running",
+      },
     ],
     parents: [{ words: ["for", "for the", "applying for", "on"], resource: "job-openings", param: "job_opening_id" }],
     dateFields: [
