@@ -1647,4 +1647,19 @@ describe("actions on every writable resource", () => {
       },
     );
   });
+
+  it("reads a record to add asked as how to ('a new person started today, X, in Support. how do I add him?', 'how do I add a new company that we will bill? It's called X')", async () => {
+    const { ws } = await company();
+    await create(ws, "employees", { name: "Sam Support", email: "sam@assist.co", department: "Support" });
+    const started = await ask(ws.token, "a new person started today, Kofi Mensah, in Support. how do I add him?");
+    expect(started.reply.data.missing, started.reply.text).toEqual(["email"]);
+    const added = await ask(ws.token, "kofi@assist.co", started.conversation_id);
+    expect(await requestOf(ws.token, added.reply)).toMatchObject({
+      path: "/employees",
+      body: { name: "Kofi Mensah", email: "kofi@assist.co", department: "Support", date_of_joining: today() },
+    });
+    await expectRequest(ws.token, "how do I add a new company that we will bill? It's called Greenleaf Studio", "POST", "/customers", {
+      name: "Greenleaf Studio",
+    });
+  });
 });

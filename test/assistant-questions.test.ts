@@ -1489,4 +1489,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(reply.data.answer, reply.text).toMatchObject({ resource: "candidates" });
     expect([...reply.data.answer.ids].sort()).toEqual([candidate.id, offered.id].sort());
   });
+
+  it("reads 'what are people busy with right now in X' as its work in progress, and 'the sales we lost' as the lost deals", async () => {
+    const { ws, website } = await company();
+    const busy = await create(ws, "tasks", { title: "Build nav", project_id: website.id, status: "in_progress" });
+    const elsewhere = await create(ws, "projects", { name: "Intranet" });
+    await create(ws, "tasks", { title: "Build feed", project_id: elsewhere.id, status: "in_progress" });
+    const reply = (await ask(ws.token, `what are people busy with right now in the ${website.name}?`)).reply;
+    expect(reply.data.answer, reply.text).toMatchObject({ resource: "tasks", ids: [busy.id] });
+    const lost = await create(ws, "deals", { name: "Gone Co", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    const sales = (await ask(ws.token, "can I see the sales we lost and the reason for each?")).reply;
+    expect(sales.data.answer, sales.text).toMatchObject({ resource: "deals", ids: [lost.id] });
+  });
 });

@@ -443,6 +443,24 @@ export function normalize(message: string): string {
       /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s*\((?:he|she|they|it)(?:'s|\s+is|\s+are|'re)\s+(?:one of\s+)?(?:our|a|an)\s+(\p{L}+?)s?\)\s*/iu,
       "the $2 $1 ",
     );
+  // ("what are people busy with right now in the Customer portal?": the work in progress, of no one person.)
+  text = text.replace(
+    /\bwhat\s+(?:is|are|'s)\s+(?:everyone|everybody|people|the team|folks|the guys)\s+(?:working on|busy with|doing)(?:\s+(?:right now|now|currently|at the moment|these days))?/i,
+    "which tasks are in progress",
+  );
+  // ("the sales we lost": the deals — sales done or lost are deals, while "sales" alone is revenue.)
+  text = text.replace(/\b(the\s+)?sales\s+(?=(?:that\s+|which\s+)?we(?:'ve|\s+have)?\s+(?:lost|won|closed)\b)/gi, "$1deals ");
+  // ("a new person started today, Kofi Mensah, in Support. how do I add him?", "how do I add a new company that we
+  // will bill? It's called Greenleaf Studio": the record to add, asked as how to.)
+  text = text
+    .replace(
+      /^(?:a|we have a)\s+new\s+(?:person|colleague|hire|employee|team member|starter)\s+(?:started|joined)\s+(today|yesterday|this morning)\s*[,:—–-]?\s*(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){1,2}?)\s*,?\s+(?:in|on|for)\s+(?:the\s+)?(\p{L}[\p{L} ]{1,30}?)(?:\s+(?:team|department|dept))?\s*[.!,;]\s*(?:so\s+)?(?:how do i|how can i|can you|could you|pls|please)\s+(?:add|enter|save|create|register|put in)\s+(?:him|her|them)\s*[?.!]*$/iu,
+      (_m, when: string, name: string, department: string) => `add employee ${name} in ${department}, joined ${when === "this morning" ? "today" : when}`,
+    )
+    .replace(
+      /^how (?:do|can) i (?:add|create|set up|enter) (?:a )?new (?:company|client|customer|account)(?:\s+(?:that|who|which))?\s+we(?:'ll|\s+will|\s+are going to)?\s+(?:bill|invoice|work for|sell to)\s*\?\s*(?:it'?s|its|they'?re)\s+called\s+(.+?)\s*[.!]*$/i,
+      "add a new customer called $1",
+    );
   // ("last weeks time entries", "this months revenue": the period's, its apostrophe left out.)
   text = text.replace(/\b(last|this|next|past|previous)\s+(week|month|year|quarter)s\s+(?=(?!of\b|in\b|and\b|or\b|to\b|ago\b)\p{L})/giu, "$1 $2's ");
   // ("she is an Accountant in the Finance department at the Berlin office": the department and the branch.)
