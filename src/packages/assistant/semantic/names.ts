@@ -121,19 +121,14 @@ async function findUnderParentNamed(fetch: Fetch, resources: ResourceModel[], te
     splits.push({ parent: trim(words.slice(0, k)), rest: trim(words.slice(k)) });
     splits.push({ parent: trim(words.slice(words.length - k)), rest: trim(words.slice(0, words.length - k)) });
   }
-  // (One read per parent resource and first word, shared by every resource that has that parent: at most five
-  // reads of projects for "fix dashboard mobile app", however many kinds of record a task's project owns.)
-  const seen = new Map<string, ApiRecord[]>();
+  // (The reads repeat across resources and splits — every resource a project owns reads the same projects — and the
+  // message's fetch makes each path once.)
   for (const R of resources)
     for (const { field, resource: owner } of R.parents) {
       for (const { parent, rest } of splits) {
         if (parent.length === 0 || rest.length === 0) continue;
-        const key = `/${owner.name}?q=${encodeURIComponent(parent[0]!)}&limit=25`;
-        if (!seen.has(key)) {
-          const rows = await fetch(key);
-          seen.set(key, rows.ok ? rows.data : []);
-        }
-        const owners = seen.get(key)!.filter((row) => isNamed(nameOf(owner, row), parent));
+        const rows = await fetch(`/${owner.name}?q=${encodeURIComponent(parent[0]!)}&limit=25`);
+        const owners = (rows.ok ? rows.data : []).filter((row) => isNamed(nameOf(owner, row), parent));
         if (owners.length !== 1) continue;
         const within = R.filters.has(field) ? `&${field}=${owners[0]!.id}` : "";
         const found = await findNamedAmong(fetch, [R], rest.join(" "), within);

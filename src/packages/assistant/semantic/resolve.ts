@@ -319,7 +319,7 @@ export async function resolveNames(fetch: Fetch, schema: SchemaModel, query: Que
         current = withValue(exact.field, valueCondition(exact.field, exact.values, span.negated === true), span.negated === true);
         continue;
       }
-      // "hours each engineer logged", "invoices of our dutch customers": a value of the records R's records refer to.
+      // "hours each engineer logged", "hours logged by engineers": a value of the records R's records refer to.
       const referred = await referredByValue(fetch, schema, R, span.text, valuesOf);
       if (referred) {
         current = { ...current, conditions: [...current.conditions, { ...referred, ...(span.negated ? { op: "not_in" as const } : {}) }] };
