@@ -1662,4 +1662,31 @@ describe("actions on every writable resource", () => {
       name: "Greenleaf Studio",
     });
   });
+
+  it("throws a draft invoice away when it is scrapped ('scrap INV-000002, it's a draft', 'how do I get rid of it?') and voids it when told 'void' or 'cancel'", async () => {
+    const { ws, acme } = await company();
+    const draft = await create(ws, "invoices", { customer_id: acme.id, items: [{ description: "Oops", quantity: 1, unit_amount: 1000 }] });
+    await expectRequest(ws.token, `scrap ${draft.number} its a draft we dont need`, "DELETE", `/invoices/${draft.id}`);
+    await expectRequest(ws.token, `I made a bill by mistake, it's ${draft.number}, how do I get rid of it?`, "DELETE", `/invoices/${draft.id}`);
+    await expectRequest(ws.token, `void ${draft.number}`, "POST", `/invoices/${draft.id}/void`);
+    await expectRequest(ws.token, `cancel ${draft.number}, raised it by mistake`, "POST", `/invoices/${draft.id}/void`);
+  });
+
+  it("reads a new deal named only by its customer as that customer's, asking its name ('new deal acme 40k', 'put acme in the pipeline'), and a name said before 'new deal'", async () => {
+    const { ws, acme } = await company();
+    const asked = await ask(ws.token, "new deal acme 40k");
+    expect(asked.reply.data.missing, asked.reply.text).toEqual(["name"]);
+    const named = await ask(ws.token, "Acme support renewal", asked.conversation_id);
+    expect(await requestOf(ws.token, named.reply)).toMatchObject({
+      path: "/deals",
+      body: { name: "Acme support renewal", customer_id: acme.id, value: 4_000_000 },
+    });
+    const pipeline = await ask(ws.token, "put acme in the pipeline for 60k");
+    expect(pipeline.reply.data.missing, pipeline.reply.text).toEqual(["name"]);
+    await expectRequest(ws.token, "acme analytics add-on — new deal, 18k eur", "POST", "/deals", {
+      name: "Acme analytics add-on",
+      value: 1_800_000,
+      currency: "EUR",
+    });
+  });
 });

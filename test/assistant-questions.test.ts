@@ -583,6 +583,7 @@ describe("questions are read as queries over the resources' definitions", () => 
       "send all the rejected candidates a nice email saying no thanks",
       "which candidates are over 50? reject them",
       "what's Ana Garcia's salary",
+      "acme corp has their own workspace — show me the deals in there",
     ]) {
       const reply = (await ask(ws.token, message)).reply;
       expect(reply.intent, message).toBe("unknown");
@@ -1500,5 +1501,17 @@ describe("questions are read as queries over the resources' definitions", () => 
     const lost = await create(ws, "deals", { name: "Gone Co", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
     const sales = (await ask(ws.token, "can I see the sales we lost and the reason for each?")).reply;
     expect(sales.data.answer, sales.text).toMatchObject({ resource: "deals", ids: [lost.id] });
+  });
+
+  it("reads 'which sales are we close to winning' as the deals in negotiation, 'which companies still owe us money, and how much each' by customer, and 'where do I see money that came in today' as today's payments", async () => {
+    const { ws, acme, bigCo, smallFry } = await company();
+    const close = (await ask(ws.token, "which sales are we close to winning?")).reply;
+    expect(close.data.answer, close.text).toMatchObject({ resource: "deals" });
+    expect([...close.data.answer.ids].sort()).toEqual([bigCo.id, smallFry.id].sort());
+    const owed = (await ask(ws.token, "which companies still owe us money, and how much each?")).reply;
+    expect(owed.data.answer, owed.text).toMatchObject({ kind: "groups", group_by: "customer_id", groups: [{ key: acme.id, value: { USD: 150_000 } }] });
+    const came = (await ask(ws.token, "where do I see money that came in today?")).reply;
+    expect(came.data.answer, came.text).toMatchObject({ resource: "payments" });
+    expect(came.data.answer.ids, came.text).toHaveLength(1);
   });
 });

@@ -9,7 +9,7 @@ export const accountSkills: Skill[] = [
     resource: "customers",
     singular: "customer",
     plural: "customers",
-    synonyms: ["client", "clients", "account", "accounts", "buyer", "buyers"],
+    synonyms: ["client", "clients", "account", "accounts", "buyer", "buyers", "companies"],
     nameField: "name",
     label: (r) => String(r.name),
     line: (r) => `${r.name}${r.email ? ` — ${r.email}` : ""} (${r.currency})`,

@@ -7,7 +7,7 @@ const STAGE_WORDS: Record<string, string[]> = {
   qualification: ["qualification", "qualifying", "qualified"],
   meeting: ["meeting", "meetings", "meeting stage"],
   proposal: ["proposal", "proposals", "proposal stage", "quoted"],
-  negotiation: ["negotiation", "negotiating", "in negotiation"],
+  negotiation: ["negotiation", "negotiating", "in negotiation", "close to winning", "about to win", "nearly won", "almost won"],
   won: ["won", "win", "closed won", "success"],
   lost: ["lost", "lose", "losing", "closed lost", "dead", "fell through", "fallen through"],
 };

@@ -743,6 +743,9 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       name: target!.label,
       ...(typeof target!.record.updated_at === "string" ? { version: target!.record.updated_at } : {}),
     };
+    // ("scrap 245, it's a draft we don't need", "kill the draft INV-000233": a draft nobody has seen is thrown away,
+    // as the API allows only for drafts; said "void" or "cancel", it is voided.)
+    if (operation === "void" && target!.record.status === "draft" && R.deletable && !/^(?:void|cancel)/i.test(cue.verb)) draft.operation = "delete";
   }
 
   // References by their own pattern ("on INV-000216"): the referenced record by number.
@@ -899,7 +902,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     const countField = body.find((field) => field.name === "positions" || field.name === "quantity");
     // ("…, remote branch": a known value said with its field's own word is that field's too.)
     const withItsWord = valued && new RegExp(`^\\S+\\s+(?:${valued.field.replace(/_/g, " ")}|office|dept)$`, "i").test(text);
-    if (valued && (text.split(/\s+/).length === 1 || withItsWord)) fields[valued.field] = valued.value;
+    // ("new deal hooli 40k": a name that is all of a customer's — a record it refers to — is whom the deal is for; its
+    // own name is still asked.)
+    const owner = text && !valued ? await ownerNamed(env, R, referenceFields, fields, text) : null;
+    if (owner) {
+      fields[owner.field] = owner.found.record.id;
+      labels[owner.field] = owner.found.label;
+    } else if (valued && (text.split(/\s+/).length === 1 || withItsWord)) fields[valued.field] = valued.value;
     else if (counted && countField && fields[countField.name] === undefined && Number(counted[1]) > 0) {
       fields[countField.name] = Number(counted[1]);
       fields[titleField.name] = nameCase(R, titleField.name, counted[2]!);
@@ -1443,6 +1452,24 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], sa
 type ReferenceFound = { kind: "one"; field: string; id: number; label: string } | { kind: "choose"; field: string; options: Candidate[] } | "none";
 
 /** A piece → the reference field it fills: the word before it picks among fields ("assign to" → assignee), else the resource its name is found in. */
+/** The one record a still-empty reference field points to whose whole name is the text ("hooli" → Hooli). */
+async function ownerNamed(
+  env: ActionEnv,
+  R: ResourceModel,
+  referenceFields: BodyField[],
+  fields: Record<string, unknown>,
+  text: string,
+): Promise<{ field: string; found: Candidate } | null> {
+  for (const field of referenceFields) {
+    const target = env.schema.byName.get(field.target ?? "");
+    if (!target || target === R || fields[field.name] !== undefined || target.nameField !== "name") continue;
+    const rows = await env.fetch(`/${target.name}?q=${encodeURIComponent(text)}&limit=5`);
+    const named = rows.ok ? rows.data.filter((row) => sameWords(nameOf(target, row), text)) : [];
+    if (named.length === 1) return { field: field.name, found: { resource: target, record: named[0]!, label: labelOf(target, named[0]!) } };
+  }
+  return null;
+}
+
 async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[], filled: Record<string, unknown>, piece: Piece): Promise<ReferenceFound> {
   const open = fields.filter((field) => filled[field.name] === undefined);
   if (open.length === 0) return "none";

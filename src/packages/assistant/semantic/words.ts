@@ -448,8 +448,11 @@ export function normalize(message: string): string {
     /\bwhat\s+(?:is|are|'s)\s+(?:everyone|everybody|people|the team|folks|the guys)\s+(?:working on|busy with|doing)(?:\s+(?:right now|now|currently|at the moment|these days))?/i,
     "which tasks are in progress",
   );
-  // ("the sales we lost": the deals — sales done or lost are deals, while "sales" alone is revenue.)
-  text = text.replace(/\b(the\s+)?sales\s+(?=(?:that\s+|which\s+)?we(?:'ve|\s+have)?\s+(?:lost|won|closed)\b)/gi, "$1deals ");
+  // ("the sales we lost", "which big sales are we close to winning": the deals — sales done or lost are deals, while "sales" alone is revenue.)
+  text = text.replace(
+    /\b(the\s+)?sales\s+(?=(?:that\s+|which\s+)?(?:are\s+)?we(?:'ve|'re|\s+have|\s+are)?\s+(?:lost|won|closed|(?:close to|about to|nearly|almost)\s+(?:winning|win|closing)\b))/gi,
+    "$1deals ",
+  );
   // ("a new person started today, Kofi Mensah, in Support. how do I add him?", "how do I add a new company that we
   // will bill? It's called Greenleaf Studio": the record to add, asked as how to.)
   text = text
@@ -479,6 +482,13 @@ export function normalize(message: string): string {
     .replace(
       /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s+is\s+(?:the|our)\s+contact\s+(?:on|for)\s+(?:a|the)\s+new\s+(deal|opportunity)\b(?:\s+(?:that\s+)?(?:i|we)\s+(?:want|need|would like|'d like)\s+to\s+(?:add|create|log|enter))?\s*:\s*(.+?)[.!]*$/iu,
       "new $2 $3, contact $1",
+    )
+    // ("put initech in the pipeline for 60k": a new deal.)
+    .replace(/^(?:(?:pls|please|can you|could you)\s+)?(?:put|add)\s+(\p{L}.{0,60}?)\s+(?:in|into|on|to)\s+(?:the|our)\s+pipeline\b\s*/iu, "new deal $1 ")
+    // ("hooli analytics add-on — new deal, 18k eur", "Acme — new deal worth forty thousand dollars": the name first.)
+    .replace(
+      /^(\p{L}[\p{L}\p{N}'&-]*(?:\s+\p{L}[\p{L}\p{N}'&-]*){0,5}?)\s*(?:[—–:]|\s-)\s*(?:a\s+)?new\s+(deal|opportunity|lead|project|task|customer|contact)\b(?=\s*(?:[,:;.]|$|worth\b|for\s+[$€£\d]|[$€£\d]))\s*[,:]?\s*/iu,
+      "new $2 $1, ",
     );
   // ("Berlin engineering team — who's on it?": the people of the group named first.)
   text = text.replace(
@@ -1295,7 +1305,17 @@ export function normalize(message: string): string {
       /^(?:(?:hi|hey|hello)[!,]?\s+)?(?:how\s+(?:do|can|would|should)\s+(?:i|we)|where\s+(?:do|can)\s+(?:i|we))\s+(add|create|enter|record|make|delete|remove|get rid of|set up)\s+(?=(?:a|an|the|this|that|it|new)\b)/i,
       "$1 ",
     )
-    .replace(/\b(?:a\s+)?new\s+(?:to-do|todo)\b/gi, "a new task");
+    .replace(/\b(?:a\s+)?new\s+(?:to-do|todo)\b/gi, "a new task")
+    // ("I made a bill by mistake, it's INV-000233, how do I get rid of it?": the record told first, then the how-to.)
+    .replace(
+      /^(.{4,160}?)[,.;!]\s*(?:so\s+)?how\s+(?:do|can|should)\s+(?:i|we)\s+(get rid of|delete|remove|void|cancel|scrap|send|resend)\s+(?:it|this|that|this one|that one)\s*[?.!]*$/i,
+      "$2 $1",
+    )
+    // ("where do I see money that came in today?": the payments received, listed.)
+    .replace(
+      /^(?:where|how)\s+(?:can|do)\s+(?:i|we)\s+(?:see|find|view|check)\s+(?:the\s+)?(?:money|cash|payments?)\s+(?:that\s+)?(?:came|come|has come|have come|comes)\s+in\b/i,
+      "list payments received",
+    );
   // ("email on file for cyberdyne holdings?": that field of that record.)
   text = text.replace(
     /^(?:what(?:'s| is)\s+the\s+|the\s+)?((?:billing\s+)?(?:e-?mail|phone|address|tax id|vat number|website))(?:\s+address)?\s+(?:on file|we have|in the system)\s+(?:for|of)\s+(.+?)\s*\??$/i,
