@@ -1689,4 +1689,11 @@ describe("actions on every writable resource", () => {
       currency: "EUR",
     });
   });
+
+  it("reads 'X has no dept set - he's in Sales' as where the person is", async () => {
+    const { ws } = await company();
+    const donald = await create(ws, "employees", { name: "Donald Berners-Lee", email: "donald@assist.co" });
+    await create(ws, "employees", { name: "Carl Berners-Lee", email: "carl@assist.co", department: "Sales" });
+    await expectRequest(ws.token, "Donald Berners-Lee has no dept set - he's in Sales", "PATCH", `/employees/${donald.id}`, { department: "Sales" }, "exactly");
+  });
 });

@@ -443,12 +443,18 @@ export function normalize(message: string): string {
       /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s*\((?:he|she|they|it)(?:'s|\s+is|\s+are|'re)\s+(?:one of\s+)?(?:our|a|an)\s+(\p{L}+?)s?\)\s*/iu,
       "the $2 $1 ",
     );
+  // ("Donald Berners-Lee has no dept set - he's in Operations, ops lead": where the person is, said as a missing value.)
+  text = text.replace(
+    /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s+(?:has|have)\s+no\s+(?:dept|department|team|office|branch)(?:\s+(?:set|yet|assigned))*\s*(?:[,;:—–]|\s-)\s*(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+in\s+(?!the\s+(?:office|building)\b)/iu,
+    "move $1 to ",
+  );
   // ("what are people busy with right now in the Customer portal?": the work in progress, of no one person.)
   text = text.replace(
     /\bwhat\s+(?:is|are|'s)\s+(?:everyone|everybody|people|the team|folks|the guys)\s+(?:working on|busy with|doing)(?:\s+(?:right now|now|currently|at the moment|these days))?/i,
     "which tasks are in progress",
   );
-  // ("the sales we lost", "which big sales are we close to winning": the deals — sales done or lost are deals, while "sales" alone is revenue.)
+  // ("the sales we lost", "which big sales are we close to winning": the deals — sales done, lost or nearly won are
+  // deals, while "sales" alone is revenue.)
   text = text.replace(
     /\b(the\s+)?sales\s+(?=(?:that\s+|which\s+)?(?:are\s+)?we(?:'ve|'re|\s+have|\s+are)?\s+(?:lost|won|closed|(?:close to|about to|nearly|almost)\s+(?:winning|win|closing)\b))/gi,
     "$1deals ",
