@@ -1696,4 +1696,40 @@ describe("actions on every writable resource", () => {
     await create(ws, "employees", { name: "Carl Berners-Lee", email: "carl@assist.co", department: "Sales" });
     await expectRequest(ws.token, "Donald Berners-Lee has no dept set - he's in Sales", "PATCH", `/employees/${donald.id}`, { department: "Sales" }, "exactly");
   });
+
+  it("reads a kind's word that begins another record's name as that record ('Customer portal is running long, extend the end date …')", async () => {
+    const { ws } = await company();
+    const portal = await create(ws, "projects", { name: "Customer portal", end_date: "2026-12-01" });
+    await expectRequest(
+      ws.token,
+      "Customer portal is running long, extend the end date to 31 Jan 2027",
+      "PATCH",
+      `/projects/${portal.id}`,
+      { end_date: "2027-01-31" },
+      "exactly",
+    );
+  });
+
+  it("reads how we met someone said before who they are ('met someone at the conference — X, Company, email. can you save her', 'lead from the website — X at Y')", async () => {
+    const { ws } = await company();
+    await expectRequest(
+      ws.token,
+      "met someone at the conference — Aiko Tanaka, Nakatomi, aiko.tanaka@nakatomi.example, +81 3 5555 0101. can you save her",
+      "POST",
+      "/contacts",
+      { name: "Aiko Tanaka", company: "Nakatomi", email: "aiko.tanaka@nakatomi.example", phone: "+81355550101" },
+      "exactly",
+    );
+    const lead = await ask(ws.token, "lead from the website — nina berg at fjord media, about 2k eur");
+    expect(lead.reply.data.missing, lead.reply.text).toEqual(["email"]);
+    const email = await ask(ws.token, "nina@fjordmedia.example", lead.conversation_id);
+    expect((await requestOf(ws.token, email.reply)).body).toEqual({
+      name: "Nina Berg",
+      company: "Fjord Media",
+      source: "website",
+      value: 200_000,
+      currency: "EUR",
+      email: "nina@fjordmedia.example",
+    });
+  });
 });

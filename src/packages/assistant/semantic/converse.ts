@@ -6,7 +6,7 @@ import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Candidate, findAtCompany, findNamed, hasValue, labelOf, referencedRecord } from "./names";
+import { type Candidate, findAtCompany, findNamed, hasValue, kindInName, labelOf, referencedRecord } from "./names";
 import { actionCue, actionResource, readStates } from "./parse-action";
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
@@ -521,7 +521,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, null));
     }
     if (R) {
-      const built = await build(actionEnv, w, cue, R, state.focus ?? null);
+      let built = await build(actionEnv, w, cue, R, state.focus ?? null);
+      const named = built.kind === "fail" && /couldn't find/.test(built.text) ? await kindInName(env.fetch, env.schema.resources, R, w.text) : null;
+      if (named) built = await build(actionEnv, w, cue, named, state.focus ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
       const employees = env.schema.byName.get("employees");
       if (cue.op === "hire" && built.kind === "fail" && /couldn't find/.test(built.text) && employees?.create)

@@ -306,3 +306,22 @@ export async function underParentSaid(
   }
   return null;
 }
+
+/**
+ * ("Customer portal is running long, extend the end date …": the word of a kind that begins another record's whole
+ * name — the project Customer portal.) The resource of the one record so named, of those that can be changed.
+ */
+export async function kindInName(fetch: Fetch, resources: ResourceModel[], R: ResourceModel, text: string): Promise<ResourceModel | null> {
+  const others = resources.filter((resource) => resource !== R && resource.nameField && resource.update);
+  for (const noun of R.nouns) {
+    const after = new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}((?:\\s+[\\p{L}\\p{N}-]+){1,3})`, "iu").exec(text);
+    if (!after) continue;
+    const words = after[1]!.trim().split(/\s+/);
+    for (let n = words.length; n >= 1; n--) {
+      const phrase = `${noun} ${words.slice(0, n).join(" ")}`.toLowerCase();
+      const found = await findNamed(fetch, others, phrase);
+      if (found.kind === "one" && nameOf(found.found.resource, found.found.record).toLowerCase() === phrase) return found.found.resource;
+    }
+  }
+  return null;
+}

@@ -443,6 +443,20 @@ export function normalize(message: string): string {
       /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s*\((?:he|she|they|it)(?:'s|\s+is|\s+are|'re)\s+(?:one of\s+)?(?:our|a|an)\s+(\p{L}+?)s?\)\s*/iu,
       "the $2 $1 ",
     );
+  // ("met someone at the conference — Aiko Tanaka, Nakatomi, aiko@…. can you save her", "lead from the website —
+  // nina berg at fjord media, about 2k eur": the record to add, with how we met them said first.)
+  text = text
+    .replace(
+      /^(?:(?:i|we)\s+)?(?:just\s+)?met\s+(?:someone|somebody|a\s+(?:guy|woman|man|lady|person))\s+(?:at|during|on)\s+(?:the|a|an)\s+[\p{L} ]{2,30}?\s*(?:[—–:]|\s-)\s*(\p{L}.+?)[.!,;]?\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:save|add|store|create|enter)\s+(?:her|him|them)(?:\s+(?:pls|please))?\s*[?.!]*$/iu,
+      "add contact $1",
+    )
+    .replace(
+      /^(?:(?:a|new)\s+)?lead\s+(?:from|via)\s+(?:the\s+|our\s+)?(website|referral|event|conference|trade show|linkedin)\s*(?:[—–:]|\s-)\s*(\p{L}.+)$/iu,
+      "new lead $2, from $1",
+    );
+  // ("Customer portal is running long, extend the end date": late, not a state it is in — said, not asked.)
+  if (!/^\s*(?:who|which|what|how|list|show|are|is|does|do)\b|\?/i.test(text))
+    text = text.replace(/\b(is|are)\s+running\s+(?:long|late|behind|over(?:\s+time)?)\b/gi, "$1 taking longer");
   // ("Donald Berners-Lee has no dept set - he's in Operations, ops lead": where the person is, said as a missing value.)
   text = text.replace(
     /^(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*){0,3}?)\s+(?:has|have)\s+no\s+(?:dept|department|team|office|branch)(?:\s+(?:set|yet|assigned))*\s*(?:[,;:—–]|\s-)\s*(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+in\s+(?!the\s+(?:office|building)\b)/iu,
