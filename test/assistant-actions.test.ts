@@ -1732,4 +1732,25 @@ describe("actions on every writable resource", () => {
       email: "nina@fjordmedia.example",
     });
   });
+
+  it("reads the record to add said as the work it is ('X wants us to kick off a new project for them next monday', 'post a job in …', 'add something to the X board'), and a branch and a department said together", async () => {
+    const { ws, acme, website, ana } = await company();
+    const project = await ask(ws.token, "acme wants us to kick off a new project for them next monday, can you set it up");
+    expect(project.reply.data.missing, project.reply.text).toEqual(["name"]);
+    const named = await requestOf(ws.token, (await ask(ws.token, "Acme rollout", project.conversation_id)).reply);
+    expect(named).toMatchObject({ path: "/projects", body: { name: "Acme rollout", customer_id: acme.id } });
+    expect(new Date(String(named.body!.start_date)).getUTCDay()).toBe(1);
+    const job = await ask(ws.token, "we need to post a job in engineering");
+    expect(job.reply.data.missing, job.reply.text).toEqual(["title"]);
+    const task = await ask(ws.token, `add something to the ${website.name} board for ana garcia due friday`);
+    expect(task.reply.data.missing, task.reply.text).toEqual(["title"]);
+    const titled = await requestOf(ws.token, (await ask(ws.token, "Write docs", task.conversation_id)).reply);
+    expect(titled).toMatchObject({ path: "/tasks", body: { title: "Write docs", project_id: website.id, assignee_id: ana.id } });
+    await create(ws, "employees", { name: "Olga Ops", email: "olga@assist.co", department: "Operations", branch: "Berlin" });
+    await expectRequest(ws.token, "new job opening Ops Manager in the berlin operations team", "POST", "/job-openings", {
+      title: "Operations Manager",
+      branch: "Berlin",
+      department: "Operations",
+    });
+  });
 });

@@ -590,6 +590,9 @@ describe("questions are read as queries over the resources' definitions", () => 
       expect(reply.action, message).toBeUndefined();
       expect(reply.data?.answer, message).toBeUndefined();
     }
+    // (An offsite and its hotels are no record here: said so, not searched for.)
+    const offsite = (await ask(ws.token, "plan a 3 day team offsite in lisbon incl hotels")).reply;
+    expect(offsite.text).toMatch(/^That's outside what I can help with here\./);
     // ("phone of …" is a question, not a call.)
     expect((await ask(ws.token, "phone of ada lovelace")).reply.data.answer).toMatchObject({ field: "phone" });
     const other = await signup("Zeta Co");

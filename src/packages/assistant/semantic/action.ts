@@ -7,7 +7,7 @@ import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import { atCompany, type Candidate, findAtCompany, findNamed, hasValue, labelOf, nameOf, referencedRecord, saysName, underParentSaid } from "./names";
 import { type ActionCue, REASON_GIVEN, readDates, readMinutes, readMoney, readStates, SAYS_REASON } from "./parse-action";
 import type { ActionDraft, Choice, Resume } from "./query";
-import { bare, matchValue, sameWords, type Values, valueInPhrase } from "./values";
+import { bare, matchValue, sameWords, type Values, valueInPhrase, valuePair } from "./values";
 import { FILLER, type Words, wordsOf } from "./words";
 
 /**
@@ -839,6 +839,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       const owner = (R.skill?.values ?? []).find((value) => value.words.includes(ref.trigger ?? ""));
       if (owner && owner.param !== valued.field) {
         fields[valued.field] = valued.value;
+        if (valued.also) fields[valued.also.field] = valued.also.value;
         unresolved.splice(unresolved.indexOf(ref), 1);
         continue;
       }
@@ -973,8 +974,10 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   for (const piece of free) {
     if (!piece.text) continue;
     const value = await textValueFor(env, R, operation, body, fields, tidy(piece.text));
-    if (value) fields[value.field] = value.value;
-    else if (
+    if (value) {
+      fields[value.field] = value.value;
+      if (value.also) fields[value.also.field] = value.also.value;
+    } else if (
       operation === "create" &&
       fields.company === undefined &&
       body.some((field) => field.name === "company" && field.kind === "text") &&
@@ -1162,7 +1165,7 @@ async function textValueFor(
   body: BodyField[],
   filled: Record<string, unknown>,
   text: string,
-): Promise<{ field: string; value: unknown } | null> {
+): Promise<{ field: string; value: unknown; also?: { field: string; value: unknown } } | null> {
   if (!text || text.length > 60) return null;
   // A hire's fields are an employee's.
   const source = operation === "hire" ? env.schema.byName.get("employees") : R;
@@ -1175,6 +1178,10 @@ async function textValueFor(
     const value = exact.values.find((candidate) => sameWords(candidate, bare(text))) ?? (exact.values.length === 1 ? exact.values[0] : undefined);
     if (value !== undefined) return { field: exact.field, value };
   }
+  // ("a job in the berlin ops team": a branch and a department the workspace has, said together.)
+  const pair = valuePair(new Map([...values].filter(([field]) => open.has(field))), text.replace(/\s+(?:team|department|dept|office)$/i, ""));
+  if (pair && pair[0].values.length === 1 && pair[1].values.length === 1)
+    return { field: pair[0].field, value: pair[0].values[0], also: { field: pair[1].field, value: pair[1].values[0] } };
   const inPhrase = text.split(/\s+/).length <= 6 ? valueInPhrase(values, text, (field) => open.has(field)) : null;
   // "promote carl to Senior Marketer": a title typed as one, ending in one the workspace has, is the whole title.
   const whole = bare(text);

@@ -454,6 +454,18 @@ export function normalize(message: string): string {
       /^(?:(?:a|new)\s+)?lead\s+(?:from|via)\s+(?:the\s+|our\s+)?(website|referral|event|conference|trade show|linkedin)\s*(?:[—–:]|\s-)\s*(\p{L}.+)$/iu,
       "new lead $2, from $1",
     );
+  // ("aperture wants us to kick off a new project for them next monday, can you set it up", "we need to post a job in
+  // the berlin ops team", "add something to the partner api board": the record to add, said as the work it is.)
+  text = text
+    .replace(
+      /^(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*){0,2}?)\s+(?:wants?|would like|needs?)\s+(?:us\s+)?to\s+(?:kick off|start|begin|set up|launch)\s+(?:a\s+)?new\s+(project|deal)\s+for\s+them\s*(.*?)[,.;]?\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?(?:set (?:it|that) up|add (?:it|that)|create (?:it|that))?(?:\s+(?:pls|please))?\s*[?.!]*$/iu,
+      (_m, who: string, kind: string, when: string) => `create a new ${kind} for ${who}${when.trim() ? `, starting ${when.trim()}` : ""}`,
+    )
+    .replace(
+      /^(?:(?:we|i)\s+(?:need|want|have)\s+to\s+|(?:pls|please|can you|could you)\s+)?(?:post|advertise)\s+(?:a\s+)?(?:new\s+)?(?:job|role|position|vacancy)\b(?!.*\bon\s+(?:linkedin|indeed|glassdoor|twitter|x|facebook|instagram)\b)/i,
+      "add a new job opening",
+    )
+    .replace(/^(add|put)\s+(?:something|a thing|an item|a card)\s+(to|on)\s+the\s+(.{2,40}?)\s+board\b/i, "$1 a task $2 the $3 project");
   // ("Customer portal is running long, extend the end date": late, not a state it is in — said, not asked.)
   if (!/^\s*(?:who|which|what|how|list|show|are|is|does|do)\b|\?/i.test(text))
     text = text.replace(/\b(is|are)\s+running\s+(?:long|late|behind|over(?:\s+time)?)\b/gi, "$1 taking longer");
