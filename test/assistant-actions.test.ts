@@ -1753,4 +1753,22 @@ describe("actions on every writable resource", () => {
       department: "Operations",
     });
   });
+
+  it("tells one of several apart by a word of its name said elsewhere ('the acme folks want more on the east deal, bump it to 2k'), and reads 'task ‘X’ in P, …' as a new task", async () => {
+    const { ws, east, website, ana } = await company();
+    await expectRequest(
+      ws.token,
+      "talked to the acme folks, they want more scope on the east deal so bump it to 2k",
+      "PATCH",
+      `/deals/${east.id}`,
+      { value: 200_000 },
+      "exactly",
+    );
+    await expectRequest(ws.token, `task 'Write onboarding checklist' in ${website.name}, assign ana garcia, low prio`, "POST", "/tasks", {
+      title: "Write onboarding checklist",
+      project_id: website.id,
+      assignee_id: ana.id,
+      priority: "low",
+    });
+  });
 });

@@ -698,6 +698,21 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       // (Of several, the one the last answer listed: "show me the drafts" → "send the aperture one".)
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];
       if (onList.length === 1) found = { kind: "one", found: onList[0]! };
+      // ("talked to the gringotts folks, they want more scope on the platform deal": of several, the one whose name
+      // alone has a word the message says elsewhere — Gringotts — platform.)
+      if (found.kind === "many") {
+        const wordsIn = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+        const said = new Set(wordsIn(env.message ?? w.text));
+        const typed = new Set(wordsIn(cleaned));
+        const options = found.all ?? found.options;
+        const nameWords = options.map((option) => wordsIn(nameOf(option.resource, option.record)));
+        const told = options.filter((_, i) =>
+          nameWords[i]!.some(
+            (word) => word.length >= 4 && !typed.has(word) && said.has(word) && nameWords.filter((other) => other.includes(word)).length === 1,
+          ),
+        );
+        if (told.length === 1) found = { kind: "one", found: told[0]! };
+      }
       if (found.kind === "many") {
         // (A value narrows only when said as theirs: "Hedy in Marketing's title", not "put Frances in Finance".)
         const narrowed = within ? await narrow(env, R, found.all ?? found.options, within.text, /['’]s\s/.test(within.text)) : null;

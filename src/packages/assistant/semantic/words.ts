@@ -466,6 +466,8 @@ export function normalize(message: string): string {
       "add a new job opening",
     )
     .replace(/^(add|put)\s+(?:something|a thing|an item|a card)\s+(to|on)\s+the\s+(.{2,40}?)\s+board\b/i, "$1 a task $2 the $3 project");
+  // ("task 'Write onboarding checklist' in onboarding revamp, assign hedy": a quoted title where it goes, a new one.)
+  text = text.replace(/^task\s+(["'‘“][^"'’”]{2,80}["'’”])\s+(?=(?:in|on|for|under)\s)/i, "new task $1 ");
   // ("Customer portal is running long, extend the end date": late, not a state it is in — said, not asked.)
   if (!/^\s*(?:who|which|what|how|list|show|are|is|does|do)\b|\?/i.test(text))
     text = text.replace(/\b(is|are)\s+running\s+(?:long|late|behind|over(?:\s+time)?)\b/gi, "$1 taking longer");
