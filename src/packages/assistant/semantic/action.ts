@@ -1473,7 +1473,6 @@ async function narrow(env: ActionEnv, R: ResourceModel, options: Candidate[], sa
 
 type ReferenceFound = { kind: "one"; field: string; id: number; label: string } | { kind: "choose"; field: string; options: Candidate[] } | "none";
 
-/** A piece → the reference field it fills: the word before it picks among fields ("assign to" → assignee), else the resource its name is found in. */
 /** The one record a still-empty reference field points to whose whole name is the text ("hooli" → Hooli). */
 async function ownerNamed(
   env: ActionEnv,
@@ -1492,6 +1491,7 @@ async function ownerNamed(
   return null;
 }
 
+/** A piece → the reference field it fills: the word before it picks among fields ("assign to" → assignee), else the resource its name is found in. */
 async function referenceFor(env: ActionEnv, R: ResourceModel, fields: BodyField[], filled: Record<string, unknown>, piece: Piece): Promise<ReferenceFound> {
   const open = fields.filter((field) => filled[field.name] === undefined);
   if (open.length === 0) return "none";
