@@ -1672,7 +1672,7 @@ describe("actions on every writable resource", () => {
     await expectRequest(ws.token, `cancel ${draft.number}, raised it by mistake`, "POST", `/invoices/${draft.id}/void`);
   });
 
-  it("reads a new deal named only by its customer as that customer's, asking its name ('new deal acme 40k', 'put acme in the pipeline'), and a name said before 'new deal'", async () => {
+  it("reads a new deal named only by its customer as that customer's, asking its name ('new deal acme 40k', 'put acme in the pipeline', 'deal for acme, 40000'), and a name said before 'new deal'", async () => {
     const { ws, acme } = await company();
     const asked = await ask(ws.token, "new deal acme 40k");
     expect(asked.reply.data.missing, asked.reply.text).toEqual(["name"]);
@@ -1683,11 +1683,34 @@ describe("actions on every writable resource", () => {
     });
     const pipeline = await ask(ws.token, "put acme in the pipeline for 60k");
     expect(pipeline.reply.data.missing, pipeline.reply.text).toEqual(["name"]);
+    // A record's kind, whose it is, then a value: a record to make; with a comparison, still a question.
+    const noted = await ask(ws.token, "deal for acme, 40000");
+    expect(noted.reply.data.missing, noted.reply.text).toEqual(["name"]);
+    expect((await ask(ws.token, "deal for acme, over 40k?")).reply.intent).toBe("list");
     await expectRequest(ws.token, "acme analytics add-on — new deal, 18k eur", "POST", "/deals", {
       name: "Acme analytics add-on",
       value: 1_800_000,
       currency: "EUR",
     });
+  });
+
+  it("keeps a quoted description or note whole, commas and all, and an apostrophe is no quote ('the opening's …')", async () => {
+    const { ws, opening, invoice } = await company();
+    const text = "Month-end close, FP&A support, strong Excel.";
+    for (const message of [
+      `Add a description to the Backend Engineer opening: '${text}'`,
+      `set the description of the Backend Engineer opening to '${text}'`,
+      `Backend Engineer opening description: '${text}'`,
+    ])
+      await expectRequest(ws.token, message, "PATCH", `/job-openings/${opening.id}`, { description: text }, "exactly");
+    await expectRequest(
+      ws.token,
+      `the notes on ${invoice.number} should be 'pay by wire, ref 98'`,
+      "PATCH",
+      `/invoices/${invoice.id}`,
+      { notes: "pay by wire, ref 98" },
+      "exactly",
+    );
   });
 
   it("reads 'X has no dept set - he's in Sales' as where the person is", async () => {

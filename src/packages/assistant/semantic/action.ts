@@ -71,6 +71,9 @@ export function bodyFor(R: ResourceModel, operation: string): BodyField[] {
 
 type Piece = { text: string; trigger: string | null };
 
+/** Text in quotes: a quote that opens or closes inside a word is an apostrophe ("the opening's 'a, b'"), not a quote. */
+const QUOTED = /(?<![\p{L}\p{N}])["'‘“]([^"“”]{2,200}?)["'’”](?![\p{L}\p{N}])/u;
+
 /** The message after its verb and the resource's noun, cut at commas into pieces, each with the word that introduces it. */
 function piecesOf(rest: string, R: ResourceModel): Piece[] {
   let text = ` ${rest} `;
@@ -174,14 +177,18 @@ export function extract(
   // "note: internal sync, ask Ana": a note runs to the end of the message, commas and all.
   const noteField = body.find((field) => ["note", "notes", "description"].includes(field.name));
   // ("note 'thanks for your business'": a quoted note is that text alone.)
-  const note = /\b(?:notes?|description|comment)\s*(?::\s*(.+)$|["'‘“]([^"'’”]{1,500})["'’”])/i.exec(rest);
+  // ("set the description of the X opening to 'a, b, c'": quoted, commas and all; the record named between stays.)
+  const note =
+    /\b(?:notes?|description|comment)(?:\s*:\s*(.+)$|((?:\s+(?:of|on|for)\s+[^"'‘“:,]{1,60}?)?)\s*(?:(?:to|as|=)\s*)?["'‘“]([^"“”]{1,500}?)["'’”](?![\p{L}\p{N}]))/iu.exec(
+      rest,
+    );
   if (note && noteField) {
     // ("note: 'Please quote the PO.'": the words inside the quotes.)
     // ("Note: internal sync.": the sentence's full stop is no part of an unquoted note.)
-    const said = (note[1] ?? note[2]!).trim();
+    const said = (note[1] ?? note[3]!).trim();
     const inQuotes = /^["'‘“](.*)["'’”]$/s.exec(said);
     fields[noteField.name] = inQuotes ? inQuotes[1] : note[1] !== undefined ? said.replace(/(?<![.\s])\.$/, "") : said;
-    rest = `${rest.slice(0, note.index)} ${rest.slice(note.index + note[0].length)}`;
+    rest = `${rest.slice(0, note.index)} ${note[2] ?? ""} ${rest.slice(note.index + note[0].length)}`;
   }
   const titleField = body.find((field) => field.name === "title" || field.name === "name");
   // "rename the Product Marketer job to Growth Marketer": the new name is what follows the last "to".
@@ -190,7 +197,7 @@ export function extract(
     fields[titleField.name] = tidy(renamed[1]!);
     rest = rest.slice(0, renamed.index);
   }
-  const quoted = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(rest);
+  const quoted = QUOTED.exec(rest);
   if (quoted && titleField && operation === "create") {
     fields[titleField.name] = quoted[1]!.trim();
     rest = rest.replace(quoted[0], ",");
@@ -592,13 +599,16 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
   let target: Candidate | null = null;
   let choice: { text: string; options: Candidate[] } | null = null;
   if (operation !== "create") {
+    // A quoted name is the record's ("mark 'Plan exports' done") unless it is a value read already ("… to 'a, b'").
+    const quoted = QUOTED.exec(cue.rest)?.[1];
+    const quotedName = quoted && !Object.values(fields).includes(quoted) ? quoted : undefined;
     const onParent = R.skill?.reference?.pattern.test(w.text) ? null : await recordOnParent(env, R, w.text);
     const pattern = R.skill?.reference?.pattern;
     const match = pattern?.exec(w.text);
     const reference = match && R.skill?.reference ? R.skill.reference.query(match[1] ?? match[0]) : null;
     // ("whats the billing address we have for Stark" → "change the city to Boston": no name at all is the one
     // record the conversation is about, when it is of this kind.)
-    const unnamed = free.length === 0 && read.refs.length === 0 && !/["'‘“][^"'’”]{2,200}["'’”]/.test(cue.rest);
+    const unnamed = free.length === 0 && read.refs.length === 0 && !quotedName;
     // (Or the record the last question was restricted to: "anything paid on INV-000150?" → "send them a reminder".)
     const inFocus = [focus, env.about].find((record) => record?.resource === R.name);
     // (Never for what cannot be undone: "delete the customer" still asks which.)
@@ -630,7 +640,6 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     } else if (focused) {
       target = { resource: R, record: focused, label: labelOf(R, focused) };
     } else {
-      const quotedName = /["'‘“]([^"'’”]{2,200})["'’”]/.exec(cue.rest)?.[1];
       const name = quotedName ? { text: quotedName, trigger: null } : (free.shift() ?? read.refs.shift());
       if (quotedName) for (let i = free.length - 1; i >= 0; i--) if (quotedName.toLowerCase().includes(free[i]!.text.toLowerCase())) free.splice(i, 1);
       if (!name) return { kind: "missing", draft, missing: ["target"], text: `Which ${R.singular} do you mean? Give me its name or number.` };
@@ -919,8 +928,8 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
     // ("…, remote branch": a known value said with its field's own word is that field's too.)
     const withItsWord = valued && new RegExp(`^\\S+\\s+(?:${valued.field.replace(/_/g, " ")}|office|dept)$`, "i").test(text);
     // ("new deal hooli 40k": a name that is all of a customer's — a record it refers to — is whom the deal is for; its
-    // own name is still asked.)
-    const owner = text && !valued ? await ownerNamed(env, R, referenceFields, fields, text) : null;
+    // own name is still asked. A name is one to four words: a longer title is never read against the records.)
+    const owner = text && !valued && text.split(/\s+/).length <= 4 ? await ownerNamed(env, R, referenceFields, fields, text) : null;
     if (owner) {
       fields[owner.field] = owner.found.record.id;
       labels[owner.field] = owner.found.label;

@@ -193,7 +193,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?!(?:new|add|create)\b)([^,:?]{3,60}?)\s+[-–—]\s+(?:(?:pls|please)\s+)?(?:make|set|change)\s+it\s+(?:to\s+)?(.+)$/iu, "update $1, $2")
     // "the issue date on INV-000323 should be the 16th": that field of that record, as it should be.
     .replace(
-      /^(?:the\s+)?((?:issue|due|start|end|close|expected close|paid|joining)\s+date|amount|priority|status|stage|email|phone|title|name|value)\s+(?:on|of|for)\s+(.+?)\s+(?:should be|needs to be|must be|has to be)\s+(?:actually\s+)?(.+)$/iu,
+      /^(?:the\s+)?((?:issue|due|start|end|close|expected close|paid|joining)\s+date|amount|priority|status|stage|email|phone|title|name|value|notes?|description)\s+(?:on|of|for)\s+(.+?)\s+(?:should be|needs to be|must be|has to be)\s+(?:actually\s+)?(.+)$/iu,
       "set the $1 of $2 to $3",
     )
     // "Alan Thomson's start date was actually 27 October, not Nov 3": the field as it should be.
@@ -201,7 +201,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     // "Data warehouse description: '…'", "Acme notes: …": a record, one of its text fields, then the value.
     .replace(
       /^(?!(?:what|whats|what's|which|who|how|when|where|why|log|add|create|new|please|pls|record|make|set|update|change)\b)([^,:()]{2,40}?)\s+(description|notes?)\s*:\s*(.+)$/iu,
-      (_m, whose: string, field: string, value: string) => `set ${whose}'s ${field} to ${value.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}`,
+      (_m, whose: string, field: string, value: string) => `set ${whose}'s ${field} to ${value.trim()}`,
     )
     // "Customer portal is running long, extend the end date to 31 Jan 2027": the change, on the record said first.
     .replace(
@@ -256,7 +256,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       "create a $1 $2",
     )
     // ("please add the following note to INV-000323: '…'": that text field, with the words after the colon.)
-    .replace(/^(?:add|put|attach)\s+(?:the following\s+|this\s+|a\s+)?(notes?)\s+(?:to|on|for)\s+(.+?)\s*:\s*(.+)$/iu, "update $2, $1: $3")
+    .replace(/^(?:add|put|attach)\s+(?:the following\s+|this\s+|a\s+)?(notes?|description)\s+(?:to|on|for)\s+(.+?)\s*:\s*(.+)$/iu, "update $2, $1: $3")
     // "pymt 1200 eur on INV-000310 bank transfer": a payment, its amount first, is one to record.
     .replace(
       /^(?:(?:an?\s+)?(?:partial|part|full|final|first|second|last)\s+)?(?:payment|deposit)\s+(?:of\s+)?(?=[$€£]?\s?\d[\d,.]*\s*(?:k\b|[a-z]{3}\b|[$€£])?.*\b(?:on|for|against|towards)\s+inv)/i,
@@ -439,8 +439,9 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       op: "update",
       verb: "set",
       at: 0,
-      // ("the notes on draft INV-000098": the state said before a number is no part of the name.)
-      rest: `${fieldOn[2]!.trim().replace(/^(?:draft|sent|paid|void|unpaid|overdue)\s+(?=inv)/i, "")}'s ${fieldOn[1]} to ${fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}`,
+      // ("the notes on draft INV-000098": the state said before a number is no part of the name. A quoted text
+      // field keeps its quotes, so that its commas stay in it.)
+      rest: `${fieldOn[2]!.trim().replace(/^(?:draft|sent|paid|void|unpaid|overdue)\s+(?=inv)/i, "")}'s ${fieldOn[1]} to ${/^(?:notes?|description|comment)$/i.test(fieldOn[1]!) ? fieldOn[3]!.trim() : fieldOn[3]!.trim().replace(/^["'‘“](.*)["'’”]$/, "$1")}`,
     };
   // "unassign Test checkout on Website relaunch": nobody on it any more.
   const unassigned = /^(?:unassign|un-assign|deassign)\s+(.+?)(?:\s+from\s+(?:him|her|them|\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?))?\s*[.!]*$/iu.exec(text);

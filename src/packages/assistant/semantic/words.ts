@@ -523,6 +523,12 @@ export function normalize(message: string): string {
     .replace(
       /^(\p{L}[\p{L}\p{N}'&-]*(?:\s+\p{L}[\p{L}\p{N}'&-]*){0,5}?)\s*(?:[—–:]|\s-)\s*(?:a\s+)?new\s+(deal|opportunity|lead|project|task|customer|contact)\b(?=\s*(?:[,:;.]|$|worth\b|for\s+[$€£\d]|[$€£\d]))\s*[,:]?\s*/iu,
       "new $2 $1, ",
+    )
+    // ("deal for hooli, 40000", "task for ana, call acme, due 12 dec": one record's kind, whose it is, then its values —
+    // a note of a record to make. A comparison or a question after the comma is a question: "deal for hooli, over 40k?")
+    .replace(
+      /^(deal|opportunity|invoice|task|project|lead|job opening|opening)\s+for\s+([^,?]{2,40}?)\s*,\s*(?=[^?]*\d)(?![^?]*\b(?:over|under|above|below|more than|less than|at least|at most|between)\b)(?=[^?]*$)/iu,
+      "new $1 for $2, ",
     );
   // ("Berlin engineering team — who's on it?": the people of the group named first.)
   text = text.replace(
