@@ -1713,6 +1713,62 @@ describe("actions on every writable resource", () => {
     );
   });
 
+  it("reads a timesheet line without a verb ('ana garcia 90m write copy website today non billable'), '45m' in a timesheet as minutes, and 'X needs to be done by friday' as its due date", async () => {
+    const { ws, ana, task, website } = await company();
+    await expectRequest(ws.token, "ana garcia 90m write copy website today non billable", "POST", "/time-entries", {
+      employee_id: ana.id,
+      task_id: task.id,
+      minutes: 90,
+      date: today(),
+      billable: false,
+    });
+    await expectRequest(ws.token, "log 45m for ana garcia today on write copy", "POST", "/time-entries", {
+      employee_id: ana.id,
+      task_id: task.id,
+      minutes: 45,
+    });
+    // A total's words stay a question.
+    expect((await ask(ws.token, "total 40 hours last week")).reply.intent).not.toBe("action");
+    // Elsewhere an "m" is a million.
+    expect((await ask(ws.token, "deals over 2m")).reply.text).toContain("over 2,000,000");
+    await expectRequest(
+      ws.token,
+      `Write copy in ${website.name} needs to be done by 2099-03-04, set the due date`,
+      "PATCH",
+      `/tasks/${task.id}`,
+      { due_date: "2099-03-04" },
+      "exactly",
+    );
+  });
+
+  it("reads a quarter inside a new task's title as part of it ('Prep Q1 roadmap'), and someone with an address and no kind as a contact — a lead when they may buy", async () => {
+    const { ws, website } = await company();
+    await expectRequest(
+      ws.token,
+      `create a task Prep Q1 roadmap in ${website.name}, priority low`,
+      "POST",
+      "/tasks",
+      { title: "Prep Q1 roadmap", project_id: website.id, priority: "low" },
+      "exactly",
+    );
+    await expectRequest(
+      ws.token,
+      "Lucia Ferreira, lucia@ferreira.example, can you save her?",
+      "POST",
+      "/contacts",
+      { name: "Lucia Ferreira", email: "lucia@ferreira.example" },
+      "exactly",
+    );
+    await expectRequest(
+      ws.token,
+      "I met Lucia Ferreira at a conference yesterday, she might want to buy from us. her email is lucia@ferreira.example, can you save her?",
+      "POST",
+      "/leads",
+      { name: "Lucia Ferreira", email: "lucia@ferreira.example", source: "event" },
+      "exactly",
+    );
+  });
+
   it("reads 'X has no dept set - he's in Sales' as where the person is", async () => {
     const { ws } = await company();
     const donald = await create(ws, "employees", { name: "Donald Berners-Lee", email: "donald@assist.co" });

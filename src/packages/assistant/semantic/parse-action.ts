@@ -1079,7 +1079,14 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
     // ("it's ready for review now": when it is said, no date of the record.)
     const said = range ? text.slice(range.start, range.end).trim() : "";
     const nowSaid = /^(?:right\s+)?now$/i.test(said);
-    if (range && triggers.length >= 1) {
+    // ("a task Prep Q1 roadmap in Mobile app": a quarter between two words of a title is part of the title.)
+    const inTitle =
+      range &&
+      /^(?:q[1-4]|h[12])$/i.test(said) &&
+      /\p{L}\s+$/u.test(text.slice(0, range.start)) &&
+      !/\b(?:by|in|for|until|till|before|after|during|of|from|to|since|through|thru|due|starting|ending)\s+$/i.test(text.slice(0, range.start)) &&
+      /^\s+\p{L}/u.test(text.slice(range.end));
+    if (range && triggers.length >= 1 && !inTitle) {
       // ("push it to december 15": a record rescheduled moves its deadline.)
       const field =
         triggers.find((trigger) => trigger.field === "date")?.field ??

@@ -379,6 +379,29 @@ export function normalize(message: string): string {
     /^(?!(?:add|create|new|put|save|enter|make|set|please|pls|can|could)\b)(\p{L}[\p{L}'’-]*\s+\p{L}[\p{L}'’-]*\b.{3,200}?)\s*[,;.—–]+\s*(?:(?:so|and)\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:add|save|create|put|enter)\s+(?:him|her|them)\s+(?:in\s+)?as\s+(?:a|an)\s+(?:new\s+)?(lead|contact|customer|client|candidate)\s*(?:pls|please|thanks|thx)?\s*[.!]*$/iu,
     "add a $2 $1",
   );
+  // ("Lucia Ferreira, lucia@ferreira.example, can you save her?": someone with an address and no kind said goes in
+  // the address book — a lead when they may buy from us. "I met Lucia … at a conference, …": how we met is no name.)
+  text = text.replace(
+    /^(?!(?:add|create|new|put|save|enter|make|set|please|pls|can|could|hire|onboard)\b)(?!(?:(?:i|we)\s+)?(?:just\s+)?met\s+(?:someone|somebody|a|an)\b)(?:(?:(?:i|we)\s+)?(?:just\s+)?met\s+)?(\p{L}[\p{L}'’-]*\s+\p{L}[\p{L}'’-]*\b[^?]{3,300}?(?:@|\+?\d[\d\s-]{6,}\d)[^?]{0,200}?)\s*[,;.—–]+\s*(?:(?:so|and)\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:add|save|store|enter|keep)\s+(?:him|her|them)(?:\s+(?:pls|please|for me))?\s*[?.!]*$/iu,
+    (_m, details: string) => {
+      // (What they might do is why, not a detail; "her email is …" is the address; "at a conference yesterday", where.)
+      const kept = details
+        .split(/\s*[,;]\s*|(?<=\p{Ll}{2})\.\s+/u)
+        .filter((clause) => !/^(?:she|he|they)\b/i.test(clause) || /@|\d{6}/.test(clause))
+        .map((clause) =>
+          clause
+            .replace(/^(?:her|his|their)\s+(?:e-?mail|phone|number|mobile|cell)(?:\s+(?:address|number))?\s+(?:is\s+)?/i, "")
+            .replace(
+              /^(\p{L}[\p{L}'’-]*\s+\p{L}[\p{L}'’-]*)\s+(?:at|during)\s+(?:a|an|the)\s+([\p{L} ]{2,30}?)(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+))?$/iu,
+              "$1, met at $2",
+            ),
+        );
+      const buyer =
+        /\b(?:buy|buying|purchase|interested in (?:us|our)|might want|may want|wants? to (?:buy|order|talk)|prospect|potential (?:customer|client))\b/i;
+      // (A contact keeps no source: where we met them is dropped.)
+      return buyer.test(details) ? `add a lead ${kept.join(", ")}` : `add a contact ${kept.map((clause) => clause.replace(/,\s*met at .*$/i, "")).join(", ")}`;
+    },
+  );
   // ("Qualification is where the Tyrell pilot belongs now, please update it", "we're at the offer stage with dennis
   // kernighan now, pls update him": the state said first, the record, then "update it" — a move to that state.)
   const UPDATE_IT = String.raw`\s*(?:[,.;—–]|\s-)\s*(?:so\s+)?(?:(?:pls|please|can you|could you)\s+)?(?:update|change|move|set|mark)\s+(?:it|him|her|them)(?:\s+(?:pls|please|accordingly))?\s*[.!]*$`;
@@ -545,6 +568,12 @@ export function normalize(message: string): string {
   text = text.replace(
     /^(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*)?)\s+(?:should|will|can|is going to|'ll)\s+(?:take over|take|own|handle|pick up)\s+(.+?)\s*(?:[,.;—–]|\s-)\s*(?:(?:pls|please|so|can you|could you)\s+)?assign\s+(?:it|that|this)\s+to\s+(?:him|her|them)\b/iu,
     "assign $2 to $1",
+  );
+  // ("Draft exports in Website relaunch needs to be done by friday, set the due date": when it is due — "done" is
+  // when, not a state it is in.)
+  text = text.replace(
+    /^(?!(?:what|whats|what's|which|who|how|when|where|why|is|are|does|do|did|can|could)\b)(.+?)\s+(?:needs to be|has to be|must be|should be|is to be)\s+(?:done|finished|completed|ready|delivered|shipped|wrapped up)\s+(?:by|before|on)\s+([^,;.!?]+?)\s*(?:[,;.!]\s*(?:(?:so|pls|please|can you|could you)\s+)*(?:set|update|change|put|make|add)\b[^?]*)?[.!]*$/iu,
+    "set the due date of $1 to $2",
   );
   // ("billing v2 needs more time, new end date dec 31": the record, then its new date.)
   text = text.replace(
@@ -1477,6 +1506,20 @@ export function normalize(message: string): string {
   );
   text = text.replace(/\b(\d+(?:[.,]\d+)?)\s*(h|hrs?|hours?)\b/gi, (_m, n: string) => `${n.replace(",", ".")} hours`);
   text = text.replace(/\b(\d+)\s*(mins?|minutes?)\b/gi, (_m, n: string) => `${n} minutes`);
+  // ("log 45m for lynn yesterday", "grace 90m review login fri non billable": minutes, where time is what is told — an
+  // "m" is a million elsewhere: "deals over 2m".)
+  if (
+    /\b(?:log|logged|logging|spent|spend|worked|working|timesheet|time entry|billable|on the task)\b|^(?!.*\b(?:over|under|above|below|more|less|than|between|worth|valued?|deals?|invoices?|payments?|leads?|revenue|sales)\b)\s*\p{L}+(?:\s+\p{L}+){0,3}\s+\d+m\s+\p{L}/iu.test(
+      text,
+    )
+  )
+    text = text.replace(/(?<![$€£]\s?)\b(\d{1,3})m\b(?!\s*(?:[$€£]|usd|eur|gbp|dollars?|euros?|pounds?)\b)/gi, (_m, n: string) => `${n} minutes`);
+  // ("shafi 1.5h ERP migration Review reports today", "grace van rossum 90m review login website relaunch fri": a
+  // timesheet line — who, how long, on what, when. Not a question, and not a total's words: "total 40 hours last week".)
+  text = text.replace(
+    /^(?!.*\?)(?!(?:what|whats|how|who|whos|which|when|where|why|total|sum|all|everyone|everybody|team|the|our|my|any|is|are|did|do|does|billable|non|only|just|about)\b)(?!(?:\p{L}+\s+){0,3}(?:pls|please|can|could|i|we|log|logged|add|put|book|record|enter|invoice|bill|charge|entries|entry|time|hours|under|over|than|more|less|avg|average|show|list|for|on|in)\s)(\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,3})\s+(\d+(?:\.\d+)?\s*(?:minutes|hours))\s+(?:(?:on|in|for)\s+)?(?!(?:last|this|yesterday|today|on|in|for)\b)(?=\p{L}[\p{L}'.-]*\s+\p{L})(.+)$/iu,
+    "log $2 for $1 on $3",
+  );
   // "which clients are all paid up": owing nothing; "us customers": the country, not the pronoun.
   text = text.replace(/\b(?:are|is)\s+(?:all\s+|fully\s+)?paid up\b/gi, "owe nothing");
   // ("billed in £": in that currency.)
