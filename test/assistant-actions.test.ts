@@ -1769,6 +1769,23 @@ describe("actions on every writable resource", () => {
     );
   });
 
+  it("reads 'new task in P: Title - what it is about' as the title and the description", async () => {
+    const { ws, website } = await company();
+    await expectRequest(
+      ws.token,
+      `create task in ${website.name}: Update cookie banner - legal wants new wording, urgent`,
+      "POST",
+      "/tasks",
+      {
+        title: "Update cookie banner",
+        description: "legal wants new wording",
+        priority: "urgent",
+        project_id: website.id,
+      },
+      "exactly",
+    );
+  });
+
   it("reads 'X has no dept set - he's in Sales' as where the person is", async () => {
     const { ws } = await company();
     const donald = await create(ws, "employees", { name: "Donald Berners-Lee", email: "donald@assist.co" });

@@ -1517,4 +1517,17 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(came.data.answer, came.text).toMatchObject({ resource: "payments" });
     expect(came.data.answer.ids, came.text).toHaveLength(1);
   });
+
+  it("reads 'invoices with vat' as those whose tax is more than nothing, a deadline said alone as a task's, and 'due for payment' as an invoice's", async () => {
+    const { ws, acme, task } = await company();
+    const taxed = await create(ws, "invoices", { customer_id: acme.id, items: [{ description: "Audit", quantity: 1, unit_amount: 10_000, tax_rate: 19 }] });
+    for (const message of ["invoices with vat", "which invoices had tax on them"]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(reply.data.answer, `${message}: ${reply.text}`).toMatchObject({ resource: "invoices", ids: [taxed.id] });
+    }
+    const due = (await ask(ws.token, "anything due today?")).reply;
+    expect(due.data.answer, due.text).toMatchObject({ resource: "tasks", ids: [task.id] });
+    const payable = (await ask(ws.token, "anything due for payment this week?")).reply;
+    expect(payable.data.answer, payable.text).toMatchObject({ resource: "invoices" });
+  });
 });

@@ -51,9 +51,10 @@ export type ResourceSkill = {
   /**
    * Date words → the date field they mean ("won" → closed_at, "logged" → date) and its range filter
    * ("due this week" → due_after/due_before). `created` is always there; `default` is the field a bare
-   * period is about.
+   * period is about. `alone`: of the resources a word is said of, this one's when nothing
+   * else says which ("what's due this week" asks for tasks; "… that hasn't been paid" still for invoices).
    */
-  dates?: { words: string[]; field?: string; after: string; before: string; format: "date" | "datetime"; default?: boolean }[];
+  dates?: { words: string[]; field?: string; after: string; before: string; format: "date" | "datetime"; default?: boolean; alone?: boolean }[];
   /**
    * Date words for date fields the list route has no range filter for ("completed" → completed_at). `where`
    * is what records a date of that field asks about ("closing this month": the deals still open).

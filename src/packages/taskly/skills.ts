@@ -85,7 +85,8 @@ export const tasklySkills: Skill[] = [
       { words: ["important"], query: { priority: "high,urgent" }, label: "important" },
       { words: ["low priority", "low-priority"], query: { priority: "low" }, label: "low priority" },
     ],
-    dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date" }],
+    // ("what's due this week": a deadline said alone is a task's — "… that hasn't been paid" is still an invoice's.)
+    dates: [{ words: ["due", "deadline"], field: "due_date", after: "due_after", before: "due_before", format: "date", alone: true }],
     dateFields: [
       {
         words: ["completed", "finished", "finish", "complete", "done", "closed", "close", "close out", "closed out", "wrapped up", "wrap up", "shipped"],

@@ -219,6 +219,12 @@ export function extract(
   if (colon && plain && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = nameCase(R, titleField.name, tidy(colon[1]!));
     rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length)}`;
+    // ("…: Update cookie banner - legal wants new wording, urgent": after the title and a dash, what it is about.)
+    const about = /^\s*[-–—]\s+([^,;]{8,200}?)\s*(?=[,;]|$)/.exec(rest.slice(colon.index));
+    if (about && noteField && fields[noteField.name] === undefined && about[1]!.trim().split(/\s+/).length >= 3) {
+      fields[noteField.name] = about[1]!.trim();
+      rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + about[0].length)}`;
+    }
   }
   // "new contact at initech — Joanna Kim, joanna.kim@…": a dash before a name in capitals, as a colon.
   const dashed = colon ? null : /\s[—–-]\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,4})\s*(?=,|;|$)/u.exec(rest);

@@ -50,7 +50,7 @@ export type ResourceModel = {
   /** The default number people compare and add up ("over 5k" on deals means value). */
   measure: string | null;
   /** Date fields and the words (verbs) that pick them; `defaultDate` when none is said. */
-  dateWords: { field: string; words: string[]; where?: Record<string, string> }[];
+  dateWords: { field: string; words: string[]; where?: Record<string, string>; alone?: boolean }[];
   defaultDate: string;
   create: BodyField[] | null;
   update: BodyField[] | null;
@@ -153,7 +153,10 @@ export function buildSchema(catalog: Catalog, definitions: { pkg: string; defini
       fields.set(name, { name, ...kind, ...money, words: [own, ...singular, ...(skill?.fields[name]?.words ?? [])] });
     }
     const routes = definition.routes ?? {};
-    const dateWords = [...(skill?.dates ?? []).flatMap((date) => (date.field ? [{ field: date.field, words: date.words }] : [])), ...(skill?.dateFields ?? [])];
+    const dateWords = [
+      ...(skill?.dates ?? []).flatMap((date) => (date.field ? [{ field: date.field, words: date.words, alone: date.alone }] : [])),
+      ...(skill?.dateFields ?? []),
+    ];
     const nouns = [skill?.plural ?? definition.name, skill?.singular ?? definition.singular, ...(skill?.synonyms ?? [])].sort((a, b) => b.length - a.length);
     return {
       name: definition.name,

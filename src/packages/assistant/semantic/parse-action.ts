@@ -181,7 +181,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     .replace(/^(?:the\s+)?(.+?)\s+(?:project\s+)?(?:needs|could use|should get)\s+(?:a|an|another)\s+(?:new\s+)?task\b[:,]?\s*(.+)$/iu, "new task $2 in $1")
     // ("new task on the website relaunch — update favicon — low priority": where, then what, then the rest.)
     .replace(
-      /^(new|add|create)\s+(?:a\s+)?task\s+(?:on|in|for)\s+(?:the\s+)?(.+?)\s+[—–-]\s+([^,]+?)(?:(?:\s+[—–-]\s+|\s*,\s*)(.+))?$/iu,
+      /^(new|add|create)\s+(?:a\s+)?task\s+(?:on|in|for)\s+(?:the\s+)?([^:]+?)\s+[—–-]\s+([^,]+?)(?:(?:\s+[—–-]\s+|\s*,\s*)(.+))?$/iu,
       (_m, verb: string, where: string, title: string, rest?: string) => `${verb} task "${title}" in ${where}${rest ? `, ${rest}` : ""}`,
     )
     // ("we're not hiring a product marketer after all, take that opening down": that opening, deleted.)

@@ -275,11 +275,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     .flatMap((resource) =>
       matchPhrases(
         w.words,
-        resource.dateWords.map((date) => ({ phrases: date.words, value: { resource, field: date.field } })),
+        resource.dateWords.map((date) => ({ phrases: date.words, value: { resource, field: date.field, alone: date.alone } })),
         free0(),
       ),
     )
-    .sort((a, b) => a.indexes[0]! - b.indexes[0]!);
+    // (Of the resources one word is said of, the one it is said of alone comes first.)
+    .sort((a, b) => a.indexes[0]! - b.indexes[0]! || Number(Boolean(b.value.alone)) - Number(Boolean(a.value.alone)));
 
   // The resource: the first noun that is not the object of a preposition, else what the measure or verb is about.
   const free = nouns.filter((noun) => !noun.object);
@@ -629,6 +630,22 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         conditions.push(
           empty ? { field: field.name, op: "eq", value: null, label: `no ${phrase}` } : { field: field.name, op: "ne", value: null, label: `with a ${phrase}` },
         );
+        const start = text.slice(0, match.index).split(" ").length - 1;
+        claim(Array.from({ length: match[0].split(" ").length - (words.length - take) }, (_, k) => start + k));
+        break;
+      }
+    }
+    // ("invoices with vat", "which invoices had tax on them", "deals with a discount": an amount that is there — more
+    // than nothing. Not with a comparison after it: "invoices with tax over 100" compares.)
+    for (const match of text.matchAll(
+      /\b(?:with|have|has|had|carry|carried|include|included|having) (?:a |an |any |some )?([a-z]+(?: [a-z]+)?)(?=(?: on (?:them|it))?(?:$| (?!over|under|above|below|more|less|of|between|at|than|greater|bigger|smaller|higher|lower)))/g,
+    )) {
+      const words = match[1]!.split(" ");
+      for (const take of [words.length, 1]) {
+        const phrase = words.slice(0, take).join(" ");
+        const field = [...R.fields.values()].find((candidate) => candidate.words.includes(phrase) || candidate.name.replace(/_/g, " ") === phrase);
+        if (!field || field.kind !== "money" || field.name === R.measure || conditions.some((c) => "field" in c && c.field === field.name)) continue;
+        conditions.push({ field: field.name, op: "gt", value: 0, label: `with ${phrase}` });
         const start = text.slice(0, match.index).split(" ").length - 1;
         claim(Array.from({ length: match[0].split(" ").length - (words.length - take) }, (_, k) => start + k));
         break;

@@ -1735,8 +1735,8 @@ export function normalize(message: string): string {
   text = text
     .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:more|above|greater|higher|over)\b/gi, "at least $1")
     .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:less|below|lower|under|fewer)\b/gi, "at most $1");
-  // "anything due for payment tmrw": due.
-  text = text.replace(/\bdue\s+for\s+payment\b/gi, "due");
+  // "anything due for payment tmrw": unpaid and due — an invoice's.
+  text = text.replace(/\bdue\s+for\s+payment\b/gi, "unpaid due");
   // "filter to euro invoices", "narrow it down to the big ones": only those of the last answer.
   text = text.replace(
     /^(?:(?:ok|okay|now|and|pls|please)[,\s]+)*(?:filter|narrow)\s+(?:(?:it|that|them|those|this|the list)\s+)?(?:down\s+)?(?:to|by|for)\s+/i,
