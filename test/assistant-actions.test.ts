@@ -1786,6 +1786,39 @@ describe("actions on every writable resource", () => {
     );
   });
 
+  it("reads 'create deal Acme - renewal, 45k usd' as one name, as deals are named, and a person's 'name - company' apart", async () => {
+    const { ws } = await company();
+    await expectRequest(
+      ws.token,
+      "create deal Acme - renewal, 45k usd, closing 2099-03-31",
+      "POST",
+      "/deals",
+      {
+        name: "Acme - renewal",
+        value: 4_500_000,
+        currency: "USD",
+        expected_close_date: "2099-03-31",
+      },
+      "exactly",
+    );
+    await expectRequest(
+      ws.token,
+      "add contact Jane Doe - Initrode, jane@doe.example",
+      "POST",
+      "/contacts",
+      { name: "Jane Doe", company: "Initrode", email: "jane@doe.example" },
+      "exactly",
+    );
+  });
+
+  it("reads whom an invoice is for said inside its line ('raise an invoice: 6 months of support for acme @ 299/mo')", async () => {
+    const { ws, acme } = await company();
+    await expectRequest(ws.token, "raise an invoice: 6 months of support for acme @ 299/mo", "POST", "/invoices", {
+      customer_id: acme.id,
+      items: [{ description: "Support", quantity: 6, unit_amount: 29_900 }],
+    });
+  });
+
   it("reads 'X has no dept set - he's in Sales' as where the person is", async () => {
     const { ws } = await company();
     const donald = await create(ws, "employees", { name: "Donald Berners-Lee", email: "donald@assist.co" });

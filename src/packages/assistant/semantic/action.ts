@@ -227,8 +227,13 @@ export function extract(
     }
   }
   // "new contact at initech — Joanna Kim, joanna.kim@…": a dash before a name in capitals, as a colon.
+  // (Only after where they are, or nothing: "add contact Jane Doe - Acme" is a name, then a company.)
   const dashed = colon ? null : /\s[—–-]\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,4})\s*(?=,|;|$)/u.exec(rest);
-  if (dashed && titleField && operation === "create" && fields[titleField.name] === undefined) {
+  const before = dashed
+    ? R.nouns.reduce((text, noun) => text.replace(new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "gi"), " "), rest.slice(0, dashed.index))
+    : "";
+  const placedFirst = dashed && /^\s*(?:(?:new|an?|the)\s+)*(?:(?:at|from|for|with|of|in)\s+\S.*)?$/i.test(before);
+  if (dashed && placedFirst && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = tidy(dashed[1]!);
     rest = `${rest.slice(0, dashed.index)} ${rest.slice(dashed.index + dashed[0].length)}`;
   }
@@ -240,6 +245,20 @@ export function extract(
   }
   // "open a Customer Success Manager role in Support": a name in capitals said before the resource's own noun.
   const nouns = R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  // ("create deal Initech - renewal, 45k usd, …": a name said as "customer - what", as deals and projects are named,
+  // is one name — not a name and a note. Not for people: "jane doe - acme" is a name and a company.)
+  const forCustomer = body.some((field) => field.kind === "reference" && field.target === "customers") && !R.fields.has("email");
+  const paired =
+    colon || dashed || !forCustomer
+      ? null
+      : new RegExp(
+          `^\\s*(?:(?:an?|the)\\s+)?(?:new\\s+)?(?:(?:${nouns})\\b\\s*)?((?:\\p{L}[\\p{L}\\d&'.]*\\s+){0,2}\\p{L}[\\p{L}\\d&'.]*\\s+[—–-]\\s+(?:\\p{L}[\\p{L}\\d&'.]*\\s+){0,2}\\p{L}[\\p{L}\\d&'.]*)\\s*(?=[,;]|$)`,
+          "iu",
+        ).exec(rest);
+  if (paired && titleField && operation === "create" && fields[titleField.name] === undefined) {
+    fields[titleField.name] = tidy(paired[1]!);
+    rest = `,${rest.slice(paired[0].length)}`;
+  }
   const beforeNoun =
     titleField && operation === "create" && fields[titleField.name] === undefined && nouns
       ? new RegExp(`^\\s*(?:(?:a|an|the)\\s+)?(?:new\\s+)?((?:\\p{Lu}[\\p{L}\\d&'-]*\\s+){1,5})(?:${nouns})\\b`, "u").exec(rest)

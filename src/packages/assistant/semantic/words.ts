@@ -627,8 +627,14 @@ export function normalize(message: string): string {
   );
   // ("wayne invoice pls, draft: licence x2 @ €400, …": whose invoice, then its lines after a colon — a new one.)
   text = text.replace(
-    /^(?!(?:new|the|an?|which|what|whats|how|show|list|any|all|last|latest|next|unpaid|overdue|paid|draft|sent|void|this|that|my|our)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*)?)\s+invoice\s*(?:,?\s*(?:pls|please|plz))?\s*(?:,?\s*(?:as\s+a\s+)?draft)?\s*:\s*(?=[^:]*\d)/iu,
+    /^(?!(?:new|the|an?|which|what|whats|how|show|list|any|all|last|latest|next|unpaid|overdue|paid|draft|sent|void|this|that|my|our|raise|create|make|issue|send|prepare|need|pls|please|can|could)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*)?)\s+invoice\s*(?:,?\s*(?:pls|please|plz))?\s*(?:,?\s*(?:as\s+a\s+)?draft)?\s*:\s*(?=[^:]*\d)/iu,
     "new invoice for $1: ",
+  );
+  // ("raise an invoice: 6 months of support plan for pied piper labs @ 299/mo": whom it is for, said inside the line
+  // before its price — said first. Not "3 hours of consulting for the migration @ 150": "the" begins no customer.)
+  text = text.replace(
+    /^((?:(?:pls|please|can you|could you)\s+)?(?:raise|create|make|new|draft|send|issue)\s+(?:an?\s+)?(?:new\s+)?invoice)\s*:\s*(\d+(?:\.\d+)?\s+[^,:@]+?)\s+for\s+(?!(?:the|a|an|our|their|this|that|each|every|per)\b)(\p{L}[\p{L}'&.-]*(?:\s+\p{L}[\p{L}'&.-]*){0,3})\s*(@|at\s)/iu,
+    "$1 for $3: $2 $4",
   );
   // ("re-send INV-000207", "re-open the deal", "re-assign it": the verb, written whole.)
   text = text.replace(/\bre-(send|sent|open|opened|assign|assigned|schedule|scheduled|activate|activated|issue|issued|name|named|qualify)\b/gi, "re$1");
