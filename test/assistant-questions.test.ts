@@ -1530,4 +1530,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     const payable = (await ask(ws.token, "anything due for payment this week?")).reply;
     expect(payable.data.answer, payable.text).toMatchObject({ resource: "invoices" });
   });
+
+  it("reads 'what's left to collect across all sent invoices' and 'whats outstanding on acme's invoices' as how much", async () => {
+    const { ws } = await company();
+    for (const message of ["what's left to collect across all sent invoices", "whats outstanding on acme's invoices"]) {
+      const reply = (await ask(ws.token, message)).reply;
+      expect(reply.data.answer, `${message}: ${reply.text}`).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "amount_due" });
+    }
+  });
 });

@@ -1038,9 +1038,10 @@ export function normalize(message: string): string {
   );
   // ("take that opening down", "pull the product marketer posting": closed, i.e. deleted.)
   text = text.replace(/\b(?:take|pull)\s+(?:that|the|this)\s+(.{0,40}?)(opening|posting|job ad|role|position)\s+down\b/gi, "delete the $1$2");
-  // ("whats still open on mobile app", "anything due next week on the security audit": a project's tasks.)
+  // ("whats still open on mobile app", "anything due next week on the security audit": a project's tasks — not when
+  // the invoices are said: "whats outstanding on acme's invoices".)
   text = text.replace(
-    /^what(?:'s| is|s)\s+(?:still\s+)?(?:open|left|outstanding|pending|remaining|left to do)\s+(?:on|in|for)\s+(?!(?:those|these|them|it|that|this|all|each|every|invoice|INV)\b)/i,
+    /^(?!.*\b(?:invoices?|bills?)\b)what(?:'s| is|s)\s+(?:still\s+)?(?:open|left|outstanding|pending|remaining|left to do)\s+(?:on|in|for)\s+(?!(?:those|these|them|it|that|this|all|each|every|invoice|INV)\b)/i,
     "open tasks on ",
   );
   text = text.replace(
@@ -1741,6 +1742,11 @@ export function normalize(message: string): string {
   text = text
     .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:more|above|greater|higher|over)\b/gi, "at least $1")
     .replace(/\b(?:of\s+)?([$€£]?\d[\d,.]*\s?(?:k|m)?(?:\s?(?:usd|eur|gbp|dollars|euros|bucks))?)\s+or\s+(?:less|below|lower|under|fewer)\b/gi, "at most $1");
+  // ("what's left to collect across all partially paid invoices": how much — over several records, their sum.)
+  text = text.replace(
+    /^what(?:'s|s| is)\s+(left|remaining|still (?:owed|owing|due|outstanding)|outstanding)\s+(?=(?:to\s+(?:collect|pay|be paid)\s+)?(?:on|across|for|from|in)\s+(?:all\s+|every\s+|the\s+|our\s+)*[\p{L}' -]*?(?:invoices|bills)\b)/iu,
+    "how much is $1 ",
+  );
   // "anything due for payment tmrw": unpaid and due — an invoice's.
   text = text.replace(/\bdue\s+for\s+payment\b/gi, "unpaid due");
   // "filter to euro invoices", "narrow it down to the big ones": only those of the last answer.
