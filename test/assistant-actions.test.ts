@@ -1023,6 +1023,9 @@ describe("actions on every writable resource", () => {
     });
     const sent = await ask(ws.token, "acme wants invoices to go to invoices@acme.example now update billing email");
     expect(await requestOf(ws.token, sent.reply)).toMatchObject({ path: `/customers/${acme.id}`, body: { billing: { email: "invoices@acme.example" } } });
+    // ("acme's invoices should go to …": the same, said of the invoices.)
+    const should = await ask(ws.token, "acme's invoices should go to ap@acme.example from now on");
+    expect(await requestOf(ws.token, should.reply)).toMatchObject({ path: `/customers/${acme.id}`, body: { billing: { email: "ap@acme.example" } } });
     const harbor = await ask(
       ws.token,
       "Please set up a new customer: Harbor & Finch Ltd, billing email accounts@harborfinch.example, billing address 12 Quay Street, Dublin, Ireland, invoiced in EUR.",

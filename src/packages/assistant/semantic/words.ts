@@ -1308,6 +1308,11 @@ export function normalize(message: string): string {
     /^(?:customer\s+)?(.+?)\s+(?:wants?|would like|asked for|asked)\s+(?:their\s+|its\s+)?invoices\s+(?:to\s+)?(?:go\s+|be\s+sent\s+|sent\s+|emailed\s+)?to\s+([^\s@,]+@[^\s@,]+\.[a-z]{2,})\b.*$/iu,
     "change $1's billing email to $2",
   );
+  // ("hooli's invoices should go to billing@hooli.example from now on": the same, said of the invoices.)
+  text = text.replace(
+    /^(?!(?:what|which|who|where|how|do|does|should)\b)(?:customer\s+)?(.+?)(?:['’]s|\s+)\s*invoices\s+(?:should|must|need to|have to|are to|will)\s+(?:go|be sent|be emailed|be mailed)\s+to\s+([^\s@,]+@[^\s@,]+\.[a-z]{2,})\b.*$/iu,
+    "change $1's billing email to $2",
+  );
   // ("Add Priya Nair to the team: …": a new employee.)
   text = text.replace(/^(?:add|put)\s+(.+?)\s+(?:to|on)\s+(?:the|our)\s+team\b\s*:?\s*/iu, "add employee $1, ");
   // ("qualified Katherine Perlman on the call today": the state the named person reached.)
