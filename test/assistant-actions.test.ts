@@ -1789,8 +1789,12 @@ describe("actions on every writable resource", () => {
     );
   });
 
-  it("reads 'create deal Acme - renewal, 45k usd' as one name, as deals are named, and a person's 'name - company' apart", async () => {
+  it("reads 'create deal Acme - renewal, 45k usd' as one name, as deals and projects are named, and a person's 'name - company' apart", async () => {
     const { ws } = await company();
+    await expectRequest(ws.token, "new project Acme - support portal, starts 2099-01-05", "POST", "/projects", {
+      name: "Acme - support portal",
+      start_date: "2099-01-05",
+    });
     await expectRequest(
       ws.token,
       "create deal Acme - renewal, 45k usd, closing 2099-03-31",

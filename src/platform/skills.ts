@@ -38,6 +38,11 @@ export type ResourceSkill = {
   synonyms?: string[];
   /** The output field holding its name (fuzzy lookups by name use `?q=`). */
   nameField?: string;
+  /**
+   * Its records are named "who — what" ("Initech - renewal", "Acme — website relaunch"): a dash in a new
+   * one's name is part of the name. Without it a dash ends a name ("Jane Doe - Acme": a name, then a company).
+   */
+  pairedName?: boolean;
   /** A reference people type, and the search it becomes ("INV-000012"). */
   reference?: { pattern: RegExp; query(match: string): Record<string, string> };
   /** How a record is cited: "INV-000012 — Acme (1,534.50 USD)". */

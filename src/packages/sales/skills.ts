@@ -102,6 +102,7 @@ export const salesSkills: Skill[] = [
     plural: "deals",
     synonyms: ["opportunity", "opportunities", "oppty", "opp", "opps"],
     nameField: "name",
+    pairedName: true,
     label: (r) => `${r.name} (${money(r)})`,
     line: (r) => `${r.name} — ${money(r)}, ${words(r.stage)}${r.expected_close_date ? `, expected to close ${r.expected_close_date}` : ""}`,
     fields: {

@@ -16,6 +16,7 @@ export const tasklySkills: Skill[] = [
     plural: "projects",
     synonyms: ["engagement", "engagements"],
     nameField: "name",
+    pairedName: true,
     label: (r) => String(r.name),
     line: (r) => `${r.name} — ${words(r.status)}, ${r.completed_task_count}/${r.task_count} tasks done${r.end_date ? `, ends ${r.end_date}` : ""}`,
     fields: {

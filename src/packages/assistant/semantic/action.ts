@@ -245,11 +245,10 @@ export function extract(
   }
   // "open a Customer Success Manager role in Support": a name in capitals said before the resource's own noun.
   const nouns = R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-  // ("create deal Initech - renewal, 45k usd, …": a name said as "customer - what", as deals and projects are named,
-  // is one name — not a name and a note. Not for people: "jane doe - acme" is a name and a company.)
-  const forCustomer = body.some((field) => field.kind === "reference" && field.target === "customers") && !R.fields.has("email");
+  // ("create deal Initech - renewal, 45k usd, …": where a package names its records "who — what", a dashed name is
+  // one name — not a name and a note. Elsewhere it is two: "jane doe - acme" is a name and a company.)
   const paired =
-    colon || dashed || !forCustomer
+    colon || dashed || !R.skill?.pairedName
       ? null
       : new RegExp(
           `^\\s*(?:(?:an?|the)\\s+)?(?:new\\s+)?(?:(?:${nouns})\\b\\s*)?((?:\\p{L}[\\p{L}\\d&'.]*\\s+){0,2}\\p{L}[\\p{L}\\d&'.]*\\s+[—–-]\\s+(?:\\p{L}[\\p{L}\\d&'.]*\\s+){0,2}\\p{L}[\\p{L}\\d&'.]*)\\s*(?=[,;]|$)`,
