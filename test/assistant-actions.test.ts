@@ -124,6 +124,22 @@ describe("actions on every writable resource", () => {
       ],
       ["change acme's billing email to finance@acme.example", "PATCH", `/customers/${acme.id}`, { billing: { email: "finance@acme.example" } }],
       ["new customer Kestrel Foods, tax id DE811907980, based in germany", "POST", "/customers", { tax_id: "DE811907980", billing: { country: "DE" } }],
+      // "Bill to" before a street's number is the address; said without commas, the postal code parts it.
+      [
+        "Set up Kessler AG as a new customer in euros. Bill to Hauptstr. 5, 10115 Berlin, Germany; the billing email is rechnung@kessler.example.",
+        "POST",
+        "/customers",
+        {
+          name: "Kessler AG",
+          billing: { address_line1: "Hauptstr. 5", postal_code: "10115", city: "Berlin", country: "DE", email: "rechnung@kessler.example" },
+        },
+      ],
+      [
+        "kessler ag new cust, EUR, addr hauptstr. 5 10115 berlin germany",
+        "POST",
+        "/customers",
+        { currency: "EUR", billing: { address_line1: "hauptstr. 5", postal_code: "10115", city: "berlin", country: "DE" } },
+      ],
     ];
     await expectRequests(ws.token, more);
     // "we're hiring X" is the hire; "from contacts" says which of two people so named is removed.
@@ -275,6 +291,10 @@ describe("actions on every writable resource", () => {
     expect(noProject.reply.text).toBe("To create the task Call Acme, I need which project. What is it?");
     const filled = await ask(ws.token, "website", noProject.conversation_id);
     expect(await requestOf(ws.token, filled.reply)).toMatchObject({ method: "POST", path: "/tasks", body: { title: "Call Acme", project_id: website.id } });
+    // "put X on the task list": a new task, and why it is asked for is no part of its title.
+    const listed = await ask(ws.token, "pls put 'call the movers about the keys' on the task list so it doesnt slip");
+    expect(listed.reply.data.missing).toEqual(["project_id"]);
+    expect(listed.reply.data.slot.draft.fields).toEqual({ title: "call the movers about the keys" });
     const noEmail = await ask(ws.token, "new lead priya shah at northwind");
     expect(noEmail.reply.data.missing).toEqual(["email"]);
     const withEmail = await ask(ws.token, "priya@northwind.example", noEmail.conversation_id);

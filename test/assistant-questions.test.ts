@@ -1040,6 +1040,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     const from = await ask(ws.token, "how much did we receive from Acme last month");
     expect(from.reply.data.query).toMatchObject({ resource: "payments", aggregate: { fn: "sum" }, period: { field: "paid_at" } });
     expect(JSON.stringify(from.reply.data.query.conditions)).toContain(`${acme.id}`);
+    // Records described, then what happened to them: which ones, not what they add up to.
+    const which = await ask(ws.token, "bank transfers that came in last week");
+    expect(which.reply.data.query).toMatchObject({ resource: "payments", aggregate: { fn: "list" }, period: { field: "paid_at" } });
+    expect(which.reply.data.answer).toMatchObject({ kind: "records", resource: "payments" });
+    const money = await ask(ws.token, "money that came in last week");
+    expect(money.reply.data.query).toMatchObject({ resource: "payments", aggregate: { fn: "sum", field: "amount" } });
   });
   it("follows up on an invoice by its own number, never its id ('who is that one for again')", async () => {
     // (Other workspaces' invoices first, until one in the same shard: this one's id is then no longer its number's
@@ -1095,6 +1101,8 @@ describe("questions are read as queries over the resources' definitions", () => 
     expect(dollars.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", total: 0 });
     const home = await ask(ws.token, "customers that are US based");
     expect(home.reply.data.answer).toMatchObject({ ids: [acme.id] });
+    const ours = await ask(ws.token, "which of our customers are US-based");
+    expect(ours.reply.data.answer).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id] });
   });
   it("reads a stage passed ('made it past screening'), what is due next, and a list narrowed or sorted again ('filter to', 'pls')", async () => {
     const { ws, opening, candidate, task, shipped, acme } = await company();

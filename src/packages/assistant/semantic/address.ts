@@ -24,13 +24,22 @@ export function readAddress(text: string, body: BodyField[]): { field: string; v
     rest = rest.replace(email[0], ",");
   }
 
-  // The address runs to the next field's word, or to the end.
+  // The address runs to the next field's word, or to the end. ("Bill to Hauptstr. 5, …", "addr …": so said too —
+  // "bill to" only before a number, a street's or a postal code's, so "bill to acme" stays a name.)
   const address = new RegExp(
-    `\\b(?:${field.name}\\s+)?address\\s*(?:is\\s+|to\\s+|:\\s*)?(.+?)(?=,\\s*(?:invoices?|e-?mail|currency|tax|vat|phone|in\\s+(?:eur|usd|gbp|chf)|eur|usd|gbp|chf)\\b|;|$)`,
+    `\\b(?:(?:${field.name}\\s+)?(?:address|addr\\b\\.?)|bill(?:ed)?\\s+to\\b(?=[^,;@]*\\d))\\s*(?:is\\s+|to\\s+|:\\s*)?(.+?)(?=,\\s*(?:invoices?|e-?mail|currency|tax|vat|phone|in\\s+(?:eur|usd|gbp|chf)|eur|usd|gbp|chf)\\b|;|$)`,
     "i",
   ).exec(rest);
   if (address && parts.has("address_line1")) {
     const pieces = address[1]!.split(/\s*,\s*/).filter(Boolean);
+    // ("hauptstr. 5 10115 berlin germany": said without commas, the postal code after the street's number parts it.)
+    const unparted = pieces.length === 1 ? /^(.*?\d+[a-z]?)\s+(\d{4,6})\s+(.+)$/i.exec(pieces[0]!) : null;
+    if (unparted) {
+      const place = unparted[3]!.split(/\s+/);
+      const countryWords = [2, 1].find((n) => place.length > n && countryCode(place.slice(-n).join(" "))) ?? 0;
+      const city = place.slice(0, place.length - countryWords).join(" ");
+      pieces.splice(0, 1, unparted[1]!, `${unparted[2]} ${city}`, ...(countryWords ? [place.slice(-countryWords).join(" ")] : []));
+    }
     value.address_line1 = pieces.shift()!;
     for (const piece of pieces) {
       const code = countryCode(piece);

@@ -917,6 +917,11 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           // amount owing": which records are so — the records, not what they add up to.)
           /\bwhich\s+(?:ones?\s+|of (?:them|those|these)\s+)?(?:are|is|were|was)\s+(?:still\s+)?[a-z]/.test(text) ||
           new RegExp(`\\bwhich\\s+(?:[a-z-]+\\s+){0,2}(?:${R.nouns.join("|")})\\s+(?:has|have|had|is|are|was|were)\\b`).test(text) ||
+          // ("bank transfers that came in yesterday": records described, then what happened to them — which ones.)
+          // (Not money itself: "money that came in this week" is how much.)
+          /^(?!(?:the\s+|all\s+(?:the\s+)?)?(?:how|what|whats|what's|total|sum|amount|money|cash|revenue|income|funds|sales)\b)(?:[a-z-]+\s+){1,3}(?:that|which)\s+(?:came|come|were|was|got|have|has|we|they)\b/.test(
+            text,
+          ) ||
           // ("who's logged time on the mobile app": the entries, each with its person — not a ranking, not a total.)
           (/^(?:who|whos|who's)\s+(?:has\s+|have\s+)?(?:logged|worked|put|booked|clocked|spent)\b/.test(text) &&
             !/\b(?:most|least|top|more|less|each|per|how)\b/.test(text))) &&

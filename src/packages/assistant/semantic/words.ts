@@ -671,10 +671,22 @@ export function normalize(message: string): string {
       /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)(?![^,.;:?!]*\b(?:think|know|if|whether|sure|maybe|guess)\b)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire|project)\b\s*[,.;:!—–-]?\s*/i,
       (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
     );
+  // ("kessler gmbh new cust, EUR, …": a note headed by the name, then "new" and the kind, then what it is.)
+  if (!ASKED.test(text))
+    text = text.replace(
+      /^(?![^,.;:?!]*?\b(?:show|list|any|all|get|find|give|see|add|create|make|set|save|put|enter|record|register|open|start|need|want|please|pls|can|could|would|you|i|we|a|an|our|the|my|who|what|which|how|there)\s)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+new\s+(lead|client|customer|cust|contact|employee|candidate|hire|project)\s*[,:;—–-]\s*/i,
+      (_m, name: string, noun: string) => `new ${noun.toLowerCase() === "cust" ? "customer" : noun} ${name}, `,
+    );
   // ("task 7 is urgent now": a record by its number, then its new priority.)
   text = text.replace(
     /^(?:the\s+)?(task\s+(?:#|no\.?\s*|number\s+)?\d+)\s+is\s+(?:now\s+)?(urgent|high|medium|low)(?:\s+priority)?(?:\s+now)?\s*[.!]*$/i,
     "set $1 priority to $2",
+  );
+  // ("pls put 'call the movers about the keys' on the task list so it doesnt slip": a new record of the list's kind;
+  // why it is asked for is no part of it.)
+  text = text.replace(
+    /^(?:(?:pls|please|can you|could you)\s+)?(?:put|add|stick|throw|get)\s+(.{3,120}?)\s+(?:on|onto|to|in)\s+(?:the|my|our|your)\s+(task|to-?do|lead|contact)s?\s+(?:list|board)\b(?:\s*,?\s*(?:so|because|since|as)\s+[^,.;:]*)?/i,
+    (_m, what: string, kind: string) => `add ${/^to-?do$/i.test(kind) ? "task" : kind.toLowerCase()} ${what}`,
   );
   // ("Lead to create: Bjorn Lund (Acme), …": the command, then the record.)
   text = text.replace(/^(lead|customer|client|contact|deal|task|project|employee|candidate|opening)\s+to\s+(?:create|add|set up)\s*:/i, "create $1:");
@@ -1206,7 +1218,10 @@ export function normalize(message: string): string {
   text = text
     .replace(/\bnot\s+based\s+(?:in|out of)\s+/gi, "not in ")
     .replace(/\b(?:that|who|which)\s+(?:are\s+not|is\s+not|aren't|isn't)\s+(.{2,30}?)[\s-]based\b/gi, "not in $1")
-    .replace(/\b(?:that|who|which)\s+(?:are|is)\s+(.{2,30}?)[\s-]based\b/gi, "in $1");
+    .replace(/\b(?:that|who|which)\s+(?:are|is)\s+(.{2,30}?)[\s-]based\b/gi, "in $1")
+    // ("which of our customers are US-based": after anything, a one-word place.)
+    .replace(/\b(?:are\s+not|is\s+not|aren't|isn't)\s+([^\s,.;:?!]{2,20})[\s-]based\b/gi, "not in $1")
+    .replace(/\b(?:are|is)\s+([^\s,.;:?!]{2,20})[\s-]based\b/gi, "in $1");
   // ("client asked which currency we bill globex labs in, what's on file?": the question they asked.)
   text = text
     .replace(
