@@ -201,6 +201,7 @@ describe("questions are read as queries over the resources' definitions", () => 
       date_of_joining: "2025-02-01",
     });
     expect((await ask(ws.token, "sales managers in SF")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
+    expect((await ask(ws.token, "sales mgrs in SF?")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
     // A follow-up's value replaces the last one on that field.
     const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
     expect(remote.reply.data.answer.ids).toEqual([ana.id]);
@@ -1500,6 +1501,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     const reply = (await ask(ws.token, `active candidates for ${opening.title}`)).reply;
     expect(reply.data.answer, reply.text).toMatchObject({ resource: "candidates" });
     expect([...reply.data.answer.ids].sort()).toEqual([candidate.id, offered.id].sort());
+    // With no noun but "everyone", the state says whose: only candidates are in the running.
+    const everyone = (await ask(ws.token, `Show me everyone still in the running for ${opening.title}.`)).reply;
+    expect(everyone.data.answer, everyone.text).toMatchObject({ resource: "candidates" });
+    expect([...everyone.data.answer.ids].sort()).toEqual([candidate.id, offered.id].sort());
   });
 
   it("reads 'what are people busy with right now in X' as its work in progress, and 'the sales we lost' as the lost deals", async () => {

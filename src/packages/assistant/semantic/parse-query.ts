@@ -286,8 +286,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
   const free = nouns.filter((noun) => !noun.object);
   // "people who applied last week": a word for anyone, with the verb of a resource of named people (an
   // applicant applies), is that resource's records.
-  const anyone = free[0]?.indexes.every((i) => ["people", "person", "persons", "folks", "anyone", "someone"].includes(w.words[i]!));
-  const doers = anyone ? dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource : undefined;
+  const anyone = free[0]?.indexes.every((i) =>
+    ["people", "person", "persons", "folks", "anyone", "someone", "everyone", "everybody", "anybody"].includes(w.words[i]!),
+  );
+  // ("everyone still in the running for account executive": or with a state only such people are in.)
+  const doers = anyone
+    ? (dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource ??
+      stateSpans.find((span) => span.value !== free[0]!.value && span.value.nameField && span.indexes.length > 1)?.value)
+    : undefined;
   if (doers) {
     claim(free[0]!.indexes);
     free.splice(0, 1, { ...free[0]!, value: doers });

@@ -36,6 +36,10 @@ const SHORTHAND: Record<string, string> = {
   thru: "through",
   w: "with",
   ppl: "people",
+  mgr: "manager",
+  mgrs: "managers",
+  mngr: "manager",
+  mngrs: "managers",
   eod: "today",
   asap: "today",
   info: "details",
@@ -1905,8 +1909,9 @@ export function normalize(message: string): string {
   text = text.replace(/([$€£])\s?(\d{1,3})\.(\d{3})(?![\d.,])/g, "$1$2$3");
   // "did NOT come from", "ONLY the paid ones": a small word in capitals is emphasis, not an acronym's name.
   text = text.replace(/\b(NOT|NO|AND|OR|ALL|ANY|ONLY|JUST|NEVER|STILL|EVER|ASAP|PLS|PLEASE|NOW|EVERY|NONE)\b/g, (word) => word.toLowerCase());
-  // "still in the running": a way of saying the candidates nobody has turned down, which the rest says anyway.
-  text = text.replace(/\s*,?\s*\b(?:still\s+)?in the running\b/gi, "");
+  // "still in the running (not rejected)": a way of saying the candidates nobody has turned down, when the rest says
+  // it anyway. (Said alone, it is the candidates' state of that name.)
+  if (/\brejected\b/i.test(text)) text = text.replace(/\s*,?\s*\b(?:still\s+)?in the running\b/gi, "");
   // ("Kessler & Sons" is a name: a capital after it keeps the ampersand.)
   text = text.replace(/\s*->\s*/g, " to ").replace(/\s&\s(?![A-Z])/g, " and ");
   text = text.replace(/(^|\s)>\s?(?=[$€£\d])/g, "$1over ").replace(/(^|\s)<\s?(?=[$€£\d])/g, "$1under ");
