@@ -794,4 +794,18 @@ describe("commands said with their context", () => {
     expect(found.reply.data.answer).toMatchObject({ resource: "customers", ids: [bakery.id] });
     expect(acme.id).not.toBe(bakery.id);
   });
+
+  it("changes the one line of an invoice just proposed: 'actually make it 4 sessions', 'make it 900 each', 'no, 2'", async () => {
+    const { ws, acme } = await company();
+    const first = await ask(ws.token, "invoice acme for 3 training sessions @ $800");
+    const line = { description: "Training session", quantity: 3, unit_amount: 80_000 };
+    expect(await requestOf(ws.token, first.reply)).toMatchObject({ path: "/invoices", body: { customer_id: acme.id, items: [line] } });
+    const more = await ask(ws.token, "actually make it 4 sessions", first.conversation_id);
+    expect((await requestOf(ws.token, more.reply)).body).toMatchObject({ customer_id: acme.id, items: [{ ...line, quantity: 4 }] });
+    const priced = await ask(ws.token, "make it 900 each", first.conversation_id);
+    expect((await requestOf(ws.token, priced.reply)).body).toMatchObject({ items: [{ ...line, quantity: 4, unit_amount: 90_000 }] });
+    const fewer = await ask(ws.token, "no, 2", first.conversation_id);
+    expect((await requestOf(ws.token, fewer.reply)).body).toMatchObject({ items: [{ ...line, quantity: 2, unit_amount: 90_000 }] });
+    expect(fewer.reply.text).toContain("2 × Training session at 900.00");
+  });
 });

@@ -25,6 +25,14 @@ import { FILLER, GRAMMAR, normalize, type Words, withAfterthoughts, wordsOf } fr
  * rate), which the older intent engine answers.
  */
 
+/** "actually make it 5 hours", "no, 4 sessions": a new count of the one line, said alone (no amount, no percentage). */
+const SO_MANY =
+  /^\s*(?:(?:actually|no|sorry|oh|wait|ok|okay|hmm|hm|oops|ah)[,.!\s]+)*(?:(?:make|change|set)\s+it\s+(?:to\s+)?|(?:it\s+)?should\s+be\s+|it'?s\s+)?(\d{1,4}(?:\.\d+)?)\s*(?!(?:k|m|%|percent|eur|euros?|usd|dollars?|gbp|pounds?|bucks|chf|each|per|at|@)\b)(?:[a-z]+\s*)?(?:instead|not\s+\d+)?\s*[.!]*$/i;
+
+/** "make it 900 each", "actually $750 per session": a new price of the one line. */
+const AT_PRICE =
+  /^\s*(?:(?:actually|no|sorry|oh|wait|ok|okay|hmm|hm|oops|ah)[,.!\s]+)*(?:(?:make|change|set)\s+it\s+(?:to\s+)?|(?:it\s+)?should\s+be\s+|it'?s\s+)?[$€£]?\s*(\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)\s*(?:each|apiece|a\s+piece|per\s+[a-z]+)\s*(?:instead)?\s*[.!]*$/i;
+
 export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
 export type TurnEnv = {
   fetch: Fetch;
@@ -415,6 +423,20 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   if (env.metricPhrases?.some((phrase) => ` ${w.words.join(" ")} `.includes(` ${phrase} `))) return null;
   if (BULK_DELETE.test(message)) return { reply: refusal("I can't delete records in bulk.") };
   if (BULK_CHANGE.test(message)) return { reply: refusal("I change one record at a time, and only when you confirm it.") };
+  // ("actually make it 6 days" after a one-line invoice: the same line, so many of it — not a catalogue line.)
+  const lines = state.pending?.fields.items;
+  const count = Array.isArray(lines) && lines.length === 1 && state.pending?.operation === "create" && !state.slot ? SO_MANY.exec(message) : null;
+  // ("make it 900 each": the same line at that price.)
+  const price = Array.isArray(lines) && lines.length === 1 && state.pending?.operation === "create" && !state.slot && !count ? AT_PRICE.exec(message) : null;
+  if ((count || price) && state.pending && Array.isArray(lines)) {
+    const { items: _label, ...labels } = state.pending.labels ?? {};
+    const line = {
+      ...(lines[0] as Record<string, unknown>),
+      ...(count ? { quantity: Number(count[1]) } : { unit_amount: Math.round(Number(price![1]!.replace(/,/g, "")) * 100) }),
+    };
+    const draft = { ...state.pending, fields: { ...state.pending.fields, items: [line] }, labels };
+    return fromBuilt(env.schema, proposal(actionEnv, env.schema.byName.get(state.pending.resource)!, draft));
+  }
   if (state.slot) {
     const filled = await fillSlot(env, actionEnv, message, state.slot);
     if (filled) return filled;
