@@ -808,4 +808,14 @@ describe("commands said with their context", () => {
     expect((await requestOf(ws.token, fewer.reply)).body).toMatchObject({ items: [{ ...line, quantity: 2, unit_amount: 90_000 }] });
     expect(fewer.reply.text).toContain("2 × Training session at 900.00");
   });
+
+  it("reads 'on it' after an invoice's payments as that invoice, 'another 500' as the amount, and never the invoice's own total", async () => {
+    const { ws, acme } = await company();
+    const owed = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [{ description: "Audit", quantity: 1, unit_amount: 379_600 }] });
+    await call("POST", "/payments", { token: ws.token, body: { invoice_id: owed.id, amount: 100_000, method: "bank_transfer" } });
+    const listed = await ask(ws.token, `payments logged against ${owed.number}`);
+    expect(listed.reply.data.answer).toMatchObject({ resource: "payments", total: 1 });
+    const more = await ask(ws.token, "add another 500 on it, they paid by card today", listed.conversation_id);
+    expect((await requestOf(ws.token, more.reply)).body).toMatchObject({ invoice_id: owed.id, amount: 50_000, method: "card" });
+  });
 });

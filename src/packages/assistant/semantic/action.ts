@@ -328,10 +328,12 @@ export function extract(
     rest = rest.replace(positions[0], ",");
   }
   const moneyField = body.find((field) => field.kind === "money" && field.name !== "unit_amount");
-  // ("a payment of 500": a small number is money too when a word of amount leads it.)
-  const small = /\b(?:of|amount(?: of)?|for)\s+(\d{1,3}(?:\.\d{1,2})?)\b(?!\s*(?:hours?|minutes?|mins?|h|%|days?|weeks?|positions?|people|x\b|each))/i.exec(
-    rest,
-  );
+  // ("a payment of 500", "add 500 on it, they paid by card": a small number is money too when a word of amount leads it,
+  // or it comes first.)
+  const small =
+    /(?:^\s*|\b(?:of|amount(?: of)?|for|paid|received)\s+)(\d{1,3}(?:\.\d{1,2})?)\b(?!\s*(?:hours?|minutes?|mins?|h|%|days?|weeks?|positions?|people|x\b|each))/i.exec(
+      rest,
+    );
   const read = moneyField ? (readMoney(rest) ?? (small ? { minor: Math.round(Number(small[1]) * 100), match: small[0] } : null)) : null;
   // ("create deal Stark renewal 2027": a bare year ending a name is part of it, not an amount.)
   const year =

@@ -529,8 +529,19 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       }
     }
     // "add 1h for him today on …" after a question about Linus: the person in focus fills the reference.
-    const pronounRef = /\b(for|to|with|by)\s+(him|her|them)\b/i.exec(message);
-    const focus = pronounRef ? (state.focus ?? aboutOf(env.schema, state.query)) : undefined;
+    // ("add a payment of 500 on it" after the payments on INV-…: "it" is the invoice they were asked about.)
+    const pronounRef = /\b(for|to|with|by|on|against)\s+(him|her|them|it)\b/i.exec(message);
+    const refersTo = (candidate: ConversationState["focus"]) =>
+      candidate &&
+      R &&
+      candidate.resource !== R.name &&
+      [...(R.create ?? []), ...(R.update ?? [])].some((f) => f.kind === "reference" && f.target === candidate.resource);
+    const aPerson = pronounRef && !/^it$/i.test(pronounRef[2]!);
+    const focus = pronounRef
+      ? aPerson
+        ? (state.focus ?? aboutOf(env.schema, state.query))
+        : [state.focus, aboutOf(env.schema, state.query)].find(refersTo)
+      : undefined;
     if (
       R &&
       pronounRef &&
@@ -538,7 +549,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       focus.resource !== R.name &&
       [...(R.create ?? []), ...(R.update ?? [])].some((field) => field.kind === "reference" && field.target === focus.resource)
     ) {
-      const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label}`), env.vocabulary);
+      // (By its name alone: "INV-000274 (3,796.00 USD)" would say an amount nobody said.)
+      const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label.replace(/\s*\([^()]*\)\s*$/, "")}`), env.vocabulary);
       const again = actionCue(named, env.schema);
       if (again) return fromBuilt(env.schema, await build(actionEnv, named, again, R, null));
     }

@@ -675,6 +675,8 @@ export function normalize(message: string): string {
       /^(?!(?:who|what|which|how|there|it|this|that|he|she|they)\b)(?![^,.;:?!]*\b(?:think|know|if|whether|sure|maybe|guess)\b)((?:[^\s,.;:?!]+\s+){0,3}[^\s,.;:?!]+)\s+(?:is|are)\s+(?:a\s+|our\s+)?new\s+(lead|client|customer|contact|employee|candidate|hire|project)\b\s*[,.;:!—–-]?\s*/i,
       (_m, name: string, noun: string) => `new ${noun} ${name.replace(/\s+@\s+(?=\p{L})/u, " from ")}, `,
     );
+  // ("add another 500 on it", "they paid another $2k": the amount itself.)
+  text = text.replace(/\banother\s+(?=[$€£]?\s?\d)/gi, "");
   // ("kessler gmbh new cust, EUR, …": a note headed by the name, then "new" and the kind, then what it is.)
   if (!ASKED.test(text))
     text = text.replace(
