@@ -818,4 +818,26 @@ describe("commands said with their context", () => {
     const more = await ask(ws.token, "add another 500 on it, they paid by card today", listed.conversation_id);
     expect((await requestOf(ws.token, more.reply)).body).toMatchObject({ invoice_id: owed.id, amount: 50_000, method: "card" });
   });
+
+  it("finds 'the draft one' among whose the conversation is about when the list narrowed past it", async () => {
+    const { ws, acme } = await company();
+    await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [{ description: "Audit", quantity: 1, unit_amount: 50_000 }] });
+    const draft = await create(ws, "invoices", { customer_id: acme.id, currency: "USD", items: [{ description: "Extra", quantity: 1, unit_amount: 9_000 }] });
+    const all = await ask(ws.token, "show me all the acme invoices");
+    const unpaid = await ask(ws.token, "only the unpaid ones", all.conversation_id);
+    expect(unpaid.reply.data.answer).toMatchObject({ resource: "invoices" });
+    expect(unpaid.reply.data.answer.ids).not.toContain(draft.id);
+    const voided = await ask(ws.token, "void the draft one, they cancelled that order", all.conversation_id);
+    expect(await requestOf(ws.token, voided.reply)).toMatchObject({ method: "POST", path: `/invoices/${draft.id}/void` });
+  });
+
+  it("reads 'and the holdings entity?' after a question about a company as its namesake with that word (Acme Holdings)", async () => {
+    const { ws, acme } = await company();
+    const holdings = await create(ws, "customers", { name: "Acme Holdings", email: "ap@acmeholdings.example", currency: "USD" });
+    const first = await ask(ws.token, "acme's total outstanding?");
+    expect(JSON.stringify(first.reply.data.query.conditions)).toContain(`${acme.id}`);
+    const kin = await ask(ws.token, "and the holdings entity?", first.conversation_id);
+    expect(kin.reply.data.query).toMatchObject({ resource: "invoices", aggregate: { fn: "sum", field: "amount_due" } });
+    expect(JSON.stringify(kin.reply.data.query.conditions)).toContain(`${holdings.id}`);
+  });
 });

@@ -729,6 +729,13 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
         if (told.length === 1) found = { kind: "one", found: told[0]! };
         else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
       }
+      // ("void the draft one from october" after Globex's unpaid invoices: not among those listed — whose it is, is
+      // whom the conversation is about.)
+      if (found.kind === "none" && env.about && /^(?:[\p{L}-]+\s+)?ones?$/iu.test(cleaned)) {
+        const told = await toldByParent({ ...env, listed: undefined }, R, cue, `${env.about.label} ${cleaned}`, w.text);
+        if (told.length === 1) found = { kind: "one", found: told[0]! };
+        else if (told.length > 1) found = { kind: "many", options: told.slice(0, 6) };
+      }
       if (found.kind === "none") return { kind: "fail", text: `I couldn't find ${withArticle(R.singular)} called "${cleaned}".` };
       // (Of several, the one the last answer listed: "show me the drafts" → "send the aperture one".)
       const onList = found.kind === "many" ? found.options.filter((option) => env.listed?.some((c) => c.resource === R.name && c.id === option.record.id)) : [];

@@ -15,9 +15,29 @@ type Said = { schema: SchemaModel; vocabulary: Set<string> };
 /** The message with what the conversation's last reply makes of its pronouns and picks. */
 export function referentsNamed(said: string, state: ConversationState, env: Said): string {
   return therePlaced(
-    whoseNamed(itNamed(pickFromList(paidOnFocus(sameAgain(fieldShown(said, state, env.schema), state), state), state, env.schema), state, env), state, env),
+    whoseNamed(
+      itNamed(
+        pickFromList(paidOnFocus(sameAgain(fieldShown(kinNamed(said, state, env.schema), state, env.schema), state), state), state, env.schema),
+        state,
+        env,
+      ),
+      state,
+      env,
+    ),
     state,
   );
+}
+
+/**
+ * "wayne's total outstanding?" → "and the holdings entity?": the record of the same name with that word after it
+ * (Wayne Holdings) — a sibling company or arm of the one just asked about.
+ */
+function kinNamed(said: string, state: ConversationState, schema: SchemaModel): string {
+  const kin = /^(?:(?:and|what about|how about)\s+)?(?:for\s+)?the\s+(\p{L}[\p{L}-]*)\s+(?:entity|company|side|arm|business)\s*\??$/iu.exec(said.trim());
+  const about = kin ? aboutOf(schema, state.query) : undefined;
+  if (!kin || !about) return said;
+  const base = about.label.replace(/\s*\([^()]*\)\s*$/, "");
+  return `and ${base} ${kin[1]![0]!.toUpperCase()}${kin[1]!.slice(1)}?`;
 }
 
 /** "email on file for Cyberdyne?" → "change it to payables@…": "it" is the field the last answer showed, of that record. */
