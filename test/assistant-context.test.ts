@@ -840,4 +840,12 @@ describe("commands said with their context", () => {
     expect(kin.reply.data.query).toMatchObject({ resource: "invoices", aggregate: { fn: "sum", field: "amount_due" } });
     expect(JSON.stringify(kin.reply.data.query.conditions)).toContain(`${holdings.id}`);
   });
+
+  it("reads 'their' in a question as the one company the last answer was about or named", async () => {
+    const { ws, acme } = await company();
+    const owed = await ask(ws.token, "how much does acme owe us");
+    const email = await ask(ws.token, "whats their email", owed.conversation_id);
+    expect(email.reply.data.answer, email.reply.text).toMatchObject({ resource: "customers", ids: [acme.id] });
+    expect(email.reply.text).toContain("ap@acme.example");
+  });
 });

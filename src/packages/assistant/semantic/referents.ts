@@ -200,9 +200,14 @@ function itNamed(said: string, state: ConversationState, env: Said): string {
  * answer named (or the person it was about).
  */
 function whoseNamed(said: string, state: ConversationState, env: Said): string {
-  const person = state.named ?? (state.focus && env.schema.byName.get(state.focus.resource)?.nameField === "name" ? state.focus : undefined);
-  const whose = /\b(her|his)\s+(?!own\b|today\b|tomorrow\b|yesterday\b|this\b|next\b|last\b)(?=[a-z])/i.exec(said);
+  const person =
+    state.named ??
+    (state.focus && env.schema.byName.get(state.focus.resource)?.nameField === "name" ? state.focus : undefined) ??
+    aboutOf(env.schema, state.query);
+  // ("who owes us the most" → "whats their billing email": "their" too, of the one record the answer named.)
+  const whose = /\b(her|his|their)\s+(?!own\b|today\b|tomorrow\b|yesterday\b|this\b|next\b|last\b)(?=[a-z])/i.exec(said);
   if (!person || env.schema.byName.get(person.resource)?.nameField !== "name") return said;
+  if (/^their$/i.test(whose?.[1] ?? "") && (state.listed?.length ?? 0) > 1) return said;
   const singular = env.schema.byName.get(person.resource)?.singular;
   const kind = singular ? `the ${singular} ` : "";
   // (Only in a question: a command finds its own record — "add 1h for her today" — except the person it acts on
