@@ -256,6 +256,9 @@ describe("actions on every writable resource", () => {
     // "start working on X" starts it; a last lower-case phrase on a time entry is its note; "City ST 12345".
     const started = await requestOf(ws.token, (await ask(ws.token, "start working on write copy in website — set it in progress")).reply);
     expect(started).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
+    // "start X in P" where X is already there: it is started, not made again.
+    const again = await requestOf(ws.token, (await ask(ws.token, "start Write copy in Website (set in progress)")).reply);
+    expect(again).toMatchObject({ method: "PATCH", path: `/tasks/${task.id}`, body: { status: "in_progress" } });
     const noted = await requestOf(
       ws.token,
       (await ask(ws.token, "put 30 mins on Write copy (website) for Ana Garcia today, non billable, internal sync")).reply,

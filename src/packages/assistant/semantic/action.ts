@@ -1661,3 +1661,29 @@ function describeLine(line: unknown): string {
 }
 
 export type { ApiRecord };
+
+/**
+ * "start Plan search in ERP migration": "start" makes a record, or starts one. When a record of that name is already
+ * there (under the same parents the message names), it is started — the state its resource says "start" of — rather
+ * than made again.
+ */
+export async function startedInstead(env: ActionEnv, R: ResourceModel, built: Built, cue: ActionCue): Promise<Built | null> {
+  if (built.kind !== "proposal" || built.draft.operation !== "create" || !/^(?:start|begin)$/i.test(cue.verb) || !R.nameField) return null;
+  const started = R.skill?.filters?.find((filter) => filter.words.includes("start") || filter.words.includes("started"));
+  const name = built.draft.fields[R.nameField];
+  if (!started || typeof name !== "string") return null;
+  const found = await env.fetch(`/${R.name}?q=${encodeURIComponent(name)}&limit=25`);
+  if (!found.ok) return null;
+  const parents = Object.entries(built.draft.fields).filter(([field]) => R.fields.get(field)?.kind === "reference");
+  const same = found.data.filter(
+    (row) => String(row[R.nameField!] ?? "").toLowerCase() === name.toLowerCase() && parents.every(([field, value]) => row[field] === value),
+  );
+  if (same.length !== 1) return null;
+  const record = same[0]!;
+  return proposal(env, R, {
+    resource: R.name,
+    operation: "update",
+    target: { id: record.id, name: labelOf(R, record), ...(typeof record.updated_at === "string" ? { version: record.updated_at } : {}) },
+    fields: { ...started.query },
+  });
+}

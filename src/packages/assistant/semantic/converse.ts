@@ -1,6 +1,6 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { Reply } from "../tools";
-import { type ActionEnv, type ActionRequest, type Built, build, complete, proposal } from "./action";
+import { type ActionEnv, type ActionRequest, type Built, build, complete, proposal, startedInstead } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
@@ -556,6 +556,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     }
     if (R) {
       let built = await build(actionEnv, w, cue, R, state.focus ?? null);
+      built = (await startedInstead(actionEnv, R, built, cue)) ?? built;
       const named = built.kind === "fail" && /couldn't find/.test(built.text) ? await kindInName(env.fetch, env.schema.resources, R, w.text) : null;
       if (named) built = await build(actionEnv, w, cue, named, state.focus ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
@@ -611,7 +612,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     let asked: Turn | null = null;
     let unchanged: Turn | null = null;
     for (const candidate of ordered) {
-      const built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
+      let built = await build(actionEnv, w, cue, candidate, state.focus ?? null);
+      built = (await startedInstead(actionEnv, candidate, built, cue)) ?? built;
       if (built.kind === "fail" && /couldn't find/.test(built.text)) continue;
       if (built.kind === "choose" && valueFits.has(candidate)) return fromBuilt(env.schema, built);
       // A resource that cannot tell which of its records is meant may not be the one: try the others first
