@@ -202,6 +202,11 @@ describe("questions are read as queries over the resources' definitions", () => 
     });
     expect((await ask(ws.token, "sales managers in SF")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
     expect((await ask(ws.token, "sales mgrs in SF?")).reply.data.answer).toMatchObject({ resource: "employees", ids: [seller.id] });
+    // A short word after a first name is a surname, not a slip for a word of the schema ("boyd" is no "body").
+    await create(ws, "employees", { name: "Carl Sagan", email: "carl@assist.co", department: "Marketing", date_of_joining: "2025-01-01" });
+    const boyd = await create(ws, "contacts", { name: "Carl Boyd", email: "carl@boyd.example" });
+    const emailOf = await ask(ws.token, "whats the email for carl boyd");
+    expect(emailOf.reply.data.answer, emailOf.reply.text).toMatchObject({ resource: "contacts", ids: [boyd.id] });
     // A follow-up's value replaces the last one on that field.
     const remote = await ask(ws.token, "and remote?", engineers.conversation_id);
     expect(remote.reply.data.answer.ids).toEqual([ana.id]);

@@ -1946,10 +1946,15 @@ export type Words = {
 export function wordsOf(message: string, vocabulary: ReadonlySet<string>): Words {
   const text = normalize(message);
   const tokens = tokenize(text);
-  const words = tokens.map((token) => {
-    const lower = token.lower.replace(/[.']+$/, "");
-    return correct(lower, vocabulary);
-  });
+  const typed = tokens.map((token) => token.lower.replace(/[.']+$/, ""));
+  const corrected = typed.map((word) => correct(word, vocabulary));
+  // (A short word after a name's word — one no vocabulary has, left as typed — is its surname, not two letters
+  // swapped: "carl boyd" is no "carl body". A letter left out is still a slip: "barbara mccarthy finsh".)
+  const named = (i: number) =>
+    i >= 0 && /^[a-z]{3,}$/.test(typed[i]!) && corrected[i] === typed[i] && !vocabulary.has(typed[i]!) && !FILLER.has(typed[i]!) && !GRAMMAR.has(typed[i]!);
+  const letters = (word: string) => [...word].sort().join("");
+  const swappedOnly = (i: number) => corrected[i] !== typed[i] && letters(corrected[i]!) === letters(typed[i]!);
+  const words = typed.map((word, i) => (word.length < 6 && swappedOnly(i) && named(i - 1) ? word : corrected[i]!));
   return { text, tokens, words, joined: words.join(" ") };
 }
 
