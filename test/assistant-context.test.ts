@@ -795,7 +795,7 @@ describe("commands said with their context", () => {
     expect(acme.id).not.toBe(bakery.id);
   });
 
-  it("changes the one line of an invoice just proposed: 'actually make it 4 sessions', 'make it 900 each', 'no, 2'", async () => {
+  it("changes the one line of an invoice just proposed: 'actually make it 4 sessions', 'make it 900 each', 'no, 2', '$1.2k per session'", async () => {
     const { ws, acme } = await company();
     const first = await ask(ws.token, "invoice acme for 3 training sessions @ $800");
     const line = { description: "Training session", quantity: 3, unit_amount: 80_000 };
@@ -807,6 +807,8 @@ describe("commands said with their context", () => {
     const fewer = await ask(ws.token, "no, 2", first.conversation_id);
     expect((await requestOf(ws.token, fewer.reply)).body).toMatchObject({ items: [{ ...line, quantity: 2, unit_amount: 90_000 }] });
     expect(fewer.reply.text).toContain("2 × Training session at 900.00");
+    const dearer = await ask(ws.token, "actually $1.2k per session", first.conversation_id);
+    expect((await requestOf(ws.token, dearer.reply)).body).toMatchObject({ items: [{ ...line, quantity: 2, unit_amount: 120_000 }] });
   });
 
   it("reads 'on it' after an invoice's payments as that invoice, 'another 500' as the amount, and never the invoice's own total", async () => {

@@ -7,7 +7,7 @@ import { fieldAskedByForm, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findAtCompany, findNamed, hasValue, kindInName, labelOf, referencedRecord } from "./names";
-import { actionCue, actionResource, readStates } from "./parse-action";
+import { actionCue, actionResource, readMoney, readStates } from "./parse-action";
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { aboutOf, chosen, referentsNamed } from "./referents";
@@ -31,7 +31,7 @@ const SO_MANY =
 
 /** "make it 900 each", "actually $750 per session": a new price of the one line. */
 const AT_PRICE =
-  /^\s*(?:(?:actually|no|sorry|oh|wait|ok|okay|hmm|hm|oops|ah)[,.!\s]+)*(?:(?:make|change|set)\s+it\s+(?:to\s+)?|(?:it\s+)?should\s+be\s+|it'?s\s+)?[$€£]?\s*(\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)\s*(?:each|apiece|a\s+piece|per\s+[a-z]+)\s*(?:instead)?\s*[.!]*$/i;
+  /^\s*(?:(?:actually|no|sorry|oh|wait|ok|okay|hmm|hm|oops|ah)[,.!\s]+)*(?:(?:make|change|set)\s+it\s+(?:to\s+)?|(?:it\s+)?should\s+be\s+|it'?s\s+)?([$€£]?\s*\d[\d,]*(?:\.\d{1,2})?\s*(?:k\b)?(?:\s*(?:usd|eur|gbp|chf|dollars?|euros?|pounds?|bucks)\b)?)\s*(?:each|apiece|a\s+piece|per\s+[a-z]+)\s*(?:instead)?\s*[.!]*$/i;
 
 export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
 export type TurnEnv = {
@@ -432,7 +432,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     const { items: _label, ...labels } = state.pending.labels ?? {};
     const line = {
       ...(lines[0] as Record<string, unknown>),
-      ...(count ? { quantity: Number(count[1]) } : { unit_amount: Math.round(Number(price![1]!.replace(/,/g, "")) * 100) }),
+      ...(count ? { quantity: Number(count[1]) } : { unit_amount: readMoney(price![1]!, { bare: true })!.minor }),
     };
     const draft = { ...state.pending, fields: { ...state.pending.fields, items: [line] }, labels };
     return fromBuilt(env.schema, proposal(actionEnv, env.schema.byName.get(state.pending.resource)!, draft));
@@ -537,18 +537,11 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       candidate.resource !== R.name &&
       [...(R.create ?? []), ...(R.update ?? [])].some((f) => f.kind === "reference" && f.target === candidate.resource);
     const aPerson = pronounRef && !/^it$/i.test(pronounRef[2]!);
+    // (A person is whoever the conversation is on; "it" may also be the record the last question was about.)
     const focus = pronounRef
-      ? aPerson
-        ? (state.focus ?? aboutOf(env.schema, state.query))
-        : [state.focus, aboutOf(env.schema, state.query)].find(refersTo)
+      ? (aPerson ? [state.focus ?? aboutOf(env.schema, state.query)] : [state.focus, aboutOf(env.schema, state.query)]).find(refersTo)
       : undefined;
-    if (
-      R &&
-      pronounRef &&
-      focus &&
-      focus.resource !== R.name &&
-      [...(R.create ?? []), ...(R.update ?? [])].some((field) => field.kind === "reference" && field.target === focus.resource)
-    ) {
+    if (R && pronounRef && focus) {
       // (By its name alone: "INV-000274 (3,796.00 USD)" would say an amount nobody said.)
       const named = wordsOf(message.replace(pronounRef[0], `${pronounRef[1]} ${focus.label.replace(/\s*\([^()]*\)\s*$/, "")}`), env.vocabulary);
       const again = actionCue(named, env.schema);

@@ -985,8 +985,11 @@ export type Extracted = {
 const MONEY =
   /(?:([$€£¥₹])\s?(\d[\d,.]*\d|\d)\s?(k|m)?\b|\b(\d[\d,.]*\d|\d)\s?(k|m)?\s?(usd|eur|gbp|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks)\b|\b(\d[\d,.]*)\s?(k)\b|\b(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{4,}(?:\.\d{1,2})?|\d{1,3}\.\d{2})\b)/i;
 
-export function readMoney(text: string): { minor: number; currency?: string; match: string } | null {
+/** An amount said in `text`; with `bare`, a text that is only a number ("900") is one too (a price said alone). */
+export function readMoney(text: string, options: { bare?: boolean } = {}): { minor: number; currency?: string; match: string } | null {
   const match = MONEY.exec(text);
+  const bare = options.bare && !match ? /^\s*(\d+(?:\.\d{1,2})?)\s*$/.exec(text) : null;
+  if (bare) return { minor: Math.round(Number(bare[1]) * 100), match: bare[0] };
   if (!match) return null;
   const symbol = match[1];
   const digits = match[2] ?? match[4] ?? match[7] ?? match[9]!;
