@@ -1556,4 +1556,15 @@ describe("questions are read as queries over the resources' definitions", () => 
       expect(reply.data.answer, `${message}: ${reply.text}`).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "amount_due" });
     }
   });
+
+  it("reads a name that goes on past a word read as a field ('status of Ship emails in Partner API': the task, not a field of 'Ship')", async () => {
+    const { ws, website } = await company();
+    for (const title of ["Ship exports", "Ship login"]) await create(ws, "tasks", { title, project_id: website.id });
+    const emails = await create(ws, "tasks", { title: "Ship emails", project_id: website.id, status: "in_progress" });
+    const reply = (await ask(ws.token, `what's the status of Ship emails in ${website.name}`)).reply;
+    expect(reply.text).toContain("is in progress");
+    expect(reply.records?.map((record) => record.id)).toEqual([emails.id]);
+    // The name alone still asks which of them.
+    expect((await ask(ws.token, "what's the status of ship")).reply.intent).toBe("clarify");
+  });
 });

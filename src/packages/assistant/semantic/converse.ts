@@ -11,7 +11,7 @@ import { actionCue, actionResource, readMoney, readStates } from "./parse-action
 import { type NameSpan, parseQuery } from "./parse-query";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { aboutOf, chosen, referentsNamed } from "./referents";
-import { applyRole, byCompany, candidatesFor, merge, narrowByOthers, resolveNames } from "./resolve";
+import { applyRole, byCompany, candidatesFor, goesOn, merge, narrowByOthers, resolveNames } from "./resolve";
 import { runQuery } from "./run-query";
 import type { Aggregator } from "./sql";
 import { namesWithoutTalk, phraseWithoutTalk } from "./talk";
@@ -784,8 +784,12 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
         else if (atCompany.length > 1) offered = atCompany.slice(0, 6);
       }
       if (found.kind === "many" && !chosen && offered === found.options) {
+        // ("status of Ship emails in Partner API": the name went on past where it was cut.)
+        const onward = goesOn(found.all ?? found.options, w.words, span);
+        if (onward.length > 1) offered = onward;
+        if (onward.length === 1) chosen = onward[0]!;
         // "status of ship permissions on mobile app": another name narrows it; else ask.
-        chosen = (await narrowByOthers(env.fetch, env.schema, found.options, base.names, 0)) ?? (await narrowByValue(env, found.options, base.names.slice(1)));
+        else chosen = (await narrowByOthers(env.fetch, env.schema, offered, base.names, 0)) ?? (await narrowByValue(env, offered, base.names.slice(1)));
         // ("whats lynn's email": a first name alone, said of no kind of record, is the one colleague of that name.)
         const colleagues = found.options.filter((option) => option.resource.name === "employees");
         if (!chosen && !/\s/.test(span.text.trim()) && colleagues.length === 1) chosen = colleagues[0]!;

@@ -1,6 +1,6 @@
 import type { Fetch } from "./execute";
 import type { ResourceModel, SchemaModel } from "./model";
-import { atCompany, type Candidate, findNamed, labelOf } from "./names";
+import { atCompany, type Candidate, findNamed, labelOf, nameOf } from "./names";
 import { type NameSpan, type QueryDraft, stateMeasureOf } from "./parse-query";
 import type { Condition, Query, Resume, Role } from "./query";
 import { matchValue, type Values, valuePair } from "./values";
@@ -457,6 +457,25 @@ export function byCompany(options: Candidate[], spans: NameSpan[], self: number)
     if (matching.length === 0 || matching.length === options.length) continue;
     spans.splice(index, 1, { ...span, text: "" });
     return matching;
+  }
+  return [];
+}
+
+/**
+ * "status of Ship emails in Partner API": the words after a name, read as something else ("emails", a field),
+ * may go on with it. Those options whose whole name is the span and the next one or two words, the longest first.
+ */
+export function goesOn(options: Candidate[], words: string[], span: NameSpan): Candidate[] {
+  const end = span.indexes.at(-1);
+  if (end === undefined) return [];
+  for (const more of [2, 1]) {
+    const next = words.slice(end + 1, end + 1 + more);
+    if (next.length < more) continue;
+    // (Words are read singular — "emails" as "email" — so each is compared without its plural "s".)
+    const singular = (text: string) => normalisedName(text).replace(/(?<=\p{L}{3})s\b/gu, "");
+    const said = singular(`${span.text} ${next.join(" ")}`);
+    const named = options.filter((option) => singular(nameOf(option.resource, option.record)) === said);
+    if (named.length > 0) return named;
   }
   return [];
 }
