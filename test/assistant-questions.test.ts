@@ -1567,4 +1567,16 @@ describe("questions are read as queries over the resources' definitions", () => 
     // The name alone still asks which of them.
     expect((await ask(ws.token, "what's the status of ship")).reply.intent).toBe("clarify");
   });
+
+  it("reads a misspelt name with a field only a customer has ('whats gringots balance') as that customer, not the people at a company so named", async () => {
+    const { ws } = await company();
+    const gringotts = await create(ws, "customers", { name: "Gringotts", currency: "USD", email: "ap@gringotts.example" });
+    for (const name of ["Griphook Goblin", "Bogrod Goblin"])
+      await create(ws, "contacts", { name, company: "Gringotts", email: `${name.split(" ")[0]!.toLowerCase()}@gringotts.example` });
+    const reply = (await ask(ws.token, "whats gringots balance rn")).reply;
+    expect(reply.data.answer, reply.text).toMatchObject({ resource: "customers", ids: [gringotts.id], field: "balance" });
+    // A kind of person said in the plural is still a value ("accountants" are employees so designated).
+    await create(ws, "employees", { name: "Alma Counter", email: "alma@corp.example", designation: "Accountant" });
+    expect((await ask(ws.token, "list our accountants")).reply.data.answer).toMatchObject({ resource: "employees", total: 1 });
+  });
 });

@@ -762,7 +762,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       found.kind === "one" &&
       !found.found.label.toLowerCase().includes(span.text.toLowerCase()) &&
       Boolean(valued?.values.some((value) => value.toLowerCase() === span.text.toLowerCase()));
-    if (valued && (found.kind === "none" || /[^s]s$/i.test(span.text) || near)) {
+    // ("whats gringots balance": a field asked — a balance — that only the record found has, not the value's resource.)
+    const fieldFits = found.kind === "one" && fielded.includes(found.found.resource) && !fielded.includes(valued?.resource as ResourceModel);
+    if (valued && !fieldFits && (found.kind === "none" || /[^s]s$/i.test(span.text) || near)) {
       R = valued.resource;
       const again = parseQuery(w, env.schema, env.now, R);
       query = merge(again, null, w.joined) ?? blank(R);
