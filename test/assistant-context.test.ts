@@ -850,4 +850,19 @@ describe("commands said with their context", () => {
     expect(email.reply.data.answer, email.reply.text).toMatchObject({ resource: "customers", ids: [acme.id] });
     expect(email.reply.text).toContain("ap@acme.example");
   });
+
+  it("asks which of the people at the company said ('update the email for tim at massive …'), of the kind most of them are, and 'the keller one' picks", async () => {
+    const { ws } = await company();
+    await create(ws, "employees", { name: "Tim Sagan", email: "tim.sagan@corp.example" });
+    const [, keller] = [
+      await create(ws, "contacts", { name: "Tim Clarke", email: "tc@massive.example", company: "Massive" }),
+      await create(ws, "contacts", { name: "Tim Keller", email: "tk@massive.example", company: "Massive" }),
+    ];
+    await create(ws, "leads", { name: "Tim Dijkstra", email: "td@massive.example", company: "Massive" });
+    const asked = await ask(ws.token, "update the email for tim at massive to tim@massive.example");
+    expect(asked.reply.intent, asked.reply.text).toBe("clarify");
+    expect(asked.reply.data.choose.options.map((option: { label: string }) => option.label)).toEqual(["Tim Clarke", "Tim Keller"]);
+    const picked = await ask(ws.token, "the keller one", asked.conversation_id);
+    expect(await requestOf(ws.token, picked.reply)).toMatchObject({ method: "PATCH", path: `/contacts/${keller!.id}`, body: { email: "tim@massive.example" } });
+  });
 });

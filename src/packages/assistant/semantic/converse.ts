@@ -585,10 +585,17 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       const found =
         amongStateful?.kind === "one" ? amongStateful : ((await findAtCompany(env.fetch, ordered, owner)) ?? (await findNamed(env.fetch, ordered, owner)));
       // ("update ken at globex": of those at Globex, whichever Ken — their resource is the one.)
-      if (found.kind === "many" && found.options.every((option) => option.resource === found.options[0]!.resource)) {
-        ordered = [found.options[0]!.resource, ...ordered.filter((candidate) => candidate !== found.options[0]!.resource)];
-        // (Several of one kind at the company named: which of them is asked, not a namesake elsewhere taken.)
-        if (/\s(?:at|from)\s/i.test(owner)) valueFits.add(found.options[0]!.resource);
+      // (Of several kinds at the company said — three contacts and a lead called Carl at Aperture — the kind most of them are.)
+      if (found.kind === "many") {
+        const kinds = [...new Set(found.options.map((option) => option.resource))];
+        const most = (kind: ResourceModel) => found.options.filter((option) => option.resource === kind).length;
+        const first = kinds.sort((a, b) => most(b) - most(a))[0]!;
+        const atCompany = /\s(?:at|from)\s/i.test(owner);
+        if (kinds.length === 1 || (atCompany && most(first) > most(kinds[1]!))) {
+          ordered = [first, ...ordered.filter((candidate) => candidate !== first)];
+          // (Several of one kind at the company named: which of them is asked, not a namesake elsewhere taken.)
+          if (atCompany) valueFits.add(first);
+        }
       }
       if (found.kind === "one") ordered = [found.found.resource, ...ordered.filter((candidate) => candidate !== found.found.resource)];
     }

@@ -650,7 +650,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       for (const take of [words.length, 1]) {
         const phrase = words.slice(0, take).join(" ");
         const field = [...R.fields.values()].find((candidate) => candidate.words.includes(phrase) || candidate.name.replace(/_/g, " ") === phrase);
-        if (!field || field.kind !== "money" || field.name === R.measure || conditions.some((c) => "field" in c && c.field === field.name)) continue;
+        if (field?.kind !== "money" || field.name === R.measure || conditions.some((c) => "field" in c && c.field === field.name)) continue;
         conditions.push({ field: field.name, op: "gt", value: 0, label: `with ${phrase}` });
         const start = text.slice(0, match.index).split(" ").length - 1;
         claim(Array.from({ length: match[0].split(" ").length - (words.length - take) }, (_, k) => start + k));
