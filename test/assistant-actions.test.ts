@@ -1930,4 +1930,16 @@ describe("actions on every writable resource", () => {
       priority: "low",
     });
   });
+
+  it("deletes the payment on an invoice the word before its noun describes ('the card payment on INV-… is a duplicate of the bank one')", async () => {
+    const { ws, acme } = await company();
+    const owed = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", items: [{ description: "Audit", quantity: 1, unit_amount: 200_000 }] });
+    const pay = (method: string) => create(ws, "payments", { invoice_id: owed.id, amount: 100_000, method });
+    const card = await pay("card");
+    const bank = await pay("bank_transfer");
+    await expectRequest(ws.token, `the card payment on ${owed.number} today is a duplicate of the bank one, delete it`, "DELETE", `/payments/${card.id}`);
+    await expectRequest(ws.token, `delete the bank transfer payment on ${owed.number}`, "DELETE", `/payments/${bank.id}`);
+    // Said of none of them, it still asks which.
+    expect((await ask(ws.token, `delete the payment on ${owed.number}`)).reply.intent).toBe("clarify");
+  });
 });

@@ -865,4 +865,27 @@ describe("commands said with their context", () => {
     const picked = await ask(ws.token, "the keller one", asked.conversation_id);
     expect(await requestOf(ws.token, picked.reply)).toMatchObject({ method: "PATCH", path: `/contacts/${keller!.id}`, body: { email: "tim@massive.example" } });
   });
+
+  it("adds to a task just proposed what 'oh and high prio, due fri, assign ana' and 'please give it high priority' say", async () => {
+    const { ws, website, ana, linus, opening, candidate } = await company();
+    const first = await ask(ws.token, `${website.name} needs a new task: update pricing page`);
+    expect(await requestOf(ws.token, first.reply)).toMatchObject({ path: "/tasks", body: { title: "Update pricing page", project_id: website.id } });
+    const more = await ask(ws.token, "oh and high prio, due fri, assign ana", first.conversation_id);
+    expect((await requestOf(ws.token, more.reply)).body).toMatchObject({
+      title: "Update pricing page",
+      project_id: website.id,
+      priority: "high",
+      assignee_id: ana.id,
+      due_date: expect.any(String),
+    });
+    const again = await ask(ws.token, `Please create a new task in the ${website.name} project: Update pricing page.`);
+    const given = await ask(ws.token, "Also, please give it high priority and assign it to Linus.", again.conversation_id);
+    expect((await requestOf(ws.token, given.reply)).body).toMatchObject({ title: "Update pricing page", priority: "high", assignee_id: linus.id });
+    // After a change (not a new record), "and …" is another change.
+    const carl = await create(ws, "candidates", { job_opening_id: opening.id, name: "Carl Wilson", email: "carl@mail.example" });
+    const moved = await ask(ws.token, `move ${candidate.name} to interview`);
+    expect(await requestOf(ws.token, moved.reply)).toMatchObject({ path: `/candidates/${candidate.id}`, body: { stage: "interview" } });
+    const rejected = await ask(ws.token, "and reject Carl", moved.conversation_id);
+    expect(await requestOf(ws.token, rejected.reply)).toMatchObject({ path: `/candidates/${carl.id}`, body: { stage: "rejected" } });
+  });
 });

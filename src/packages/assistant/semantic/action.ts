@@ -1300,7 +1300,33 @@ async function recordOnParent(
     if (options.length === 0) return { kind: "fail", text: `${labelOf(parent, record)} has no ${R.plural}.` };
     if (options.length === 1) return { kind: "one", found: options[0]! };
     if (/\b(?:last|latest|most recent|newest)\b/i.test(text)) return { kind: "one", found: options.reduce((a, b) => (b.record.id > a.record.id ? b : a)) };
+    const described = describedOne(R, text, options);
+    if (described) return { kind: "one", found: described };
     return { kind: "choose", text: labelOf(parent, record), options };
+  }
+  return null;
+}
+
+/**
+ * "the card payment on INV-000063 … delete it": of the records there, the one the state said right before the
+ * noun describes (a method, a status), when only one of them has it.
+ */
+function describedOne(R: ResourceModel, text: string, options: Candidate[]): Candidate | null {
+  const said = new RegExp(`\\b((?:\\p{L}+\\s+)?\\p{L}+)\\s+(?:${R.singular}|${R.plural})\\b`, "iu").exec(text)?.[1]?.toLowerCase();
+  if (!said) return null;
+  const states = [
+    ...(R.skill?.filters ?? []).flatMap((filter) => {
+      const entries = Object.entries(filter.query);
+      return entries.length === 1 ? [{ words: filter.words, field: entries[0]![0], value: entries[0]![1] }] : [];
+    }),
+    ...[...R.fields.values()].flatMap((field) =>
+      field.kind === "enum" ? (field.values ?? []).map((value) => ({ words: [value.replace(/_/g, " ")], field: field.name, value })) : [],
+    ),
+  ];
+  for (const phrase of new Set([said, said.split(/\s+/).at(-1)!])) {
+    const state = states.find((candidate) => candidate.words.includes(phrase));
+    const matching = state ? options.filter((option) => String(option.record[state.field]) === state.value) : [];
+    if (matching.length === 1) return matching[0]!;
   }
   return null;
 }

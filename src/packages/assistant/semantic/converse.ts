@@ -510,12 +510,17 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     const R = (fits ? focused : null) ?? listedR ?? actionResource(w, cue, env.schema) ?? focused ?? null;
     // "make it high priority…" right after a proposed create: the same record, more fields.
     // (Not another of the API's actions: "resend the last one, they say it never arrived" after a reminder.)
+    // ("oh and high prio, due fri, assign lynn": a person or a date given to it is more of the same record too.)
+    // (Only of a record still to be made: "and reject Carl" after a proposed change is another change.)
+    const adds = state.pending?.operation === "create" && /^(?:(?:oh|ah|ok|okay)[,\s]+)?(?:and|also|plus)\b/i.test(message);
     const another =
-      !["create", "update"].includes(state.pending?.operation ?? "") || (cue.op !== state.pending?.operation && !["create", "update"].includes(cue.op));
+      !["create", "update"].includes(state.pending?.operation ?? "") ||
+      (cue.op !== state.pending?.operation && !["create", "update", ...(adds ? ["assign", "reschedule"] : [])].includes(cue.op));
     // ("sorry, her start date is jan 4": the person just proposed, if the proposal is of a person.)
     const person = state.pending ? env.schema.byName.get(state.pending.resource)?.nameField === "name" : false;
     // ("oh and he's already qualified": so is the one just proposed.)
-    const pendingNamed = /\b(it|that)\b/i.test(message) || (person && /\b(her|his|their|he|she|they)\b|\b(?:he|she)['’]s\b|\bthey['’]re\b/i.test(message));
+    const pendingNamed =
+      /\b(it|that)\b/i.test(message) || adds || (person && /\b(her|his|their|he|she|they)\b|\b(?:he|she)['’]s\b|\bthey['’]re\b/i.test(message));
     if (state.pending && !another && pendingNamed && (!R || R.name === state.pending.resource)) {
       const pendingR = env.schema.byName.get(state.pending.resource)!;
       const built = await build(actionEnv, w, { ...cue, op: state.pending.operation === "create" ? "create" : cue.op }, pendingR, null);

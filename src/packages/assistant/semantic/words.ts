@@ -736,6 +736,10 @@ export function normalize(message: string): string {
       /^(?:the\s+)?(.+?)(?:\s+task)?(\s+\([^()]+\))?\s+(?:needs|should have|should get|gets)\s+(?:to\s+be\s+)?(urgent|high|medium|low)\s+prio(?:rity)?\b(?:\s+(?:pls|please|now|asap))*\s*[.!]*$/i,
       (_m, name: string, parent: string | undefined, level: string) => `set ${name}${parent ?? ""} priority to ${level}`,
     );
+  // ("high prio, due fri, assign lynn": the last of a list of changes, a person given it — not a record named "lynn".)
+  text = text.replace(/,\s*(?:and\s+)?assign\s+(?!(?:it|this|that|them|him|her|the|to|me)\b)(\p{L}+(?:\s+\p{L}+)?)\s*[.!]*$/iu, ", assign it to $1");
+  // ("please give it high priority": made so — given a priority, not handed to someone.)
+  text = text.replace(/\bgive\s+(it|this|that|this one|that one|the task)\s+(?:an?\s+)?(urgent|high|medium|low)\s+prio(?:rity)?\b/gi, "make $1 $2 priority");
   // ("Grace Allen: go ahead with the hire, title Support Specialist": hire them.)
   text = text.replace(
     /^([^:,]{3,40}):\s*go\s+ahead\s+(?:with\s+(?:the\s+)?(?:hire|hiring|offer)|and\s+hire\s+(?:her|him|them))\s*[,;]?\s*(?:title\s+|as\s+)?/i,
