@@ -1579,4 +1579,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     await create(ws, "employees", { name: "Alma Counter", email: "alma@corp.example", designation: "Accountant" });
     expect((await ask(ws.token, "list our accountants")).reply.data.answer).toMatchObject({ resource: "employees", total: 1 });
   });
+
+  it("reads 'sales managers not in berlin' as those of the title elsewhere ('not' ends the words of a value before it)", async () => {
+    const { ws } = await company();
+    await create(ws, "employees", { name: "Sam Seller", email: "sam@assist.co", designation: "Sales Manager", branch: "Berlin" });
+    const sue = await create(ws, "employees", { name: "Sue Seller", email: "sue@assist.co", designation: "Sales Manager", branch: "Remote" });
+    const reply = (await ask(ws.token, "sales managers not in berlin")).reply;
+    expect(reply.data.answer, reply.text).toMatchObject({ resource: "employees", ids: [sue.id] });
+  });
 });

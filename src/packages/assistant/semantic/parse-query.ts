@@ -1587,6 +1587,8 @@ function leftovers(w: Words, taken: Set<number>): NameSpan[] {
     const boundary =
       taken.has(i) ||
       GRAMMAR.has(word) ||
+      // ("sales managers not in berlin": "not" before a preposition negates what follows; it ends the name before it.)
+      (word === "not" && isPreposition(w.words[i + 1] ?? "")) ||
       (FILLER.has(word) && !(run.length > 0 && ["of", "and", "&"].includes(word) && i + 1 < w.words.length && !taken.has(i + 1)));
     // ("ship emails (partner api)": what is in brackets is a name of its own — the parent that tells which.)
     const bracketed = i > 0 && /[()]/.test(w.text.slice(w.tokens[i - 1]!.end, w.tokens[i]!.start));
