@@ -1587,4 +1587,12 @@ describe("questions are read as queries over the resources' definitions", () => 
     const reply = (await ask(ws.token, "sales managers not in berlin")).reply;
     expect(reply.data.answer, reply.text).toMatchObject({ resource: "employees", ids: [sue.id] });
   });
+
+  it("reads 'how many ppl have we hired this year' as the people who joined (a verb said of employees too is theirs), 'people who applied' as candidates", async () => {
+    const { ws, candidate } = await company();
+    const hired = (await ask(ws.token, "how many ppl have we hired this year")).reply;
+    expect(hired.data.answer, hired.text).toMatchObject({ kind: "value", fn: "count", resource: "employees", value: 1 });
+    const applied = (await ask(ws.token, "people who applied this year")).reply;
+    expect(applied.data.answer, applied.text).toMatchObject({ resource: "candidates", ids: [candidate.id] });
+  });
 });

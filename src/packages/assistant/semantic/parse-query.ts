@@ -290,8 +290,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     ["people", "person", "persons", "folks", "anyone", "someone", "everyone", "everybody", "anybody"].includes(w.words[i]!),
   );
   // ("everyone still in the running for account executive": or with a state only such people are in.)
+  // ("how many people have we hired this year": a verb said of the word's own resource too — an employee's joining — is theirs.)
+  const ownVerb = anyone && dateVerbHits.some((hit) => hit.value.resource === free[0]!.value);
   const doers = anyone
-    ? (dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource ??
+    ? ((ownVerb ? undefined : dateVerbHits.find((hit) => hit.value.resource !== free[0]!.value && hit.value.resource.nameField)?.value.resource) ??
       stateSpans.find((span) => span.value !== free[0]!.value && span.value.nameField && span.indexes.length > 1)?.value)
     : undefined;
   if (doers) {
