@@ -1595,4 +1595,13 @@ describe("questions are read as queries over the resources' definitions", () => 
     const applied = (await ask(ws.token, "people who applied this year")).reply;
     expect(applied.data.answer, applied.text).toMatchObject({ resource: "candidates", ids: [candidate.id] });
   });
+
+  it("follows a count with 'and what's she working on right now' as the tasks themselves, not their number", async () => {
+    const { ws, website, ana } = await company();
+    const busy = await create(ws, "tasks", { title: "Fix login", project_id: website.id, assignee_id: ana.id, status: "in_progress" });
+    const counted = await ask(ws.token, "how many tasks did ana garcia finish this year");
+    expect(counted.reply.data.answer).toMatchObject({ kind: "value", fn: "count" });
+    const working = (await ask(ws.token, "and what's she working on right now", counted.conversation_id)).reply;
+    expect(working.data.answer, working.text).toMatchObject({ kind: "records", resource: "tasks", ids: [busy.id] });
+  });
 });

@@ -92,7 +92,10 @@ export function merge(draft: QueryDraft, previous: Query | null, text: string, n
             order: draft.aggregate.order,
             limit: draft.aggregate.limit ?? previous.aggregate.limit,
           }
-        : !draft.said.fn && /^(?:and |ok |so )?(?:which|who)(?: ones| of (?:them|those|these))\b/.test(text)
+        : !draft.said.fn &&
+            (/^(?:and |ok |so )?(?:which|who)(?: ones| of (?:them|those|these))\b/.test(text) ||
+              // ("how many tasks did edsger finish" → "and what's he working on right now": the things themselves.)
+              /^(?:and |ok |so )?(?:what|whats|what's)(?: is| are)? (?:he|she|they)(?:'s|s| is| are)? (?:working on|doing|busy with)\b/.test(text))
           ? // "how much is in the pipeline" → "which of them are over 50k": those records, not their sum.
             { fn: "list" as const, field: null, groupBy: null, order: null, limit: null }
           : (draft.said.resource || /^(?:and |ok |so |now |pls |please )?(?:list|show)\b/.test(text)) &&
