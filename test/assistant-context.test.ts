@@ -888,4 +888,16 @@ describe("commands said with their context", () => {
     const rejected = await ask(ws.token, "and reject Carl", moved.conversation_id);
     expect(await requestOf(ws.token, rejected.reply)).toMatchObject({ path: `/candidates/${carl.id}`, body: { stage: "rejected" } });
   });
+
+  it("keeps the currency an invoice's lines are priced in when they answer what it asked ('2 training sessions at €736')", async () => {
+    const { ws, acme } = await company();
+    const started = await ask(ws.token, "start a draft invoice for acme, i'll give you the lines in a sec");
+    expect(started.reply.data.missing).toContain("items");
+    const lines = await ask(ws.token, "2 training sessions at €736", started.conversation_id);
+    expect((await requestOf(ws.token, lines.reply)).body).toMatchObject({
+      customer_id: acme.id,
+      currency: "EUR",
+      items: [{ description: "Training session", quantity: 2, unit_amount: 73_600 }],
+    });
+  });
 });

@@ -1200,10 +1200,15 @@ async function fillSlot(env: TurnEnv, actionEnv: ActionEnv, message: string, slo
       if (built.draft.labels?.[name]) labels[name] = built.draft.labels[name];
     }
   // "3,348.79, bank transfer": a value of a choice the reply gives besides the one asked for is kept too.
+  // ("2 training sessions at €736": so is the currency its prices were said in.)
   const body = (slot.draft.operation === "create" ? R.create : R.update) ?? [];
   if (built.kind === "proposal" || built.kind === "missing")
     for (const extra of body)
-      if ((extra.values || !["text", "reference"].includes(extra.kind)) && fields[extra.name] === undefined && built.draft.fields[extra.name] !== undefined)
+      if (
+        (extra.values || !["text", "reference"].includes(extra.kind) || extra.name === "currency") &&
+        fields[extra.name] === undefined &&
+        built.draft.fields[extra.name] !== undefined
+      )
         fields[extra.name] = built.draft.fields[extra.name];
   if (fields[field] === undefined) {
     const model = body.find((candidate) => candidate.name === field);
