@@ -900,4 +900,19 @@ describe("commands said with their context", () => {
       items: [{ description: "Training session", quantity: 2, unit_amount: 73_600 }],
     });
   });
+
+  it("takes a new invoice's customer from the talk before the command ('Just got off the phone with Acme, … Can you create an invoice: …')", async () => {
+    const { ws, acme } = await company();
+    const message =
+      "Morning! Just got off the phone with Acme, they want the three extra training sessions after all. Can you create an invoice: 3 training sessions at €736 each, 19% VAT, due in 30 days";
+    const reply = (await ask(ws.token, message)).reply;
+    expect((await requestOf(ws.token, reply)).body).toMatchObject({
+      customer_id: acme.id,
+      currency: "EUR",
+      items: [{ description: "Training session", quantity: 3, unit_amount: 73_600, tax_rate: 19 }],
+    });
+    // Talk that names no customer still asks for one.
+    const asked = (await ask(ws.token, "talked to someone at the bank. create an invoice: 3 training sessions at €736 each")).reply;
+    expect(asked.data.missing).toContain("customer_id");
+  });
 });

@@ -1713,3 +1713,33 @@ export async function startedInstead(env: ActionEnv, R: ResourceModel, built: Bu
     fields: { ...started.query },
   });
 }
+
+/**
+ * "Just got off the phone with Wayne, they want … Can you create an invoice: 3 training sessions …": the record a
+ * new one needs (its customer), named in the talk before the command after "with", "for", "from" or "at" — only a
+ * name said whole, of the one record so named.
+ */
+export async function namedInTalk(env: ActionEnv, R: ResourceModel, built: Built, text: string, cue: ActionCue): Promise<Built | null> {
+  if (built.kind !== "missing" || built.draft.operation !== "create") return null;
+  const field = (R.create ?? []).find((candidate) => candidate.kind === "reference" && built.missing.includes(candidate.name));
+  const target = field ? env.schema.byName.get(field.target ?? "") : undefined;
+  if (!field || !target?.nameField) return null;
+  // (The message as said: the talk before a command is no part of the words the command is read from.)
+  const at = text.toLowerCase().lastIndexOf(cue.rest.slice(0, 12).toLowerCase());
+  const talk = at > 0 ? text.slice(0, at) : "";
+  for (const said of talk.matchAll(/\b(?:with|for|from|at)\s+(\p{L}[\p{L}&.'-]*(?:\s+\p{L}[\p{L}&.'-]*){0,2})/giu)) {
+    const words = said[1]!.split(/\s+/);
+    for (let n = words.length; n >= 1; n--) {
+      const phrase = words.slice(0, n).join(" ");
+      const found = await findNamed(env.fetch, [target], phrase);
+      if (found.kind !== "one" || nameOf(target, found.found.record).toLowerCase() !== phrase.toLowerCase()) continue;
+      const draft = {
+        ...built.draft,
+        fields: { ...built.draft.fields, [field.name]: found.found.record.id },
+        labels: { ...built.draft.labels, [field.name]: found.found.label },
+      };
+      return proposal(env, R, draft);
+    }
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { Reply } from "../tools";
-import { type ActionEnv, type ActionRequest, type Built, build, complete, proposal, startedInstead } from "./action";
+import { type ActionEnv, type ActionRequest, type Built, build, complete, namedInTalk, proposal, startedInstead } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
 import { fieldAskedByForm, sortedAgain } from "./follow-ups";
@@ -35,6 +35,8 @@ const AT_PRICE =
 
 export type Turn = { reply: Reply; proposal?: { kind: string; resource: string; request: ActionRequest; summary: string } };
 export type TurnEnv = {
+  /** The sentences said before the one read now ("Just got off the phone with Wayne, …"): whom a command may be for. */
+  talk?: string;
   fetch: Fetch;
   schema: SchemaModel;
   vocabulary: Set<string>;
@@ -208,7 +210,7 @@ async function turnOf(env: TurnEnv, message: string, state: ConversationState): 
       );
       if (together?.proposal) return together;
     }
-    const last = await turnWhole(env, lastNamed, state);
+    const last = await turnWhole({ ...env, talk: sentences.slice(0, -1).join(" ") }, lastNamed, state);
     if (last && !notUnderstood(last)) return last;
   }
   // "overdue tasks?? need to chase ppl before standup", "how many open tasks on Mobile app? trying to see if we
@@ -554,7 +556,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     }
     if (R) {
       let built = await build(actionEnv, w, cue, R, state.focus ?? null);
-      built = (await startedInstead(actionEnv, R, built, cue)) ?? built;
+      built = (await startedInstead(actionEnv, R, built, cue)) ?? (await namedInTalk(actionEnv, R, built, `${env.talk ?? ""} ${message}`, cue)) ?? built;
       const named = built.kind === "fail" && /couldn't find/.test(built.text) ? await kindInName(env.fetch, env.schema.resources, R, w.text) : null;
       if (named) built = await build(actionEnv, w, cue, named, state.focus ?? null);
       // "onboard Kelly Kapoor in marketing, she starts monday": no candidate so named — a new employee.
