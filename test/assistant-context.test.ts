@@ -916,3 +916,35 @@ describe("commands said with their context", () => {
     expect(asked.data.missing).toContain("customer_id");
   });
 });
+
+describe("follow-ups about the same records or the same company", () => {
+  it("reads 'they' doing the verb as the company the last question was about, and 'how much of that' or 'how many is that' of the same records", async () => {
+    const { ws, acme, invoice } = await company();
+    const other = await create(ws, "customers", { name: "Zenith", email: "ap@zenith.example", currency: "USD" });
+    await sentInvoice(ws, { customer_id: other.id, currency: "USD", items: [{ description: "Work", quantity: 1, unit_amount: 90_000 }] });
+    // Acme owes 1,500.00 on its one invoice (1,534.50 less 34.50 paid); Zenith 900.00.
+    const owed = await ask(ws.token, "what does acme owe us");
+    expect(owed.reply.data.answer).toMatchObject({ kind: "value", value: { USD: 150_000 } });
+    const paid = await ask(ws.token, "when did they last pay us", owed.conversation_id);
+    expect(paid.reply.data.query, paid.reply.text).toMatchObject({ resource: "payments", aggregate: { fn: "max", field: "paid_at" } });
+    expect(paid.reply.data.query.conditions).toEqual([expect.objectContaining({ param: "customer_id", value: String(acme.id) })]);
+    // (A measure of another resource asked anew, after a question about payments, is still of that company.)
+    const still = await ask(ws.token, "ok and what do they still owe", paid.conversation_id);
+    expect(still.reply.data.answer, still.reply.text).toMatchObject({ kind: "value", value: { USD: 150_000 } });
+    // The same records' own figures: paid of them so far, still due, and how many they are.
+    const billed = await ask(ws.token, "total billed this year");
+    expect(billed.reply.data.answer).toMatchObject({ kind: "value", value: { USD: 243_450 } });
+    const collected = await ask(ws.token, "and how much of that has been collected already?", billed.conversation_id);
+    expect(collected.reply.data.answer, collected.reply.text).toMatchObject({ kind: "value", value: { USD: 3450 } });
+    const left = await ask(ws.token, "and how much of it is still outstanding", collected.conversation_id);
+    expect(left.reply.data.answer, left.reply.text).toMatchObject({ kind: "value", value: { USD: 240_000 } });
+    const counted = await ask(ws.token, "how many invoices is that?", left.conversation_id);
+    expect(counted.reply.data.answer, counted.reply.text).toMatchObject({ kind: "value", fn: "count", value: 2 });
+    expect(invoice.customer_id).toBe(acme.id);
+    // (A number the records keep is summed: the seats of the openings listed, 1 + 2.)
+    await create(ws, "job-openings", { title: "Designer", positions: 2 });
+    const roles = await ask(ws.token, "open job openings");
+    const seats = await ask(ws.token, "how many positions is that in total", roles.conversation_id);
+    expect(seats.reply.data.answer, seats.reply.text).toMatchObject({ kind: "value", fn: "sum", field: "positions", value: 3 });
+  });
+});

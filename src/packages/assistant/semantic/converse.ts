@@ -3,7 +3,7 @@ import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, complete, namedInTalk, proposal, startedInstead } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
-import { fieldAskedByForm, sortedAgain } from "./follow-ups";
+import { countedAgain, fieldAskedByForm, partOfAgain, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findAtCompany, findNamed, hasValue, kindInName, labelOf, referencedRecord } from "./names";
@@ -657,7 +657,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       )
     : null;
   const lastR = previous ? env.schema.byName.get(previous.resource) : undefined;
-  const sorted = previous && lastR ? sortedAgain(message, previous, lastR) : null;
+  const sorted =
+    previous && lastR ? (sortedAgain(message, previous, lastR) ?? partOfAgain(message, previous, lastR) ?? countedAgain(message, previous, lastR)) : null;
   if (sorted) return { reply: await runQuery(queryEnv(env), sorted, env.refuse) };
   if (only && lastR && previous) {
     const value = matchValue(await env.values(lastR), only[1]!);
@@ -671,6 +672,9 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     }
   }
   const draft = parseQuery(w, env.schema, env.now);
+  // "when did globex last pay us" → "and what do they still owe": a question of its own, by a measure of another
+  // resource (not "and sales?", a value of the last question's records that is also a measure's word).
+  const asksMeasureAnew = Boolean(draft.title && !draft.said.noun && /\b(?:what|whats|how|when|which|who)\b/.test(w.joined));
   let base = draft;
   // A follow-up without its own resource is read again against the last question's resource.
   if (!draft.said.resource && previous) {
@@ -683,6 +687,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     ((draft.followUp &&
       draft.resource &&
       draft.resource.name !== previous.resource &&
+      // (Not a measure of that resource asked anew: "when did globex last pay us" → "and what do they still owe".)
+      !asksMeasureAnew &&
       [...(env.schema.byName.get(previous.resource)?.fields.values() ?? [])].some((field) => field.target === draft.resource!.name)) ||
       /\b(?:which|how many|any) of (?:them|those|these)\b/.test(w.joined) ||
       // "unpaid invoices of Wonka" → "only the partially paid ones", candidates in interview → "and offer?": a state
@@ -691,7 +697,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       (draft.followUp &&
         draft.resource &&
         draft.resource.name !== previous.resource &&
-        (!draft.said.noun || statedOf(env.schema.byName.get(previous.resource), w))))
+        ((!draft.said.noun && !asksMeasureAnew) || statedOf(env.schema.byName.get(previous.resource), w))))
   ) {
     const again = parseQuery(w, env.schema, env.now, env.schema.byName.get(previous.resource), true);
     if (again.resource?.name === previous.resource) base = { ...again, followUp: true };

@@ -76,3 +76,42 @@ export function fieldAskedByForm(text: string, query: Query, R: ResourceModel): 
   }
   return null;
 }
+
+const OPENING = String.raw`^(?:(?:and|so|ok|okay|then|but|also|right)[,\s]+)*`;
+
+/**
+ * "total billed in october" → "and how much of that has been collected already": what the same records keep of
+ * themselves — paid so far, or still due — not a new sum of payments. Only of a resource that keeps that figure.
+ */
+export function partOfAgain(message: string, previous: Query, R: ResourceModel): Query | null {
+  const part = new RegExp(`${OPENING}how\\s+much\\s+of\\s+(?:that|this|it|those|these|them|(?:that|the)\\s+total)\\b(.*)$`, "i").exec(message.trim());
+  if (!part || previous.aggregate.groupBy) return null;
+  const rest = part[1]!;
+  // (What is still due first: "not paid yet" is said with "paid".)
+  const field = /\b(?:still|outstanding|left|unpaid|remaining|not\s+(?:yet\s+)?(?:been\s+)?paid|open|owed|owing)\b/i.test(rest)
+    ? "amount_due"
+    : /\b(?:paid|collected|received|settled|come in|came in|in the bank)\b/i.test(rest)
+      ? "amount_paid"
+      : null;
+  if (!field || R.fields.get(field)?.kind !== "money") return null;
+  const { title: _title, ...same } = previous;
+  return { ...same, aggregate: { fn: "sum", field, groupBy: null, order: null, limit: null }, show: null };
+}
+
+/** "how much is overdue in total" → "how many invoices is that?": the same records, counted. */
+export function countedAgain(message: string, previous: Query, R: ResourceModel): Query | null {
+  const count = new RegExp(
+    `${OPENING}how\\s+many(?:\\s+([a-z][a-z ]*?))?\\s+(?:is|are|was|were)\\s+(?:that|those|these|they|it|this|in there)(?:\\s+(?:then|in total|altogether))?\\s*[?.!]*$`,
+    "i",
+  ).exec(message.trim());
+  const noun = count?.[1]?.toLowerCase();
+  if (!count) return null;
+  const { title: _title, ...same } = previous;
+  // ("how many positions is that in total" after the openings: a number the records keep, summed.)
+  const kept = noun
+    ? [...R.fields.values()].find((field) => field.kind === "number" && field.words.some((word) => word === noun || `${word}s` === noun))
+    : undefined;
+  if (kept) return { ...same, aggregate: { fn: "sum", field: kept.name, groupBy: previous.aggregate.groupBy, order: null, limit: null }, show: null };
+  if (noun && !R.nouns.includes(noun)) return null;
+  return { ...same, aggregate: { fn: "count", field: null, groupBy: previous.aggregate.groupBy, order: null, limit: null }, show: null };
+}

@@ -15,9 +15,13 @@ type Said = { schema: SchemaModel; vocabulary: Set<string> };
 /** The message with what the conversation's last reply makes of its pronouns and picks. */
 export function referentsNamed(said: string, state: ConversationState, env: Said): string {
   return therePlaced(
-    whoseNamed(
-      itNamed(
-        pickFromList(paidOnFocus(sameAgain(fieldShown(kinNamed(said, state, env.schema), state, env.schema), state), state), state, env.schema),
+    theyNamed(
+      whoseNamed(
+        itNamed(
+          pickFromList(paidOnFocus(sameAgain(fieldShown(kinNamed(said, state, env.schema), state, env.schema), state), state), state, env.schema),
+          state,
+          env,
+        ),
         state,
         env,
       ),
@@ -26,6 +30,25 @@ export function referentsNamed(said: string, state: ConversationState, env: Said
     ),
     state,
   );
+}
+
+/**
+ * "what does globex owe us" → "when did they last pay us", "and what do they still owe": in a question, a pronoun that
+ * is who does the verb is the one record the last question was about (its subject, or the record it was restricted
+ * to), or else the one record the last answer was about.
+ */
+function theyNamed(said: string, state: ConversationState, env: Said): string {
+  const doer = /\b(do|does|did|have|has|had|are|is|was|were|will|would|can|could|should)\s+(they|he|she)\b/i.exec(said);
+  const question = /^(?:(?:and|so|ok|okay|then|but)[,\s]+)*(?:what|whats|what's|when|where|which|who|how|is|are|does|do|did|has|have)\b/i.test(said.trim());
+  if (!doer || !question) return said;
+  const subject = state.query?.subject;
+  const about = subject ?? aboutOf(env.schema, state.query) ?? state.focus;
+  const R = about ? env.schema.byName.get(about.resource) : undefined;
+  // (A person's pronoun for a person or a company's; "they" for either. Only a record people name: a customer, an
+  // employee — not "task 208".)
+  if (!about || !R || R.nameField !== "name") return said;
+  // (By its name alone, as the user would say it: "when did the customer Globex last pay us" reads as the customer's own date.)
+  return said.replace(doer[0], `${doer[1]} ${about.label.replace(/\s*\([^)]*\)\s*$/, "")}`);
 }
 
 /**
@@ -113,8 +136,17 @@ export function aboutOf(schema: SchemaModel, query: Query | undefined): Conversa
     (c): c is Extract<typeof c, { field: string }> =>
       "field" in c && c.op === "eq" && typeof c.value === "number" && R?.fields.get(c.field)?.kind === "reference",
   );
-  if (!about || !R) return undefined;
-  return { resource: R.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") };
+  if (about && R) return { resource: R.fields.get(about.field)!.target!, id: about.value as number, label: about.label.replace(/^(?:for|of|by|on|in) /, "") };
+  // (Or a list filter that is no field of its own but names a record as a reference does: payments "for Globex" are
+  // by the filter customer_id, which elsewhere is a reference to a customer.)
+  for (const condition of query?.conditions ?? []) {
+    if (!("param" in condition) || condition.negate || !/^\d+$/.test(condition.value)) continue;
+    const target = schema.resources
+      .flatMap((resource) => [...resource.fields.values()])
+      .find((field) => field.name === condition.param && field.kind === "reference")?.target;
+    if (target) return { resource: target, id: Number(condition.value), label: condition.label.replace(/^(?:for|of|by|on|in) /, "") };
+  }
+  return undefined;
 }
 
 /** "the email for the second one" after a list: that record, by its name. */
