@@ -1604,4 +1604,29 @@ describe("questions are read as queries over the resources' definitions", () => 
     const working = (await ask(ws.token, "and what's she working on right now", counted.conversation_id)).reply;
     expect(working.data.answer, working.text).toMatchObject({ kind: "records", resource: "tasks", ids: [busy.id] });
   });
+
+  it("reads 'the oldest due date on …' as that date (not the invoices by it), and a sum of records named after a company no record refers to", async () => {
+    const { ws, acme, invoice } = await company();
+    await sentInvoice(ws, {
+      customer_id: acme.id,
+      currency: "USD",
+      due_date: "2099-06-30",
+      items: [{ description: "Later", quantity: 1, unit_amount: 10_000 }],
+    });
+    const oldest = (await ask(ws.token, "oldest due date on acme's open invoices")).reply;
+    expect(oldest.data.answer, oldest.text).toMatchObject({ kind: "value", fn: "min", field: "due_date", value: invoice.due_date });
+    const latest = (await ask(ws.token, "latest due date among open invoices")).reply;
+    expect(latest.data.answer, latest.text).toMatchObject({ kind: "value", fn: "max", field: "due_date", value: "2099-06-30" });
+    // ("oldest due date first" is still an order for the invoices.)
+    const ordered = (await ask(ws.token, "open invoices, oldest due date first")).reply;
+    expect(ordered.data.answer, ordered.text).toMatchObject({ kind: "records", ids: [invoice.id, expect.any(Number)] });
+    // Deals named "Hooli — …" that refer to no customer: "total value of hooli deals" adds them up, as "hooli deals" lists them.
+    await create(ws, "customers", { name: "Hooli", email: "ap@hooli.example" });
+    await create(ws, "deals", { name: "Hooli — pilot", value: 400_000, currency: "USD" });
+    await create(ws, "deals", { name: "Hooli — renewal", value: 100_000, currency: "USD", stage: "won" });
+    const total = (await ask(ws.token, "total value of hooli deals")).reply;
+    expect(total.data.answer, total.text).toMatchObject({ kind: "value", fn: "sum", value: { USD: 500_000 } });
+    const open = (await ask(ws.token, "sum of open deal value for hooli")).reply;
+    expect(open.data.answer, open.text).toMatchObject({ kind: "value", fn: "sum", value: { USD: 400_000 } });
+  });
 });

@@ -1052,10 +1052,6 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   return { reply: (await namedAfter(env, resolved.query, query!, reply)) ?? reply };
 }
 
-/**
- * "deals for nakatomi" when no deal refers to the customer Nakatomi but deals are named after it: those
- * deals. Only for an empty list whose one name became a reference; null otherwise.
- */
 /** "email for Tim in engineering": of several so named, the one with a value another word of the message is (his department). */
 async function narrowByValue(env: TurnEnv, options: Candidate[], others: NameSpan[]): Promise<Candidate | null> {
   for (const span of others) {
@@ -1073,10 +1069,20 @@ async function narrowByValue(env: TurnEnv, options: Candidate[], others: NameSpa
   return null;
 }
 
+/**
+ * "deals for nakatomi" when no deal refers to the customer Nakatomi but deals are named after it: those
+ * deals (or their count or sum). Only for an empty answer whose one name became a reference; null otherwise.
+ */
 async function namedAfter(env: TurnEnv, answered: Query, asked: Query, reply: Reply): Promise<Reply | null> {
   const R = env.schema.byName.get(answered.resource)!;
-  const answer = (reply.data as { answer?: { kind?: string; total?: number } } | undefined)?.answer;
-  if (answer?.kind !== "records" || answer.total !== 0 || !R.nameField || answered.subject) return null;
+  // (An empty list, or a count or sum of nothing: "total value of nakatomi deals" as much as "nakatomi deals".)
+  const nothing = (answer: { kind?: string; total?: number; value?: unknown } | undefined) =>
+    answer?.kind === "records"
+      ? answer.total === 0
+      : answer?.kind === "value" &&
+        (answer.value === 0 || answer.value === null || (typeof answer.value === "object" && Object.keys(answer.value as object).length === 0));
+  const answerOf = (of: Reply) => (of.data as { answer?: { kind?: string; total?: number; value?: unknown } } | undefined)?.answer;
+  if (!nothing(answerOf(reply)) || !R.nameField || answered.subject) return null;
   const added = answered.conditions.filter(
     (condition) => !asked.conditions.includes(condition) && "field" in condition && condition.op === "eq" && R.fields.get(condition.field)?.target,
   );
@@ -1086,8 +1092,7 @@ async function namedAfter(env: TurnEnv, answered: Query, asked: Query, reply: Re
     condition === added[0] ? { field: R.nameField!, op: "contains" as const, value: name, label: `named after ${name}` } : condition,
   );
   const again = await runQuery(queryEnv(env), { ...answered, conditions }, env.refuse);
-  const found = (again.data as { answer?: { total?: number } } | undefined)?.answer?.total ?? 0;
-  return found > 0 ? again : null;
+  return answerOf(again) && !nothing(answerOf(again)) ? again : null;
 }
 
 /** The first resource whose text-field list filter knows this value (or its singular). */

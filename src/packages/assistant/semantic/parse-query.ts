@@ -1066,9 +1066,12 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       }
     } else if (newest || oldest) {
       const dateField = range ? null : dateFieldFor(w, R, [], dateVerbHits);
-      if (/\bwhen\b/.test(text)) {
+      // ("the oldest due date on initech's open invoices", "latest close date of open deals": the date itself.)
+      // (Not an order for the records: "oldest due date first".)
+      const dateNamed = ordering ? null : dateNamedAfter(text, R, (newest ?? oldest)!);
+      if (/\bwhen\b/.test(text) || dateNamed) {
         fn = newest ? "max" : "min";
-        field = dateField ?? R.defaultDate;
+        field = dateNamed ?? dateField ?? R.defaultDate;
       } else if (fn === "list") {
         order = newest ? "desc" : "asc";
         field = dateField ?? R.defaultDate;
@@ -1613,4 +1616,15 @@ function pendingOnly(R: ResourceModel | null, period: Period | null, conditions:
 function notSaid(label: string): string {
   const who = /^who\s+(\S+)(.*)$/.exec(label);
   return who ? `who haven't ${who[1]}${who[2]}` : `not ${label}`;
+}
+
+/** A date field of R named right after a word for the earliest or latest ("oldest due date"): that field. */
+function dateNamedAfter(text: string, R: ResourceModel, word: string): string | null {
+  for (const field of R.fields.values()) {
+    if (field.kind !== "date" && field.kind !== "datetime") continue;
+    // (Its words that say "date", so that "the latest payment" is still one record.)
+    const phrases = field.words.filter((phrase) => /\bdate\b/.test(phrase)).map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    if (phrases.length > 0 && new RegExp(`\\b${word}\\s+(?:${phrases.join("|")})\\b`).test(text)) return field.name;
+  }
+  return null;
 }

@@ -1996,7 +1996,8 @@ export const FILLER: ReadonlySet<string> = new Set(
     "still currently right now so far than then them they their he she his her him hers kindly quickly need want like know " +
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
-    "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very month months monthly week weeks weekly quarter quarterly yearly daily"
+    "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very month months monthly week weeks weekly quarter quarterly yearly daily " +
+    "among amongst"
   ).split(" "),
 );
 
