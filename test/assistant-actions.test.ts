@@ -415,7 +415,7 @@ describe("actions on every writable resource", () => {
     expect(moved.reply.text).toContain("billing city Munich");
   });
   it("reads an invoice by its bare number, a lost deal's reason in the workspace's words, and a record said before its command", async () => {
-    const { ws, acme, bigCo, website, ana } = await company();
+    const { ws, acme, bigCo, website, ana, task } = await company();
     // (Numbers of two figures or more: a single figure is a count more often than an invoice.)
     const filler = await create(ws, "customers", { name: "Filler Co", currency: "USD" });
     const line = { description: "Work", quantity: 1, unit_amount: 10_000 };
@@ -444,6 +444,8 @@ describe("actions on every writable resource", () => {
       ["trash the acme draft", "DELETE", `/invoices/${draft.id}`, undefined],
       [`get rid of the acme draft ${draft.number}`, "DELETE", `/invoices/${draft.id}`, undefined],
       [`scrap invoice ${number}, its a duplicate`, "POST", `/invoices/${invoice.id}/void`, {}],
+      // (What cannot be voided is deleted when killed: a task.)
+      ["kill the 'write copy' task in website, it's a dup", "DELETE", `/tasks/${task.id}`, undefined],
       [`send a payment remnder for invoice ${number}`, "POST", `/invoices/${invoice.id}/remind`, {}],
       ["pls send out the acme draft", "POST", `/invoices/${draft.id}/send`, {}],
       // The reason is one of the values the workspace uses when it is said in other words; typed as one, it stays.

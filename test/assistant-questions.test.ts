@@ -1629,4 +1629,23 @@ describe("questions are read as queries over the resources' definitions", () => 
     const open = (await ask(ws.token, "sum of open deal value for hooli")).reply;
     expect(open.data.answer, open.text).toMatchObject({ kind: "value", fn: "sum", value: { USD: 400_000 } });
   });
+
+  it("reads a field's or a measure's name that opens with a state word as a question ('lost reasons this year', 'open pipeline by stage'), grouped by it", async () => {
+    const { ws } = await company();
+    await create(ws, "deals", { name: "Gone One", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    await create(ws, "deals", { name: "Gone Two", value: 20_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    await create(ws, "deals", { name: "Gone Three", value: 30_000, currency: "USD", stage: "lost", lost_reason: "timing" });
+    for (const message of ["lost reasons this year", "lost reasons breakdown", "breakdown of lost reasons"]) {
+      const reasons = (await ask(ws.token, message)).reply;
+      expect(reasons.intent, `${message}: ${reasons.text}`).toBe("metric");
+      expect(reasons.data.answer, message).toMatchObject({ kind: "groups", resource: "deals", fn: "count", group_by: "lost_reason" });
+      const counts = Object.fromEntries(reasons.data.answer.groups.map((group: { key: string; value: number }) => [group.key, group.value]));
+      expect(counts, message).toEqual({ price: 2, timing: 1 });
+    }
+    // ("lost deals and the reasons" is still the deals, each with its reason.)
+    expect((await ask(ws.token, "lost deals and the reasons")).reply.data.answer).toMatchObject({ kind: "records", resource: "deals" });
+    const pipeline = (await ask(ws.token, "open pipeline by stage")).reply;
+    expect(pipeline.action, pipeline.text).toBeUndefined();
+    expect(pipeline.data.answer).toMatchObject({ kind: "groups", resource: "deals", fn: "sum", field: "value", group_by: "stage" });
+  });
 });

@@ -720,7 +720,23 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     if (about) query = applyRole(query, via ? { field: via.name } : { subject: true }, about);
   }
   // "deals lost last quarter" → "what were the reasons": a field asked in the plural of many records groups them by it.
-  if (query && R && previous && !query.subject && !query.aggregate.groupBy && query.resource === previous.resource && /^(what|which)\b/.test(w.joined)) {
+  // ("lost reasons this year", "lead sources breakdown": so does a field of few values said first, in the plural.)
+  const head = /^(?:(?:the|our|all)\s+)?(?:[a-z]+\s+)?([a-z]+s)\b/.exec(w.joined)?.[1];
+  const shown = query?.show ? R?.fields.get(query.show) : undefined;
+  const pluralFirst =
+    query &&
+    R &&
+    shown &&
+    query.aggregate.fn === "list" &&
+    (shown.kind === "enum" || categoricalFields(R).includes(shown.name)) &&
+    shown.words.some((phrase) => head === phrase || head === `${phrase.split(" ").at(-1)}s`);
+  if (
+    query &&
+    R &&
+    !query.subject &&
+    !query.aggregate.groupBy &&
+    ((previous && query.resource === previous.resource && /^(what|which)\b/.test(w.joined)) || (pluralFirst && base.names.length === 0))
+  ) {
     // (As typed: the typo corrector may have read "stages" as "stage".)
     const typed = w.tokens.map((token) => token.raw.toLowerCase());
     const asked = [...R.fields.values()].find(

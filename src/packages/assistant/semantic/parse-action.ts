@@ -627,6 +627,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
         pluralAhead(next, schema)
       )
         return null;
+      // ("lost reasons this year", "open pipeline by stage": the word begins a field's or a measure's own name — a question.)
+      if (namesWithWord(lower, word, schema)) return null;
       // "send a payment reminder for INV-…": a reminder sent is a reminder; "onboard Nora Feld, nora@…": a person
       // with an address of their own is a new employee, not a candidate hired.
       // ("put 45 min on Test emails for Grace": time put on a task is time logged.)
@@ -637,7 +639,10 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
             ? "create"
             : word === "put" && /^\s*\d+(?:\.\d+)?\s+(?:minutes|hours)\b/i.test(text.slice(word.length))
               ? "log"
-              : verb.op;
+              : // ("kill the review dashboard task", "scrap the Hooli pilot deal": of a record the API cannot void, deleted.)
+                verb.op === "void" && word !== "void" && notVoidable(lower.slice(word.length), schema)
+                ? "delete"
+                : verb.op;
       return { op, verb: word, at: 0, rest: text.slice(word.length).replace(/^[:\s-]+/, "") };
     }
   }
@@ -1190,3 +1195,18 @@ export function readStates(w: Words, R: ResourceModel, body: BodyField[], verb: 
 }
 
 export type { ActionDraft };
+
+/** The message opens with a field's or a measure's name whose first word is the verb's ("lost reason", "open pipeline"). */
+function namesWithWord(lower: string, word: string, schema: SchemaModel): boolean {
+  const phrases = schema.resources.flatMap((R) => [
+    ...[...R.fields.values()].flatMap((field) => field.words),
+    ...(R.skill?.measures ?? []).flatMap((measure) => measure.words),
+  ]);
+  return phrases.some((phrase) => phrase.startsWith(`${word} `) && new RegExp(`^${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?\\b`).test(lower));
+}
+
+/** The words name a kind of record (its noun) that can be deleted and has no "void" of its own: a task, a deal. */
+function notVoidable(rest: string, schema: SchemaModel): boolean {
+  const R = schema.resources.find((candidate) => candidate.nouns.some((noun) => new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(rest)));
+  return Boolean(R?.deletable && !R.operations.some((operation) => operation.name === "void"));
+}

@@ -756,6 +756,10 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       "group by",
       "breakdown by",
       "split by",
+      // ("breakdown of lost reasons", "the split of sources": what is counted, of each value.)
+      "breakdown of",
+      "split of",
+      "distribution of",
       "for each",
       "by",
       "per",
