@@ -528,7 +528,18 @@ describe("commands said with their context", () => {
       ["Mister Alan Turing has new mobile number: +1 415 555 0199, please change", "PATCH", `/contacts/${alan.id}`, { phone: "+14155550199" }],
       // People who only share a surname are no reading of the name: the clause "make him active again" is.
       ["linus torvalds is back from leave, make him active again", "PATCH", `/employees/${linus.id}`, { status: "active" }],
+      // One name, then what someone did with an offer: the command after it is on them — the candidate hired, not an
+      // employee of that first name given a new title.
+      ["Joan accepted! hire her", "POST", `/candidates/${candidate.id}/hire`, {}],
+      // A title as it is to be, said as news.
+      [
+        "Linus Torvalds's title is changing to Staff Engineer, please update his designation",
+        "PATCH",
+        `/employees/${linus.id}`,
+        { designation: "Staff Engineer" },
+      ],
     ] as const;
+    await create(ws, "employees", { name: "Joan Smith", email: "joan.smith@assist.co" });
     await expectRequests(ws.token, cases);
     const about = await ask(ws.token, "email of joan clarke (candidate)");
     const hire = await ask(ws.token, "hire her as an Engineer in engineering, starting dec 1", about.conversation_id);

@@ -172,9 +172,14 @@ async function turnOf(env: TurnEnv, message: string, state: ConversationState): 
   if (named && named !== parts.at(-1) && !state.choose && !state.slot) {
     const last = await turnWhole(env, named, state);
     const fieldsOf = (turn: Turn) => Object.keys(turn.proposal?.request.body ?? {}).length;
+    // ("Evelyn accepted! hire her": the command said after the news, on whom it names, is what to do — not a change of
+    // another kind the whole message would make of the news itself. Of the same kind, the whole says more: "a payment
+    // on INV-… bounced, please remove it" is the payment.)
+    const commanded = actionCue(wordsOf(parts.at(-1)!, env.vocabulary), env.schema)?.at === 0;
     if (
       last?.proposal &&
       (!whole?.proposal ||
+        (commanded && last.proposal.request.method !== whole.proposal.request.method) ||
         (last.proposal.request.method === whole.proposal.request.method &&
           last.proposal.request.path === whole.proposal.request.path &&
           fieldsOf(last) > fieldsOf(whole)))
@@ -293,6 +298,10 @@ function pronounsOf(message: string): (clause: string) => string {
     /^([A-Z][\p{L}'-]+ [A-Z][\p{L}'-]+)\b/u.exec(message.trim())?.[1] ??
     // ("ken wirth is back from leave": a name in lower case, then what happened to them.)
     /^([a-z][\p{L}'-]+ [a-z][\p{L}'-]+)(?:\s*:|\s+(?:is|was|has|had|got|just|quit|left|moved|accepted|started|finished|signed|passed|failed|declined|doesn't|does not|isn't|is not|no longer|won't|will not)\b)/u.exec(
+      message.trim(),
+    )?.[1] ??
+    // ("Evelyn accepted! hire her": one name, then what a person does to an offer or a job.)
+    /^(?!(?:we|i|they|he|she|you|it|ok|so|the|our|who|which|what|someone|somebody|everyone|everybody|anyone|anybody|nobody)\b)(\p{L}[\p{L}'-]+)\s+(?:just\s+)?(?:accepted|declined|quit|resigned|passed|failed|signed)\b/iu.exec(
       message.trim(),
     )?.[1] ??
     // ("ugh wayne still hasnt paid …", "sad news, prestige labs closed down last month": a company, after a sigh, and

@@ -299,6 +299,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
       /^(?:customer\s+)?(.+?)\s+(?:has\s+)?moved(?:\s+(?:offices?|hq|premises|address))?\s*(?:[—–,;.]|\s-)\s*(?:their\s+|the\s+|(?:pls|please)\s+(?:set|update)\s+(?:the\s+)?)?(?:new\s+)?(?:billing\s+)?address\s*(?:is\s*|:|to\s+)?:?\s*(.+)$/iu,
       "change $1's billing address to $2",
     )
+    // ("Radia Perlman's title is changing to Sales Lead, please update her designation": the title as it is to be.)
+    .replace(
+      /^(?!(?:what|whats|what's|which|who|whos|who's|how|when|where|why|is|are|does|do|did)\b)(.+?)['’]s\s+(?:job\s+)?(?:title|designation|role|position)\s+(?:is\s+(?:now|changing\s+to|going\s+to\s+be)|has\s+changed\s+to|changed\s+to|changes\s+to|will\s+be|becomes)\s+(.+?)(?:\s*[,;.!]\s*.*)?$/iu,
+      "change $1's title to $2",
+    )
     // People's news: "X got promoted to Senior Engineer", "X is now Head of Partnerships, pls update his title",
     // "X left last friday, update his status", "X should be in Finance", "transfer X to the Remote branch",
     // "she's moving to the Berlin branch", "reactivate her".
