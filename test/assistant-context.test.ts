@@ -16,6 +16,14 @@ describe("commands said with their context", () => {
     expect(wondering.reply.data.answer).toMatchObject({ kind: "value", value: 50 });
     // (A name not found stays not found.)
     expect((await ask(ws.token, "which projects belong to Zyxxon")).reply.text).toMatch(/couldn't find "Zyxxon"/);
+    // A sentence's capital makes no name of a talk word ("Whatever", "Till"); a request ended by its full stop, then
+    // why, is that request.
+    const whatever = await ask(ws.token, "Whatever tasks of Ana Garcia are not done, please list.");
+    expect(whatever.reply.data.answer, whatever.reply.text).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    const till = await ask(ws.token, "Till date total hours logged by Ana Garcia?");
+    expect(till.reply.data.answer, till.reply.text).toMatchObject({ kind: "value", value: 50 });
+    const audit = await ask(ws.token, "Please give me list of employees in engineering. Needed for audit purpose.");
+    expect(audit.reply.data.answer, audit.reply.text).toMatchObject({ kind: "records", resource: "employees", total: 2 });
     // "sort them by due date": the last question's records, in that order (the field is theirs, not an invoice's).
     const open = await ask(ws.token, "tasks in the Website project");
     const sorted = await ask(ws.token, "sort them by due date, latest first", open.conversation_id);

@@ -238,6 +238,14 @@ async function turnOf(env: TurnEnv, message: string, state: ConversationState): 
     const wholeRead = !notUnderstood(whole) && whole?.reply.intent !== "clarify";
     if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify" && (!wholeRead || resourceOf(alone) !== resourceOf(whole))) return alone;
   }
+  // ("Please give me list of employees which are inactive or left. Needed for audit purpose.": a request ended by its
+  // full stop, then why — that request alone, when the whole was not understood.)
+  const requested = /^(.*?[.!])\s+(\S.*)$/su.exec(said);
+  const polite = (text: string) => text.replace(/^(?:please|pls|plz|kindly)\s+/i, "");
+  if (requested && notUnderstood(whole) && words(requested[1]!) >= 3 && asks(polite(requested[1]!)) && !asks(polite(requested[2]!))) {
+    const alone = await turnOf(env, requested[1]!, state);
+    if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify") return alone;
+  }
   // "Review emails on design system: reassign to Hedy Dijkstra and make it due the 30th": the record, then what to
   // do with it — that command said of the record.
   const told = /^([^:]{3,80}?)\s*:\s+(\p{L}+)\s+(.+)$/u.exec(said);

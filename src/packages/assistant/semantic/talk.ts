@@ -33,7 +33,16 @@ function talkWord(raw: string, corrected = raw): boolean {
 }
 
 function isTalk(w: Words, index: number): boolean {
-  return talkWord(w.tokens[index]?.raw ?? "", w.words[index] ?? "");
+  const raw = w.tokens[index]?.raw ?? "";
+  // ("Needed for audit purpose.", "Whatever tasks …", "Till date …": a sentence's capital makes no name of a talk word.)
+  if (raw !== raw.toLowerCase() && sentenceStart(w, index) && TALK.has(raw.toLowerCase())) return true;
+  return talkWord(raw, w.words[index] ?? "");
+}
+
+function sentenceStart(w: Words, index: number): boolean {
+  const token = w.tokens[index];
+  const before = w.tokens[index - 1];
+  return !token || !before || /[.!?]/.test(w.text.slice(before.end, token.start));
 }
 
 /**
