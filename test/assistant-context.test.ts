@@ -966,4 +966,25 @@ describe("follow-ups about the same records or the same company", () => {
     const seats = await ask(ws.token, "how many positions is that in total", roles.conversation_id);
     expect(seats.reply.data.answer, seats.reply.text).toMatchObject({ kind: "value", fn: "sum", field: "positions", value: 3 });
   });
+
+  it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {
+    const { ws, website, task, shipped, candidate } = await company();
+    const undated = await create(ws, "tasks", { title: "Someday", project_id: website.id });
+    const without = (await ask(ws.token, "tasks w/o due date on website")).reply;
+    expect(without.data.answer, without.text).toMatchObject({ kind: "records", ids: [undated.id] });
+    expect((await ask(ws.token, "how many customers do we have on the books")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    const carry = (await ask(ws.token, "how many invoices carry a balance over 1k")).reply;
+    expect(carry.data.answer, carry.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    const left = (await ask(ws.token, "what do we have left to do on website")).reply;
+    expect(left.data.answer, left.text).toMatchObject({ kind: "records", resource: "tasks" });
+    expect(left.data.answer.ids).toEqual(expect.arrayContaining([task.id, undated.id]));
+    expect(left.data.answer.ids).not.toContain(shipped.id);
+    // (A start said "from" a day is that start, not a range; "eod fri" is friday.)
+    const started = await ask(ws.token, "new project Racking for acme starting from 1 december 2027");
+    expect((await requestOf(ws.token, started.reply)).body).toEqual(expect.objectContaining({ start_date: "2027-12-01" }));
+    const due = await ask(ws.token, "new task in website 'cutover checklist' due eod 31 december 2027");
+    expect((await requestOf(ws.token, due.reply)).body).toEqual(expect.objectContaining({ due_date: "2027-12-31" }));
+    const stage = (await ask(ws.token, "what stage is joan at in the hiring pipeline?")).reply;
+    expect(stage.data.answer, stage.text).toMatchObject({ resource: "candidates", ids: [candidate.id], field: "stage" });
+  });
 });

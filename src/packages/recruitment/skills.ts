@@ -56,7 +56,7 @@ export const recruitmentSkills: Skill[] = [
     resource: "candidates",
     singular: "candidate",
     plural: "candidates",
-    synonyms: ["applicant", "applicants", "recruit", "recruits", "prospective hire"],
+    synonyms: ["applicant", "applicants", "recruit", "recruits", "prospective hire", "hiring pipeline", "recruiting pipeline", "recruitment pipeline"],
     nameField: "name",
     label: (r) => String(r.name),
     line: (r) => `${r.name} — ${words(r.stage)} (opening ${r.job_opening_id})`,

@@ -22,7 +22,7 @@ const TALK: ReadonlySet<string> = new Set(
     "breakdown summary overview details " +
     "please kindly thanks thank cheers urgent urgently asap soon fast internal send sends sent gives gave refer refers " +
     "referred bring brings brought somewhere sometime sometimes either whatever whichever holds bunch lot lots " +
-    "altogether together overall combined long"
+    "altogether together overall combined long carry carries carrying books"
   ).split(" "),
 );
 

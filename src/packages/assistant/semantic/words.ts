@@ -297,6 +297,15 @@ export function normalize(message: string): string {
     .replace(/\b(?:three|3)\s+quarters\s+of\s+an\s+hour\b/gi, "45 minutes")
     .replace(/\ba\s+quarter\s+of\s+an\s+hour\b/gi, "15 minutes");
   text = numbersInWords(text);
+  text = text
+    // ("tasks w/o due date": without.)
+    .replace(/\bw\/o\b/gi, "without")
+    // ("starting from dec 1": the start, not a range from it.)
+    .replace(/\b(start(?:s|ing)?|begin(?:s|ning)?)\s+from\b/gi, "$1")
+    // ("due eod fri", "by cob tomorrow": the end of that day is the day.)
+    .replace(/\b(?:eod|cob|end of day|close of business)\s+(?=(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|tomorrow|tmrw|tmr|today|next|this|the)\b|\d))/gi, "")
+    // ("what do we have left to do on X": what is left to do.)
+    .replace(/\bwhat\s+(?:do|does)\s+(?:we|i|you|they|he|she)\s+(?:still\s+)?(?:have|has)\s+left\s+to\s+do\b/gi, "what's left to do");
   // ("dont bill it", "it is not for billing to client", "it shouldn't be charged to the customer": not billable.)
   text = text
     .replace(
