@@ -965,6 +965,17 @@ describe("follow-ups about the same records or the same company", () => {
     const roles = await ask(ws.token, "open job openings");
     const seats = await ask(ws.token, "how many positions is that in total", roles.conversation_id);
     expect(seats.reply.data.answer, seats.reply.text).toMatchObject({ kind: "value", fn: "sum", field: "positions", value: 3 });
+    // The same groups, adding up the number named: deals counted by stage, then their value per stage.
+    const staged = await ask(ws.token, "deals by stage");
+    const valued = await ask(ws.token, "and the value per stage?", staged.conversation_id);
+    expect(valued.reply.data.answer, valued.reply.text).toMatchObject({ kind: "groups", fn: "sum", field: "value", group_by: "stage" });
+    const negotiation = valued.reply.data.answer.groups.find((group: { key: string }) => group.key === "negotiation");
+    expect(negotiation.value).toEqual({ USD: 2_550_000 });
+    // "the unqualified one" of the leads just listed: the one of them in that state.
+    const cold = await create(ws, "leads", { name: "Cold Caller", email: "cold@lead.example", source: "website", status: "unqualified" });
+    const listed = await ask(ws.token, "leads from the website");
+    const dropped = await ask(ws.token, "delete the unqualified one", listed.conversation_id);
+    expect(await requestOf(ws.token, dropped.reply)).toMatchObject({ method: "DELETE", path: `/leads/${cold.id}` });
   });
 
   it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {

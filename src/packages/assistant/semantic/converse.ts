@@ -3,7 +3,7 @@ import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, complete, namedInTalk, proposal, startedInstead } from "./action";
 import { collectionCommand, personReport } from "./command";
 import type { Fetch } from "./execute";
-import { countedAgain, fieldAskedByForm, partOfAgain, sortedAgain } from "./follow-ups";
+import { countedAgain, fieldAskedByForm, measuredAgain, partOfAgain, sortedAgain } from "./follow-ups";
 import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findAtCompany, findNamed, hasValue, kindInName, labelOf, referencedRecord } from "./names";
@@ -381,8 +381,33 @@ function clausesOf(message: string): string[] {
   return [...new Set(pieces.filter((piece) => piece.split(/\s+/).length >= 2).map(named))];
 }
 
+/**
+ * "leads from the website" → "delete the unqualified one": of the records the last answer listed, the one in that
+ * state (asked again with it), by its name. Unchanged when none or several are.
+ */
+async function stateOneNamed(env: TurnEnv, said: string, state: ConversationState): Promise<string> {
+  const described = /\bthe ([a-z][a-z ]{2,30}?) one\b/i.exec(said);
+  const previous = state.query;
+  const R = previous ? env.schema.byName.get(previous.resource) : undefined;
+  if (!described || !previous || !R || !state.listed?.length || state.choose) return said;
+  const word = described[1]!.toLowerCase();
+  if (state.listed.some((record) => record.label.toLowerCase().includes(word))) return said;
+  const field = ["status", "stage"].map((name) => R.fields.get(name)).find((candidate) => candidate?.kind === "enum");
+  const value = field?.values?.find((candidate) => candidate.replace(/_/g, " ") === word);
+  if (!field || !value) return said;
+  const conditions: Condition[] = [
+    ...previous.conditions.filter((condition) => !("field" in condition) || condition.field !== field.name),
+    { field: field.name, op: "eq", value, label: word },
+  ];
+  const aggregate = { fn: "list" as const, field: null, groupBy: null, order: null, limit: null };
+  const reply = await runQuery(queryEnv(env), { ...previous, conditions, aggregate, show: null }, env.refuse);
+  const ids = (reply.data as { answer?: { ids?: number[] } } | undefined)?.answer?.ids ?? [];
+  const record = ids.length === 1 ? reply.records?.find((candidate) => candidate.id === ids[0]) : undefined;
+  return record ? said.replace(described[0], `the ${R.singular} ${record.label.replace(/\s*\([^)]*\)\s*$/, "")}`) : said;
+}
+
 async function turnWhole(env: TurnEnv, said: string, state: ConversationState): Promise<Turn | null> {
-  const message = referentsNamed(said, state, env);
+  const message = referentsNamed(await stateOneNamed(env, said, state), state, env);
   const w = wordsOf(message, env.vocabulary);
   const actionEnv: ActionEnv = {
     fetch: env.fetch,
@@ -675,7 +700,12 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
     : null;
   const lastR = previous ? env.schema.byName.get(previous.resource) : undefined;
   const sorted =
-    previous && lastR ? (sortedAgain(message, previous, lastR) ?? partOfAgain(message, previous, lastR) ?? countedAgain(message, previous, lastR)) : null;
+    previous && lastR
+      ? (sortedAgain(message, previous, lastR) ??
+        partOfAgain(message, previous, lastR) ??
+        countedAgain(message, previous, lastR) ??
+        measuredAgain(message, previous, lastR))
+      : null;
   if (sorted) return { reply: await runQuery(queryEnv(env), sorted, env.refuse) };
   if (only && lastR && previous) {
     const value = matchValue(await env.values(lastR), only[1]!);

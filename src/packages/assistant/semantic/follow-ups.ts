@@ -115,3 +115,25 @@ export function countedAgain(message: string, previous: Query, R: ResourceModel)
   if (noun && !R.nouns.includes(noun)) return null;
   return { ...same, aggregate: { fn: "count", field: null, groupBy: previous.aggregate.groupBy, order: null, limit: null }, show: null };
 }
+
+/**
+ * "deals by stage" → "and the value per stage?": the same groups, adding up the number named instead of counting.
+ * (Another grouping said with it is a question of its own.)
+ */
+export function measuredAgain(message: string, previous: Query, R: ResourceModel): Query | null {
+  const said = new RegExp(
+    `${OPENING}(?:(?:what|how)\\s+about\\s+)?(?:the\\s+|their\\s+|its\\s+)?(?:total\\s+)?([a-z][a-z ]*?)(?:\\s+(?:per|by|for each|of each)\\s+([a-z ]+?))?\\s*[?.!]*$`,
+    "i",
+  ).exec(message.trim());
+  const groupBy = previous.aggregate.groupBy;
+  if (!said || !groupBy || previous.aggregate.fn !== "count") return null;
+  const phrase = said[1]!.toLowerCase();
+  const field = [...R.fields.values()].find(
+    (candidate) => (candidate.kind === "money" || candidate.kind === "number" || candidate.kind === "minutes") && candidate.words.includes(phrase),
+  );
+  const by = said[2]?.toLowerCase();
+  const grouped = R.fields.get(groupBy);
+  if (!field || (by && !(grouped?.words.includes(by) || by === groupBy.replace(/_/g, " ")))) return null;
+  const { title: _title, ...same } = previous;
+  return { ...same, aggregate: { ...previous.aggregate, fn: "sum", field: field.name }, show: null };
+}
