@@ -444,6 +444,9 @@ describe("actions on every writable resource", () => {
       ["trash the acme draft", "DELETE", `/invoices/${draft.id}`, undefined],
       [`get rid of the acme draft ${draft.number}`, "DELETE", `/invoices/${draft.id}`, undefined],
       [`scrap invoice ${number}, its a duplicate`, "POST", `/invoices/${invoice.id}/void`, {}],
+      // A payment told as news, with or without a verb (and not where a lead came from).
+      [`Payment came from Acme for ${invoice.number}, 100 USD, by card.`, "POST", "/payments", { invoice_id: invoice.id, amount: 10_000, method: "card" }],
+      [`payment from acme for ${invoice.number}, 100 usd by card`, "POST", "/payments", { invoice_id: invoice.id, amount: 10_000, method: "card" }],
       // (What cannot be voided is deleted when killed: a task.)
       ["kill the 'write copy' task in website, it's a dup", "DELETE", `/tasks/${task.id}`, undefined],
       [`send a payment remnder for invoice ${number}`, "POST", `/invoices/${invoice.id}/remind`, {}],

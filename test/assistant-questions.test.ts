@@ -1644,6 +1644,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     }
     // ("lost deals and the reasons" is still the deals, each with its reason.)
     expect((await ask(ws.token, "lost deals and the reasons")).reply.data.answer).toMatchObject({ kind: "records", resource: "deals" });
+    // ("how much did we close" is business won: the value of the deals won, not of tasks closed.)
+    const closed = (await ask(ws.token, "how much did we close this year")).reply;
+    expect(closed.data.answer, closed.text).toMatchObject({ kind: "value", resource: "deals", fn: "sum", field: "value" });
+    expect(closed.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "won" })]);
     const pipeline = (await ask(ws.token, "open pipeline by stage")).reply;
     expect(pipeline.action, pipeline.text).toBeUndefined();
     expect(pipeline.data.answer).toMatchObject({ kind: "groups", resource: "deals", fn: "sum", field: "value", group_by: "stage" });

@@ -456,7 +456,8 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
     /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s+(?:came|comes|come)\s+(?:in\s+)?(?:from|through|via)\s+(?:the\s+|an?\s+)?([\p{L} -]+?)\s*(?:[,;—–-].*)?[.!]*$/u.exec(
       text,
     );
-  if (cameFrom && schema.resources.some((resource) => resource.fields.has("source")))
+  // (Not money: "Payment came from Gringotts for INV-000190" is a payment, below.)
+  if (cameFrom && !/^(?:payment|money|cash|the money|the payment)$/i.test(cameFrom[1]!) && schema.resources.some((resource) => resource.fields.has("source")))
     return { op: "update", verb: "set", at: 0, rest: `${cameFrom[1]}'s source to ${cameFrom[2]}` };
   // "Katherine Thompson is at Globex now, not Tyrell": where someone works now is a change of their company.
   const nowAt =
@@ -660,7 +661,11 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
   // ("Stark sent 10k by card towards INV-…", "soylent wired the rest", "Initech paid half of INV-…".)
   const share = /\b(?:the rest|the remainder|the balance|half|a third|a quarter)\b/.test(lower);
   if (
-    /\b(?:got|received|receive|wired|paid|transferred|sent us|sent|came in|in from)\b/.test(lower) &&
+    // ("Payment came from Gringotts for INV-000190, 2093 USD, by card", "payment from X for INV-…, 500 by card": a
+    // payment told as news.)
+    /\b(?:got|received|receive|wired|paid|transferred|sent us|sent|came in|in from|came from|arrived|landed)\b|^(?:a\s+|the\s+)?payment\s+(?:of|from|for)\b/.test(
+      lower,
+    ) &&
     /\binv(?:oice)?-\d{3,}/.test(lower) &&
     // ("INV-000366 came in by bank transfer, can you log the payment": a payment asked for, its amount asked next.)
     (share ||
