@@ -995,6 +995,11 @@ describe("follow-ups about the same records or the same company", () => {
     expect((await requestOf(ws.token, started.reply)).body).toEqual(expect.objectContaining({ start_date: "2027-12-01" }));
     const due = await ask(ws.token, "new task in website 'cutover checklist' due eod 31 december 2027");
     expect((await requestOf(ws.token, due.reply)).body).toEqual(expect.objectContaining({ due_date: "2027-12-31" }));
+    // "X wise" (as said in Indian English) is grouped by it; "the crew" is everyone; an open "req" is a job opening.
+    const wise = (await ask(ws.token, "How many employees are there, department wise?")).reply;
+    expect(wise.data.answer, wise.text).toMatchObject({ kind: "groups", resource: "employees", group_by: "department" });
+    const reqs = (await ask(ws.token, "How many open positions in total across all requisitions?")).reply;
+    expect(reqs.data.answer, reqs.text).toMatchObject({ kind: "value", resource: "job-openings", fn: "sum", field: "positions" });
     const stage = (await ask(ws.token, "what stage is joan at in the hiring pipeline?")).reply;
     expect(stage.data.answer, stage.text).toMatchObject({ resource: "candidates", ids: [candidate.id], field: "stage" });
   });

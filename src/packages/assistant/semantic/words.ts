@@ -298,6 +298,10 @@ export function normalize(message: string): string {
     .replace(/\ba\s+quarter\s+of\s+an\s+hour\b/gi, "15 minutes");
   text = numbersInWords(text);
   text = text
+    // ("hours by Shafi in October, project wise", "department-wise please": grouped by it.)
+    .replace(/\b([a-z]+)(?:-|\s+)wise\b/gi, (whole, word: string) =>
+      /^(?:other|like|clock|counterclock|street|penny|pound)$/i.test(word) ? whole : `by ${word}`,
+    )
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
@@ -2008,7 +2012,7 @@ export const FILLER: ReadonlySet<string> = new Set(
     "anything everything named called titled via per ok okay hey hi hello currently got gotten thing things one ones yet " +
     "whole entire lot lots again already really actually exactly much many other others anymore atm rn work works based located gone went go goes going we're were you're they're taken " +
     "i'd i'm i'll behind against same question moment side process down break supposed meant quick fill filling very month months monthly week weeks weekly quarter quarterly yearly daily " +
-    "among amongst"
+    "among amongst they'd we'd you'd he'd she'd"
   ).split(" "),
 );
 
@@ -2022,6 +2026,6 @@ export const GRAMMAR: ReadonlySet<string> = new Set(
     "assigned owned belonging logged last first came added created sitting ever single only just ones those them these that got " +
     "vs versus plate file on sorted order ordered unassigned company business firm except exclude excluding we've weve i've ive " +
     "money cash funds come coming falling play leave ignore minus skip pls please outside passed already " +
-    "things items ones everything board list nobody noone hiring stuck waiting sitting doing team everyone everybody again"
+    "things items ones everything board list nobody noone hiring stuck waiting sitting doing team everyone everybody again crew"
   ).split(" "),
 );
