@@ -984,6 +984,9 @@ describe("follow-ups about the same records or the same company", () => {
     const without = (await ask(ws.token, "tasks w/o due date on website")).reply;
     expect(without.data.answer, without.text).toMatchObject({ kind: "records", ids: [undated.id] });
     expect((await ask(ws.token, "how many customers do we have on the books")).reply.data.answer).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    // (A greeting first is no period: "Morning." is not this morning.)
+    const morning = (await ask(ws.token, "Morning. What's our total open AR?")).reply;
+    expect(morning.data.query.period, morning.text).toBeNull();
     const carry = (await ask(ws.token, "how many invoices carry a balance over 1k")).reply;
     expect(carry.data.answer, carry.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
     const left = (await ask(ws.token, "what do we have left to do on website")).reply;

@@ -298,6 +298,8 @@ export function normalize(message: string): string {
     .replace(/\ba\s+quarter\s+of\s+an\s+hour\b/gi, "15 minutes");
   text = numbersInWords(text);
   text = text
+    // ("Morning. What's our total open AR?": a greeting, not this morning.)
+    .replace(/^(?:good\s+)?(?:morning|afternoon|evening)\s*[,.!]+\s+(?=\S)/i, "")
     // ("hours by Shafi in October, project wise", "department-wise please": grouped by it.)
     .replace(/\b([a-z]+)(?:-|\s+)wise\b/gi, (whole, word: string) =>
       /^(?:other|like|clock|counterclock|street|penny|pound)$/i.test(word) ? whole : `by ${word}`,
