@@ -1597,7 +1597,13 @@ describe("questions are read as queries over the resources' definitions", () => 
   });
 
   it("follows a count with 'and what's she working on right now' as the tasks themselves, not their number", async () => {
-    const { ws, website, ana } = await company();
+    const { ws, website, ana, linus, task } = await company();
+    // ("hours per engineer": per a word no field groups by — a title — is per person, of those people.)
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: today(), minutes: 30 } });
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: linus.id, task_id: task.id, date: today(), minutes: 45 } });
+    const perEngineer = (await ask(ws.token, "total hours today per engineer")).reply;
+    expect(perEngineer.data.answer, perEngineer.text).toMatchObject({ kind: "groups", group_by: "employee_id" });
+    expect(perEngineer.data.answer.groups).toEqual([expect.objectContaining({ key: ana.id, value: 30 })]);
     const busy = await create(ws, "tasks", { title: "Fix login", project_id: website.id, assignee_id: ana.id, status: "in_progress" });
     const counted = await ask(ws.token, "how many tasks did ana garcia finish this year");
     expect(counted.reply.data.answer).toMatchObject({ kind: "value", fn: "count" });
@@ -1620,6 +1626,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     // ("oldest due date first" is still an order for the invoices.)
     const ordered = (await ask(ws.token, "open invoices, oldest due date first")).reply;
     expect(ordered.data.answer, ordered.text).toMatchObject({ kind: "records", ids: [invoice.id, expect.any(Number)] });
+    // ("pending from X till date": what X still owes, so far — not a period, nor part of the name.)
+    const pending = (await ask(ws.token, "Kindly tell me how much is pending from Acme till date.")).reply;
+    expect(pending.data.answer, pending.text).toMatchObject({ kind: "value", fn: "sum", field: "amount_due", value: { USD: 160_000 } });
+    expect(pending.data.query.period).toBeNull();
     // Deals named "Hooli — …" that refer to no customer: "total value of hooli deals" adds them up, as "hooli deals" lists them.
     await create(ws, "customers", { name: "Hooli", email: "ap@hooli.example" });
     await create(ws, "deals", { name: "Hooli — pilot", value: 400_000, currency: "USD" });

@@ -112,6 +112,8 @@ export const accountSkills: Skill[] = [
           "still owed",
           "due to us",
           "to collect",
+          "pending from",
+          "pending payment",
           "still owe",
           "left to pay",
           "balance due",

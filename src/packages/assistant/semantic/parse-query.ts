@@ -801,7 +801,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     }
     // "how many hours did each engineer log": each of some people (a word no field is) is each person — the
     // word itself is left to be read as what those people are.
-    const eachPerson = /\b(?:each|every)\s+([a-z]{3,})\b/.exec(text);
+    // ("total hours in september per engineer": "per" a word no field groups by is the same.)
+    const eachPerson = /\b(?:each|every|per)\s+([a-z]{3,})\b/.exec(text);
     if (
       !groupBy &&
       eachPerson &&
@@ -810,7 +811,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       !schema.resources.some((resource) => resource.nouns.includes(eachPerson[1]!))
     ) {
       groupBy = R.skill.person.param;
-      claim(occurrences(w.words, "each")[0] ?? occurrences(w.words, "every")[0] ?? []);
+      claim(occurrences(w.words, "each")[0] ?? occurrences(w.words, "every")[0] ?? occurrences(w.words, "per")[0] ?? []);
     }
     // "hours by billable": grouped by a yes/no field, its own word is no condition on it.
     if (groupBy && R.fields.get(groupBy)?.kind === "boolean")

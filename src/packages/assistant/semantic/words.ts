@@ -304,6 +304,8 @@ export function normalize(message: string): string {
     .replace(/\b([a-z]+)(?:-|\s+)wise\b/gi, (whole, word: string) =>
       /^(?:other|like|clock|counterclock|street|penny|pound)$/i.test(word) ? whole : `by ${word}`,
     )
+    // ("how much is pending from Umbrella till date": so far — no period, nor part of a name.)
+    .replace(/\b(?:till|until|up\s*to)\s+date\b|(?<!\b(?:year|month|quarter|week)\s)\bto\s+date\b/gi, "so far")
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
