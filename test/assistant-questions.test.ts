@@ -1658,6 +1658,10 @@ describe("questions are read as queries over the resources' definitions", () => 
     const closed = (await ask(ws.token, "how much did we close this year")).reply;
     expect(closed.data.answer, closed.text).toMatchObject({ kind: "value", resource: "deals", fn: "sum", field: "value" });
     expect(closed.data.query.conditions).toEqual([expect.objectContaining({ field: "stage", value: "won" })]);
+    // ("top lead sources": the values of a few-valued field, ranked by how many records have each.)
+    const sources = (await ask(ws.token, "top lead sources")).reply;
+    expect(sources.data.answer, sources.text).toMatchObject({ kind: "groups", resource: "leads", fn: "count", group_by: "source" });
+    expect(sources.data.answer.groups.map((group: { key: string }) => group.key)).toEqual(expect.arrayContaining(["website", "referral"]));
     const pipeline = (await ask(ws.token, "open pipeline by stage")).reply;
     expect(pipeline.action, pipeline.text).toBeUndefined();
     expect(pipeline.data.answer).toMatchObject({ kind: "groups", resource: "deals", fn: "sum", field: "value", group_by: "stage" });

@@ -830,6 +830,18 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         claim(occurrences(w.words, ranked[0].split(/\s+/).at(-2)!)[0] ?? []);
       }
     }
+    // ("top lead sources", "top 3 departments": a few-valued field said in the plural after "top" is what is ranked,
+    // by how many records have each value.)
+    const topValues = /\b(?:top|bottom)\s+(?:\d{1,3}\s+)?(?:[a-z]+\s+)?([a-z]+?)(?:ies|s)\b(?!\s+(?:by|with|per)\b)/.exec(text);
+    if (!groupBy && topValues && !R.nouns.includes(topValues[0].split(/\s+/).at(-1)!)) {
+      const stem = topValues[1]!;
+      const found = groupField(R, schema, stem) ?? groupField(R, schema, `${stem}y`);
+      const kind = found ? R.fields.get(found.field)?.kind : undefined;
+      if (found && (kind === "enum" || kind === "text")) {
+        groupBy = found.field;
+        claim(occurrences(w.words, topValues[0].split(/\s+/).at(-1)!)[0] ?? []);
+      }
+    }
     // ("which day last week had the most time logged", "which company do we have the most contacts at".)
     const whichField =
       /(?:^|\b(?:tell me|know|see|show me)\s+)(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:(?:last|this|of|in)\s+[a-z]+\s+)?(?:has|have|had|gets?|got|brings?|brought|owes?|spent|logged|generates?|produces?|makes?|sends?|sent|gives?|gave|refers?|referred|(?:(?:do|does|did)\s+)?(?:we|you|i|they)\s+(?:have|get|got|see))\b/.exec(

@@ -42,7 +42,9 @@ function theyNamed(said: string, state: ConversationState, env: Said): string {
   const question = /^(?:(?:and|so|ok|okay|then|but)[,\s]+)*(?:what|whats|what's|when|where|which|who|how|is|are|does|do|did|has|have)\b/i.test(said.trim());
   if (!doer || !question) return said;
   const subject = state.query?.subject;
-  const about = subject ?? aboutOf(env.schema, state.query) ?? state.focus;
+  // ("they" after a list is those records — "how much are they worth together": only the one a question was about;
+  // "he"/"she" may also be the one person the last answer was.)
+  const about = subject ?? aboutOf(env.schema, state.query) ?? (/^they$/i.test(doer[2]!) ? undefined : state.focus);
   const R = about ? env.schema.byName.get(about.resource) : undefined;
   // (A person's pronoun for a person or a company's; "they" for either. Only a record people name: a customer, an
   // employee — not "task 208".)
