@@ -14,6 +14,8 @@ describe("actions on every writable resource", () => {
         "/leads",
         { name: "Tom Baker", email: "tom@contoso.com", source: "linkedin", value: 800_000 },
       ],
+      // ("from Contoso", no source the workspace has and their address's domain: where they work.)
+      ["new lead tom baker from contoso, tom@contoso.com", "/leads", { name: "Tom Baker", email: "tom@contoso.com", company: "Contoso" }],
       ["add contact Wei Chen wei@umbrella.example at Umbrella", "/contacts", { name: "Wei Chen", email: "wei@umbrella.example", company: "Umbrella" }],
       ["new customer Blue Bottle Roasters, bills in EUR, ap@bluebottle.example", "/customers", { name: "Blue Bottle Roasters", currency: "EUR" }],
       [

@@ -1062,6 +1062,26 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       if (noteField) fields[noteField.name] = piece.text.trim();
     }
   }
+  // ("new lead tom baker from contoso, tom@contoso.example": "from" a name that is no source the workspace knows, nor
+  // one in the skill's words for its sources, is where they work — when the record has a company and none was given,
+  // and the name is their address's domain or typed with a capital.)
+  const fromWhom = typeof fields.source === "string" ? fields.source : undefined;
+  if (fromWhom && fields.company === undefined && body.some((field) => field.name === "company")) {
+    const known = (await knownValues(env, R, new Set(["source"]))).get("source") ?? [];
+    const lower = fromWhom.toLowerCase();
+    const means = Object.entries(R.skill?.fields.source?.means ?? {});
+    const isSource =
+      known.some((value) => value.toLowerCase() === lower) ||
+      Boolean(matchValue(new Map([["source", known]]), fromWhom)?.exact) ||
+      means.some(([value, words]) => value === lower || words.some((word) => lower.includes(word)));
+    const domain = typeof fields.email === "string" ? fields.email.split("@")[1]?.toLowerCase() : undefined;
+    const said = new RegExp(`\\bfrom\\s+(?:the\\s+)?(${fromWhom.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})\\b`, "i").exec(w.text)?.[1];
+    const named = Boolean(said && (/^\p{Lu}/u.test(said) || domain?.includes(lower.replace(/[^a-z0-9]/g, ""))));
+    if (!isSource && named) {
+      fields.company = fromWhom;
+      delete fields.source;
+    }
+  }
   // Text values as the workspace already spells them ("engineering" → "Engineering"), or in its style.
   for (const field of body) {
     const value = fields[field.name];
