@@ -991,6 +991,8 @@ describe("follow-ups about the same records or the same company", () => {
     expect(carry.data.answer, carry.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
     const left = (await ask(ws.token, "what do we have left to do on website")).reply;
     expect(left.data.answer, left.text).toMatchObject({ kind: "records", resource: "tasks" });
+    const counted = (await ask(ws.token, "how many tasks does website still have left")).reply;
+    expect(counted.data.answer, counted.text).toMatchObject({ kind: "value", fn: "count", value: left.data.answer.total });
     expect(left.data.answer.ids).toEqual(expect.arrayContaining([task.id, undated.id]));
     expect(left.data.answer.ids).not.toContain(shipped.id);
     // (A start said "from" a day is that start, not a range; "eod fri" is friday.)

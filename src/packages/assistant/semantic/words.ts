@@ -314,6 +314,11 @@ export function normalize(message: string): string {
     .replace(/\b(?:eod|cob|end of day|close of business)\s+(?=(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|tomorrow|tmrw|tmr|today|next|this|the)\b|\d))/gi, "")
     // ("how much did we close in q3": business closed is business won — a sum of money, which tasks closed are not.)
     .replace(/\bhow\s+much\s+(?:business\s+)?(?:did|have|has)\s+(?:we|i|you|the team|sales)\s+(?:close|closed)\b/gi, "how much did we win")
+    // ("how many tasks does the website relaunch have left": those left to do on it.)
+    .replace(
+      /\bhow\s+many\s+(tasks|things|items|todos|to-dos)\s+(?:does|do)\s+(.+?)\s+(?:still\s+)?(?:have|got)\s+left(?:\s+to\s+do)?\b/gi,
+      "how many $1 are left to do on $2",
+    )
     // ("what do we have left to do on X": what is left to do.)
     .replace(/\bwhat\s+(?:do|does)\s+(?:we|i|you|they|he|she)\s+(?:still\s+)?(?:have|has)\s+left\s+to\s+do\b/gi, "what's left to do");
   // ("dont bill it", "it is not for billing to client", "it shouldn't be charged to the customer": not billable.)
