@@ -1003,6 +1003,11 @@ describe("follow-ups about the same records or the same company", () => {
     // "X wise" (as said in Indian English) is grouped by it; "the crew" is everyone; an open "req" is a job opening.
     const wise = (await ask(ws.token, "How many employees are there, department wise?")).reply;
     expect(wise.data.answer, wise.text).toMatchObject({ kind: "groups", resource: "employees", group_by: "department" });
+    // (A surname is no grouping: "Ernie Wise".)
+    const wiseOne = await create(ws, "employees", { name: "Ernie Wise", email: "ernie@assist.co", department: "Sales" });
+    await create(ws, "employees", { name: "Ernie Banks", email: "banks@assist.co", department: "Support" });
+    const ernie = (await ask(ws.token, "what department is Ernie Wise in")).reply;
+    expect(ernie.data.answer, ernie.text).toMatchObject({ kind: "records", resource: "employees", ids: [wiseOne.id], field: "department" });
     const reqs = (await ask(ws.token, "How many open positions in total across all requisitions?")).reply;
     expect(reqs.data.answer, reqs.text).toMatchObject({ kind: "value", resource: "job-openings", fn: "sum", field: "positions" });
     const stage = (await ask(ws.token, "what stage is joan at in the hiring pipeline?")).reply;

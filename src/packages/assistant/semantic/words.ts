@@ -301,7 +301,8 @@ export function normalize(message: string): string {
     // ("Morning. What's our total open AR?": a greeting, not this morning.)
     .replace(/^(?:good\s+)?(?:morning|afternoon|evening)\s*[,.!]+\s+(?=\S)/i, "")
     // ("hours by Shafi in October, project wise", "department-wise please": grouped by it.)
-    .replace(/\b([a-z]+)(?:-|\s+)wise\b/gi, (whole, word: string) =>
+    // (Not a surname: "Ernie Wise".)
+    .replace(/\b([A-Za-z]+)(?:-|\s+)wise\b/g, (whole, word: string) =>
       /^(?:other|like|clock|counterclock|street|penny|pound)$/i.test(word) ? whole : `by ${word}`,
     )
     // ("how much is pending from Umbrella till date": so far — no period, nor part of a name.)
