@@ -685,6 +685,8 @@ describe("commands said with their context", () => {
 
   it("reads two fields set in one breath, a project's run, a contact's move, a kind in brackets, a note asked for, and refuses a change to all", async () => {
     const { ws, linus, ada, sophie, invoice, opening } = await company();
+    const now = new Date();
+    const runEnds = now.getUTCFullYear() + (now.getUTCMonth() === 0 && now.getUTCDate() <= 15 ? 0 : 1);
     await expectRequests(ws.token, [
       [
         "linus torvalds: set department to finance and title to accountant",
@@ -692,7 +694,13 @@ describe("commands said with their context", () => {
         `/employees/${linus.id}`,
         { department: "Finance", designation: "Accountant" },
       ],
-      ["new project 'Year-end close', runs dec 1 to jan 15", "POST", "/projects", { name: "Year-end close", start_date: "2026-12-01", end_date: "2027-01-15" }],
+      // (Said on any day: the next jan 15, and the dec 1 before it.)
+      [
+        "new project 'Year-end close', runs dec 1 to jan 15",
+        "POST",
+        "/projects",
+        { name: "Year-end close", start_date: `${runEnds - 1}-12-01`, end_date: `${runEnds}-01-15` },
+      ],
       ["ada lovelace left analytical engines, she's at umbrella now", "PATCH", `/contacts/${ada.id}`, { company: "Umbrella" }],
       ["sophie brown (lead) converted, update her", "PATCH", `/leads/${sophie.id}`, { status: "converted" }],
       [`${invoice.number} needs PO reference 88213 in the notes`, "PATCH", `/invoices/${invoice.id}`, { notes: "PO reference 88213" }],

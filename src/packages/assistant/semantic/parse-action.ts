@@ -1116,6 +1116,14 @@ export function readDates(text: string, body: BodyField[], now: number, deadline
       if (field && (!nowSaid || LOOKS_BACK.has(field))) out.push({ field, value: endOf ? range.to : range.from, match: text.slice(range.start, range.end) });
     }
   }
+  // ("runs dec 1 to jan 15", said on Dec 2: one run — its start the Dec 1 before its end, not next year's, which each
+  // date looking ahead on its own would give.)
+  const start = out.find((entry) => entry.field === "start_date");
+  const end = out.find((entry) => entry.field === "end_date");
+  if (start && end && start.value > end.value) {
+    const earlier = `${Number(start.value.slice(0, 4)) - 1}${start.value.slice(4)}`;
+    if (earlier <= end.value && !/\b\d{4}\b/.test(start.match) && !start.value.endsWith("-02-29")) start.value = earlier;
+  }
   return out;
 }
 
