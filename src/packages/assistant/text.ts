@@ -175,3 +175,8 @@ export function findPhrase(tokens: readonly string[], phrase: string, from = 0):
 }
 
 export const EMAIL = /[^\s@<>(),;:"']+@[^\s@<>(),;:"']+\.[a-z]{2,}/i;
+
+/** A text as a regular expression that matches it literally (a name or a word a pattern is built around). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,6 +1,6 @@
 import { words as spaced, withArticle } from "../../../platform/format";
 import type { ApiRecord } from "../../../platform/skills";
-import { distance, EMAIL } from "../text";
+import { distance, EMAIL, escapeRegExp } from "../text";
 import { readAddress } from "./address";
 import type { Fetch } from "./execute";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
@@ -116,7 +116,7 @@ function textTriggers(R: ResourceModel, body: BodyField[]): { field: string; pat
     if (field.kind !== "text") continue;
     // (The field's name, or a phrase of the skill's for it: "vat number" is a tax id.)
     const names = [field.name.replace(/_/g, " "), ...(R.fields.get(field.name)?.words ?? []).filter((word) => word.includes(" "))];
-    const name = `(?:${[...new Set(names)].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")).join("|")})`;
+    const name = `(?:${[...new Set(names)].map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")})`;
     out.push({ field: field.name, pattern: new RegExp(`\\b${name}s?\\s*(?::|is|=)?\\s+(.+)$`, "i") });
     // "evelyn's title to …", "his role to …": after a possessive, the skill's one-word names of the field too.
     const single = (R.fields.get(field.name)?.words ?? []).filter((word) => !word.includes(" ") && word !== field.name);
@@ -229,9 +229,7 @@ export function extract(
   // "new contact at initech — Joanna Kim, joanna.kim@…": a dash before a name in capitals, as a colon.
   // (Only after where they are, or nothing: "add contact Jane Doe - Acme" is a name, then a company.)
   const dashed = colon ? null : /\s[—–-]\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,4})\s*(?=,|;|$)/u.exec(rest);
-  const before = dashed
-    ? R.nouns.reduce((text, noun) => text.replace(new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "gi"), " "), rest.slice(0, dashed.index))
-    : "";
+  const before = dashed ? R.nouns.reduce((text, noun) => text.replace(new RegExp(`\\b${escapeRegExp(noun)}\\b`, "gi"), " "), rest.slice(0, dashed.index)) : "";
   const placedFirst = dashed && /^\s*(?:(?:new|an?|the)\s+)*(?:(?:at|from|for|with|of|in)\s+\S.*)?$/i.test(before);
   if (dashed && placedFirst && titleField && operation === "create" && fields[titleField.name] === undefined) {
     fields[titleField.name] = tidy(dashed[1]!);
@@ -244,7 +242,7 @@ export function extract(
     rest = `${rest.slice(0, colon.index)} ${rest.slice(colon.index + colon[0].length - colon[1]!.length + titleInCapitals[0].length)}`;
   }
   // "open a Customer Success Manager role in Support": a name in capitals said before the resource's own noun.
-  const nouns = R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const nouns = R.nouns.map((noun) => escapeRegExp(noun)).join("|");
   // ("create deal Initech - renewal, 45k usd, …": where a package names its records "who — what", a dashed name is
   // one name — not a name and a note. Elsewhere it is two: "jane doe - acme" is a name and a company.)
   const paired =
@@ -295,16 +293,12 @@ export function extract(
     if (target) fields[target] = email[0].toLowerCase();
     // "mei lin <mei@…>", "with email ann@…": the brackets and the label go with the address.
     // ("remove the contact tim@…": an address no field takes names the record.)
-    if (target)
-      rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:e-?mail|email address)\\s*:?\\s*)?<?${email[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>?`), ",");
+    if (target) rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:e-?mail|email address)\\s*:?\\s*)?<?${escapeRegExp(email[0])}>?`), ",");
   }
   const phone = PHONE.exec(rest);
   if (phone && has("phone")) {
     fields.phone = phone[0].replace(/[\s().-]/g, "");
-    rest = rest.replace(
-      new RegExp(`(?:\\b(?:with\\s+)?(?:phone|tel|mobile|cell|number)(?:\\s+number)?\\s*:?\\s*)?${phone[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
-      ",",
-    );
+    rest = rest.replace(new RegExp(`(?:\\b(?:with\\s+)?(?:phone|tel|mobile|cell|number)(?:\\s+number)?\\s*:?\\s*)?${escapeRegExp(phone[0])}`), ",");
   }
   // ("sent €8k against the september invoice": the month tells which invoice, not when this happened.)
   const ownMonth = /\b(?:the|their|his|her)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\s+(?=(?:invoice|bill)\b)/i;
@@ -346,7 +340,7 @@ export function extract(
     fields[moneyField.name] = money.minor;
     if (money.currency && has("currency")) fields.currency = money.currency;
     // "worth about $8k", "€12k potential": the words around an amount belong to it.
-    const escaped = money.match.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = escapeRegExp(money.match);
     rest = rest.replace(
       new RegExp(
         `(?:\\b(?:worth|valued at|value of|value|budget of|budget|estimated at|about|around|roughly|approx\\.?|~)\\s+)*${escaped}(?:\\s+(?:potential|value|budget|deal|estimated|est\\.?))?`,
@@ -670,9 +664,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       if (quotedName) for (let i = free.length - 1; i >= 0; i--) if (quotedName.toLowerCase().includes(free[i]!.text.toLowerCase())) free.splice(i, 1);
       if (!name) return { kind: "missing", draft, missing: ["target"], text: `Which ${R.singular} do you mean? Give me its name or number.` };
       // "carl berners-lee's lead value": the name ends where the resource's noun or a field's word begins.
-      const words = [...R.nouns, ...[...R.fields.values()].flatMap((field) => field.words.filter((word) => word.length > 3))].map((word) =>
-        word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-      );
+      const words = [...R.nouns, ...[...R.fields.values()].flatMap((field) => field.words.filter((word) => word.length > 3))].map((word) => escapeRegExp(word));
       const cut = name.text.replace(new RegExp(`(?:'s)?\\s+(?:${words.join("|")})\\b.*$`, "i"), "");
       let cleaned = tidy((cut || name.text).replace(/^(?:the|my|our)\s+/i, ""));
       // "fix checkout on website relaunch": a task's project narrows it.
@@ -696,7 +688,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       }
       // "drop review dashboard on erp migration to low priority": a state word just before the name ("review") is the
       // name's when with it fewer records are so named — and no state is then said unless the word comes again.
-      const named = cleaned.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const named = escapeRegExp(cleaned);
       const before = new RegExp(`\\b([a-z]+)\\s+${named}`, "i").exec(w.text)?.[1]?.toLowerCase() ?? "";
       const stateWord = before && [...R.fields.values()].some((field) => field.kind === "enum" && field.values?.includes(before)) ? before : "";
       const stateField = Object.keys(read.fields).find((field) => R.fields.get(field)?.kind === "enum" && read.fields[field] === stateWord);
@@ -951,7 +943,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       )
       .replace(/^(?:something|anything|stuff|a thing|one|already|it|this|that)$/i, "");
     // ("add a $40,000 deal for Acme", "Support expansion deal": the record's own noun is no name, nor the end of one.)
-    const ownNoun = `(?:${R.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`;
+    const ownNoun = `(?:${R.nouns.map((noun) => escapeRegExp(noun)).join("|")})`;
     text = text.replace(new RegExp(`^(?:(?:a|an|the|new)\\s+)*${ownNoun}$|(?<=\\S)\\s+${ownNoun}$`, "i"), "");
     // "new opening in marketing, remote": a known value (a branch) is no title; the title is then still missing.
     const valued = text ? await textValueFor(env, R, operation, body, fields, text) : null;
@@ -1075,7 +1067,7 @@ export async function build(env: ActionEnv, w: Words, cue: ActionCue, R: Resourc
       Boolean(matchValue(new Map([["source", known]]), fromWhom)?.exact) ||
       means.some(([value, words]) => value === lower || words.some((word) => lower.includes(word)));
     const domain = typeof fields.email === "string" ? fields.email.split("@")[1]?.toLowerCase() : undefined;
-    const said = new RegExp(`\\bfrom\\s+(?:the\\s+)?(${fromWhom.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})\\b`, "i").exec(w.text)?.[1];
+    const said = new RegExp(`\\bfrom\\s+(?:the\\s+)?(${escapeRegExp(fromWhom)})\\b`, "i").exec(w.text)?.[1];
     const named = Boolean(said && (/^\p{Lu}/u.test(said) || domain?.includes(lower.replace(/[^a-z0-9]/g, ""))));
     if (!isSource && named) {
       fields.company = fromWhom;

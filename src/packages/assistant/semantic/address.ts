@@ -1,4 +1,4 @@
-import { EMAIL } from "../text";
+import { EMAIL, escapeRegExp } from "../text";
 import type { BodyField } from "./model";
 import { countryCode } from "./resolve";
 
@@ -123,7 +123,7 @@ function placesOf(text: string, parts: Set<string>, value: Record<string, string
     .filter(Boolean);
   const countryOf = (piece: string) => (/^[A-Z]{2}$/.test(piece) || (piece.length > 3 && /^[\p{L} .]+$/u.test(piece)) ? countryCode(piece) : null);
   const take = (piece: string) => {
-    rest = rest.replace(new RegExp(`(^|[\\s,;.-])${piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=$|[\\s,;.])`), "$1,");
+    rest = rest.replace(new RegExp(`(^|[\\s,;.-])${escapeRegExp(piece)}(?=$|[\\s,;.])`), "$1,");
   };
   // ("Cyberdyne moved to Munich": a move names the new town, in the record's own piece too.)
   const moved =

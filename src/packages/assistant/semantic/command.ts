@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../text";
 import type { ActionEnv, Built } from "./action";
 import type { SchemaModel } from "./model";
 import { findNamed, labelOf } from "./names";
@@ -66,7 +67,7 @@ export async function personReport(env: ActionEnv, message: string): Promise<Per
       const people = peopleOf(env.schema);
       if (!people) return null;
       const who = message
-        .replace(new RegExp(words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), " ")
+        .replace(new RegExp(escapeRegExp(words), "i"), " ")
         .replace(FILLER, " ")
         .replace(/\s+/g, " ")
         .trim();

@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from "../../../platform/dispatch";
+import { escapeRegExp } from "../text";
 import type { Reply } from "../tools";
 import { type ActionEnv, type ActionRequest, type Built, build, complete, namedInTalk, proposal, startedInstead } from "./action";
 import { collectionCommand, personReport } from "./command";
@@ -1054,7 +1055,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
   // people talk around it — those words left out, when what remains is then all found (and the question named
   // its kind of record, or follows one).
   // (Named also when its noun is said after a preposition: "what did we receive in payments last week".)
-  const nounSaid = R?.nouns.some((noun) => new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(w.joined));
+  const nounSaid = R?.nouns.some((noun) => new RegExp(`\\b${escapeRegExp(noun)}\\b`).test(w.joined));
   if (resolved.kind === "query" && resolved.notFound.length > 0 && query && (draft.said.resource || previous || nounSaid)) {
     const names = namesWithoutTalk(w, base.names, resolved.notFound);
     // (Still a name not found: that one is what to say was not found, not the talk around it.)
@@ -1084,7 +1085,7 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
         resolved.query.conditions.push({ field: value.field, op: "eq", value: value.values[0], label: `${value.field.replace(/_/g, " ")} ${value.values[0]}` });
     }
     // ("Which Sales employees joined before 2025?": so does such a word right before the resource's noun.)
-    const nouns = resolved.resource.nouns.map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+    const nouns = resolved.resource.nouns.map((noun) => escapeRegExp(noun)).join("|");
     // (Not one left out: "non-sales employees", "excluding sales employees".)
     for (const match of w.joined.matchAll(new RegExp(`(?<![-\\w])([a-z]{3,})\\s+(?:${nouns})\\b`, "g"))) {
       if (FILLER.has(match[1]!) || GRAMMAR.has(match[1]!)) continue;

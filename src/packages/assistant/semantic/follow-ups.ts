@@ -79,6 +79,12 @@ export function fieldAskedByForm(text: string, query: Query, R: ResourceModel): 
 
 const OPENING = String.raw`^(?:(?:and|so|ok|okay|then|but|also|right)[,\s]+)*`;
 
+/** The last question again with another aggregate: the same records, no field shown and no measure's title of its own. */
+function again(previous: Query, aggregate: Partial<Query["aggregate"]>): Query {
+  const { title: _title, ...same } = previous;
+  return { ...same, aggregate: { ...previous.aggregate, order: null, limit: null, ...aggregate }, show: null };
+}
+
 /**
  * "total billed in october" → "and how much of that has been collected already": what the same records keep of
  * themselves — paid so far, or still due — not a new sum of payments. Only of a resource that keeps that figure.
@@ -94,8 +100,7 @@ export function partOfAgain(message: string, previous: Query, R: ResourceModel):
       ? "amount_paid"
       : null;
   if (!field || R.fields.get(field)?.kind !== "money") return null;
-  const { title: _title, ...same } = previous;
-  return { ...same, aggregate: { fn: "sum", field, groupBy: null, order: null, limit: null }, show: null };
+  return again(previous, { fn: "sum", field, groupBy: null });
 }
 
 /** "how much is overdue in total" → "how many invoices is that?": the same records, counted. */
@@ -106,14 +111,13 @@ export function countedAgain(message: string, previous: Query, R: ResourceModel)
   ).exec(message.trim());
   const noun = count?.[1]?.toLowerCase();
   if (!count) return null;
-  const { title: _title, ...same } = previous;
   // ("how many positions is that in total" after the openings: a number the records keep, summed.)
   const kept = noun
     ? [...R.fields.values()].find((field) => field.kind === "number" && field.words.some((word) => word === noun || `${word}s` === noun))
     : undefined;
-  if (kept) return { ...same, aggregate: { fn: "sum", field: kept.name, groupBy: previous.aggregate.groupBy, order: null, limit: null }, show: null };
+  if (kept) return again(previous, { fn: "sum", field: kept.name });
   if (noun && !R.nouns.includes(noun)) return null;
-  return { ...same, aggregate: { fn: "count", field: null, groupBy: previous.aggregate.groupBy, order: null, limit: null }, show: null };
+  return again(previous, { fn: "count", field: null });
 }
 
 /**
@@ -134,6 +138,5 @@ export function measuredAgain(message: string, previous: Query, R: ResourceModel
   const by = said[2]?.toLowerCase();
   const grouped = R.fields.get(groupBy);
   if (!field || (by && !(grouped?.words.includes(by) || by === groupBy.replace(/_/g, " ")))) return null;
-  const { title: _title, ...same } = previous;
-  return { ...same, aggregate: { ...previous.aggregate, fn: "sum", field: field.name }, show: null };
+  return again(previous, { fn: "sum", field: field.name, order: previous.aggregate.order, limit: previous.aggregate.limit });
 }

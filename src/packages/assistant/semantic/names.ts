@@ -1,7 +1,7 @@
 import Fuse from "fuse.js";
 import type { ApiErrorBody } from "../../../platform/dispatch";
 import type { ApiRecord } from "../../../platform/skills";
-import { distance } from "../text";
+import { distance, escapeRegExp } from "../text";
 import type { Fetch } from "./execute";
 import type { ResourceModel } from "./model";
 import { FILLER } from "./words";
@@ -314,7 +314,7 @@ export async function underParentSaid(
 export async function kindInName(fetch: Fetch, resources: ResourceModel[], R: ResourceModel, text: string): Promise<ResourceModel | null> {
   const others = resources.filter((resource) => resource !== R && resource.nameField && resource.update);
   for (const noun of R.nouns) {
-    const after = new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}((?:\\s+[\\p{L}\\p{N}-]+){1,3})`, "iu").exec(text);
+    const after = new RegExp(`\\b${escapeRegExp(noun)}((?:\\s+[\\p{L}\\p{N}-]+){1,3})`, "iu").exec(text);
     if (!after) continue;
     const words = after[1]!.trim().split(/\s+/);
     for (let n = words.length; n >= 1; n--) {

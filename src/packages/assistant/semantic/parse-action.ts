@@ -1,4 +1,5 @@
 import { findRange } from "../dates";
+import { escapeRegExp } from "../text";
 import { before, matchPhrases, nounsIn } from "./lexicon";
 import type { BodyField, ResourceModel, SchemaModel } from "./model";
 import type { ActionDraft } from "./query";
@@ -159,7 +160,7 @@ export function actionCue(w: Words, schema: SchemaModel): ActionCue | null {
         `^for\\s+([^,]{2,40}?)\\s*,\\s*(?:${LEAD_IN.source.slice(1)})?(add|log|record|create|enter|book)\\s+((?:an?\\s+|the\\s+|new\\s+)*(?:${schema.resources
           .flatMap((resource) => resource.nouns)
           .sort((a, b) => b.length - a.length)
-          .map((noun) => noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .map((noun) => escapeRegExp(noun))
           .join("|")}))\\b[:,]?\\s*`,
         "iu",
       )
@@ -1220,11 +1221,11 @@ function namesWithWord(lower: string, word: string, schema: SchemaModel): boolea
     ...[...R.fields.values()].flatMap((field) => field.words),
     ...(R.skill?.measures ?? []).flatMap((measure) => measure.words),
   ]);
-  return phrases.some((phrase) => phrase.startsWith(`${word} `) && new RegExp(`^${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?\\b`).test(lower));
+  return phrases.some((phrase) => phrase.startsWith(`${word} `) && new RegExp(`^${escapeRegExp(phrase)}s?\\b`).test(lower));
 }
 
 /** The words name a kind of record (its noun) that can be deleted and has no "void" of its own: a task, a deal. */
 function notVoidable(rest: string, schema: SchemaModel): boolean {
-  const R = schema.resources.find((candidate) => candidate.nouns.some((noun) => new RegExp(`\\b${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(rest)));
+  const R = schema.resources.find((candidate) => candidate.nouns.some((noun) => new RegExp(`\\b${escapeRegExp(noun)}\\b`).test(rest)));
   return Boolean(R?.deletable && !R.operations.some((operation) => operation.name === "void"));
 }

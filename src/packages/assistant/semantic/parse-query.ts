@@ -1,6 +1,6 @@
 import { findAmount } from "../amounts";
 import { findRange } from "../dates";
-import { NUMBER_WORDS } from "../text";
+import { escapeRegExp, NUMBER_WORDS } from "../text";
 import { conditionsOf, type Hit, isPreposition, matchPhrases, negatedAt, nounsIn, shiftIso, before as wordBefore } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Aggregate, type Condition, OPEN_END, type Period } from "./query";
@@ -682,7 +682,7 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // (Also every verb of the resource's own dates: "expected to close before christmas".)
     const verbs = [
       "due|created|issued|paid|closing|ending|joined|applied|added|sent|logged|started|hired|signed|closed|won|lost|made|received|opened|posted|close|end|start|finish",
-      ...R.dateWords.flatMap((date) => date.words).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+      ...R.dateWords.flatMap((date) => date.words).map((word) => escapeRegExp(word)),
     ].join("|");
     const compared = new RegExp(`\\b(${verbs})\\s+(before|after|by)\\s+`).exec(lowerText);
     const comparison =
@@ -1447,7 +1447,7 @@ function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start):
       if (word.length <= 2) continue;
       const at = before.lastIndexOf(word);
       if (at >= 0 && (!best || at > best.at)) best = { field: field.name, at };
-      const ahead = new RegExp(`^\\s*${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(after) ? 0 : -1;
+      const ahead = new RegExp(`^\\s*${escapeRegExp(word)}\\b`).test(after) ? 0 : -1;
       if (ahead === 0 && (!next || word.length > next.at)) next = { field: field.name, at: word.length };
     }
   }
@@ -1455,7 +1455,7 @@ function fieldNamedNear(w: Words, R: ResourceModel, start: number, end = start):
   for (const measure of R.skill?.measures ?? []) {
     if (!measure.field || !["money", "number"].includes(R.fields.get(measure.field)?.kind ?? "")) continue;
     for (const word of measure.words) {
-      const at = before.search(new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b(?!.*\\b${word}\\b)`));
+      const at = before.search(new RegExp(`\\b${escapeRegExp(word)}\\b(?!.*\\b${word}\\b)`));
       if (word.length > 2 && at >= 0 && (!best || at > best.at)) best = { field: measure.field, at };
     }
   }
@@ -1640,7 +1640,7 @@ function dateNamedAfter(text: string, R: ResourceModel, word: string): string | 
   for (const field of R.fields.values()) {
     if (field.kind !== "date" && field.kind !== "datetime") continue;
     // (Its words that say "date", so that "the latest payment" is still one record.)
-    const phrases = field.words.filter((phrase) => /\bdate\b/.test(phrase)).map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const phrases = field.words.filter((phrase) => /\bdate\b/.test(phrase)).map((phrase) => escapeRegExp(phrase));
     if (phrases.length > 0 && new RegExp(`\\b${word}\\s+(?:${phrases.join("|")})\\b`).test(text)) return field.name;
   }
   return null;
