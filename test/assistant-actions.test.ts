@@ -563,10 +563,16 @@ describe("actions on every writable resource", () => {
     const settled = await ask(ws.token, `acme settled, mark ${invoice.number} as paid`);
     expect((await requestOf(ws.token, settled.reply)).body).toMatchObject({ invoice_id: invoice.id, amount: 150_000 });
     // A project's dates said as a range after its name, or as "kicks off … wraps …"; hours "against" a task.
+    // (The coming jan 4 and the mar 31 after it, whatever day the suite runs: the same year, not a past one.)
+    const now = new Date();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const comingYear = (month: number, day: number) => now.getUTCFullYear() + (Date.UTC(now.getUTCFullYear(), month - 1, day) < today ? 1 : 0);
     const ranged = await ask(ws.token, "new project Q1 cleanup, jan 4 through mar 31");
-    expect((await requestOf(ws.token, ranged.reply)).body).toMatchObject({ name: "Q1 cleanup", start_date: "2027-01-04", end_date: "2027-03-31" });
+    const y4 = comingYear(1, 4);
+    expect((await requestOf(ws.token, ranged.reply)).body).toMatchObject({ name: "Q1 cleanup", start_date: `${y4}-01-04`, end_date: `${y4}-03-31` });
     const kicks = await ask(ws.token, "new project 'Q1 Campaign' for acme, kicks off jan 5, wraps march 31");
-    expect((await requestOf(ws.token, kicks.reply)).body).toMatchObject({ customer_id: acme.id, start_date: "2027-01-05", end_date: "2027-03-31" });
+    const y5 = comingYear(1, 5);
+    expect((await requestOf(ws.token, kicks.reply)).body).toMatchObject({ customer_id: acme.id, start_date: `${y5}-01-05`, end_date: `${y5}-03-31` });
     const against = await ask(ws.token, "put 2 hours against write copy on website for ana garcia, today");
     expect((await requestOf(ws.token, against.reply)).body).toMatchObject({ minutes: 120, employee_id: ana.id });
     // A second field named after a comma takes its value without "to".

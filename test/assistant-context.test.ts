@@ -986,6 +986,28 @@ describe("follow-ups about the same records or the same company", () => {
     expect(await requestOf(ws.token, dropped.reply)).toMatchObject({ method: "DELETE", path: `/leads/${cold.id}` });
   });
 
+  it("reads a dictated message: 'uh', 'in voice', an address said 'at … dot …', 'her name is', 'do the needful', 'move it back to'", async () => {
+    const { ws, acme, invoice, task } = await company();
+    // (Speech to text splits "invoice" and spells an address out; "uh" is no part of a name.)
+    const owed = (await ask(ws.token, "uh give me all the in voices for acme that aint paid")).reply;
+    expect(owed.data.answer, owed.text).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    const customer = (await ask(ws.token, "make a new customer called uh baxter renovations the email is billing at baxter reno dot com")).reply;
+    expect(await requestOf(ws.token, customer), customer.text).toMatchObject({
+      method: "POST",
+      path: "/customers",
+      body: { name: "Baxter Renovations", email: "billing@baxterreno.com" },
+    });
+    const contact = (await ask(ws.token, "okay new contact at stark uh her name is rita moreno email rita at stark dot example")).reply;
+    expect((await requestOf(ws.token, contact))?.body, contact.text).toEqual({ name: "Rita Moreno", email: "rita@stark.example", company: "Stark" });
+    const email = (await ask(ws.token, "uh can you change the email for acme to payables at acme dot example")).reply;
+    expect(await requestOf(ws.token, email), email.text).toMatchObject({ path: `/customers/${acme.id}`, body: { email: "payables@acme.example" } });
+    // ("do the needful" asks for what follows; "back" is no name of the task.)
+    const needful = (await ask(ws.token, "Please do the needful and mark the task 'Write copy' in Website as done.")).reply;
+    expect(await requestOf(ws.token, needful), needful.text).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "done" } });
+    const back = (await ask(ws.token, "move write copy in website back to in progress")).reply;
+    expect(await requestOf(ws.token, back), back.text).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
+  });
+
   it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {
     const { ws, website, task, shipped, candidate } = await company();
     const undated = await create(ws, "tasks", { title: "Someday", project_id: website.id });

@@ -203,8 +203,9 @@ export function extract(
     rest = rest.replace(quoted[0], ",");
   }
   // ("create a job opening: title Bookkeeper, Finance department": the field's own word before it, as "called".)
+  // (The name ends where another field is said: "called baxter renovations the email is …", "rita moreno email rita@…".)
   const named =
-    /(?:\b(?:called|named|titled)|(?:^|[,:;]\s*)(?:title|name)\s*:?)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at|starting|starts|beginning|kicking off|ending|ends|running|runs)\s)/i.exec(
+    /(?:\b(?:called|named|titled)|(?:^|[,:;]\s*)(?:title|name)\s*:?)\s+(.+?)(?=,|;|$|\s+(?:for|from|in|due|with|worth|at|starting|starts|beginning|kicking off|ending|ends|running|runs)\s|\s+(?:the|their|his|her|its)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s|\s+(?:e-?mail(?:\s+address)?(?:\s+is)?\s+)?[^\s@]+@)/i.exec(
       rest,
     );
   if (named && titleField && operation === "create" && fields[titleField.name] === undefined) {

@@ -307,6 +307,20 @@ export function normalize(message: string): string {
     )
     // ("how much is pending from Umbrella till date": so far — no period, nor part of a name.)
     .replace(/\b(?:till|until|up\s*to)\s+date\b|(?<!\b(?:year|month|quarter|week)\s)\bto\s+date\b/gi, "so far")
+    // (Dictated: "uh", "um" are no words of the request; "billing at baxter reno dot com" is an address.)
+    .replace(/(?<![\p{L}'])(?:u+h+|u+m+|uhm+|erm+)(?![\p{L}'])[,.]?\s*/giu, "")
+    .replace(
+      /\b([a-z0-9][a-z0-9._-]*)\s+at\s+((?:[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+dot\s+(com|example|io|co|org|net|dev|app|biz|info|de|uk|fr|es|it|nl|se|no|dk|fi|at|ch|eu|us|ca|au|in|jp)\b/gi,
+      (_m, local: string, domain: string, top: string) => `${local}@${domain.replace(/\s+/g, "")}.${top}`.toLowerCase(),
+    )
+    // ("new contact at stark her name is rita moreno": what she is called.)
+    .replace(/,?\s+(?:and\s+)?(?:his|her|their)\s+name\s+is\s+(?=\p{L})/giu, ", called ")
+    // ("please do the needful and mark it done": the request is what follows.)
+    .replace(/\b(?:please\s+|kindly\s+)?do\s+the\s+needful(?:\s+and)?\s*/gi, "please ")
+    // ("move it back to in progress", "set it back to open": where it goes; "back" is no name.)
+    .replace(/\b((?:move|moved|put|set|change|changed|switch|revert|mark|flip)\s+(?:\S+\s+){0,4}?)back\s+(?=(?:to|into)\s)/gi, "$1")
+    // ("send the in voice for oscorp", "all the in voices for pied piper": dictation's split of invoice(s).)
+    .replace(/\bin\s+(voice|voices)\b(?!\s+(?:chat|call|calls|message|messages|note|notes|mail|memo)\b)/gi, (_m, word: string) => `in${word}`)
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
