@@ -1008,6 +1008,55 @@ describe("follow-ups about the same records or the same company", () => {
     expect(await requestOf(ws.token, back), back.text).toMatchObject({ path: `/tasks/${task.id}`, body: { status: "in_progress" } });
   });
 
+  it("reads why after a question, 'net of voids', 'by invoice', '…, by issue date', 'overdue balance by customer', 'contacted but not qualified yet', 'take the top one and …' and a run-on command on 'him'", async () => {
+    const { ws, acme, invoice, sophie } = await company();
+    const globex = await create(ws, "customers", { name: "Globex", email: "ap@globex.example", currency: "USD" });
+    const line = (amount: number) => [{ description: "Work", quantity: 1, unit_amount: amount }];
+    await sentInvoice(ws, { customer_id: globex.id, currency: "USD", issue_date: "2026-03-01", due_date: "2026-04-01", items: line(40_000) });
+    const voided = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", issue_date: "2026-01-20", due_date: "2026-02-20", items: line(70_000) });
+    expect((await call("POST", `/invoices/${voided.id}/void`, { token: ws.token })).status).toBe(200);
+    // (A plain why names no record: "… stale …" is not a customer called Stale.)
+    await create(ws, "customers", { name: "Stale Foods", email: "ap@stale.example", currency: "USD" });
+    const oldest = (await ask(ws.token, "What's the oldest due date on Acme's open invoices? Want to know how stale their AR is.")).reply;
+    expect(oldest.data.answer, oldest.text).toMatchObject({ kind: "value", fn: "min", value: "2026-02-05" });
+    expect(oldest.data.query.conditions).toContainEqual(expect.objectContaining({ field: "customer_id", value: acme.id }));
+    // "net of voids", "voids excluded": without them.
+    for (const message of ["What have we billed Acme all-time, net of voids?", "total billed to acme, voids excluded"]) {
+      const net = (await ask(ws.token, message)).reply;
+      expect(net.data.answer, `${message}: ${net.text}`).toMatchObject({ kind: "value", fn: "sum", value: { USD: 153_450 } });
+    }
+    // "invoice wise", "by invoice" on what is owed: each invoice with its amount due.
+    const wise = (await ask(ws.token, "How much is Acme owing us? Kindly give invoice wise.")).reply;
+    expect(wise.data.answer, wise.text).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id], field: "amount_due" });
+    // "…, by issue date" after a period is which date the period is of, not a row per day.
+    const dated = (await ask(ws.token, "Total billed in March 2026, by issue date?")).reply;
+    expect(dated.data.answer, dated.text).toMatchObject({ kind: "value", fn: "sum", value: { USD: 40_000 } });
+    expect(dated.data.query.period).toMatchObject({ field: "issue_date" });
+    // "overdue balance by customer": what is left on them, added up per customer.
+    const balance = (await ask(ws.token, "overdue balance by customer, largest first")).reply;
+    expect(balance.data.answer, balance.text).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due", group_by: "customer_id" });
+    expect(balance.data.answer.groups).toMatchObject([
+      { key: acme.id, value: { USD: 150_000 } },
+      { key: globex.id, value: { USD: 40_000 } },
+    ]);
+    // "contacted but haven't qualified yet" is both: the contacted ones (a lead ruled unqualified is not one waiting).
+    const contacted = await create(ws, "leads", { name: "Carl Called", email: "carl@lead.example", source: "website", status: "contacted" });
+    await create(ws, "leads", { name: "Rita Ruled", email: "rita@lead.example", source: "website", status: "unqualified" });
+    const waiting = (await ask(ws.token, "follow up list: website leads we contacted but haven't qualified yet")).reply;
+    expect(waiting.data.answer, waiting.text).toMatchObject({ kind: "records", resource: "leads", ids: [contacted.id] });
+    const notYet = (await ask(ws.token, "leads that haven't qualified yet")).reply;
+    expect(notYet.data.answer.ids, notYet.text).toEqual(expect.arrayContaining([contacted.id, sophie.id]));
+    expect(notYet.data.answer.total).toBe(3);
+    // "take the top one and mark as contacted": the command, on the first one listed.
+    const listed = await ask(ws.token, "website leads, newest first");
+    const top = listed.reply.data.answer.ids[0];
+    const took = (await ask(ws.token, "take the top one and mark as contacted, I'm calling now", listed.conversation_id)).reply;
+    expect(await requestOf(ws.token, took), took.text).toMatchObject({ method: "PATCH", path: `/leads/${top}`, body: { status: "contacted" } });
+    // A run-on message: who it is about, what happened, then a command on "him".
+    const runOn = (await ask(ws.token, "that lead sophie brown i talked to her this morning mark her as qualified")).reply;
+    expect(await requestOf(ws.token, runOn), runOn.text).toMatchObject({ method: "PATCH", path: `/leads/${sophie.id}`, body: { status: "qualified" } });
+  });
+
   it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {
     const { ws, website, task, shipped, candidate } = await company();
     const undated = await create(ws, "tasks", { title: "Someday", project_id: website.id });

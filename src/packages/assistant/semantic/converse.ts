@@ -237,7 +237,14 @@ async function turnOf(env: TurnEnv, message: string, state: ConversationState): 
     // (When the whole was read too, the why only wins over it if it changed what records are asked about.)
     const resourceOf = (turn: Turn | null) => (turn?.reply.data as { query?: { resource?: string } } | undefined)?.query?.resource;
     const wholeRead = !notUnderstood(whole) && whole?.reply.intent !== "clarify";
-    if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify" && (!wholeRead || resourceOf(alone) !== resourceOf(whole))) return alone;
+    // (Nor may a plain why name a record: "… on Initech's open invoices? Want to know how stale their AR is" is not
+    // Stark's.)
+    const named = (turn: Turn | null) =>
+      ((turn?.reply.data as { query?: { conditions?: Condition[] } } | undefined)?.query?.conditions ?? [])
+        .filter((condition) => "field" in condition && condition.field.endsWith("_id") && typeof condition.value === "number")
+        .map((condition) => ("field" in condition ? `${condition.field}=${condition.value}` : ""));
+    const renamed = why.test(asked[2]!) && named(whole).some((reference) => !named(alone).includes(reference));
+    if (alone && !notUnderstood(alone) && alone.reply.intent !== "clarify" && (!wholeRead || resourceOf(alone) !== resourceOf(whole) || renamed)) return alone;
   }
   // ("Please give me list of employees which are inactive or left. Needed for audit purpose.": a request ended by its
   // full stop, then why — that request alone, when the whole was not understood.)
@@ -322,6 +329,8 @@ function pronounsOf(message: string): (clause: string) => string {
     /^(?:(?:i|we)\s+)?(?:just\s+)?(?:called|rang|phoned|emailed|pinged|met|met with|spoke to|spoke with|talked to|chatted with|reached out to|got hold of|heard back from)\s+(?:the\s+(?:lead|contact|candidate|customer|client|applicant)\s+)?([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
       message.trim(),
     )?.[1] ??
+    // ("that lead shafi hopper from acme i talked to him …": whom the message is about, by what they are.)
+    /^(?:that|the|this)\s+(?:lead|contact|candidate|customer|client|applicant|employee)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(message.trim())?.[1] ??
     // ("not moving fwd with john conway, reject pls": whom the message is about.)
     /^(?:not\s+(?:moving|going)\s+(?:fwd|forward|ahead)|passing|we(?:'re| are)\s+passing|no\s+go)\s+(?:with|on)\s+([\p{L}'-]+ [\p{L}'-]+)\b/iu.exec(
       message.trim(),
@@ -377,7 +386,10 @@ function clausesOf(message: string): string[] {
     .split(/\s+[—–]\s+|\s+-\s+|[.!?;]+\s+|:\s+/)
     .map((piece) => piece.trim())
     .filter(Boolean);
-  const weak = strong.flatMap((piece) => piece.split(/,\s*|\s+so\s+/).map((part) => part.trim()));
+  // ("… i talked to him this morning mark him as contacted": said without a stop, a command on "him" begins a clause.)
+  const weak = strong.flatMap((piece) =>
+    piece.split(/,\s*|\s+so\s+|\s+(?=(?:mark|set|move|change|update|make|put|assign)\s+(?:him|her|them|it)\s)/).map((part) => part.trim()),
+  );
   const pieces = [...(strong.length > 1 ? strong : []), ...(weak.length > strong.length ? weak : [])];
   return [...new Set(pieces.filter((piece) => piece.split(/\s+/).length >= 2).map(named))];
 }

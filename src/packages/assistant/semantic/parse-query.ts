@@ -470,12 +470,19 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       const yet = around.includes("yet");
       // "hasn't been paid", "not paid yet": awaited, so the state the workspace names "unpaid" when it has one
       // (a draft is not awaiting payment).
-      const awaited = R.skill?.filters?.find((filter) => filter.words.includes(`un${w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 1).join(" ")}`));
+      // (Only states on the way to it: a lead "not qualified yet" is not one ruled "unqualified".)
+      const before = order?.kind === "enum" && order.values && value ? order.values.slice(0, order.values.indexOf(value)) : [];
+      const awaited = R.skill?.filters?.find(
+        (filter) =>
+          filter.words.includes(`un${w.words.slice(hit.indexes[0]!, hit.indexes.at(-1)! + 1).join(" ")}`) &&
+          String(filter.query[field!] ?? "")
+            .split(",")
+            .every((state) => before.includes(state)),
+      );
       if (negate && awaited && (yet || around.includes("been"))) {
         conditions.push(...conditionsOf(R, awaited.query, awaited.label, false, today));
         continue;
       }
-      const before = order?.kind === "enum" && order.values && value ? order.values.slice(0, order.values.indexOf(value)) : [];
       // "made it past screening", "beyond proposal": a state after it in the field's order, short of a refusal.
       const beyond =
         /^(?:past|beyond)$/.test(w.words[hit.indexes[0]! - 1] ?? "") || w.words.slice(hit.indexes[0]! - 2, hit.indexes[0]!).join(" ") === "further than";
@@ -792,9 +799,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         // "top 3 projects by billable hours": a yes/no field before the measure says which rows, it does not group.
         const after = next + found.phrase.split(" ").length + (found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? 0 : 1);
         if (R.fields.get(found.field)?.kind === "boolean" && measureHits.some((hit) => hit.value.resource === R && hit.indexes[0] === after)) continue;
-        groupBy = found.field;
+        // ("total billed in October, by issue date": which of its dates the period is of — grouping by a day is said
+        // "by day" or "by date", not by the date's own name.)
+        const dated = ["date", "datetime"].includes(R.fields.get(found.field)?.kind ?? "") && /\s(?:date|day)$/.test(found.phrase);
         const words = found.phrase.split(" ").length;
         const from = found.phrase === w.words[next] || phrase.startsWith(found.phrase) ? next : next + 1;
+        if (period && dated && trigger === "by") period = { ...period, field: found.field };
+        else groupBy = found.field;
         claim([...Array.from({ length: from - i }, (_, k) => i + k), ...Array.from({ length: words }, (_, k) => from + k)]);
         break groups;
       }
@@ -1022,7 +1033,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         Boolean(R.measure) &&
         !countCue &&
         // ("which source brings in the most lead value": the value itself, unless it picks records — "value over 10k".)
-        /\b(?:amounts?|totals|sums|values|money|value(?! (?:above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller|between|at least|at most)\b))\b/.test(
+        // ("overdue balance by customer": what is left on them, added up — not "a balance over 10k", which picks.)
+        /\b(?:amounts?|totals|sums|values|money|(?:value|balances?)(?! (?:above|over|under|below|of at least|of more|of less|greater|less|more|bigger|smaller|between|at least|at most)\b))\b/.test(
           text,
         );
       fn = (measure?.value.resource === R && field) || amounts || moneyAsked ? "sum" : "count";
@@ -1110,6 +1122,13 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     if (limit && fn === "list" && !order) {
       order = "desc";
       field = field ?? R.measure;
+    }
+    // ("how much does soylent owe us? give it invoice wise", "… by invoice": each of those records with its amount —
+    // a sum split by the records themselves.)
+    if (fn === "sum" && field && !groupBy && !show && new RegExp(`\\b(?:by|for each|by each)\\s+(?:${R.nouns.map(escapeRegExp).join("|")})\\b`).test(text)) {
+      show = field;
+      fn = "list";
+      field = null;
     }
     said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc);
     // ("split that by customer, biggest first": an order alone, no count or sum of its own.)
@@ -1281,7 +1300,17 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
           ? out.find((c) => "field" in c && c.field === condition.field && (c.op === "eq" || c.op === "in") && (condition.op === "eq" || condition.op === "in"))
           : undefined;
       if (same && "field" in same && "field" in condition && same.value !== condition.value) {
-        const values = [...(Array.isArray(same.value) ? same.value : [same.value]), ...(Array.isArray(condition.value) ? condition.value : [condition.value])];
+        const listOf = (value: unknown) => (Array.isArray(value) ? value : [value]);
+        // ("leads we contacted but haven't qualified yet": a state said with what it has not reached yet is both at
+        // once — those of it, not either.)
+        const notYet = [same, condition].find((c) => c.label.startsWith("not "));
+        const other = notYet === same ? condition : same;
+        const both = notYet ? listOf(other.value).filter((value) => listOf(notYet.value).includes(value)) : [];
+        if (both.length > 0) {
+          Object.assign(same, { op: both.length === 1 ? "eq" : "in", value: both.length === 1 ? both[0] : both, label: `${other.label}, ${notYet!.label}` });
+          continue;
+        }
+        const values = [...listOf(same.value), ...listOf(condition.value)];
         Object.assign(same, { op: "in", value: [...new Set(values)], label: `${same.label} or ${condition.label}` });
       } else out.push(condition);
     }

@@ -155,9 +155,9 @@ export function aboutOf(schema: SchemaModel, query: Query | undefined): Conversa
 function pickFromList(said: string, state: ConversationState, schema: SchemaModel): string {
   // "assign her the Test emails task" after a question about one person: that person is who it goes to.
   const given = /^(assign|give|hand)\s+(him|her|them)\s+(?!to\b)(.+)$/i.exec(said.trim());
-  const message =
+  let message =
     given && state.focus && schema.byName.get(state.focus.resource)?.name === "employees" ? `${given[1]} ${given[3]} to ${state.focus.label}` : said;
-  if (!state.listed?.length || state.choose) return message;
+  if (!state.listed?.length || state.choose) return taken(message);
   // ("send the one for oscorp, not oscorp labs": the listed kind of record, for whom it is — the other name only
   // says which is meant.)
   const whose = /\bthe one ((?:for|from|of|to)\s+[^,]+?)(?:\s*,?\s+not\s+(?:the\s+)?[^,]+)?\s*[.!]*$/i.exec(message);
@@ -181,8 +181,9 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
     const singular = schema.byName.get(record.resource)?.singular;
     return message.replace(new RegExp(`\\b${word}\\b`), singular ? `the ${singular} ${record.label}` : record.label);
   }
-  const nth = /\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|top) (?:one|record|entry|item)\b/i.exec(message);
+  const nth = /\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|top) (?:one|record|entry|item)\b/i.exec(taken(message));
   if (!nth) return message;
+  message = taken(message);
   const word = nth[1]!.toLowerCase();
   const picked = state.listed[word === "last" || ORDINALS[word] === -1 ? state.listed.length - 1 : word === "top" ? 0 : (ORDINALS[word] ?? 0)];
   if (!picked) return message;
@@ -190,6 +191,14 @@ function pickFromList(said: string, state: ConversationState, schema: SchemaMode
   const first = new RegExp(`^\\s*${nth[0]}\\s*[-–—:,]\\s*(.+)$`, "i").exec(message);
   if (first && /\b(?:it|that one)\b/i.test(first[1]!)) return first[1]!.replace(/\b(?:it|that one)\b/i, spoken(picked, schema));
   return message.replace(nth[0], spoken(picked, schema));
+}
+
+/** "take the top one and mark as contacted": the command, done to that one ("mark the top one as contacted"). */
+function taken(message: string): string {
+  const took = /^(?:(?:ok|okay|so)[,\s]+)?(?:take|grab|pick)\s+(the\s+\S+\s+one)\s+and\s+(\S+)\s+(.*)$/i.exec(message.trim());
+  if (!took) return message;
+  const pronoun = /\b(?:it|him|her|them)\b/i;
+  return pronoun.test(took[3]!) ? `${took[2]} ${took[3]!.replace(pronoun, took[1]!)}` : `${took[2]} ${took[1]} ${took[3]}`;
 }
 
 /**
