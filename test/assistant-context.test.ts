@@ -1057,6 +1057,22 @@ describe("follow-ups about the same records or the same company", () => {
     expect(await requestOf(ws.token, runOn), runOn.text).toMatchObject({ method: "PATCH", path: `/leads/${sophie.id}`, body: { status: "qualified" } });
   });
 
+  it("keeps the records a follow-up says 'them' of though its verb names their kind ('why did we lose them'), and reads 'what date was that' as when", async () => {
+    const { ws } = await company();
+    await create(ws, "deals", { name: "Lost One", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    await create(ws, "deals", { name: "Lost Two", value: 20_000, currency: "USD", stage: "lost", lost_reason: "timing" });
+    const lost = await ask(ws.token, "which deals did we lose this month?");
+    expect(lost.reply.data.answer, lost.reply.text).toMatchObject({ kind: "records", total: 2 });
+    const why = (await ask(ws.token, "why did we lose them", lost.conversation_id)).reply;
+    expect(why.data.answer, why.text).toMatchObject({ kind: "groups", group_by: "lost_reason" });
+    expect(why.data.query.period, why.text).toMatchObject({ field: "closed_at" });
+    // "acme's most recent payment, what date was that?": the date itself.
+    const paid = (await ask(ws.token, "Acme's most recent payment, what date was that?")).reply;
+    expect(paid.data.answer, paid.text).toMatchObject({ kind: "value", resource: "payments", fn: "max", field: "paid_at" });
+    const of = (await ask(ws.token, "date of acme's latest payment?")).reply;
+    expect(of.data.answer, of.text).toMatchObject({ kind: "value", fn: "max", field: "paid_at" });
+  });
+
   it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {
     const { ws, website, task, shipped, candidate } = await company();
     const undated = await create(ws, "tasks", { title: "Someday", project_id: website.id });

@@ -1098,7 +1098,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       // ("the oldest due date on initech's open invoices", "latest close date of open deals": the date itself.)
       // (Not an order for the records: "oldest due date first".)
       const dateNamed = ordering ? null : dateNamedAfter(text, R, (newest ?? oldest)!);
-      if (/\bwhen\b/.test(text) || dateNamed) {
+      // ("globex's most recent payment, what date was that?", "date of wonka's latest payment": when, asked so.)
+      if (/\bwhen\b|\b(?:what|which)\s+(?:date|day)\b|^(?:the\s+)?date\s+of\b/.test(text) || dateNamed) {
         fn = newest ? "max" : "min";
         field = dateNamed ?? dateField ?? R.defaultDate;
       } else if (fn === "list") {

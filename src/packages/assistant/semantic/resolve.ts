@@ -33,7 +33,9 @@ const FORWARD_DATE = /^(?:due_date|deadline|expected_\w+|end_date)$/;
 /** A follow-up changes the parts it says and keeps the rest. `now` dates a month said alone. */
 export function merge(draft: QueryDraft, previous: Query | null, text: string, now?: number): Query | null {
   const R = draft.resource;
-  const continues = previous && (draft.followUp || !draft.said.resource) && (!R || R.name === previous.resource || !draft.said.resource);
+  // ("deals we lost in q3" → "why did we lose them": the same records, though the verb names their kind again.)
+  const same = previous && R?.name === previous.resource && /\b(?:them|those|these)\b/.test(text);
+  const continues = previous && (draft.followUp || !draft.said.resource || same) && (!R || R.name === previous.resource || !draft.said.resource);
   if (!continues) {
     if (!R) return null;
     return {
