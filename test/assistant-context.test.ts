@@ -1057,7 +1057,7 @@ describe("follow-ups about the same records or the same company", () => {
     expect(await requestOf(ws.token, runOn), runOn.text).toMatchObject({ method: "PATCH", path: `/leads/${sophie.id}`, body: { status: "qualified" } });
   });
 
-  it("keeps the records a follow-up says 'them' of though its verb names their kind ('why did we lose them'), and reads 'what date was that' as when", async () => {
+  it("keeps the records a follow-up says 'them' of though its verb names their kind ('why did we lose them'), reads 'what date was that' as when, 'how much of X is done' as how far along, and 'referrals vs website' side by side", async () => {
     const { ws } = await company();
     await create(ws, "deals", { name: "Lost One", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
     await create(ws, "deals", { name: "Lost Two", value: 20_000, currency: "USD", stage: "lost", lost_reason: "timing" });
@@ -1071,6 +1071,16 @@ describe("follow-ups about the same records or the same company", () => {
     expect(paid.data.answer, paid.text).toMatchObject({ kind: "value", resource: "payments", fn: "max", field: "paid_at" });
     const of = (await ask(ws.token, "date of acme's latest payment?")).reply;
     expect(of.data.answer, of.text).toMatchObject({ kind: "value", fn: "max", field: "paid_at" });
+    // "how much of the website is done so far": how far along the project is (tasks have no amount to add up).
+    const along = (await ask(ws.token, "How much of the Website is done so far?")).reply;
+    expect(along.data.answer, along.text).toMatchObject({ kind: "records", resource: "projects", field: "completed_task_count" });
+    expect(along.text).toMatch(/is 1\.$/);
+    // "avg lead value, referrals vs website": two values told by the workspace's own words, side by side.
+    await create(ws, "leads", { name: "Ref Erral", email: "ref@lead.example", source: "referral", value: 30_000, currency: "USD" });
+    await create(ws, "leads", { name: "Web Site", email: "web@lead.example", source: "website", value: 10_000, currency: "USD" });
+    const versus = (await ask(ws.token, "avg lead value, referrals vs website")).reply;
+    expect(versus.data.answer, versus.text).toMatchObject({ kind: "groups", fn: "avg", field: "value", group_by: "source" });
+    expect(versus.data.answer.groups.map((group: { key: string }) => group.key).sort()).toEqual(["referral", "website"]);
   });
 
   it("reads 'w/o', 'on the books', 'carry', 'have left to do', 'starting from', 'eod fri' and 'the hiring pipeline' as people mean them", async () => {

@@ -1131,6 +1131,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       fn = "list";
       field = null;
     }
+    // ("how much of X is done" of tasks, which have no amount: how many — a sum of nothing is no answer.)
+    if (fn === "sum" && !field && !groupBy) fn = "count";
     said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc);
     // ("split that by customer, biggest first": an order alone, no count or sum of its own.)
     said.onlyOrder = !(countCue || sumCue || avgCue || measure) && Boolean(desc || asc);

@@ -332,6 +332,11 @@ export function normalize(message: string): string {
     // ("billed acme all-time, net of voids", "…, voids excluded": without those.)
     .replace(/\bnet\s+of\s+(?=\p{L})/giu, "excluding ")
     .replace(/\b(\p{L}+)\s+(?:excluded|left\s+out|not\s+included)\b/giu, "excluding $1")
+    // ("how much of the website relaunch is done so far": how far along it is.)
+    .replace(
+      /\bhow\s+much\s+of\s+(?:the\s+)?(.+?)\s+(?:is|has\s+been|got)\s+(?:done|finished|completed|complete)(?:\s+(?:so\s+far|yet|already|now))?\b/gi,
+      "how much is done on $1",
+    )
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
