@@ -22,6 +22,7 @@ import writerT from "./writer-t.json";
 import writerU from "./writer-u.json";
 import writerV from "./writer-v.json";
 import writerW from "./writer-w.json";
+import writerX from "./writer-x.json";
 
 export type Item = {
   id: string;
@@ -95,6 +96,10 @@ export const SETS: WriterSet[] = [
   // The evaluation's own crowd (an owner on a phone, a bookkeeper, an accountant at month end, a project lead, HR, a
   // sales rep, a new employee), a third money, 45 % actions, 42 follow-ups. Fresh from 2026-12-01: only its figure.
   { name: "fresh-w", writer: "the twenty-sixth writer's", role: "fresh", items: writerW as unknown as Item[] },
+  // The training part reworded again, one rewording of each message (queries, refusals and actions), in new voices
+  // (Slack fragments, polite full sentences, why said first or after, a bookkeeper's words, non-native English,
+  // a newcomer describing things, phone typos). From 2026-12-02; tuned on.
+  { name: "tuning-x", writer: "the training part reworded again (27th–29th writers)", role: "tuning", items: writerX as unknown as Item[] },
 ];
 export const ITEMS = [...EVALUATION, ...SETS.flatMap((set) => set.items)];
 const tuning = new Set(SETS.flatMap((set) => set.items.map((item) => item.id)));
