@@ -1131,6 +1131,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
       fn = "list";
       field = null;
     }
+    // ("tasks, earliest due date first": the name of the field they are ordered by is no name of a record.)
+    if (order && field) for (const hit of matchPhrases(w.words, [{ phrases: R.fields.get(field)?.words ?? [], value: field }], new Set())) claim(hit.indexes);
     // ("how much of X is done" of tasks, which have no amount: how many — a sum of nothing is no answer.)
     if (fn === "sum" && !field && !groupBy) fn = "count";
     said.fn = countCue || sumCue || Boolean(avgCue) || Boolean(measure) || Boolean(desc || asc);

@@ -201,6 +201,34 @@ function bareInvoiceNumbers(text: string): string {
  * ("how much did we bill that month? leave out voids and drafts obviously", "who's in berlin? current staff only"): a
  * condition said after the question is part of it, not a sentence of its own.
  */
+/** The verb a polite "would you mind …ing" asks for. */
+const GERUNDS: Readonly<Record<string, string>> = Object.fromEntries(
+  "list show set add create send mark move change give tell pull make put log record update check find remove delete close assign reassign email void push open hire reject convert archive rename count book enter note schedule cancel resend remind"
+    .split(" ")
+    .map((verb) => {
+      const doubled = /^(?:set|put|log|get|cancel)$/.test(verb) ? `${verb}${verb.at(-1)}ing` : verb.endsWith("e") ? `${verb.slice(0, -1)}ing` : `${verb}ing`;
+      return [doubled, verb];
+    }),
+);
+
+/**
+ * "Would you mind listing …", "I'd like a list of …", "I'd like to know …", "Kindly give the count of …": a
+ * polite frame around the request, said as the request.
+ */
+function politely(text: string): string {
+  return text
+    .replace(/^(?:(?:and|so|ok|okay)[,\s]+)?(?:would|do)\s+you\s+mind\s+([a-z]+ing)\b/i, (whole, gerund: string) => {
+      const verb = GERUNDS[gerund.toLowerCase()];
+      return verb ? `please ${verb}` : whole;
+    })
+    .replace(/^i(?:'d| would)\s+like\s+(?:a\s+)?(?:list|rundown|breakdown)\s+of\s+/i, "list ")
+    .replace(/^i(?:'d| would)\s+like\s+to\s+(?:see|get|have|view)\s+/i, "show ")
+    .replace(/^i(?:'d| would)\s+like\s+to\s+(?:know|find out|check|understand)\s+(?=\S)/i, "")
+    .replace(/^i(?:'d| would)\s+like\s+(?:you\s+)?to\s+(?=[a-z]+\b)/i, "please ")
+    .replace(/^(?:please|pls|kindly)\s+(?:give|provide|share)\s+(?:me\s+|us\s+)?(?=\S)/i, "show ")
+    .replace(/\bper\s+each\b/gi, "per");
+}
+
 export function withAfterthoughts(text: string): string {
   return (
     text
@@ -337,6 +365,56 @@ export function normalize(message: string): string {
       /\bhow\s+much\s+of\s+(?:the\s+)?(.+?)\s+(?:is|has\s+been|got)\s+(?:done|finished|completed|complete)(?:\s+(?:so\s+far|yet|already|now))?\b/gi,
       "how much is done on $1",
     )
+    // ("invoices that have only been paid in part", "had a partial payment": partially paid.)
+    .replace(/\b(?:(?:have|has)\s+(?:only\s+)?been|were|was|got|are|is)\s+(?:only\s+)?paid\s+in\s+part\b/gi, "are partially paid")
+    .replace(/\b(?:have|has|had)\s+(?:had\s+)?(?:a|some)\s+partial\s+payments?\b/gi, "are partially paid")
+    // ("leads that came in since october": those created then — money comes in, leads arrive.)
+    .replace(
+      /\b(leads|candidates|applicants|applications|contacts|customers|clients|deals|enquiries|inquiries)\s+(?:that|which|who)?\s*(?:came|come|have\s+come|has\s+come|got)\s+in(\s+(?:through|thru|via|from)\b)?/gi,
+      (_m, noun: string, via?: string) => `${noun} created${via ? " from" : ""}`,
+    )
+    // ("new joiners in q3", "new starters": people hired then.)
+    .replace(/\bnew\s+(?:joiners|starters)\b/gi, "new hires")
+    .replace(/\bnew\s+(?:joiner|starter)\b/gi, "new hire")
+    // ("of the leads that came in since october, how many have converted?": how many of them.)
+    .replace(/^of\s+(the|our|all(?:\s+the)?|those|these)\s+([^,?]+?),\s*(how\s+many|how\s+much|which|what\s+share)\s+(.+)$/i, "$3 of $1 $2 $4")
+    // ("a balance higher than 5k", "bigger then 100k", "shorter than an hour": the comparison, in its plain words.)
+    .replace(/\b(more|less|longer|shorter|older|newer|higher|lower|bigger|smaller|larger|greater)\s+then\b/gi, "$1 than")
+    .replace(/\b(?:higher|larger|bigger|greater)\s+than\b/gi, "more than")
+    .replace(/\b(?:lower|smaller)\s+than\b/gi, "less than")
+    .replace(/\bthan\s+(?:an?|one)\s+hour\b/gi, "than 60 minutes")
+    // ("leads we've received through referrals": where they came from.)
+    .replace(/\b(received|came|come|got|arrived|sourced|found)(?:\s+us)?\s+(?:in\s+)?(?:through|thru|via)\b/gi, "$1 from")
+    // ("the total tax we billed customers in Q2": what was billed; "customers" is who it went to.)
+    .replace(
+      /\b(we|i|you|they)\s+((?:have\s+|'ve\s+)?(?:billed|charged|invoiced))\s+(?:our\s+|the\s+)?(?:customers|clients)\b(?!\s+(?:who|that|which|with|in|from)\b)/gi,
+      "$1 $2",
+    )
+    // ("deals a competitor beat us on", "which deals did a competitor take from us": lost to a competitor.)
+    .replace(
+      /\b(?:did\s+)?(?:a|the|some)\s+competitors?\s+(?:beat\s+us\s+(?:on|to|for)|(?:take|took|steal|stole|win|won|snatch|snatched)\s+(?:away\s+)?from\s+us)\b/gi,
+      "we lost to a competitor",
+    )
+    // ("the July–September quarter": that quarter.)
+    .replace(
+      /\b(?:the\s+)?(jan(?:uary)?|apr(?:il)?|jul(?:y)?|oct(?:ober)?)\s*(?:–|—|-|to|through)\s*(?:mar(?:ch)?|jun(?:e)?|sep(?:t(?:ember)?)?|dec(?:ember)?)\s+quarter\b/gi,
+      (_m, first: string) => (/^jan/i.test(first) ? "q1" : /^apr/i.test(first) ? "q2" : /^jul/i.test(first) ? "q3" : "q4"),
+    )
+    // ("during Q2", "during october": in it.)
+    .replace(/\bduring\b/gi, "in")
+    // ("the five people with the highest count of urgent tasks": the top five by it.)
+    .replace(
+      /\bthe\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(people|employees|customers|clients|projects)\s+with\s+the\s+(?:highest|biggest|largest)\s+(?:count|number)\s+of\b/gi,
+      "top $1 $2 by number of",
+    )
+    // ("the people we might sell to", "put up a job ad": a newcomer's words for leads and job openings.)
+    .replace(/\b(?:the\s+)?(?:people|folks|companies|prospects)\s+we\s+(?:might|could|may|want to|hope to)\s+sell\s+to\b/gi, "leads")
+    .replace(/\ba\s+(?:person|company|prospect)\s+we\s+(?:might|could|may)\s+sell\s+to\b/gi, "a lead")
+    .replace(/\bjob\s+ads?\b/gi, (ad) => (/s$/i.test(ad) ? "job openings" : "job opening"))
+    .replace(/\bput\s+up\s+(?=(?:a|an|one|the)\s+(?:new\s+)?job\s+opening)/gi, "create ")
+    // ("number of remittances received in september": payments.)
+    // (Not in what a note is to say: "… on your remittance.")
+    .replace(/\bremittances\b(?![^'"‘“]*['"’”])/gi, "payments")
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
@@ -363,7 +441,11 @@ export function normalize(message: string): string {
   // ("8 thousand euro", "1.2 million"): figures with a scale word, as the suffix they stand for.
   text = text.replace(/\b(\d+(?:\.\d+)?)\s+(thousand|million)\b/gi, (_m, n: string, scale: string) => `${n}${scale.toLowerCase() === "thousand" ? "k" : "m"}`);
   // ("Please to add new lead …": the verb after "please", as a learner of English may write it.)
-  text = text.replace(/^(please|pls|kindly)\s+to\s+(?=(?:add|create|make|put|set|record|log|send|mark|update|change|delete|remove)\b)/i, "$1 ");
+  text = text.replace(
+    /^(please|pls|kindly)\s+to\s+(?=(?:add|create|make|put|set|record|log|send|mark|update|change|delete|remove|give|show|list|tell|share|push|move|provide)\b)/i,
+    "$1 ",
+  );
+  text = politely(text);
   // ("2 hours for shafi on the Fix dashboard task in the Mobile app project": the task, then its project.)
   text = text.replace(/\bthe\s+([^,;]+?)\s+task\s+(in|on|for|of|under)\s+the\s+([^,;]+?)\s+project\b/gi, "$1 in $3");
   // ("90 min for lynn today, task fix permissions in mobile app": time for someone, said first, is time logged.)

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { ask, company, requestOf, sentInvoice } from "./assistant-fixture";
+import { call, create, noOutboundCalls } from "./helpers";
+
+noOutboundCalls();
+
+/** The frame people put around a request — why they ask, how politely, in whose words — is no part of it. */
+describe("the frame around a request", () => {
+  it("leaves out a purpose said before or after ('for the cash-flow review: …', '…, need it for payroll planning'), keeping whose or which period it names", async () => {
+    const { ws, acme, ana, task } = await company();
+    const line = (amount: number) => [{ description: "Work", quantity: 1, unit_amount: amount }];
+    const march = await sentInvoice(ws, { customer_id: acme.id, currency: "USD", issue_date: "2026-03-10", due_date: "2026-04-10", items: line(20_000) });
+    // (Before a colon: "month-end" is no period, "cash-flow" no name.)
+    const monthEnd = (await ask(ws.token, "doing month-end: all invoices issued in march 2026 please")).reply;
+    expect(monthEnd.data.answer, monthEnd.text).toMatchObject({ kind: "records", resource: "invoices", ids: [march.id] });
+    const inPart = (await ask(ws.token, "for the cash-flow review: number of invoices that have only been paid in part")).reply;
+    expect(inPart.data.answer, inPart.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    // (After it: "payroll" asks for nothing the workspace would refuse; "standup" is nobody's name.)
+    const headcount = (await ask(ws.token, "headcount by department, need it for payroll planning")).reply;
+    expect(headcount.data.answer, headcount.text).toMatchObject({ kind: "groups", resource: "employees", group_by: "department" });
+    const standup = (await ask(ws.token, "need open tasks counted per assignee — for standup")).reply;
+    expect(standup.data.answer, standup.text).toMatchObject({ kind: "groups", resource: "tasks", group_by: "assignee_id" });
+    // (What the purpose says of the request stays: whose review it is, which quarter.)
+    await call("PATCH", `/tasks/${task.id}`, { token: ws.token, body: { status: "done" } });
+    const whose = (await ask(ws.token, "for ana garcia's review: how many tasks did she complete this year?")).reply;
+    expect(whose.data.answer, whose.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    expect(whose.data.query.conditions).toContainEqual(expect.objectContaining({ field: "assignee_id", value: ana.id }));
+    const quarter = (await ask(ws.token, "For the Q1 review — how many invoices did we raise that quarter?")).reply;
+    expect(quarter.data.query.period, quarter.text).toMatchObject({
+      field: "issue_date",
+      from: expect.stringMatching(/-01-01$/),
+      to: expect.stringMatching(/-03-31$/),
+    });
+    // ("auditing timesheets —": what the asker is doing.)
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: "2026-03-02", minutes: 200 } });
+    const audit = (await ask(ws.token, "auditing timesheets — any entries over three hours long?")).reply;
+    expect(audit.data.answer, audit.text).toMatchObject({ kind: "records", resource: "time-entries", total: 1 });
+  });
+
+  it("reads a polite frame as the request ('Would you mind listing …', 'I'd like a list of …', 'Kindly give the count of …', 'Please to give …')", async () => {
+    const { ws, ana, linus, task, website } = await company();
+    const left = await create(ws, "employees", { name: "Old Timer", email: "old@assist.co", department: "Sales", date_of_joining: "2020-01-01" });
+    await call("PATCH", `/employees/${left.id}`, { token: ws.token, body: { status: "left" } });
+    const everyone = (await ask(ws.token, "I'd like a list of everyone who has left the company, please.")).reply;
+    expect(everyone.data.answer, everyone.text).toMatchObject({ kind: "records", resource: "employees", ids: [left.id] });
+    const mind = (await ask(ws.token, "Would you mind listing Ana Garcia's tasks, earliest due date first?")).reply;
+    expect(mind.data.answer, mind.text).toMatchObject({ kind: "records", resource: "tasks", ids: [task.id] });
+    await create(ws, "tasks", { title: "Urgent one", project_id: website.id, assignee_id: linus.id, priority: "urgent" });
+    await create(ws, "tasks", { title: "Urgent two", project_id: website.id, assignee_id: linus.id, priority: "urgent" });
+    await create(ws, "tasks", { title: "Urgent three", project_id: website.id, assignee_id: ana.id, priority: "urgent" });
+    const five = (await ask(ws.token, "I'd like to see the five people with the highest count of urgent tasks.")).reply;
+    expect(five.data.answer, five.text).toMatchObject({ kind: "groups", group_by: "assignee_id" });
+    expect(five.data.query.aggregate).toMatchObject({ limit: 5, order: "desc" });
+    expect(five.data.answer.groups[0]).toMatchObject({ key: linus.id, value: 2 });
+    const count = (await ask(ws.token, "Please give the count of lost deals for each reason.")).reply;
+    expect(count.data.answer, count.text).toMatchObject({ kind: "groups", resource: "deals", fn: "count", group_by: "lost_reason" });
+    const average = (await ask(ws.token, "Please to give average minutes of one time entry for each project.")).reply;
+    expect(average.data.answer, average.text).toMatchObject({ kind: "groups", resource: "time-entries", fn: "avg", group_by: "project_id" });
+    const known = (await ask(ws.token, "I'd like to know how many leads we've received through referrals this year.")).reply;
+    expect(known.data.answer, known.text).toMatchObject({ kind: "value", resource: "leads", fn: "count", value: 1 });
+    const deal = (await ask(ws.token, "Would you mind setting up a deal called Acme support renewal for €24,000?")).reply;
+    expect(await requestOf(ws.token, deal), deal.text).toMatchObject({
+      method: "POST",
+      path: "/deals",
+      body: { name: "Acme support renewal", value: 2_400_000, currency: "EUR" },
+    });
+    // (A polite frame is no way round a refusal.)
+    const french = (await ask(ws.token, "Would you mind putting the sentence 'your invoice is overdue' into French?")).reply;
+    expect(french.data.refused, french.text).toBe(true);
+  });
+
+  it("reads a newcomer's and a bookkeeper's words and comparisons said otherwise ('the people we might sell to', 'remittances', 'higher than', 'shorter than an hour', 'during Q1', 'the January–March quarter')", async () => {
+    const { ws, ana, task, invoice } = await company();
+    await create(ws, "leads", { name: "Quinn Qualified", email: "quinn@lead.example", source: "website", status: "qualified", value: 80_000, currency: "USD" });
+    const sell = (await ask(ws.token, "what's the combined value of the people we might sell to that are marked qualified?")).reply;
+    expect(sell.data.answer, sell.text).toMatchObject({ kind: "value", resource: "leads", fn: "sum", value: { USD: 80_000 } });
+    const remittances = (await ask(ws.token, "number of remittances received this year")).reply;
+    expect(remittances.data.answer, remittances.text).toMatchObject({ kind: "value", resource: "payments", fn: "count", value: 1 });
+    // (A note keeps its own words.)
+    const note = (await ask(ws.token, `Please add the following note to ${invoice.number}: 'Quote the PO on your remittance.'`)).reply;
+    expect((await requestOf(ws.token, note))?.body, note.text).toEqual({ notes: "Quote the PO on your remittance." });
+    const higher = (await ask(ws.token, "customers whose balance is higher than 1k")).reply;
+    expect(higher.data.answer, higher.text).toMatchObject({ kind: "records", resource: "customers", total: 1 });
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: "2026-02-02", minutes: 45 } });
+    await call("POST", "/time-entries", { token: ws.token, body: { employee_id: ana.id, task_id: task.id, date: "2026-02-02", minutes: 90 } });
+    const shorter = (await ask(ws.token, "time entries shorter than an hour")).reply;
+    expect(shorter.data.answer, shorter.text).toMatchObject({ kind: "records", resource: "time-entries", total: 1 });
+    for (const message of ["how many invoices did we issue during Q1 2026", "how many invoices did we issue in the January–March quarter of 2026"]) {
+      const q1 = (await ask(ws.token, message)).reply;
+      expect(q1.data.query.period, `${message}: ${q1.text}`).toMatchObject({ field: "issue_date", from: "2026-01-01", to: "2026-03-31" });
+    }
+    // ("the total tax we billed customers": what was billed — the customers are whom.)
+    const tax = (await ask(ws.token, "the total tax we billed customers this year")).reply;
+    expect(tax.data.answer, tax.text).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "tax_total" });
+    // ("which deals did a competitor take from us": lost to one.)
+    await create(ws, "deals", { name: "Taken", value: 10_000, currency: "USD", stage: "lost", lost_reason: "competitor" });
+    const taken = (await ask(ws.token, "which deals did a competitor take from us this year?")).reply;
+    expect(taken.data.answer, taken.text).toMatchObject({ kind: "records", resource: "deals", total: 1 });
+  });
+});
