@@ -97,4 +97,79 @@ describe("the frame around a request", () => {
     const taken = (await ask(ws.token, "which deals did a competitor take from us this year?")).reply;
     expect(taken.data.answer, taken.text).toMatchObject({ kind: "records", resource: "deals", total: 1 });
   });
+
+  it("reads questions said in other words ('in the review stage', 'not part of X', 'falls in', 'contains the highest number of', 'whose joining date is before', 'losses', '(contacts)', 'every urgent task', 'haven't been started', 'don't say where they came from')", async () => {
+    const { ws, acme, ana, linus, grace, website, task } = await company();
+    const review = await create(ws, "tasks", { title: "Check copy", project_id: website.id, status: "review" });
+    const stage = (await ask(ws.token, "How many tasks are there in the review stage currently?")).reply;
+    expect(stage.data.answer, stage.text).toMatchObject({ kind: "value", fn: "count", value: 1 });
+    const notPart = (await ask(ws.token, "Please share list of all staff who are not part of Engineering department.")).reply;
+    expect(notPart.data.answer, notPart.text).toMatchObject({ kind: "records", resource: "employees", ids: [grace.id] });
+    const project = await create(ws, "projects", { name: "Ending soon", end_date: "2026-07-15" });
+    const falls = (await ask(ws.token, "list projects whose end date falls in july 2026")).reply;
+    expect(falls.data.answer.ids, falls.text).toEqual([project.id]);
+    const most = (await ask(ws.token, "Which project contains the highest number of tasks?")).reply;
+    expect(most.data.answer, most.text).toMatchObject({ kind: "groups", group_by: "project_id", groups: [{ key: website.id }] });
+    const joined = (await ask(ws.token, "people in engineering dept whose joining date is before 2026")).reply;
+    expect(joined.data.answer, joined.text).toMatchObject({ kind: "records", resource: "employees", ids: [linus.id] });
+    await create(ws, "deals", { name: "Big Loss", value: 900_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    const losses = (await ask(ws.token, "our biggest losses this year")).reply;
+    expect(losses.data.query.conditions, losses.text).toContainEqual(expect.objectContaining({ field: "stage", value: "lost" }));
+    const contacts = (await ask(ws.token, "need the list of people we have on file from Analytical Engines (contacts)")).reply;
+    expect(contacts.data.answer, contacts.text).toMatchObject({ kind: "records", resource: "contacts", total: 1 });
+    await create(ws, "tasks", { title: "Urgent thing", project_id: website.id, assignee_id: ana.id, priority: "urgent" });
+    const every = (await ask(ws.token, "list every urgent task that's still in to-do, across all projects")).reply;
+    expect(every.data.answer, every.text).toMatchObject({ kind: "records", resource: "tasks", total: 1 });
+    const started = (await ask(ws.token, "website tasks with high or urgent priority that havent been started")).reply;
+    expect(started.data.query.conditions, started.text).toContainEqual(expect.objectContaining({ field: "status", value: "todo" }));
+    const sourceless = await create(ws, "leads", { name: "No Source", email: "nosource@lead.example" });
+    const where = (await ask(ws.token, "which leads dont say where they came from")).reply;
+    expect(where.data.answer, where.text).toMatchObject({ kind: "records", resource: "leads", ids: [sourceless.id] });
+    // (Money: "collected from customers", "money X has to give us", "has any customer paid us", "make out to".)
+    const collected = (await ask(ws.token, "total collected from customers so far this year?")).reply;
+    expect(collected.data.answer, collected.text).toMatchObject({ kind: "value", resource: "payments", fn: "sum" });
+    const give = (await ask(ws.token, "is there still money acme has to give us?")).reply;
+    expect(give.data.answer, give.text).toMatchObject({ kind: "value", resource: "invoices", fn: "sum", field: "amount_due", value: { USD: 150_000 } });
+    const anyPaid = (await ask(ws.token, "has any customer paid us so far this year")).reply;
+    expect(anyPaid.data.answer, anyPaid.text).toMatchObject({ kind: "records", resource: "payments", total: 1 });
+    const madeOut = (await ask(ws.token, "what bills did we make out to acme in january 2026")).reply;
+    expect(madeOut.data.answer, madeOut.text).toMatchObject({ kind: "records", resource: "invoices", total: 1 });
+    const saved = (await ask(ws.token, "Could you tell me which email address we have saved for Acme?")).reply;
+    expect(saved.data.answer, saved.text).toMatchObject({ kind: "records", resource: "customers", ids: [acme.id], field: "email" });
+    expect([review.id, task.id]).toHaveLength(2);
+  });
+
+  it("reads commands said in other words ('mail out', 'made by accident, cancel it', 'title it', 'should go to', 'should take', 'value shud be', 'should be active again', 'mark him as not qualified', 'isn't dead after all') and refuses what is no business of ours", async () => {
+    const { ws, invoice, website, task, sophie, linus, bigCo } = await company();
+    const mailed = (await ask(ws.token, `can you mail out ${invoice.number}? the address to use is billing@acme.example`)).reply;
+    expect(await requestOf(ws.token, mailed), mailed.text).toMatchObject({
+      method: "POST",
+      path: `/invoices/${invoice.id}/send`,
+      body: { to: "billing@acme.example" },
+    });
+    const accident = (await ask(ws.token, `${invoice.number} was made by accident, can you cancel it`)).reply;
+    expect(await requestOf(ws.token, accident), accident.text).toMatchObject({ method: "POST", path: `/invoices/${invoice.id}/void` });
+    const titled = (await ask(ws.token, "Website needs a new task — title it Update pricing page.")).reply;
+    expect((await requestOf(ws.token, titled))?.body, titled.text).toEqual({ title: "Update pricing page", project_id: website.id });
+    const goes = (await ask(ws.token, `Task ${task.id} should go to Linus Torvalds now — could you change the assignee?`)).reply;
+    expect(await requestOf(ws.token, goes), goes.text).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: linus.id } });
+    const takes = (await ask(ws.token, "Linus Torvalds should take Write copy in the Website project, please set him as assignee.")).reply;
+    expect(await requestOf(ws.token, takes), takes.text).toMatchObject({ path: `/tasks/${task.id}`, body: { assignee_id: linus.id } });
+    const value = (await ask(ws.token, "big co deal value shud be 30,000 now")).reply;
+    expect(await requestOf(ws.token, value), value.text).toMatchObject({ method: "PATCH", path: `/deals/${bigCo.id}`, body: { value: 3_000_000 } });
+    const onHold = await create(ws, "projects", { name: "Partner API", status: "on_hold" });
+    const again = (await ask(ws.token, "partner api should be actve again, pls update")).reply;
+    expect(await requestOf(ws.token, again), again.text).toMatchObject({ path: `/projects/${onHold.id}`, body: { status: "active" } });
+    const unqualified = (await ask(ws.token, "sophie brown isnt going anywhere, mark her as not qualified")).reply;
+    expect(await requestOf(ws.token, unqualified), unqualified.text).toMatchObject({ path: `/leads/${sophie.id}`, body: { status: "unqualified" } });
+    await call("PATCH", `/deals/${bigCo.id}`, { token: ws.token, body: { stage: "lost", lost_reason: "price" } });
+    const revived = (await ask(ws.token, "big co isn't dead after all, put it back in negotiation stage")).reply;
+    expect(await requestOf(ws.token, revived), revived.text).toMatchObject({ path: `/deals/${bigCo.id}`, body: { stage: "negotiation" } });
+    const recorded = (await ask(ws.token, `need a payment recorded on ${invoice.number}`)).reply;
+    expect(recorded.data.missing, recorded.text).toEqual(["amount"]);
+    for (const message of ["did you catch the score yesterday evening? who won", "can you get me plane tickets to lisbon for friday"]) {
+      const refused = (await ask(ws.token, message)).reply;
+      expect(refused.data.refused, `${message}: ${refused.text}`).toBe(true);
+    }
+  });
 });

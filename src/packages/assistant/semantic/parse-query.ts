@@ -781,6 +781,8 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         let next = i + length;
         if (w.words[next] === "the") next++;
         const phrase = w.words.slice(next, next + 2).join(" ");
+        // ("list every urgent task": all of them, not one row per anything.)
+        if ((trigger === "every" || trigger === "each") && !R.nouns.includes(w.words[next] ?? "") && R.nouns.includes(w.words[next + 1] ?? "")) continue;
         // ("by number of contacts" ranks by a count; it groups by no field called number.)
         if (/^(?:number|count|amount) of\b/.test(phrase)) continue;
         // ("top 5 invoices by amount due" ranks by a number; "due" alone would group by the due date.)
@@ -813,13 +815,14 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
     // "how many hours did each engineer log": each of some people (a word no field is) is each person — the
     // word itself is left to be read as what those people are.
     // ("total hours in september per engineer": "per" a word no field groups by is the same.)
-    const eachPerson = /\b(?:each|every|per)\s+([a-z]{3,})\b/.exec(text);
+    // (Not "every urgent task": a word of the records' own, then their noun — all of them.)
+    const eachPerson = /\b(?:each|every|per)\s+([a-z]{3,})\b(?:\s+([a-z]+))?/.exec(text);
     if (
       !groupBy &&
       eachPerson &&
       R.skill?.person &&
       !/^(?:day|week|month|quarter|year|time|one|single|of|invoice|other)$/.test(eachPerson[1]!) &&
-      !schema.resources.some((resource) => resource.nouns.includes(eachPerson[1]!))
+      !schema.resources.some((resource) => resource.nouns.includes(eachPerson[1]!) || (eachPerson[2] !== undefined && resource.nouns.includes(eachPerson[2])))
     ) {
       groupBy = R.skill.person.param;
       claim(occurrences(w.words, "each")[0] ?? occurrences(w.words, "every")[0] ?? occurrences(w.words, "per")[0] ?? []);

@@ -78,6 +78,12 @@ const SHORTHAND: Record<string, string> = {
   invioce: "invoice",
   inovice: "invoice",
   invocies: "invoices",
+  shud: "should",
+  shld: "should",
+  actve: "active",
+  prioirty: "priority",
+  priorty: "priority",
+  piority: "priority",
   taks: "tasks",
   whens: "when's",
   wheres: "where's",
@@ -415,6 +421,85 @@ export function normalize(message: string): string {
     // ("number of remittances received in september": payments.)
     // (Not in what a note is to say: "… on your remittance.")
     .replace(/\bremittances\b(?![^'"‘“]*['"’”])/gi, "payments")
+    // ("tasks in the review stage", "deals in the proposal stage": in that state.)
+    // (Not "in each stage", "in the same stage": which stage is not said.)
+    .replace(
+      /\bin\s+the\s+(?!(?:same|next|final|last|current|first|early|late|wrong|right|other|each|every)\b)((?!(?:by|per|for|of|with|and|or)\b)[a-z][a-z-]*(?:\s+(?!(?:by|per|for|of|with|and|or)\b)[a-z][a-z-]*)?)\s+(?:stage|status|column|state|phase)\b/gi,
+      "in $1",
+    )
+    .replace(
+      /\bin\s+(?!(?:each|every|which|what|the|a|an|this|that|any|its|their|our|his|her|same|next|final|last|current|first|early|late|other)\b)((?!(?:by|per|for|of|with|and|or)\b)[a-z][a-z-]*(?:\s+(?!(?:by|per|for|of|with|and|or)\b)[a-z][a-z-]*)?)\s+(?:stage|column|phase)\b(?!\s+(?:of|is|was)\b)/gi,
+      "in $1",
+    )
+    .replace(/\b(in|still|into|back\s+to|status)\s+to-do\b/gi, "$1 todo")
+    // ("staff who are not part of the engineering department": not in it.)
+    .replace(/\bnot\s+(?:a\s+)?part\s+of\s+(?:the\s+)?/gi, "not in ")
+    // ("total collected from customers", "each payment a customer sends us": what came in.)
+    .replace(/\b(collected|received|taken\s+in)\s+from\s+(?:our\s+|the\s+)?(?:customers|clients)\b/gi, "$1")
+    .replace(/\b(?:a|the|our)\s+(?:customer|client)\s+(?:sends|pays)\s+us\b/gi, "we receive")
+    // ("and the prior week?": the one before.)
+    .replace(/\b(?:the\s+)?prior\s+(day|week|month|quarter|year)\b/gi, "the $1 before")
+    // ("projects whose end date falls in november": is in it.)
+    .replace(/\b(?:falls?|falling)\s+(?=(?:in|on|within|between|before|after)\b)/gi, "")
+    // ("time booked against the customer portal": on it.)
+    .replace(/\b(booked|logged|spent|put|clocked)\s+against\b/gi, "$1 on")
+    // ("can you mail out INV-…", "get invoice #98 over to billing@… by email": send it.)
+    .replace(/\b(?:e-?mail|mail)\s+out\b/gi, "send")
+    .replace(/\bget\s+(.{1,40}?)\s+over\s+to\s+(\S+@\S+?)\s+(?:by|via)\s+e-?mail\b/gi, "send $1 to $2")
+    // ("high priority tasks not given to anybody": nobody's.)
+    .replace(/\b(?:which\s+are\s+|that\s+are\s+)?not\s+(?:given|assigned|allocated)\s+to\s+(?:anybody|anyone|somebody|someone)(?:\s+yet)?\b/gi, "unassigned")
+    // ("which project contains the highest number of tasks": has the most.)
+    .replace(/\b(?:contains?|holds?)\s+the\s+(?:highest|largest|biggest|greatest)\s+(?:number|count)\s+of\b/gi, "has the most")
+    // ("engineers whose joining date is before 2025": who joined before then.)
+    .replace(/\bwhose\s+(?:joining|start|starting|hire|hiring)\s+date\s+is\s+(before|after|in)\b/gi, "who joined $1")
+    // ("our three biggest losses this year": the deals lost.)
+    .replace(/\blosses\b/gi, "lost deals")
+    // ("people we have on file from Hooli (contacts)": the kind said in brackets.)
+    .replace(/^(.*?)\bpeople\b(.*?)\s*\((contacts|leads|candidates|employees|customers)\)\s*$/i, "$1$3$2")
+    // ("break down why we lost them": by the reason they were lost.)
+    .replace(/\bbreak(?:\s+down)?\s+why\s+we\s+lost\s+(them|those|these)\b/gi, "group $1 by lost reason")
+    // ("title it Update pricing page": that is its title.)
+    .replace(/\b(?:title|name|call)\s+it\s+(?=\S)/gi, "called ")
+    // ("Task 88 should go to Katherine Conway now", "Alan Allen should take Plan search in ERP": who it is assigned to.)
+    .replace(/^(task\s+#?\d+|the\s+.+?\s+task)\s+should\s+go\s+to\s+(\p{L}+(?:\s+\p{L}+)?)(?:\s+now)?\b/iu, "assign $1 to $2")
+    .replace(
+      /^(\p{L}+\s+\p{L}+)\s+should\s+(?:take|own|handle|pick\s+up)\s+(.+?)(?:,?\s+(?:please\s+|pls\s+)?(?:set|make)\s+(?:him|her|them)\s+(?:as\s+)?(?:the\s+)?(?:assignee|owner))?\s*[.!]*$/iu,
+      "assign $2 to $1",
+    )
+    // ("is there still money massive dynamic has to give us": what they owe.)
+    .replace(/\bmoney\s+(.+?)\s+(?:has|have)\s+(?:still\s+)?to\s+(?:give|pay)\s+us\b/gi, "money owed by $1")
+    // ("pull up the total Soylent has paid us": show it.)
+    .replace(/^(?:pls\s+|please\s+)?pull\s+up\s+/i, "show ")
+    // ("what bills did we make out to initech": issue.)
+    .replace(/\b(?:make|made)\s+out\s+(?=to\b)/gi, "issue ")
+    // ("has any customer paid us so far this week": any payments.)
+    .replace(/\b(?:has|have|did)\s+any(?:one|body|\s+customers?|\s+clients?)\s+paid\s+us\b/gi, "payments received")
+    // ("mark him as not qualified": unqualified.)
+    .replace(/\b((?:mark|set|flag)\s+(?:\S+\s+)?(?:as\s+|to\s+)?)not\s+qualified\b/gi, "$1unqualified")
+    // ("take out the ones we lost": leave them out.)
+    .replace(/^(?:and\s+)?take\s+out\s+/i, "leave out ")
+    // ("tyrell renewal isn't dead after all": it is back — no state of its own.)
+    .replace(/\s*(?:isn't|isnt|is\s+not|wasn't|was\s+not)\s+(?:dead|lost|over)\s+after\s+all\b/gi, "")
+    // ("leads that dont say where they came from": without a source.)
+    .replace(/\b(?:that\s+|which\s+)?(?:don't|dont|do\s+not)\s+say\s+where\s+they\s+came\s+from\b/gi, "without a source")
+    // ("which email address we have saved for Nakatomi Labs": its email.)
+    .replace(
+      /\b(?:which|what)\s+(e-?mail(?:\s+address)?|phone(?:\s+number)?|address)\s+(?:do\s+)?we\s+have\s+(?:saved|on\s+file|stored|listed|down)?\s*for\b/gi,
+      "the $1 of",
+    )
+    // ("need a payment recorded on invoice 141": record one.)
+    .replace(/^(?:i\s+)?need\s+(a|an)\s+(payment|time entry|note)\s+recorded\b/i, "record $1 $2")
+    // ("tasks that havent been started": not started yet.)
+    .replace(/\b(?:that\s+|which\s+)?(?:have|has)(?:n't|nt|\s+not)\s+(?:been\s+)?started\b(?!\s+yet)/gi, "not started yet")
+    // ("oscorp pilot deal value shud be 12,000 now", "partner api should be active again": what to set.)
+    .replace(
+      /^(?:the\s+)?(.+?)\s+(value|amount|price|title|priority|due date|end date|start date|close date|expected close date|email|phone|department|designation|branch)\s+(?:should|shud|shld)\s+(?:now\s+)?be\s+(.+?)(?:\s+(?:now|instead|from now on))?\s*[.!]*$/i,
+      "set the $2 of $1 to $3",
+    )
+    .replace(
+      /^(?:the\s+)?(.+?)\s+(?:should|shud|shld)\s+(?:now\s+)?be\s+(active|actve|on hold|completed|complete|archived|cancelled|canceled|open|closed|inactive)(?:\s+(?:again|now))*\s*(?:,\s*(?:pls|please)\s+(?:update|change)(?:\s+it)?)?\s*[.!]*$/i,
+      (_m, record: string, state: string) => `mark ${record} as ${state.toLowerCase() === "actve" ? "active" : state}`,
+    )
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
