@@ -172,4 +172,43 @@ describe("the frame around a request", () => {
       expect(refused.data.refused, `${message}: ${refused.text}`).toBe(true);
     }
   });
+
+  it("reads 'take out the ones we lost', 'not counting won or lost ones', 'at least X but no more than Y', 'open receivables', 'anything open in the pipeline', 'X is out next week, so what does she …', 'clients who pay us in euros', and commands said as wishes ('needs to be in …', 'till 31 december', 'put … in our address book', 'X sent a payment, can u record it', 'we want to …')", async () => {
+    const { ws, acme, ana, website, bigCo, smallFry, invoice } = await company();
+    const lost = await create(ws, "deals", { name: "Gone", value: 10_000, currency: "USD", stage: "lost", lost_reason: "price" });
+    const deals = await ask(ws.token, "deals this year");
+    const kept = (await ask(ws.token, "take out the ones we lost", deals.conversation_id)).reply;
+    expect(kept.data.answer.ids, kept.text).not.toContain(lost.id);
+    expect(kept.data.answer.ids).toEqual(expect.arrayContaining([bigCo.id, smallFry.id]));
+    const stages = (await ask(ws.token, "number of deals per stage, not counting won or lost ones")).reply;
+    expect(
+      stages.data.answer.groups.map((group: { key: string }) => group.key),
+      stages.text,
+    ).not.toContain("lost");
+    const between = (await ask(ws.token, "can i see the bills that come to at least 1000 but no more than 2000?")).reply;
+    expect(between.data.answer, between.text).toMatchObject({ kind: "records", resource: "invoices", ids: [invoice.id] });
+    const receivables = (await ask(ws.token, "open receivables broken down by currency")).reply;
+    expect(receivables.data.answer, receivables.text).toMatchObject({ kind: "groups", fn: "sum", field: "amount_due", group_by: "currency" });
+    const pipeline = (await ask(ws.token, "anything open in the pipeline above 1k")).reply;
+    expect(pipeline.data.answer, pipeline.text).toMatchObject({ kind: "records", resource: "deals", total: 2 });
+    const away = (await ask(ws.token, "ana garcia is out next week, so what does she have due this week?")).reply;
+    expect(away.data.query.conditions, away.text).toContainEqual(expect.objectContaining({ field: "assignee_id", value: ana.id }));
+    await create(ws, "customers", { name: "Euro GmbH", email: "ap@euro.example", currency: "EUR" });
+    const euros = (await ask(ws.token, "how many of our clients pay us in euros?")).reply;
+    expect(euros.data.answer, euros.text).toMatchObject({ kind: "value", resource: "customers", fn: "count", value: 1 });
+    // Commands said as what should be, or what we want.
+    const moved = (await ask(ws.token, "big co deal needs to be in proposal now, pls move it")).reply;
+    expect(await requestOf(ws.token, moved), moved.text).toMatchObject({ path: `/deals/${bigCo.id}`, body: { stage: "proposal" } });
+    const till = (await ask(ws.token, "Please to push the end date of Website project till 31 december 2027.")).reply;
+    expect(await requestOf(ws.token, till), till.text).toMatchObject({ path: `/projects/${website.id}`, body: { end_date: "2027-12-31" } });
+    const book = (await ask(ws.token, "put sarah lee from globex in our address book")).reply;
+    expect(book.data, book.text).toMatchObject({ missing: ["email"] });
+    const sent = (await ask(ws.token, "acme sent a payment, can u record it")).reply;
+    expect(sent.intent, sent.text).toBe("action");
+    expect(sent.text).toMatch(/payment/);
+    await create(ws, "employees", { name: "Rem Ote", email: "rem@assist.co", department: "Marketing", branch: "Remote" });
+    const want = (await ask(ws.token, "we want to put up a new job ad for marketing, remote")).reply;
+    expect(want.data, want.text).toMatchObject({ missing: ["title"] });
+    expect(acme.id).toBeGreaterThan(0);
+  });
 });

@@ -500,6 +500,55 @@ export function normalize(message: string): string {
       /^(?:the\s+)?(.+?)\s+(?:should|shud|shld)\s+(?:now\s+)?be\s+(active|actve|on hold|completed|complete|archived|cancelled|canceled|open|closed|inactive)(?:\s+(?:again|now))*\s*(?:,\s*(?:pls|please)\s+(?:update|change)(?:\s+it)?)?\s*[.!]*$/i,
       (_m, record: string, state: string) => `mark ${record} as ${state.toLowerCase() === "actve" ? "active" : state}`,
     )
+    // ("take out the ones we lost": the lost ones.)
+    .replace(
+      /\b(leave out|leaving out|excluding|exclude|without|except|minus|ignore|ignoring|not counting|skip)\s+the\s+ones\s+we\s+(lost|won|voided|closed|rejected|archived|paid)\b/gi,
+      "$1 the $2 ones",
+    )
+    // ("not counting won or lost ones": neither.)
+    .replace(
+      /\b(?:not\s+counting|leaving\s+out|leave\s+out|except(?:\s+for)?|ignoring)\s+(?:the\s+)?([a-z]+)\s+(?:or|and|\/)\s+([a-z]+)(?:\s+ones)?\b/gi,
+      "excluding $1 and $2",
+    )
+    // ("push the end date of billing v2 till 31 december": to it.)
+    .replace(
+      /\b((?:push|extend|move|change|set|bump|shift)\b.{1,60}?)\s+till\s+(?=\d|(?:the\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|end|next|mon|tue|wed|thu|fri))/gi,
+      "$1 to ",
+    )
+    // ("tyrell pilot deal needs to be in qualification now, pls move it": move it there.)
+    .replace(
+      /^(.+?)\s+needs\s+to\s+(?:be|go|move)\s+(?:in|into|to|at)\s+(.+?)(?:\s+now)?\s*(?:,\s*(?:pls|please)\s+(?:move|change|update)\s+it)?\s*[.!]*$/i,
+      "move $1 to $2",
+    )
+    // ("open receivables broken down by currency": what is outstanding — no command to open anything.)
+    .replace(/\bopen\s+(?:receivables?|a\/?r)\b/gi, "outstanding")
+    // ("bills that come to at least 1000 but no more than 2000": at most.)
+    .replace(
+      /\bat\s+least\s+([$€£]?\d[\d.,]*k?)\s+(?:but|and)\s+(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+([$€£]?\d[\d.,]*k?)\b/gi,
+      "between $1 and $2",
+    )
+    .replace(/\bno\s+more\s+than\b/gi, "at most")
+    .replace(/\bno\s+less\s+than\b/gi, "at least")
+    .replace(/\b(?:that|which)\s+come\s+to\s+(?=(?:at least|at most|over|under|more|less|between|about|around)\b)/gi, "with a total of ")
+    // ("grace lamarr is out next week, so what does she have due this week?": who, for the pronoun.)
+    .replace(
+      /^(\p{L}+\s+\p{L}+)\s+is\s+(?:out|away|off|on\s+leave|on\s+holiday|on\s+vacation)\s+(?:next|this|all)\s+(?:week|month)\s*,?\s*(?:so\s+)?(.+)$/iu,
+      (_m, name: string, rest: string) => rest.replace(/\b(?:she|he|they)\b/i, name),
+    )
+    // ("put sarah lee from globex in our address book": a new contact.)
+    .replace(/^(?:pls\s+|please\s+)?put\s+(.+?)\s+in(?:to)?\s+(?:our|the|my)\s+(?:address\s+book|contacts|contact\s+list|crm)\b/i, "add $1 as a contact")
+    // ("gringotts sent a payment, can u record it": a payment from them.)
+    .replace(/^(.+?)\s+(?:sent|made)\s+(?:us\s+)?a\s+payment\s*,?\s*(?:can|could)\s+(?:you|u)\s+(?:record|log|add|enter)\s+it\b/i, "record a payment from $1")
+    // ("please undo that payment": delete it.)
+    .replace(/\bundo\s+(that|this|the)\s+(payment|time\s+entry|entry)\b/gi, "delete $1 $2")
+    // ("Support Specialist opening — how many hires is it for?": its positions.)
+    .replace(/\bhow\s+many\s+(?:hires|people|heads|seats|spots|roles)\s+is\s+(?:it|that|this)\s+for\b/gi, "how many positions")
+    // ("we want to put up a new job ad …", "i need to add …": the command.)
+    .replace(/^(?:we|i)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+(?=(?:add|create|open|make|set\s+up|log|record|put\s+up)\b)/i, "")
+    // ("how many of our clients pay us in euros": billed in them.)
+    .replace(/\b(customers|clients)\s+(?:who\s+|that\s+)?pay\s+us\s+in\b/gi, "$1 billed in")
+    // ("anything open in the pipeline above 100k": open deals.)
+    .replace(/\b(?:anything|everything|what(?:'s|\s+is)?|whats)\s+(?:open\s+|still\s+open\s+)?in\s+the\s+pipeline\b/gi, "open deals")
     // ("tasks w/o due date": without.)
     .replace(/\bw\/o\b/gi, "without")
     // ("starting from dec 1": the start, not a range from it.)
