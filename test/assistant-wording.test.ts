@@ -210,5 +210,12 @@ describe("the frame around a request", () => {
     const want = (await ask(ws.token, "we want to put up a new job ad for marketing, remote")).reply;
     expect(want.data, want.text).toMatchObject({ missing: ["title"] });
     expect(acme.id).toBeGreaterThan(0);
+    // "Website progress check — how many of its tasks are done?": "its" is the project named before the dash; a
+    // question after "website:" is about the website.
+    const its = (await ask(ws.token, "Website progress check — how many of its tasks are done?")).reply;
+    expect(its.data.query.conditions, its.text).toContainEqual(expect.objectContaining({ field: "project_id", value: website.id }));
+    const colon = (await ask(ws.token, "website: which tasks has nobody been assigned to yet?")).reply;
+    expect(colon.data.query.conditions, colon.text).toContainEqual(expect.objectContaining({ field: "project_id", value: website.id }));
+    expect(colon.data.query.conditions).toContainEqual(expect.objectContaining({ field: "assignee_id" }));
   });
 });

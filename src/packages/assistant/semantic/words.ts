@@ -500,6 +500,14 @@ export function normalize(message: string): string {
       /^(?:the\s+)?(.+?)\s+(?:should|shud|shld)\s+(?:now\s+)?be\s+(active|actve|on hold|completed|complete|archived|cancelled|canceled|open|closed|inactive)(?:\s+(?:again|now))*\s*(?:,\s*(?:pls|please)\s+(?:update|change)(?:\s+it)?)?\s*[.!]*$/i,
       (_m, record: string, state: string) => `mark ${record} as ${state.toLowerCase() === "actve" ? "active" : state}`,
     )
+    // ("Customer portal progress check — how many of its tasks are completed?", "mobile app next — where do its tasks
+    // stand?": "its" is what was named before the dash.)
+    .replace(
+      /^([\p{L}\d][\p{L}\d .&'-]{2,40}?)\s+(?:progress\s+check|status\s+check|progress|status|update|next|check)\s*[—–:]\s+(.*\bits\b.*)$/iu,
+      (_m, name: string, rest: string) => rest.replace(/\bits\b/i, `${name}'s`),
+    )
+    // ("customer portal: which tasks has nobody been assigned to yet?": a question about what is named first.)
+    .replace(/^([\p{L}\d][\p{L}\d .&'-]{2,40}?)(?:\s+project)?\s*:\s+((?:which|what|where|who|how many)\b[^:]*?)\s*([?.!]*)$/iu, "in $1, $2$3")
     // ("take out the ones we lost": the lost ones.)
     .replace(
       /\b(leave out|leaving out|excluding|exclude|without|except|minus|ignore|ignoring|not counting|skip)\s+the\s+ones\s+we\s+(lost|won|voided|closed|rejected|archived|paid)\b/gi,
