@@ -9,7 +9,7 @@ import { nounsIn, vocabularyOf } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
 import { type Candidate, findAtCompany, findNamed, hasValue, kindInName, labelOf, referencedRecord } from "./names";
 import { actionCue, actionResource, readMoney, readStates } from "./parse-action";
-import { type NameSpan, parseQuery } from "./parse-query";
+import { type NameSpan, parseQuery, sideBySide } from "./parse-query";
 import { withoutPurpose } from "./purpose";
 import type { ActionDraft, Choice, Condition, ConversationState, Query } from "./query";
 import { aboutOf, chosen, referentsNamed } from "./referents";
@@ -923,22 +923,8 @@ async function turnWhole(env: TurnEnv, said: string, state: ConversationState): 
       });
   }
   let resolved = await resolveNames(env.fetch, env.schema, query!, base.names, env.values);
-  // ("avg lead value, referrals vs website": two values of a field, told by their names, set side by side — grouped
-  // by it, as when the words were the schema's own.)
-  if (resolved.kind === "query" && !resolved.query.aggregate.groupBy && /\b(?:vs\.?|versus|compared to)\s/.test(w.joined)) {
-    const pair = resolved.query.conditions.filter((c) => "field" in c && c.op === "in" && Array.isArray(c.value) && c.value.length === 2);
-    const field = pair.length === 1 && "field" in pair[0]! ? pair[0].field : undefined;
-    if (field && !resolved.resource?.fields.get(field)?.target) {
-      // (A list with an amount shown is that amount added up: "lead value referral vs website".)
-      const { aggregate, show } = resolved.query;
-      const amount = show && ["money", "number", "minutes"].includes(resolved.resource?.fields.get(show)?.kind ?? "") ? show : null;
-      const fn = aggregate.fn !== "list" ? aggregate.fn : amount ? "sum" : "count";
-      resolved = {
-        ...resolved,
-        query: { ...resolved.query, show: amount ? null : show, aggregate: { ...aggregate, groupBy: field, fn, field: amount ?? aggregate.field } },
-      };
-    }
-  }
+  // ("avg lead value, referrals vs website": two values told by their names are set side by side as the schema's own are.)
+  if (resolved.kind === "query") resolved = { ...resolved, query: sideBySide(resolved.resource, w.joined, resolved.query) };
   // A resource only guessed from a shared word ("due" is an invoice's and a task's) whose records the names
   // do not fit: another resource with the same words, whose they do ("anything due this week for Shafi").
   if (resolved.kind === "query" && resolved.notFound.length > 0 && !draft.said.noun && !previous) {

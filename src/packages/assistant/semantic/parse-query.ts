@@ -3,7 +3,7 @@ import { findRange } from "../dates";
 import { escapeRegExp, NUMBER_WORDS } from "../text";
 import { conditionsOf, type Hit, isPreposition, matchPhrases, negatedAt, nounsIn, shiftIso, before as wordBefore } from "./lexicon";
 import type { ResourceModel, SchemaModel } from "./model";
-import { type Aggregate, type Condition, OPEN_END, type Period } from "./query";
+import { type Aggregate, type Condition, OPEN_END, type Period, type Query } from "./query";
 import { FILLER, GRAMMAR, indexesIn, occurrences, rawOf, type Words } from "./words";
 
 /**
@@ -1349,19 +1349,17 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
         text,
       ) || /\b(?:behind|in|of|on|for|across|from|under|making up) (?:that|those|them|these)\s*[?.!]*$/.test(text);
     const conditions = combined(pendingOnly(parts.resource, parts.period, parts.conditions, today));
-    // "customers we bill in EUR vs USD": two values of one field set against each other — grouped by it.
-    const against =
-      !parts.groupBy && /\b(?:vs\.?|versus|compared to|against)\b/.test(text)
-        ? conditions.find((c) => "field" in c && c.op === "in" && Array.isArray(c.value) && c.value.length === 2)
-        : undefined;
-    const groupBy = against && "field" in against ? against.field : parts.groupBy;
-    const fn = against && parts.fn === "list" ? "count" : parts.fn;
+    const { aggregate, show } = sideBySide(parts.resource, text, {
+      conditions,
+      aggregate: { fn: parts.fn, field: parts.field, groupBy: parts.groupBy, order: parts.order, limit: parts.limit },
+      show: parts.show,
+    });
     return {
       resource: parts.resource,
       conditions,
       period: parts.period,
-      aggregate: { fn, field: parts.field, groupBy, order: parts.order, limit: parts.limit },
-      show: parts.show,
+      aggregate,
+      show,
       names: leftovers(w, taken).map((span) =>
         // ("the Website project", "the candidate katherine": a name next to its resource's noun is one of those records.)
         parts.resource &&
@@ -1386,6 +1384,22 @@ export function parseQuery(w: Words, schema: SchemaModel, now: number, fallback?
 function statePhrases(value: string): string[] {
   const phrase = value.replace(/_/g, " ");
   return /^[a-z]{3,}$/.test(phrase) && !/(s|ed|ing|y)$/.test(phrase) ? [phrase, `${phrase}s`] : [phrase];
+}
+
+/**
+ * "customers we bill in EUR vs USD", "avg lead value, referrals vs website": two values of one field set against each
+ * other — grouped by it (a list with an amount shown is that amount added up: "lead value referral vs website"). Run on
+ * the parsed query and again once names have resolved into values.
+ */
+export function sideBySide<Q extends Pick<Query, "conditions" | "aggregate" | "show">>(R: ResourceModel | null, text: string, query: Q): Q {
+  if (query.aggregate.groupBy || !/\b(?:vs\.?|versus|compared to|against)\s/.test(`${text} `)) return query;
+  const pairs = query.conditions.filter((c) => "field" in c && c.op === "in" && Array.isArray(c.value) && c.value.length === 2);
+  const against = pairs[0];
+  if (pairs.length !== 1 || !against || !("field" in against)) return query;
+  const { aggregate, show } = query;
+  const amount = show && ["money", "number", "minutes"].includes(R?.fields.get(show)?.kind ?? "") ? show : null;
+  const fn = aggregate.fn !== "list" ? aggregate.fn : amount ? "sum" : "count";
+  return { ...query, show: amount ? null : show, aggregate: { ...aggregate, groupBy: against.field, fn, field: amount ?? aggregate.field } };
 }
 
 /** No noun, no measure: the resource whose state words are used ("how much is overdue"), money-bearing first. */
